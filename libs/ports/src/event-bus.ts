@@ -1,0 +1,69 @@
+/**
+ * Event bus port: at-least-once delivery of keyed messages to consumer groups.
+ *
+ * Adapters: in-process (durable SQLite journal, all-in-one), Redis Streams, Kafka.
+ * Every adapter passes the one contract suite in libs/ports/contract/event-bus.contract.ts.
+ */
+
+export interface BusMessage {
+  /** Unique id given by the publisher; consumers deduplicate on it. */
+  readonly id: string;
+  readonly topic: string;
+  /** Partition key: messages with the same key are delivered in publish order. */
+  readonly key: string;
+  /** Parsed JSON payload. Consumers validate it before use. */
+  readonly payload: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  /** 1 on first delivery; grows with each redelivery after a failed handler. */
+  readonly attempt: number;
+}
+
+export interface PublishInput {
+  readonly topic: string;
+  readonly key: string;
+  readonly payload: unknown;
+  /** Defaults to a fresh random id. */
+  readonly id?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type MessageHandler = (message: BusMessage) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Consumer group: each group receives every message once (at least once). */
+  readonly group: string;
+  readonly topics: readonly string[];
+  readonly handler: MessageHandler;
+  /** Failed attempts before the message goes to the dead-letter topic. Default 5. */
+  readonly maxAttempts?: number;
+  /** Delay before redelivering a failed message. Default 200 ms. */
+  readonly retryDelayMs?: number;
+}
+
+export interface Subscription {
+  /** Stops fetching, waits for in-flight handlers, commits what they finished. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Thrown by a handler (or a validating wrapper) for a message that can never succeed,
+ * e.g. it fails its schema. Adapters send it to the dead-letter topic at once, without retries.
+ */
+export class PoisonMessageError extends Error {
+  override readonly name = 'PoisonMessageError';
+}
+
+/** Dead-letter topic of a topic. Dead letters carry headers `x-dead-letter-reason`, `x-original-topic`. */
+export function deadLetterTopic(topic: string): string {
+  return `${topic}.dlq`;
+}
+
+export interface EventBus {
+  /** Creates the topics (and their dead-letter topics) explicitly; adapters never auto-create. */
+  ensureTopics(topics: readonly string[]): Promise<void>;
+  /** Resolves only once every message is durably accepted by the bus. */
+  publish(messages: readonly PublishInput[]): Promise<void>;
+  subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /** Stops all subscriptions (committing finished work) and releases connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,87 @@
+/**
+ * Log store port: the high-volume store of text and photo logs.
+ * Adapters: SQLite (embedded) and MongoDB. Both keep per-day rollups on write so that
+ * dashboard statistics never scan the raw logs.
+ */
+
+export type LogType = 'text' | 'photo';
+
+export interface LogRecord {
+  /** Globally unique id assigned at ingestion; inserts are idempotent on it. */
+  readonly id: string;
+  readonly serverId: string;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  readonly level: string;
+  readonly type: string;
+  readonly resource: string;
+  readonly message: string;
+  readonly metadata: Readonly<Record<string, unknown>> | null;
+  readonly logType: LogType;
+  /** Object-store key of the photo (photo logs only). */
+  readonly imageKey: string | null;
+  /** Object-store key of the thumbnail (photo logs only). */
+  readonly thumbKey: string | null;
+  /** Epoch milliseconds after which retention removes the log. */
+  readonly expiresAt: number;
+}
+
+export interface LogQuery {
+  readonly serverId: string;
+  readonly logType?: LogType;
+  /** Case-insensitive substring over message, type, level, resource and metadata text. */
+  readonly search?: string;
+  /** Case-insensitive equality. */
+  readonly type?: string;
+  readonly level?: string;
+  readonly resource?: string;
+  /** Inclusive epoch-ms bounds on createdAt. */
+  readonly from?: number;
+  readonly to?: number;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface LogPage {
+  /** Newest first (createdAt desc, then id desc). */
+  readonly items: LogRecord[];
+  readonly total: number;
+}
+
+export interface TextPhotoCount {
+  readonly text: number;
+  readonly photo: number;
+}
+
+export interface LogStats {
+  readonly totals: TextPhotoCount;
+  /** Keyed by UTC day `YYYY-MM-DD`, only days inside the requested range that have logs. */
+  readonly perDay: Readonly<Record<string, TextPhotoCount>>;
+  readonly perLevel: Readonly<Record<string, TextPhotoCount>>;
+  readonly perType: Readonly<Record<string, TextPhotoCount>>;
+  readonly perResource: Readonly<Record<string, TextPhotoCount>>;
+}
+
+export interface LogStore {
+  /** Inserts the records; a record whose id is already stored is skipped. Returns how many were new. */
+  insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }>;
+  query(query: LogQuery): Promise<LogPage>;
+  /** Totals and per level/type/resource over all stored logs; perDay over [fromDay, toDay] (inclusive, UTC). */
+  stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats>;
+  /** Distinct levels, types and resources a server has used (for filters and webhook options). */
+  facets(serverId: string): Promise<{ levels: string[]; types: string[]; resources: string[] }>;
+  count(serverId: string, logType?: LogType): Promise<number>;
+  /** Deletes a server's logs created before `before` (epoch ms); returns the deleted photo logs' object keys too. */
+  deleteBefore(serverId: string, before: number): Promise<DeleteResult>;
+  /** Deletes logs of every server whose expiresAt <= now. */
+  deleteExpired(now: number): Promise<DeleteResult>;
+  /** Keeps the newest `keep` logs of the type for the server and deletes the rest. */
+  deleteOldest(serverId: string, logType: LogType, keep: number): Promise<DeleteResult>;
+  close(): Promise<void>;
+}
+
+export interface DeleteResult {
+  readonly deletedCount: number;
+  /** Object keys (images and thumbnails) of deleted photo logs, for the caller to remove. */
+  readonly objectKeys: string[];
+}

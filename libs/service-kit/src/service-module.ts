@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
+import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore } from '@skald/ports';
+
+export const SERVICE_NAMES = ['auth', 'ingestion', 'logs', 'webhooks', 'backups', 'billing', 'admin'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** JWT key material. Only the auth service receives the private key. */
+export interface KeyMaterial {
+  readonly publicKeyPem: string;
+  readonly privateKeyPem?: string;
+  readonly issuer: string;
+  readonly audience: string;
+}
+
+/**
+ * What the launcher hands a service. Each service gets its OWN document store
+ * (its own SQLite file or MongoDB database); bus, queue, counters and object store are shared infrastructure.
+ */
+export interface ServiceDeps {
+  readonly bus: EventBus;
+  readonly docs: DocumentStore;
+  readonly logStore: LogStore;
+  readonly objects: ObjectStore;
+  readonly jobs: JobQueue;
+  readonly counters: Counters;
+  readonly mailer: Mailer;
+  readonly keys: KeyMaterial;
+  readonly log: FastifyBaseLogger;
+  /** Public base URL of the product, e.g. https://skald.example (links in mails, checkout return URLs). */
+  readonly publicUrl: string;
+  /** Folder for the service's own local files (embedded mode). */
+  readonly dataDir: string;
+  /** 32-byte key (base64) for encrypting secrets at rest (TOTP seeds, backup passwords). */
+  readonly secretsKey: string;
+}
+
+export interface ServiceModule {
+  readonly name: ServiceName;
+  /** Registers the service's routes with the spec's paths (no /api prefix) on an encapsulated instance. */
+  routes(app: FastifyInstance): Promise<void>;
+  /** Starts consumers, workers and schedules. */
+  start(): Promise<void>;
+  /** Stops consumers and workers after committing finished work. */
+  stop(): Promise<void>;
+  /** Readiness for /ready. */
+  ready(): Promise<boolean>;
+}
+
+export type ServiceFactory = (deps: ServiceDeps) => Promise<ServiceModule>;
