@@ -1,2 +1,3 @@
 export * from './topics.ts';
 export * from './tiers.ts';
+export * from './quota.ts';
