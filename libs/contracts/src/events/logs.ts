@@ -1,0 +1,78 @@
+/**
+ * `logs.batch-accepted` v1: a batch of logs the ingestion service has accepted for one server.
+ *
+ * Published on TOPICS.logsIngested, keyed by serverId, ONLY after validation and quota succeeded;
+ * the HTTP 2xx is sent only once the bus has durably accepted it. Log ids are generated at
+ * ingestion (UUIDv7, time-ordered), so a redelivered message is stored once (LogStore inserts
+ * are idempotent on id). One message per HTTP request: a batch of up to 1000 logs, or one photo log.
+ */
+import Type from 'typebox';
+import type { Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { TOPICS } from '../topics.ts';
+
+export const LOG_LEVELS = ['info', 'warn', 'error', 'fatal', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Upper bounds shared by ingestion (rejects above them) and consumers (dead-letter above them). */
+export const LOG_LIMITS = {
+  maxBatch: 1000,
+  maxMessageLength: 10_000,
+  maxFieldLength: 200,
+  /** Serialized metadata JSON, in characters. */
+  maxMetadataLength: 16_384,
+} as const;
+
+export const AcceptedLogSchema = Type.Object(
+  {
+    /** UUIDv7 assigned at ingestion. */
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+    /** Epoch ms at acceptance. */
+    createdAt: Type.Integer({ minimum: 0 }),
+    level: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l))),
+    type: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
+    resource: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
+    message: Type.String({ maxLength: LOG_LIMITS.maxMessageLength }),
+    metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    logType: Type.Union([Type.Literal('text'), Type.Literal('photo')]),
+    /** Object-store keys (photo logs only), e.g. photos/<serverId>/<id>.webp and thumbs/<serverId>/<id>.webp. */
+    imageKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+    thumbKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+export const LogsBatchAcceptedSchema = Type.Object(
+  {
+    serverId: Type.String({ minLength: 1, maxLength: 64 }),
+    logs: Type.Array(AcceptedLogSchema, { minItems: 1, maxItems: LOG_LIMITS.maxBatch }),
+  },
+  { additionalProperties: false },
+);
+
+export type AcceptedLog = Static<typeof AcceptedLogSchema>;
+export type LogsBatchAccepted = Static<typeof LogsBatchAcceptedSchema>;
+
+/** Event descriptor: name and version travel in the `event-type` header as `logs.batch-accepted.v1`. */
+export const LogsBatchAcceptedEvent = {
+  name: 'logs.batch-accepted',
+  version: 1,
+  topic: TOPICS.logsIngested,
+  schema: LogsBatchAcceptedSchema,
+} as const;
+
+export const LOGS_BATCH_ACCEPTED_TYPE = `${LogsBatchAcceptedEvent.name}.v${LogsBatchAcceptedEvent.version}`;
+
+const validator = Compile(LogsBatchAcceptedSchema);
+
+/** Runtime check for consumers: anything failing it belongs on the dead-letter topic. */
+export function isLogsBatchAccepted(value: unknown): value is LogsBatchAccepted {
+  return validator.Check(value);
+}
+
+/** First validation problem as text, for the dead-letter reason. */
+export function explainLogsBatchAccepted(value: unknown): string | null {
+  if (validator.Check(value)) return null;
+  const first = validator.Errors(value)[0];
+  return first ? `${first.instancePath || '/'} ${first.message}` : 'invalid payload';
+}
