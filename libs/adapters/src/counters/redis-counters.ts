@@ -1,0 +1,107 @@
+/**
+ * Redis counters shared by every instance. Each operation is one Lua script so the
+ * read-check-write of a fixed window is atomic: parallel consumes can never admit more
+ * than the limit, whichever instance they hit.
+ */
+import { Redis } from 'ioredis';
+import type { ConsumeResult, Counters } from '@skald/ports';
+import { assertCounterArgs } from './memory-counters.ts';
+
+// KEYS[1] window key; ARGV points, limit, windowMs. Returns {allowed, used, pttl}.
+// A key without a TTL (PTTL -1, e.g. left by a crash between SET and PEXPIRE in older
+// code) is treated as an expired window rather than a counter that never resets.
+const CONSUME_SCRIPT = `
+local points = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  used = 0
+  ttl = window
+end
+if used + points > limit then
+  return {0, used, ttl}
+end
+if used == 0 then
+  redis.call('SET', KEYS[1], points, 'PX', ttl)
+else
+  redis.call('INCRBY', KEYS[1], points)
+end
+return {1, used + points, ttl}
+`;
+
+// KEYS[1] counter key; ARGV n, ttlMs. The TTL is set only by the first increment.
+const INCREMENT_SCRIPT = `
+local value = redis.call('INCRBY', KEYS[1], tonumber(ARGV[1]))
+if redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
+end
+return value
+`;
+
+const PEEK_SCRIPT = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  return {0, -1}
+end
+return {used, ttl}
+`;
+
+export interface RedisCountersOptions {
+  readonly url: string;
+  /** Prepended to every key; lets parallel test runs and environments share one Redis. */
+  readonly prefix?: string;
+}
+
+export class RedisCounters implements Counters {
+  readonly #redis: Redis;
+
+  constructor(options: RedisCountersOptions) {
+    this.#redis = new Redis(options.url, { keyPrefix: options.prefix ?? 'skald:counters:', lazyConnect: false });
+  }
+
+  async consume(key: string, points: number, limit: number, windowMs: number): Promise<ConsumeResult> {
+    assertCounterArgs(points, windowMs);
+    const reply = await this.#redis.eval(CONSUME_SCRIPT, 1, key, points, limit, windowMs);
+    const [allowed, used, ttl] = numberTriple(reply);
+    return { allowed: allowed === 1, used, limit, resetAt: Date.now() + ttl };
+  }
+
+  async peek(key: string, limit: number, windowMs: number): Promise<ConsumeResult> {
+    const reply = await this.#redis.eval(PEEK_SCRIPT, 1, key);
+    const [used, ttl] = numberList(reply, 2);
+    const resetAt = Date.now() + (ttl! < 0 ? windowMs : ttl!);
+    return { allowed: used! < limit, used: used!, limit, resetAt };
+  }
+
+  async increment(key: string, n: number, ttlMs: number): Promise<number> {
+    assertCounterArgs(n, ttlMs);
+    const reply = await this.#redis.eval(INCREMENT_SCRIPT, 1, key, n, ttlMs);
+    return Number(reply);
+  }
+
+  async get(key: string): Promise<number> {
+    const value = await this.#redis.get(key);
+    return value === null ? 0 : Number(value);
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.#redis.del(key);
+  }
+
+  async close(): Promise<void> {
+    await this.#redis.quit();
+  }
+}
+
+function numberList(reply: unknown, length: number): number[] {
+  if (!Array.isArray(reply) || reply.length !== length) throw new Error(`unexpected Redis reply: ${JSON.stringify(reply)}`);
+  return reply.map((item) => Number(item));
+}
+
+function numberTriple(reply: unknown): [number, number, number] {
+  const [a, b, c] = numberList(reply, 3);
+  return [a!, b!, c!];
+}

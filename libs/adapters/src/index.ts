@@ -1,0 +1,1 @@
+export * from './counters/index.ts';
