@@ -1,1 +1,2 @@
 export * from './service-module.ts';
+export * from './identity-read-model.ts';
