@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { countersContract } from '../../ports/contract/counters.contract.ts';
+import { countersContract } from '@skald/ports/contract/counters.contract.ts';
 import { createCounters } from '../src/counters/index.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
