@@ -1,1 +1,2 @@
 export * from './counters/index.ts';
+export * from './mailer/index.ts';
