@@ -1,0 +1,84 @@
+/** The typed configuration a Skald process runs with (see load-config.ts for where each value comes from). */
+import type { Target } from './env-schema.ts';
+
+export type { Target } from './env-schema.ts';
+
+/** Services that run behind the gateway (same list as ServiceName in @skald/service-kit). */
+export const SERVICES = ['auth', 'ingestion', 'logs', 'webhooks', 'backups', 'billing', 'admin'] as const;
+export type ServiceKey = (typeof SERVICES)[number];
+
+/** Default port of each process in distributed mode (TARGET=<service>); all-in-one and gateway use 8080. */
+export const DEFAULT_PORTS: Readonly<Record<Target, number>> = {
+  all: 8080,
+  gateway: 8080,
+  auth: 8081,
+  ingestion: 8082,
+  logs: 8083,
+  webhooks: 8084,
+  backups: 8085,
+  billing: 8086,
+  admin: 8087,
+};
+
+export interface AdapterChoice {
+  readonly eventBus: 'memory' | 'redis' | 'kafka';
+  readonly docStore: 'sqlite' | 'mongo';
+  readonly logStore: 'sqlite' | 'mongo';
+  readonly objectStore: 'fs' | 'minio';
+  readonly jobQueue: 'embedded' | 'bullmq';
+  readonly counters: 'memory' | 'redis';
+  readonly mailer: 'outbox' | 'smtp';
+}
+
+export interface S3Settings {
+  readonly endPoint: string;
+  readonly port: number;
+  readonly useSSL: boolean;
+  readonly accessKey: string;
+  readonly secretKey: string;
+  readonly bucket: string;
+  readonly region?: string;
+}
+
+export interface JwtSettings {
+  /** PEM file of the Ed25519 private key (auth service only). Unset in all-in-one: generated under DATA_DIR/keys. */
+  readonly privateKeyFile?: string;
+  readonly publicKeyFile?: string;
+  readonly issuer: string;
+  readonly audience: string;
+}
+
+export interface SkaldConfig {
+  readonly target: Target;
+  /** all-in-one when TARGET=all, else distributed. */
+  readonly mode: 'all-in-one' | 'distributed';
+  readonly host: string;
+  readonly port: number;
+  /** Absolute path. */
+  readonly dataDir: string;
+  /** Public base URL without a trailing slash. */
+  readonly publicUrl: string;
+  readonly corsOrigins: readonly string[];
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Whole-request timeout (Fastify requestTimeout); connectionTimeout uses the same value. */
+  readonly requestTimeoutMs: number;
+  /** Gateway -> service proxy timeout. */
+  readonly upstreamTimeoutMs: number;
+  /** Grace period for in-flight work on SIGTERM before a hard exit. */
+  readonly shutdownTimeoutMs: number;
+  /** Default JSON body limit; the gateway raises it for the ingestion routes only. */
+  readonly bodyLimitBytes: number;
+  readonly adapters: AdapterChoice;
+  readonly redis?: { readonly url: string; readonly prefix: string };
+  readonly kafka?: { readonly brokers: readonly string[]; readonly clientId: string; readonly replicationFactor?: number };
+  readonly mongoUrl?: string;
+  readonly s3?: S3Settings;
+  readonly smtpUrl?: string;
+  readonly mailFrom: string;
+  readonly jwt: JwtSettings;
+  /** Base64 32-byte key. Unset in all-in-one: generated under DATA_DIR/keys. */
+  readonly secretsKey?: string;
+  /** Upstream base URLs for the gateway in distributed mode. */
+  readonly serviceUrls: Readonly<Record<ServiceKey, string>>;
+  readonly stripe?: { readonly secretKey: string; readonly webhookSecret?: string };
+}

@@ -1,0 +1,79 @@
+/**
+ * The environment variables every Skald process reads, as ONE TypeBox schema.
+ * Each property carries a `description` phrased to complete "X must be ..." so a validation
+ * failure can name the variable and say what was expected.
+ */
+import Type from 'typebox';
+import type { Static } from 'typebox';
+
+export const TARGETS = ['all', 'gateway', 'auth', 'ingestion', 'logs', 'webhooks', 'backups', 'billing', 'admin'] as const;
+export type Target = (typeof TARGETS)[number];
+
+function oneOf<const V extends string[]>(values: readonly [...V]) {
+  return Type.Enum(values, { description: `one of ${values.join(', ')}` });
+}
+
+const port = Type.Integer({ minimum: 1, maximum: 65535, description: 'an integer between 1 and 65535' });
+const httpUrl = Type.String({ pattern: '^https?://[^\\s]+$', description: 'an http(s) URL' });
+const nonEmpty = Type.String({ minLength: 1, description: 'a non-empty string' });
+const bool = Type.Boolean({ description: 'true or false' });
+
+export const EnvSchema = Type.Object({
+  TARGET: Type.Optional(oneOf(TARGETS)),
+  PORT: Type.Optional(port),
+  HOST: Type.Optional(nonEmpty),
+  DATA_DIR: Type.Optional(nonEmpty),
+  PUBLIC_URL: Type.Optional(httpUrl),
+  CORS_ORIGINS: Type.Optional(
+    Type.String({ pattern: '^(https?://[^\\s,]+)?(,\\s*https?://[^\\s,]+)*$', description: 'a comma-separated list of http(s) origins' }),
+  ),
+  EVENT_BUS: Type.Optional(oneOf(['memory', 'redis', 'kafka'] as const)),
+  DOC_STORE: Type.Optional(oneOf(['sqlite', 'mongo'] as const)),
+  LOG_STORE: Type.Optional(oneOf(['sqlite', 'mongo'] as const)),
+  OBJECT_STORE: Type.Optional(oneOf(['fs', 'minio'] as const)),
+  JOB_QUEUE: Type.Optional(oneOf(['embedded', 'bullmq'] as const)),
+  COUNTERS: Type.Optional(oneOf(['memory', 'redis'] as const)),
+  MAILER: Type.Optional(oneOf(['outbox', 'smtp'] as const)),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://[^\\s]+$', description: 'a redis:// or rediss:// URL' })),
+  REDIS_PREFIX: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9:_-]{1,64}$', description: 'letters, digits, ":", "_" or "-" (at most 64)' })),
+  KAFKA_BROKERS: Type.Optional(
+    Type.String({ pattern: '^[^\\s,:]+:[0-9]+(,\\s*[^\\s,:]+:[0-9]+)*$', description: 'a comma-separated list of host:port' }),
+  ),
+  KAFKA_CLIENT_ID: Type.Optional(nonEmpty),
+  KAFKA_REPLICATION_FACTOR: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, description: 'an integer between 1 and 7' })),
+  MONGO_URL: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://[^\\s]+$', description: 'a mongodb:// URL' })),
+  S3_ENDPOINT: Type.Optional(nonEmpty),
+  S3_PORT: Type.Optional(port),
+  S3_USE_SSL: Type.Optional(bool),
+  S3_ACCESS_KEY: Type.Optional(nonEmpty),
+  S3_SECRET_KEY: Type.Optional(nonEmpty),
+  S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$', description: 'a valid S3 bucket name' })),
+  S3_REGION: Type.Optional(nonEmpty),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://[^\\s]+$', description: 'an smtp:// or smtps:// URL' })),
+  MAIL_FROM: Type.Optional(nonEmpty),
+  JWT_PRIVATE_KEY_FILE: Type.Optional(nonEmpty),
+  JWT_PUBLIC_KEY_FILE: Type.Optional(nonEmpty),
+  JWT_ISSUER: Type.Optional(nonEmpty),
+  JWT_AUDIENCE: Type.Optional(nonEmpty),
+  SECRETS_KEY: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: 'a base64 encoded 32-byte key (44 characters)' }),
+  ),
+  SERVICE_URL_AUTH: Type.Optional(httpUrl),
+  SERVICE_URL_INGESTION: Type.Optional(httpUrl),
+  SERVICE_URL_LOGS: Type.Optional(httpUrl),
+  SERVICE_URL_WEBHOOKS: Type.Optional(httpUrl),
+  SERVICE_URL_BACKUPS: Type.Optional(httpUrl),
+  SERVICE_URL_BILLING: Type.Optional(httpUrl),
+  SERVICE_URL_ADMIN: Type.Optional(httpUrl),
+  LOG_LEVEL: Type.Optional(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const)),
+  REQUEST_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 1000, maximum: 600000, description: 'an integer between 1000 and 600000' })),
+  UPSTREAM_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 600000, description: 'an integer between 100 and 600000' })),
+  SHUTDOWN_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 600000, description: 'an integer between 100 and 600000' })),
+  BODY_LIMIT_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 104857600, description: 'an integer between 1024 and 104857600' })),
+  STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
+  STRIPE_WEBHOOK_SECRET: Type.Optional(nonEmpty),
+});
+
+export type RawEnv = Static<typeof EnvSchema>;
+export type EnvName = keyof RawEnv;
+export const ENV_NAMES = Object.keys(EnvSchema.properties) as EnvName[];

@@ -1,0 +1,3 @@
+export * from './env-schema.ts';
+export * from './config.ts';
+export * from './load-config.ts';

@@ -1,0 +1,200 @@
+/**
+ * loadConfig(env): environment (plus an optional JSON file named by SKALD_CONFIG_FILE; the
+ * environment wins) -> validated, typed SkaldConfig. Any invalid value throws a ConfigError
+ * naming the variable, e.g. `Invalid configuration: PORT must be an integer between 1 and 65535 (got "abc")`.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Value from 'typebox/value';
+import type { TSchema } from 'typebox';
+import { ENV_NAMES, EnvSchema } from './env-schema.ts';
+import type { EnvName, RawEnv, Target } from './env-schema.ts';
+import { DEFAULT_PORTS, SERVICES } from './config.ts';
+import type { AdapterChoice, ServiceKey, SkaldConfig } from './config.ts';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type EnvInput = Readonly<Record<string, string | undefined>>;
+
+function invalid(detail: string): ConfigError {
+  return new ConfigError(`Invalid configuration: ${detail}`);
+}
+
+/** Values from the JSON file: keys are the variable names; numbers and booleans may be native. */
+function readConfigFile(file: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw invalid(`SKALD_CONFIG_FILE could not be read as JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalid('SKALD_CONFIG_FILE must contain a JSON object of variable names to values');
+  }
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!(ENV_NAMES as string[]).includes(key)) throw invalid(`SKALD_CONFIG_FILE has an unknown variable ${key}`);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[key] = String(value);
+    else throw invalid(`${key} in SKALD_CONFIG_FILE must be a string, number or boolean`);
+  }
+  return out;
+}
+
+/** Collects the known variables, treating empty strings as unset (compose files often pass VAR= ). */
+function collect(env: EnvInput): Record<string, string> {
+  const fromFile = env.SKALD_CONFIG_FILE ? readConfigFile(env.SKALD_CONFIG_FILE) : {};
+  const raw: Record<string, string> = { ...fromFile };
+  for (const name of ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value.trim() !== '') raw[name] = value.trim();
+  }
+  return raw;
+}
+
+/**
+ * Strict string -> value coercion. TypeBox's Value.Convert is too lenient for configuration
+ * ("1.5" -> 1, "0x10" -> 16), so only plain decimal integers and true/false are converted;
+ * anything else stays a string and fails the schema check.
+ */
+function coerce(type: unknown, text: string): unknown {
+  if (type === 'integer' && /^-?[0-9]+$/.test(text)) return Number(text);
+  if (type === 'boolean' && /^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
+  return text;
+}
+
+/** Validates the raw strings against the schema, one variable at a time so the message names it. */
+function validate(raw: Record<string, string>): RawEnv {
+  const converted: Record<string, unknown> = {};
+  for (const [name, text] of Object.entries(raw)) {
+    // Each property schema is a plain JSON schema; only `type` and `description` are read here.
+    const schema: TSchema & { readonly type?: unknown; readonly description?: string } = EnvSchema.properties[name as EnvName];
+    const value = coerce(schema.type, text);
+    if (!Value.Check(schema, value)) {
+      throw invalid(`${name} must be ${schema.description ?? 'valid'} (got ${JSON.stringify(text)})`);
+    }
+    converted[name] = value;
+  }
+  if (!Value.Check(EnvSchema, converted)) throw invalid('unexpected value');
+  return converted;
+}
+
+function chooseAdapters(env: RawEnv, embedded: boolean): AdapterChoice {
+  return {
+    eventBus: env.EVENT_BUS ?? (embedded ? 'memory' : 'kafka'),
+    docStore: env.DOC_STORE ?? (embedded ? 'sqlite' : 'mongo'),
+    logStore: env.LOG_STORE ?? (embedded ? 'sqlite' : 'mongo'),
+    objectStore: env.OBJECT_STORE ?? (embedded ? 'fs' : 'minio'),
+    jobQueue: env.JOB_QUEUE ?? (embedded ? 'embedded' : 'bullmq'),
+    counters: env.COUNTERS ?? (embedded ? 'memory' : 'redis'),
+    mailer: env.MAILER ?? (embedded ? 'outbox' : 'smtp'),
+  };
+}
+
+function required<T>(value: T | undefined, name: string, because: string): T {
+  if (value === undefined) throw invalid(`${name} is required ${because}`);
+  return value;
+}
+
+function splitList(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function serviceUrls(env: RawEnv): Record<ServiceKey, string> {
+  const urls = {} as Record<ServiceKey, string>;
+  for (const service of SERVICES) {
+    const name = `SERVICE_URL_${service.toUpperCase()}` as EnvName;
+    const given = env[name];
+    urls[service] = (typeof given === 'string' ? given : `http://127.0.0.1:${DEFAULT_PORTS[service]}`).replace(/\/+$/, '');
+  }
+  return urls;
+}
+
+export function loadConfig(env: EnvInput = process.env): SkaldConfig {
+  const raw = validate(collect(env));
+  const target: Target = raw.TARGET ?? 'all';
+  const embedded = target === 'all';
+  // The gateway alone opens no adapters, so it needs none of their settings.
+  const usesAdapters = target !== 'gateway';
+  const adapters = chooseAdapters(raw, embedded);
+  const dataDir = resolve(raw.DATA_DIR ?? './data');
+
+  const needsRedis = usesAdapters && (adapters.eventBus === 'redis' || adapters.jobQueue === 'bullmq' || adapters.counters === 'redis');
+  const redisReason =
+    adapters.eventBus === 'redis' ? 'when EVENT_BUS=redis' : adapters.jobQueue === 'bullmq' ? 'when JOB_QUEUE=bullmq' : 'when COUNTERS=redis';
+  const redis = needsRedis
+    ? { url: required(raw.REDIS_URL, 'REDIS_URL', redisReason), prefix: raw.REDIS_PREFIX ?? 'skald' }
+    : raw.REDIS_URL
+      ? { url: raw.REDIS_URL, prefix: raw.REDIS_PREFIX ?? 'skald' }
+      : undefined;
+
+  const kafka =
+    usesAdapters && adapters.eventBus === 'kafka'
+      ? {
+          brokers: splitList(required(raw.KAFKA_BROKERS, 'KAFKA_BROKERS', 'when EVENT_BUS=kafka')),
+          clientId: raw.KAFKA_CLIENT_ID ?? `skald-${target}`,
+          ...(raw.KAFKA_REPLICATION_FACTOR !== undefined ? { replicationFactor: raw.KAFKA_REPLICATION_FACTOR } : {}),
+        }
+      : undefined;
+
+  const needsMongo = usesAdapters && (adapters.docStore === 'mongo' || adapters.logStore === 'mongo');
+  const mongoUrl = needsMongo
+    ? required(raw.MONGO_URL, 'MONGO_URL', `when ${adapters.docStore === 'mongo' ? 'DOC_STORE' : 'LOG_STORE'}=mongo`)
+    : raw.MONGO_URL;
+
+  const s3 =
+    usesAdapters && adapters.objectStore === 'minio'
+      ? {
+          endPoint: required(raw.S3_ENDPOINT, 'S3_ENDPOINT', 'when OBJECT_STORE=minio'),
+          port: raw.S3_PORT ?? 9000,
+          useSSL: raw.S3_USE_SSL ?? false,
+          accessKey: required(raw.S3_ACCESS_KEY, 'S3_ACCESS_KEY', 'when OBJECT_STORE=minio'),
+          secretKey: required(raw.S3_SECRET_KEY, 'S3_SECRET_KEY', 'when OBJECT_STORE=minio'),
+          bucket: raw.S3_BUCKET ?? 'skald',
+          ...(raw.S3_REGION !== undefined ? { region: raw.S3_REGION } : {}),
+        }
+      : undefined;
+
+  const smtpUrl = usesAdapters && adapters.mailer === 'smtp' ? required(raw.SMTP_URL, 'SMTP_URL', 'when MAILER=smtp') : raw.SMTP_URL;
+
+  // Distributed processes cannot generate keys: every process must verify with the same public key.
+  if (!embedded && usesAdapters) {
+    required(raw.JWT_PUBLIC_KEY_FILE, 'JWT_PUBLIC_KEY_FILE', 'when TARGET is a single service');
+    required(raw.SECRETS_KEY, 'SECRETS_KEY', 'when TARGET is a single service');
+    if (target === 'auth') required(raw.JWT_PRIVATE_KEY_FILE, 'JWT_PRIVATE_KEY_FILE', 'when TARGET=auth');
+  }
+
+  return {
+    target,
+    mode: embedded ? 'all-in-one' : 'distributed',
+    host: raw.HOST ?? '0.0.0.0',
+    port: raw.PORT ?? DEFAULT_PORTS[target],
+    dataDir,
+    publicUrl: (raw.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),
+    corsOrigins: splitList(raw.CORS_ORIGINS),
+    logLevel: raw.LOG_LEVEL ?? 'info',
+    requestTimeoutMs: raw.REQUEST_TIMEOUT_MS ?? 30_000,
+    upstreamTimeoutMs: raw.UPSTREAM_TIMEOUT_MS ?? 15_000,
+    shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    bodyLimitBytes: raw.BODY_LIMIT_BYTES ?? 1_048_576,
+    adapters,
+    ...(redis ? { redis } : {}),
+    ...(kafka ? { kafka } : {}),
+    ...(mongoUrl ? { mongoUrl } : {}),
+    ...(s3 ? { s3 } : {}),
+    ...(smtpUrl ? { smtpUrl } : {}),
+    mailFrom: raw.MAIL_FROM ?? 'Skald <no-reply@skald.local>',
+    jwt: {
+      ...(raw.JWT_PRIVATE_KEY_FILE ? { privateKeyFile: raw.JWT_PRIVATE_KEY_FILE } : {}),
+      ...(raw.JWT_PUBLIC_KEY_FILE ? { publicKeyFile: raw.JWT_PUBLIC_KEY_FILE } : {}),
+      issuer: raw.JWT_ISSUER ?? 'skald',
+      audience: raw.JWT_AUDIENCE ?? 'skald-api',
+    },
+    ...(raw.SECRETS_KEY ? { secretsKey: raw.SECRETS_KEY } : {}),
+    serviceUrls: serviceUrls(raw),
+    ...(raw.STRIPE_SECRET_KEY
+      ? { stripe: { secretKey: raw.STRIPE_SECRET_KEY, ...(raw.STRIPE_WEBHOOK_SECRET ? { webhookSecret: raw.STRIPE_WEBHOOK_SECRET } : {}) } }
+      : {}),
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The access-token claims every service reads and the auth service signs (EdDSA / Ed25519).
+ * Signing lives here (not in the auth service) so the shape and the algorithm cannot drift
+ * from what the verifying plugin (auth-plugin.ts) pins.
+ */
+import { createPrivateKey, randomUUID, sign } from 'node:crypto';
+import type { KeyMaterial } from './service-module.ts';
+
+export const SITE_ROLES = ['staff', 'moderator', 'admin', 'superadmin'] as const;
+export type SiteRole = (typeof SITE_ROLES)[number];
+
+/** The only algorithm Skald signs with and the only one verifiers accept. */
+export const ACCESS_TOKEN_ALGORITHM = 'EdDSA';
+
+export interface AccessClaims {
+  /** User id. */
+  readonly sub: string;
+  /** Site-wide role. */
+  readonly role: SiteRole;
+  /** Token version: the user's counter, bumped on password change, 2FA change, logout-all; older tokens are revoked. */
+  readonly tv: number;
+  /** Issued at, epoch seconds. */
+  readonly iat: number;
+  /** Expiry, epoch seconds. */
+  readonly exp: number;
+  readonly iss: string;
+  readonly aud: string;
+  /** Unique token id (lets a deny list name one token). */
+  readonly jti: string;
+}
+
+export type AccessClaimsInput = Pick<AccessClaims, 'sub' | 'role' | 'tv'>;
+
+function base64url(data: string | Buffer): string {
+  return Buffer.from(data).toString('base64url');
+}
+
+/**
+ * Signs an access token for the claims with the auth service's private key.
+ * `now` is injectable for tests (epoch ms).
+ */
+export function signAccessToken(keys: KeyMaterial, claims: AccessClaimsInput, ttlSeconds: number, now = Date.now()): string {
+  if (!keys.privateKeyPem) throw new Error('signAccessToken needs the private key (auth service only)');
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) throw new Error('ttlSeconds must be a positive integer');
+  const iat = Math.floor(now / 1000);
+  const payload: AccessClaims = {
+    sub: claims.sub,
+    role: claims.role,
+    tv: claims.tv,
+    iat,
+    exp: iat + ttlSeconds,
+    iss: keys.issuer,
+    aud: keys.audience,
+    jti: randomUUID(),
+  };
+  const signingInput = `${base64url(JSON.stringify({ alg: ACCESS_TOKEN_ALGORITHM, typ: 'JWT' }))}.${base64url(JSON.stringify(payload))}`;
+  const signature = sign(null, Buffer.from(signingInput), createPrivateKey(keys.privateKeyPem));
+  return `${signingInput}.${base64url(signature)}`;
+}
+
+export function isSiteRole(value: unknown): value is SiteRole {
+  return typeof value === 'string' && (SITE_ROLES as readonly string[]).includes(value);
+}
+
+/** Narrows a verified JWT payload to AccessClaims (a token signed with our key but another shape is refused). */
+export function toAccessClaims(payload: unknown): AccessClaims | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const p = payload as Record<string, unknown>;
+  if (typeof p.sub !== 'string' || !isSiteRole(p.role) || typeof p.tv !== 'number') return null;
+  if (typeof p.iat !== 'number' || typeof p.exp !== 'number') return null;
+  if (typeof p.iss !== 'string' || typeof p.aud !== 'string') return null;
+  return {
+    sub: p.sub,
+    role: p.role,
+    tv: p.tv,
+    iat: p.iat,
+    exp: p.exp,
+    iss: p.iss,
+    aud: p.aud,
+    jti: typeof p.jti === 'string' ? p.jti : '',
+  };
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: AccessClaims;
+    user: AccessClaims;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Verifies the access tokens issued by the auth service and puts their claims on request.user.
+ * Verify options are pinned (the @fastify/jwt defaults accept every algorithm and skip maxAge):
+ *   algorithms: EdDSA only (so alg:none and HS256-with-the-public-key are refused),
+ *   allowedIss / allowedAud from the key material, exp/iat/sub required, maxAge bounded.
+ * Revocation: the injected isRevoked(claims) runs on EVERY request (no verify cache in front of it),
+ * answering from the identity read model (token version, disabled accounts).
+ *
+ * Usage inside a service's routes():
+ *   await app.register(authPlugin, { keys: deps.keys, isRevoked });
+ *   app.get('/auth/me', { onRequest: app.authenticate }, async (request) => request.user.sub);
+ */
+import fastifyJwt from '@fastify/jwt';
+import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ACCESS_TOKEN_ALGORITHM, toAccessClaims } from './auth-claims.ts';
+import type { AccessClaims } from './auth-claims.ts';
+import { sendError } from './errors.ts';
+import type { KeyMaterial } from './service-module.ts';
+
+export interface AuthPluginOptions {
+  readonly keys: KeyMaterial;
+  /** True when the token must no longer be accepted (token version bumped, account disabled, ...). */
+  readonly isRevoked: (claims: AccessClaims) => boolean | Promise<boolean>;
+  /** Upper bound on a token's age counted from iat, whatever its exp says. Default 7 days. */
+  readonly maxAgeSeconds?: number;
+}
+
+export type AuthenticateHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest/preHandler hook: 401 unless a valid, unrevoked access token is presented. */
+    authenticate: AuthenticateHook;
+  }
+}
+
+export const AUTH_REQUIRED_MESSAGE = 'Authentication required.';
+export const AUTH_INVALID_MESSAGE = 'Your session has expired or is invalid. Please log in again.';
+
+export const authPlugin = fp<AuthPluginOptions>(
+  async (app, options) => {
+    await app.register(fastifyJwt, {
+      secret: { public: options.keys.publicKeyPem },
+      verify: {
+        algorithms: [ACCESS_TOKEN_ALGORITHM],
+        allowedIss: options.keys.issuer,
+        allowedAud: options.keys.audience,
+        maxAge: options.maxAgeSeconds ?? 7 * 24 * 3600,
+        requiredClaims: ['exp', 'iat', 'sub', 'iss', 'aud'],
+        cache: false,
+      },
+      trusted: async (_request, decoded) => {
+        const claims = toAccessClaims(decoded);
+        if (!claims) return false;
+        return !(await options.isRevoked(claims));
+      },
+      formatUser: (payload) => toAccessClaims(payload) ?? payload,
+    });
+
+    app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+      if (!request.headers.authorization) {
+        await sendError(reply, 401, AUTH_REQUIRED_MESSAGE);
+        return reply;
+      }
+      try {
+        await request.jwtVerify();
+      } catch (error) {
+        request.log.info({ reason: (error as { code?: string }).code ?? 'invalid' }, 'access token refused');
+        await sendError(reply, 401, AUTH_INVALID_MESSAGE);
+        return reply;
+      }
+    });
+  },
+  { name: 'skald-auth', fastify: '5.x' },
+);

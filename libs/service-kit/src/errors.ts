@@ -1,0 +1,103 @@
+/**
+ * The ONE error shape every Skald API answer uses:
+ *   { "error": "<message shown to the user>", "message": "<the same text or more detail>" }
+ * `error` is what the web app displays (the spec's clients read `error`, e.g.
+ * 'That server name is already taken.'); `message` repeats it or adds detail for developers.
+ * 4xx texts pass through; every 5xx is masked as 'Internal Server Error' (details only in the log).
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { serializeError } from './redaction.ts';
+
+export interface ErrorBody {
+  readonly error: string;
+  readonly message: string;
+}
+
+export function errorBody(error: string, message: string = error): ErrorBody {
+  return { error, message };
+}
+
+/** Throw from a handler to answer with a status and a user-facing message. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+  readonly statusCode: number;
+  /** Extra detail for the `message` field (defaults to the user message). */
+  readonly detail: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(statusCode: number, userMessage: string, options: { detail?: string; headers?: Record<string, string> } = {}) {
+    super(userMessage);
+    this.statusCode = statusCode;
+    this.detail = options.detail;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function sendError(reply: FastifyReply, statusCode: number, error: string, message?: string): FastifyReply {
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(error, message));
+}
+
+interface ValidationIssue {
+  readonly instancePath?: string;
+  readonly message?: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/** 'body/username must NOT have fewer than 3 characters' -> 'username must NOT have fewer than 3 characters'. */
+function describeValidation(error: FastifyError): string {
+  const issue = (error.validation as readonly ValidationIssue[] | undefined)?.[0];
+  if (!issue) return error.message;
+  const missing = issue.params?.missingProperty;
+  if (typeof missing === 'string') return `${missing} is required`;
+  const extra = issue.params?.additionalProperty;
+  if (typeof extra === 'string') return `${extra} is not allowed`;
+  const field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  const where = field || error.validationContext || 'request';
+  return `${where} ${issue.message ?? 'is invalid'}`;
+}
+
+const FASTIFY_CLIENT_MESSAGES: Readonly<Record<string, string>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body must not be empty',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+};
+
+/** 5xx answers never carry the internal message; these keep their status with the standard phrase. */
+const MASKED_5XX: Readonly<Record<number, string>> = {
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.validation) {
+    const text = describeValidation(error);
+    request.log.info({ statusCode: 400, err: serializeError(error) }, 'request validation failed');
+    return sendError(reply, 400, text);
+  }
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  if (status >= 500) {
+    request.log.error({ err: serializeError(error) }, 'request failed');
+    const masked = MASKED_5XX[status];
+    return masked ? sendError(reply, status, masked) : sendError(reply, 500, 'Internal Server Error');
+  }
+  if (error instanceof HttpError) {
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    return sendError(reply, status, error.message, error.detail ?? error.message);
+  }
+  const text = (error.code && FASTIFY_CLIENT_MESSAGES[error.code]) || error.message || 'Bad Request';
+  request.log.info({ statusCode: status, err: serializeError(error) }, 'request refused');
+  return sendError(reply, status, text);
+}
+
+/** 404 without the raw URL in the log line (Fastify's default one logs it, query string included). */
+export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  request.log.info({ method: request.method, path: request.url.split('?')[0] }, 'route not found');
+  return sendError(reply, 404, 'Not Found', `Route ${request.method} ${request.url.split('?')[0]} not found`);
+}
+
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+}

@@ -1,0 +1,59 @@
+/**
+ * createHttpApp: the Fastify 5 instance every Skald process (gateway and each service) starts from,
+ * with redacting logs, request ids, the JSON error shape, timeouts and body limits already set.
+ */
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { installErrorHandlers } from './errors.ts';
+import { redactPaths, REDACTED, serializeError, serializeRequest } from './redaction.ts';
+import { genRequestId, REQUEST_ID_HEADER } from './request-id.ts';
+
+export interface HttpAppOptions {
+  /** pino level; default 'info'. */
+  readonly logLevel?: string;
+  /** Where log lines go (tests capture them); default stdout. */
+  readonly logStream?: DestinationStream;
+  /** Default body limit in bytes; default 1 MiB. Routes may set their own. */
+  readonly bodyLimit?: number;
+  /** Whole-request timeout; also used as the connection timeout. Default 30 s. Must be non-zero (slow-client DoS). */
+  readonly requestTimeoutMs?: number;
+  /** Trust X-Forwarded-* (services behind the gateway). Default false. */
+  readonly trustProxy?: boolean;
+}
+
+export function loggerOptions(options: Pick<HttpAppOptions, 'logLevel' | 'logStream'>) {
+  return {
+    level: options.logLevel ?? 'info',
+    redact: { paths: redactPaths(), censor: REDACTED },
+    serializers: {
+      req: serializeRequest,
+      res: (reply: { readonly statusCode: number }) => ({ statusCode: reply.statusCode }),
+      err: serializeError,
+    },
+    ...(options.logStream ? { stream: options.logStream } : {}),
+  };
+}
+
+export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
+  const timeout = options.requestTimeoutMs ?? 30_000;
+  const app = Fastify({
+    logger: loggerOptions(options),
+    genReqId: genRequestId,
+    requestIdLogLabel: 'reqId',
+    bodyLimit: options.bodyLimit ?? 1_048_576,
+    requestTimeout: timeout,
+    connectionTimeout: timeout,
+    keepAliveTimeout: 5_000,
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+    // Fastify's own logging of client errors (malformed requests) goes through our serializers too.
+    disableRequestLogging: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  installErrorHandlers(app);
+  return app;
+}
