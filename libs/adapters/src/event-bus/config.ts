@@ -1,0 +1,45 @@
+/** Discriminated configuration of the event bus adapters (see createEventBus). */
+
+export interface MemoryEventBusConfig {
+  readonly kind: 'memory';
+  /** SQLite journal file, e.g. DATA_DIR/bus/journal.db. The folder is created if missing. */
+  readonly file: string;
+  /**
+   * SQLite `synchronous` level. 'normal' (default, WAL) survives a killed process; 'full' also
+   * survives power loss at the cost of an fsync per publish.
+   */
+  readonly synchronous?: 'normal' | 'full';
+  /** Rows older than this are pruned even if some group has not consumed them. Default 3 days. */
+  readonly retentionMs?: number;
+  /** Per-topic cap on retained rows; the oldest beyond it are pruned. Default 20 000. */
+  readonly maxMessagesPerTopic?: number;
+  /** Safety-net poll for publishers in other processes sharing the file. Default 1000 ms. */
+  readonly pollIntervalMs?: number;
+  /** Receives warnings (e.g. unconsumed rows dropped by retention). Default console.warn. */
+  readonly onWarning?: (message: string) => void;
+}
+
+export interface RedisEventBusConfig {
+  readonly kind: 'redis';
+  readonly url: string;
+  /** Key prefix of every stream. Default `skald:bus:`. */
+  readonly prefix?: string;
+  /** A message pending longer than this on a consumer is reclaimed by another (XAUTOCLAIM). Default 30 s. */
+  readonly visibilityTimeoutMs?: number;
+  /** XREADGROUP BLOCK duration. Default 2000 ms. */
+  readonly blockMs?: number;
+  /** Approximate per-stream cap (XADD MAXLEN ~); consumed entries are trimmed earlier. Default 100 000. */
+  readonly maxLen?: number;
+}
+
+export interface KafkaEventBusConfig {
+  readonly kind: 'kafka';
+  readonly brokers: readonly string[];
+  readonly clientId: string;
+  /** Replication factor of created topics. Default 3 (production); tests use 1. */
+  readonly replicationFactor?: number;
+  /** Partitions of created topics. Default 6. */
+  readonly numPartitions?: number;
+}
+
+export type EventBusConfig = MemoryEventBusConfig | RedisEventBusConfig | KafkaEventBusConfig;

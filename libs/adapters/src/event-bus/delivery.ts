@@ -1,0 +1,85 @@
+/**
+ * Retry-in-place delivery shared by every adapter: the handler runs until it succeeds, throws a
+ * PoisonMessageError, or uses up maxAttempts; the caller then acks or dead-letters the message.
+ */
+import { PoisonMessageError } from '@skald/ports';
+import type { BusMessage, MessageHandler } from '@skald/ports';
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+export const DEFAULT_RETRY_DELAY_MS = 200;
+/** Dead-letter reasons are stored and shown; cap them so a huge error message cannot bloat the DLQ. */
+const MAX_REASON_LENGTH = 1000;
+
+export type DeliveryOutcome =
+  | { readonly kind: 'done' }
+  | { readonly kind: 'dead'; readonly reason: string }
+  /** Stopped while waiting to retry: neither ack nor dead-letter, the message will be redelivered. */
+  | { readonly kind: 'aborted' };
+
+export interface DeliveryOptions {
+  readonly maxAttempts: number;
+  readonly retryDelayMs: number;
+  /** Attempt number of the first try here (greater than 1 when the bus already delivered it before). */
+  readonly firstAttempt: number;
+  readonly signal: AbortSignal;
+}
+
+export function describeFailure(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : `non-error thrown: ${String(error)}`;
+  return text.length > MAX_REASON_LENGTH ? `${text.slice(0, MAX_REASON_LENGTH)}…` : text;
+}
+
+export async function deliverWithRetries(
+  message: Omit<BusMessage, 'attempt'>,
+  handler: MessageHandler,
+  options: DeliveryOptions,
+): Promise<DeliveryOutcome> {
+  // A message already delivered maxAttempts times (e.g. it crashed consumers) gets one last try.
+  for (let attempt = options.firstAttempt; ; attempt++) {
+    try {
+      await handler({ ...message, attempt });
+      return { kind: 'done' };
+    } catch (error) {
+      if (error instanceof PoisonMessageError) return { kind: 'dead', reason: describeFailure(error) };
+      if (attempt >= options.maxAttempts) {
+        return { kind: 'dead', reason: `failed ${attempt} attempts; last: ${describeFailure(error)}` };
+      }
+    }
+    if (!(await sleep(options.retryDelayMs, options.signal))) return { kind: 'aborted' };
+  }
+}
+
+/** Resolves true after ms, or false as soon as the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function deadLetterHeaders(
+  headers: Readonly<Record<string, string>>,
+  originalTopic: string,
+  reason: string,
+  group: string,
+): Record<string, string> {
+  return { ...headers, 'x-dead-letter-reason': reason, 'x-original-topic': originalTopic, 'x-dead-letter-group': group };
+}
+
+export function resolveSubscribeDefaults(options: { maxAttempts?: number; retryDelayMs?: number }): {
+  maxAttempts: number;
+  retryDelayMs: number;
+} {
+  return {
+    maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS),
+    retryDelayMs: Math.max(0, options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS),
+  };
+}

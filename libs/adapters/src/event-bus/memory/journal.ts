@@ -1,0 +1,214 @@
+/**
+ * The SQLite journal behind the in-process bus: one table of messages (append-only, seq grows
+ * forever thanks to AUTOINCREMENT so offsets are never reused after pruning), the ensured topics,
+ * and each consumer group's committed offset per topic. Every method is synchronous; a method that
+ * returns has committed its transaction.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
+
+export interface JournalRow {
+  readonly seq: number;
+  readonly id: string;
+  readonly key: string;
+  readonly headers: string;
+  readonly payload: string;
+}
+
+export interface NewJournalRow {
+  readonly topic: string;
+  readonly id: string;
+  readonly key: string;
+  readonly headers: string;
+  readonly payload: string;
+}
+
+export interface PruneLimits {
+  readonly now: number;
+  readonly retentionMs: number;
+  readonly maxMessagesPerTopic: number;
+}
+
+export interface PruneResult {
+  readonly deleted: number;
+  /** Rows removed by retention or the size cap before every group had consumed them. */
+  readonly droppedUnconsumed: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS topics (name TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS messages (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  topic TEXT NOT NULL,
+  id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  headers TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  published_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_topic_seq ON messages (topic, seq);
+CREATE TABLE IF NOT EXISTS group_offsets (
+  grp TEXT NOT NULL,
+  topic TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (grp, topic)
+) WITHOUT ROWID;
+`;
+
+function toNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  throw new TypeError(`journal: expected a number, got ${typeof value}`);
+}
+
+function toText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  throw new TypeError(`journal: expected text, got ${typeof value}`);
+}
+
+export class Journal {
+  readonly #db: DatabaseSync;
+  readonly #insertMessage: StatementSync;
+  readonly #insertTopic: StatementSync;
+  readonly #selectTopics: StatementSync;
+  readonly #fetch: StatementSync;
+  readonly #initOffset: StatementSync;
+  readonly #readOffset: StatementSync;
+  readonly #writeOffset: StatementSync;
+  readonly #minOffset: StatementSync;
+  readonly #deleteUpTo: StatementSync;
+  readonly #seqAtCapOffset: StatementSync;
+  readonly #maxSeqBefore: StatementSync;
+  readonly #countBetween: StatementSync;
+
+  constructor(file: string, synchronous: 'normal' | 'full') {
+    mkdirSync(dirname(file), { recursive: true });
+    this.#db = new DatabaseSync(file);
+    // WAL: readers never block the publisher; NORMAL still survives a killed process because the
+    // WAL write reaches the OS before COMMIT returns (FULL adds an fsync for power loss).
+    this.#db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
+    this.#db.exec('PRAGMA busy_timeout = 5000;');
+    this.#db.exec(SCHEMA);
+    this.#insertMessage = this.#db.prepare(
+      'INSERT INTO messages (topic, id, key, headers, payload, published_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.#insertTopic = this.#db.prepare('INSERT OR IGNORE INTO topics (name) VALUES (?)');
+    this.#selectTopics = this.#db.prepare('SELECT name FROM topics');
+    this.#fetch = this.#db.prepare(
+      'SELECT seq, id, key, headers, payload FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
+    this.#initOffset = this.#db.prepare('INSERT OR IGNORE INTO group_offsets (grp, topic, seq) VALUES (?, ?, 0)');
+    this.#readOffset = this.#db.prepare('SELECT seq FROM group_offsets WHERE grp = ? AND topic = ?');
+    this.#writeOffset = this.#db.prepare('UPDATE group_offsets SET seq = ? WHERE grp = ? AND topic = ? AND seq < ?');
+    this.#minOffset = this.#db.prepare('SELECT MIN(seq) AS seq FROM group_offsets WHERE topic = ?');
+    this.#deleteUpTo = this.#db.prepare('DELETE FROM messages WHERE topic = ? AND seq <= ?');
+    this.#seqAtCapOffset = this.#db.prepare(
+      'SELECT seq FROM messages WHERE topic = ? ORDER BY seq DESC LIMIT 1 OFFSET ?',
+    );
+    this.#maxSeqBefore = this.#db.prepare(
+      'SELECT MAX(seq) AS seq FROM messages WHERE topic = ? AND published_at < ?',
+    );
+    this.#countBetween = this.#db.prepare(
+      'SELECT COUNT(*) AS n FROM messages WHERE topic = ? AND seq > ? AND seq <= ?',
+    );
+  }
+
+  #transaction<T>(work: () => T): T {
+    // IMMEDIATE takes the write lock up front so a concurrent writer waits (busy_timeout)
+    // instead of failing half-way through.
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  ensureTopics(names: readonly string[]): void {
+    this.#transaction(() => {
+      for (const name of names) this.#insertTopic.run(name);
+    });
+  }
+
+  topics(): Set<string> {
+    return new Set(this.#selectTopics.all().map((row) => toText(row['name'])));
+  }
+
+  append(rows: readonly NewJournalRow[], now: number): void {
+    this.#transaction(() => {
+      for (const row of rows) this.#insertMessage.run(row.topic, row.id, row.key, row.headers, row.payload, now);
+    });
+  }
+
+  fetch(topic: string, afterSeq: number, limit: number): JournalRow[] {
+    return this.#fetch.all(topic, afterSeq, limit).map((row) => ({
+      seq: toNumber(row['seq']),
+      id: toText(row['id']),
+      key: toText(row['key']),
+      headers: toText(row['headers']),
+      payload: toText(row['payload']),
+    }));
+  }
+
+  /** Registers the group on the topic (starting at the oldest retained row) and returns its committed offset. */
+  joinGroup(group: string, topic: string): number {
+    this.#initOffset.run(group, topic);
+    const row = this.#readOffset.get(group, topic);
+    return row ? toNumber(row['seq']) : 0;
+  }
+
+  /** Commits the offset and, in the same transaction, appends the dead letter if there is one. */
+  commit(group: string, topic: string, seq: number, deadLetter?: NewJournalRow, now = Date.now()): void {
+    this.#transaction(() => {
+      if (deadLetter) {
+        this.#insertTopic.run(deadLetter.topic);
+        this.#insertMessage.run(
+          deadLetter.topic, deadLetter.id, deadLetter.key, deadLetter.headers, deadLetter.payload, now,
+        );
+      }
+      this.#writeOffset.run(seq, group, topic, seq);
+    });
+  }
+
+  /** Deletes rows every group has passed, then rows beyond the retention age or the per-topic cap. */
+  prune(limits: PruneLimits): PruneResult {
+    let deleted = 0;
+    let droppedUnconsumed = 0;
+    this.#transaction(() => {
+      for (const topic of this.topics()) {
+        const minRow = this.#minOffset.get(topic);
+        const minGroupSeq = minRow && minRow['seq'] !== null ? toNumber(minRow['seq']) : null;
+        if (minGroupSeq !== null) deleted += toNumber(this.#deleteUpTo.run(topic, minGroupSeq).changes);
+
+        let cut = 0;
+        const expired = this.#maxSeqBefore.get(topic, limits.now - limits.retentionMs);
+        if (expired && expired['seq'] !== null) cut = Math.max(cut, toNumber(expired['seq']));
+        const capRow = this.#seqAtCapOffset.get(topic, limits.maxMessagesPerTopic);
+        if (capRow) cut = Math.max(cut, toNumber(capRow['seq']));
+        if (cut > 0) {
+          if (minGroupSeq !== null && cut > minGroupSeq) {
+            const lost = this.#countBetween.get(topic, minGroupSeq, cut);
+            droppedUnconsumed += lost ? toNumber(lost['n']) : 0;
+          }
+          deleted += toNumber(this.#deleteUpTo.run(topic, cut).changes);
+        }
+      }
+    });
+    return { deleted, droppedUnconsumed };
+  }
+
+  /** Rows currently retained for a topic (tests and diagnostics). */
+  count(topic: string): number {
+    const row = this.#countBetween.get(topic, -1, Number.MAX_SAFE_INTEGER);
+    return row ? toNumber(row['n']) : 0;
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}

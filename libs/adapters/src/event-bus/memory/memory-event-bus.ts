@@ -1,0 +1,268 @@
+/**
+ * In-process event bus for all-in-one mode, durable through a SQLite journal (see journal.ts).
+ *
+ * Guarantees:
+ * - publish() commits the rows before it resolves: an acknowledged message survives SIGKILL.
+ * - Each (group, topic) is consumed by one loop, strictly in publish order, so per-key order holds
+ *   (and so does total order per topic). Topics are consumed concurrently.
+ * - At least once: the offset is committed after the handler succeeded (or the message was
+ *   dead-lettered, in the same transaction). After a restart, groups resume at their offset.
+ * - A failing handler is retried in place every retryDelayMs; after maxAttempts, or at once for a
+ *   PoisonMessageError, the message goes to `<topic>.dlq` and the group moves on.
+ * - Rows every group has passed are pruned; retention age and a per-topic cap bound the file.
+ * - One active subscription per (group, topic) per bus instance: this bus has no partitions to
+ *   share between competing consumers.
+ */
+import { randomUUID } from 'node:crypto';
+import { deadLetterTopic } from '@skald/ports';
+import type { BusMessage, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { MemoryEventBusConfig } from '../config.ts';
+import { deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
+import { Journal } from './journal.ts';
+import type { JournalRow, NewJournalRow } from './journal.ts';
+import { announcePublish, listenForPublishes } from './wakeups.ts';
+
+const FETCH_BATCH = 64;
+const PRUNE_INTERVAL_MS = 5_000;
+const DEFAULT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
+const DEFAULT_MAX_MESSAGES_PER_TOPIC = 20_000;
+const DEFAULT_POLL_INTERVAL_MS = 1_000;
+
+function serializePayload(payload: unknown): string {
+  const text = JSON.stringify(payload);
+  if (text === undefined) throw new TypeError('event bus: payload must be JSON-serializable');
+  return text;
+}
+
+/** One consuming loop of one subscription on one topic. */
+class TopicConsumer {
+  readonly #journal: Journal;
+  readonly #topic: string;
+  readonly #options: SubscribeOptions;
+  readonly #limits: { maxAttempts: number; retryDelayMs: number };
+  readonly #signal: AbortSignal;
+  readonly #pollIntervalMs: number;
+  readonly #journalFile: string;
+  #cursor: number;
+  #woken = false;
+  #wake: (() => void) | null = null;
+  readonly done: Promise<void>;
+
+  constructor(
+    journal: Journal,
+    journalFile: string,
+    topic: string,
+    options: SubscribeOptions,
+    signal: AbortSignal,
+    pollIntervalMs: number,
+  ) {
+    this.#journal = journal;
+    this.#journalFile = journalFile;
+    this.#topic = topic;
+    this.#options = options;
+    this.#limits = resolveSubscribeDefaults(options);
+    this.#signal = signal;
+    this.#pollIntervalMs = pollIntervalMs;
+    this.#cursor = journal.joinGroup(options.group, topic);
+    signal.addEventListener('abort', () => this.notify(), { once: true });
+    this.done = this.#run();
+  }
+
+  notify(): void {
+    this.#woken = true;
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#signal.aborted) {
+      // Cleared before the (synchronous) fetch: a publish after it sets the flag again.
+      this.#woken = false;
+      const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH);
+      if (rows.length === 0) {
+        await this.#waitForPublish();
+        continue;
+      }
+      for (const row of rows) {
+        if (this.#signal.aborted) return;
+        if (!(await this.#deliver(row))) return;
+      }
+    }
+  }
+
+  #waitForPublish(): Promise<void> {
+    if (this.#woken || this.#signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      // The timer only covers publishers in other processes; in-process publishes wake at once.
+      const timer = setTimeout(() => this.notify(), this.#pollIntervalMs);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  /** Returns false when stopped mid-retry: the row stays uncommitted and is redelivered later. */
+  async #deliver(row: JournalRow): Promise<boolean> {
+    const headers = JSON.parse(row.headers) as Record<string, string>;
+    const message: Omit<BusMessage, 'attempt'> = {
+      id: row.id,
+      topic: this.#topic,
+      key: row.key,
+      payload: JSON.parse(row.payload) as unknown,
+      headers,
+    };
+    const outcome = await deliverWithRetries(message, this.#options.handler, {
+      ...this.#limits,
+      firstAttempt: 1,
+      signal: this.#signal,
+    });
+    if (outcome.kind === 'aborted') return false;
+    const deadLetter: NewJournalRow | undefined =
+      outcome.kind === 'dead'
+        ? {
+            topic: deadLetterTopic(this.#topic),
+            id: row.id,
+            key: row.key,
+            headers: JSON.stringify(deadLetterHeaders(headers, this.#topic, outcome.reason, this.#options.group)),
+            payload: row.payload,
+          }
+        : undefined;
+    this.#journal.commit(this.#options.group, this.#topic, row.seq, deadLetter);
+    this.#cursor = row.seq;
+    if (deadLetter) announcePublish(this.#journalFile, new Set([deadLetter.topic]));
+    return true;
+  }
+
+}
+
+export class MemoryEventBus implements EventBus {
+  readonly #config: MemoryEventBusConfig;
+  readonly #journal: Journal;
+  #knownTopics: Set<string>;
+  readonly #consumers = new Map<string, TopicConsumer>();
+  readonly #subscriptions = new Set<Subscription>();
+  readonly #stopListening: () => void;
+  readonly #pruneTimer: NodeJS.Timeout;
+  #closed = false;
+
+  constructor(config: MemoryEventBusConfig) {
+    this.#config = config;
+    this.#journal = new Journal(config.file, config.synchronous ?? 'normal');
+    this.#knownTopics = this.#journal.topics();
+    this.#stopListening = listenForPublishes(config.file, (topics) => {
+      for (const [slot, consumer] of this.#consumers) {
+        if (topics.has(slot.slice(slot.indexOf('\n') + 1))) consumer.notify();
+      }
+    });
+    this.#pruneTimer = setInterval(() => this.prune(), PRUNE_INTERVAL_MS);
+    this.#pruneTimer.unref();
+  }
+
+  async ensureTopics(topics: readonly string[]): Promise<void> {
+    this.#assertOpen();
+    const all = topics.flatMap((topic) => [topic, deadLetterTopic(topic)]);
+    this.#journal.ensureTopics(all);
+    for (const topic of all) this.#knownTopics.add(topic);
+  }
+
+  async publish(messages: readonly PublishInput[]): Promise<void> {
+    this.#assertOpen();
+    if (messages.length === 0) return;
+    const rows: NewJournalRow[] = messages.map((message) => {
+      this.#assertTopic(message.topic);
+      return {
+        topic: message.topic,
+        id: message.id ?? randomUUID(),
+        key: message.key,
+        headers: JSON.stringify(message.headers ?? {}),
+        payload: serializePayload(message.payload),
+      };
+    });
+    this.#journal.append(rows, Date.now());
+    announcePublish(this.#config.file, new Set(rows.map((row) => row.topic)));
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.#assertOpen();
+    if (options.topics.length === 0) throw new Error('event bus: subscribe needs at least one topic');
+    const slots = options.topics.map((topic) => {
+      this.#assertTopic(topic);
+      const slot = `${options.group}\n${topic}`;
+      if (this.#consumers.has(slot)) {
+        throw new Error(`event bus: group ${options.group} already has an active subscription on ${topic}`);
+      }
+      return { slot, topic };
+    });
+    const controller = new AbortController();
+    const consumers = slots.map(({ slot, topic }) => {
+      const consumer = new TopicConsumer(
+        this.#journal,
+        this.#config.file,
+        topic,
+        options,
+        controller.signal,
+        this.#config.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+      );
+      this.#consumers.set(slot, consumer);
+      return { slot, consumer };
+    });
+    let stopped: Promise<void> | null = null;
+    const subscription: Subscription = {
+      stop: () => {
+        stopped ??= (async () => {
+          controller.abort();
+          await Promise.all(consumers.map(({ consumer }) => consumer.done));
+          for (const { slot, consumer } of consumers) {
+            if (this.#consumers.get(slot) === consumer) this.#consumers.delete(slot);
+          }
+          this.#subscriptions.delete(subscription);
+        })();
+        return stopped;
+      },
+    };
+    this.#subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Deletes consumed and expired rows; runs on a timer, exposed for tests. */
+  prune(now = Date.now()): { deleted: number; droppedUnconsumed: number } {
+    if (this.#closed) return { deleted: 0, droppedUnconsumed: 0 };
+    const result = this.#journal.prune({
+      now,
+      retentionMs: this.#config.retentionMs ?? DEFAULT_RETENTION_MS,
+      maxMessagesPerTopic: this.#config.maxMessagesPerTopic ?? DEFAULT_MAX_MESSAGES_PER_TOPIC,
+    });
+    if (result.droppedUnconsumed > 0) {
+      const warn = this.#config.onWarning ?? ((text: string) => console.warn(text));
+      warn(`event bus: retention dropped ${result.droppedUnconsumed} messages some consumer group had not consumed`);
+    }
+    return result;
+  }
+
+  /** Rows retained for a topic (tests and diagnostics). */
+  retainedCount(topic: string): number {
+    return this.#journal.count(topic);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+    this.#closed = true;
+    clearInterval(this.#pruneTimer);
+    this.#stopListening();
+    this.#journal.close();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('event bus: closed');
+  }
+
+  #assertTopic(topic: string): void {
+    if (this.#knownTopics.has(topic)) return;
+    // Another process (or bus instance) on the same file may have ensured it since.
+    this.#knownTopics = this.#journal.topics();
+    if (!this.#knownTopics.has(topic)) throw new Error(`event bus: unknown topic ${topic} (call ensureTopics first)`);
+  }
+}

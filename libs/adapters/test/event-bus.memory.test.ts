@@ -1,0 +1,167 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BusMessage, EventBus } from '@skald/ports';
+import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
+import { MemoryEventBus, createEventBus } from '../src/event-bus/index.ts';
+
+const tempDirs: string[] = [];
+function journalFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-bus-'));
+  tempDirs.push(dir);
+  return join(dir, 'bus', 'journal.db');
+}
+afterEach(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+eventBusContract('memory (SQLite journal)', async () => {
+  const file = journalFile();
+  const opened: EventBus[] = [await createEventBus({ kind: 'memory', file })];
+  return {
+    adapter: opened[0]!,
+    reopen: async () => {
+      const bus = await createEventBus({ kind: 'memory', file });
+      opened.push(bus);
+      return bus;
+    },
+    cleanup: async () => {
+      for (const bus of opened) await bus.close();
+    },
+  };
+});
+
+describe('memory event bus: durability and housekeeping', () => {
+  it('delivers a message whose publisher was SIGKILLed right after publish() resolved', async () => {
+    const file = journalFile();
+    const script = fileURLToPath(new URL('./fixtures/publish-then-hang.ts', import.meta.url));
+    const child = spawn(process.execPath, [script, file, 'killed.topic'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    await waitFor(() => output.includes('published') || child.exitCode !== null, 15_000).catch(() => undefined);
+    expect(output, errors).toContain('published acked-1');
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    const bus = await createEventBus({ kind: 'memory', file });
+    const received: BusMessage[] = [];
+    await bus.subscribe({ group: 'after-crash', topics: ['killed.topic'], handler: async (m) => void received.push(m) });
+    await waitFor(() => received.length === 1);
+    expect(received[0]!.id).toBe('acked-1');
+    expect(received[0]!.payload).toEqual({ survived: true });
+    await bus.close();
+  }, 20_000);
+
+  it('resumes each group from its committed offset after a restart', async () => {
+    const file = journalFile();
+    const first = new MemoryEventBus({ kind: 'memory', file });
+    await first.ensureTopics(['t']);
+    const seen: string[] = [];
+    await first.subscribe({ group: 'g', topics: ['t'], handler: async (m) => void seen.push(m.id) });
+    await first.publish([{ topic: 't', key: 'k', payload: 1, id: 'a' }, { topic: 't', key: 'k', payload: 2, id: 'b' }]);
+    await waitFor(() => seen.length === 2);
+    await first.close();
+
+    const second = new MemoryEventBus({ kind: 'memory', file });
+    await second.publish([{ topic: 't', key: 'k', payload: 3, id: 'c' }]);
+    const seenAfter: string[] = [];
+    await second.subscribe({ group: 'g', topics: ['t'], handler: async (m) => void seenAfter.push(m.id) });
+    await waitFor(() => seenAfter.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seenAfter).toEqual(['c']);
+    await second.close();
+  });
+
+  it('wakes consumers on publish instead of polling', async () => {
+    const bus = new MemoryEventBus({ kind: 'memory', file: journalFile(), pollIntervalMs: 60_000 });
+    await bus.ensureTopics(['t']);
+    let deliveredAt = 0;
+    await bus.subscribe({ group: 'g', topics: ['t'], handler: async () => void (deliveredAt = Date.now()) });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const publishedAt = Date.now();
+    await bus.publish([{ topic: 't', key: 'k', payload: 1 }]);
+    await waitFor(() => deliveredAt > 0, 2000);
+    expect(deliveredAt - publishedAt).toBeLessThan(200);
+    await bus.close();
+  });
+
+  it('prunes rows every group has passed and caps what nobody consumes', async () => {
+    const warnings: string[] = [];
+    const bus = new MemoryEventBus({
+      kind: 'memory', file: journalFile(), maxMessagesPerTopic: 10, onWarning: (w) => warnings.push(w),
+    });
+    await bus.ensureTopics(['consumed', 'unread']);
+    let count = 0;
+    const sub = await bus.subscribe({ group: 'g', topics: ['consumed'], handler: async () => void count++ });
+    await bus.publish(Array.from({ length: 5 }, (_, i) => ({ topic: 'consumed', key: 'k', payload: i })));
+    await bus.publish(Array.from({ length: 25 }, (_, i) => ({ topic: 'unread', key: 'k', payload: i })));
+    await waitFor(() => count === 5);
+    expect(bus.retainedCount('consumed')).toBe(5);
+    bus.prune();
+    expect(bus.retainedCount('consumed')).toBe(0);
+    // No group on 'unread': rows are kept for a future group, but only up to the cap.
+    expect(bus.retainedCount('unread')).toBe(10);
+    expect(warnings).toEqual([]);
+    await sub.stop();
+
+    // A group that lags behind the cap loses the oldest rows, with a warning.
+    await bus.publish(Array.from({ length: 15 }, (_, i) => ({ topic: 'consumed', key: 'k', payload: i })));
+    bus.prune();
+    expect(bus.retainedCount('consumed')).toBe(10);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('5 messages');
+    await bus.close();
+  });
+
+  it('prunes rows older than the retention age', async () => {
+    const bus = new MemoryEventBus({ kind: 'memory', file: journalFile(), retentionMs: 1000 });
+    await bus.ensureTopics(['t']);
+    await bus.publish([{ topic: 't', key: 'k', payload: 1 }]);
+    bus.prune(Date.now());
+    expect(bus.retainedCount('t')).toBe(1);
+    bus.prune(Date.now() + 5000);
+    expect(bus.retainedCount('t')).toBe(0);
+    await bus.close();
+  });
+
+  it('refuses a second active subscription of the same group on a topic', async () => {
+    const bus = new MemoryEventBus({ kind: 'memory', file: journalFile() });
+    await bus.ensureTopics(['t']);
+    await bus.subscribe({ group: 'g', topics: ['t'], handler: async () => undefined });
+    await expect(bus.subscribe({ group: 'g', topics: ['t'], handler: async () => undefined })).rejects.toThrow(
+      /already has an active subscription/,
+    );
+    await bus.close();
+  });
+
+  it('publishes 200 messages of ~200 KB quickly and delivers them all', async () => {
+    const bus = new MemoryEventBus({ kind: 'memory', file: journalFile() });
+    await bus.ensureTopics(['big']);
+    const logs = Array.from({ length: 1000 }, (_, i) => ({ id: `log-${i}`, message: 'x'.repeat(150), level: 'info' }));
+    let delivered = 0;
+    await bus.subscribe({ group: 'g', topics: ['big'], handler: async () => void delivered++ });
+    const started = performance.now();
+    for (let i = 0; i < 200; i++) await bus.publish([{ topic: 'big', key: `s${i % 7}`, payload: { logs } }]);
+    const publishMs = performance.now() - started;
+    await waitFor(() => delivered === 200, 20_000);
+    const totalMs = performance.now() - started;
+    console.log(`memory bus: 200 x ${JSON.stringify({ logs }).length} B published in ${publishMs.toFixed(0)} ms, delivered in ${totalMs.toFixed(0)} ms`);
+    // Generous bound for a shared 2-core machine; the target rate is 200 messages per second.
+    expect(publishMs).toBeLessThan(1000);
+    await bus.close();
+  }, 30_000);
+});

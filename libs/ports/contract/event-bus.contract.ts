@@ -1,0 +1,257 @@
+/**
+ * The one contract every EventBus adapter passes (memory journal, Redis Streams, Kafka).
+ * Each adapter's test file calls `eventBusContract(name, makeHarness)`.
+ *
+ * The harness gives a fresh, isolated bus (own file / key prefix / topics) plus `reopen()`, which
+ * opens a second bus instance on the same storage: used to prove that a publish is durable once it
+ * resolves and that committed offsets survive the subscriber going away.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PoisonMessageError, deadLetterTopic } from '../src/event-bus.ts';
+import type { BusMessage, EventBus, MessageHandler, Subscription } from '../src/event-bus.ts';
+
+export interface EventBusHarness {
+  readonly adapter: EventBus;
+  /** A new bus instance over the same storage; the harness closes it in cleanup(). */
+  readonly reopen: () => Promise<EventBus>;
+  readonly cleanup: () => Promise<void>;
+}
+
+export interface EventBusContractOptions {
+  /** How long to wait for a delivery. Default 10 s (Kafka group joins are slow). */
+  readonly deliveryTimeoutMs?: number;
+  /** Per-test timeout. Default 30 s. */
+  readonly testTimeoutMs?: number;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function recorder(behaviour?: (message: BusMessage) => Promise<void> | void): {
+  handler: MessageHandler;
+  received: BusMessage[];
+} {
+  const received: BusMessage[] = [];
+  return {
+    received,
+    handler: async (message) => {
+      received.push(message);
+      await behaviour?.(message);
+    },
+  };
+}
+
+export function eventBusContract(
+  name: string,
+  makeHarness: () => Promise<EventBusHarness>,
+  options: EventBusContractOptions = {},
+): void {
+  const timeout = options.deliveryTimeoutMs ?? 10_000;
+  const testTimeout = options.testTimeoutMs ?? 30_000;
+
+  describe(`EventBus contract: ${name}`, () => {
+    let harness: EventBusHarness;
+    let bus: EventBus;
+    let topic: string;
+    const subscriptions: Subscription[] = [];
+
+    beforeEach(async () => {
+      harness = await makeHarness();
+      bus = harness.adapter;
+      topic = `contract.${randomUUID().slice(0, 8)}`;
+      await bus.ensureTopics([topic]);
+    });
+
+    afterEach(async () => {
+      await Promise.all(subscriptions.splice(0).map((subscription) => subscription.stop()));
+      await harness.cleanup();
+    });
+
+    const subscribe = async (
+      group: string,
+      handler: MessageHandler,
+      extra: { topics?: string[]; maxAttempts?: number; retryDelayMs?: number } = {},
+    ): Promise<Subscription> => {
+      const subscription = await bus.subscribe({ group, topics: extra.topics ?? [topic], handler, ...extra });
+      subscriptions.push(subscription);
+      return subscription;
+    };
+
+    it('delivers payload, key, id and headers to a subscriber', { timeout: testTimeout }, async () => {
+      const { handler, received } = recorder();
+      await subscribe('g-roundtrip', handler);
+      const payload = { text: 'héllo', n: 42, nested: { list: [1, 'two', null] }, flag: true };
+      await bus.publish([{ topic, key: 'server-1', payload, id: 'msg-1', headers: { 'event-type': 'x.v1' } }]);
+      await bus.publish([{ topic, key: 'server-2', payload: 'plain string' }]);
+      await waitFor(() => received.length === 2, timeout, 'two deliveries');
+
+      expect(received[0]).toEqual({
+        id: 'msg-1', topic, key: 'server-1', payload, headers: { 'event-type': 'x.v1' }, attempt: 1,
+      });
+      expect(received[1]!.payload).toBe('plain string');
+      expect(received[1]!.key).toBe('server-2');
+      expect(received[1]!.headers).toEqual({});
+      expect(typeof received[1]!.id).toBe('string');
+      expect(received[1]!.id).not.toBe('msg-1');
+    });
+
+    it('gives every message to each consumer group', { timeout: testTimeout }, async () => {
+      const first = recorder();
+      const second = recorder();
+      await subscribe('g-first', first.handler);
+      await subscribe('g-second', second.handler);
+      const ids = Array.from({ length: 5 }, (_, i) => `m-${i}`);
+      await bus.publish(ids.map((id, i) => ({ topic, key: `k${i % 2}`, payload: { i }, id })));
+      await waitFor(() => first.received.length >= 5 && second.received.length >= 5, timeout, 'both groups');
+      expect(first.received.map((m) => m.id).sort()).toEqual(ids);
+      expect(second.received.map((m) => m.id).sort()).toEqual(ids);
+    });
+
+    it('redelivers a message whose handler failed, with attempt 2, losing nothing', { timeout: testTimeout }, async () => {
+      let failedOnce = false;
+      const { handler, received } = recorder((message) => {
+        if (message.id === 'flaky' && !failedOnce) {
+          failedOnce = true;
+          throw new Error('transient failure');
+        }
+      });
+      await subscribe('g-retry', handler, { retryDelayMs: 20 });
+      await bus.publish([
+        { topic, key: 'k', payload: 1, id: 'before' },
+        { topic, key: 'k', payload: 2, id: 'flaky' },
+        { topic, key: 'k', payload: 3, id: 'after' },
+      ]);
+      await waitFor(() => received.some((m) => m.id === 'after'), timeout, 'the message after the flaky one');
+      const flaky = received.filter((m) => m.id === 'flaky');
+      expect(flaky.map((m) => m.attempt)).toEqual([1, 2]);
+      expect(new Set(received.map((m) => m.id))).toEqual(new Set(['before', 'flaky', 'after']));
+    });
+
+    it('delivers messages of one key in publish order', { timeout: testTimeout }, async () => {
+      const { handler, received } = recorder(async (message) => {
+        // Uneven handler times would reorder a bus that processes one key concurrently.
+        if ((message.payload as { n: number }).n % 3 === 0) await pause(5);
+      });
+      await subscribe('g-order', handler);
+      const keys = ['a', 'b', 'c'];
+      let n = 0;
+      for (let round = 0; round < 4; round++) {
+        await bus.publish(
+          Array.from({ length: 6 }, () => {
+            n++;
+            return { topic, key: keys[n % 3]!, payload: { n } };
+          }),
+        );
+      }
+      await waitFor(() => received.length >= 24, timeout, '24 deliveries');
+      for (const key of keys) {
+        const sequence = received.filter((m) => m.key === key).map((m) => (m.payload as { n: number }).n);
+        expect(sequence).toEqual([...sequence].sort((x, y) => x - y));
+        expect(sequence).toHaveLength(8);
+      }
+    });
+
+    it('sends a poison message to the dead-letter topic at once and keeps delivering', { timeout: testTimeout }, async () => {
+      const dead = recorder();
+      const { handler, received } = recorder((message) => {
+        if ((message.payload as { poison?: boolean }).poison) throw new PoisonMessageError('schema mismatch: /level');
+      });
+      await subscribe('g-poison', handler, { retryDelayMs: 20 });
+      await subscribe('g-dlq-reader', dead.handler, { topics: [deadLetterTopic(topic)] });
+      await bus.publish([
+        { topic, key: 'k', payload: { poison: true }, id: 'bad', headers: { 'event-type': 'x.v1' } },
+        { topic, key: 'k', payload: { ok: 1 }, id: 'good-1' },
+      ]);
+      await bus.publish([{ topic, key: 'k', payload: { ok: 2 }, id: 'good-2' }]);
+      await waitFor(() => dead.received.length === 1 && received.some((m) => m.id === 'good-2'), timeout, 'DLQ + rest');
+
+      expect(received.filter((m) => m.id === 'bad')).toHaveLength(1);
+      expect(received.map((m) => m.id)).toEqual(['bad', 'good-1', 'good-2']);
+      const letter = dead.received[0]!;
+      expect(letter.topic).toBe(deadLetterTopic(topic));
+      expect(letter.key).toBe('k');
+      expect(letter.payload).toEqual({ poison: true });
+      expect(letter.headers['x-original-topic']).toBe(topic);
+      expect(letter.headers['x-dead-letter-reason']).toContain('schema mismatch: /level');
+      expect(letter.headers['event-type']).toBe('x.v1');
+    });
+
+    it('dead-letters a message after maxAttempts failures and moves on', { timeout: testTimeout }, async () => {
+      const dead = recorder();
+      const { handler, received } = recorder((message) => {
+        if (message.id === 'doomed') throw new Error('downstream refused');
+      });
+      await subscribe('g-exhaust', handler, { maxAttempts: 3, retryDelayMs: 20 });
+      await subscribe('g-dlq-reader', dead.handler, { topics: [deadLetterTopic(topic)] });
+      await bus.publish([
+        { topic, key: 'k', payload: 1, id: 'doomed' },
+        { topic, key: 'k', payload: 2, id: 'next' },
+      ]);
+      await waitFor(() => dead.received.length === 1 && received.some((m) => m.id === 'next'), timeout, 'DLQ + next');
+      expect(received.filter((m) => m.id === 'doomed').map((m) => m.attempt)).toEqual([1, 2, 3]);
+      expect(dead.received[0]!.headers['x-dead-letter-reason']).toContain('downstream refused');
+      expect(dead.received[0]!.id).toBe('doomed');
+    });
+
+    it('resumes a group after stop() from the last committed message', { timeout: testTimeout }, async () => {
+      const before = recorder();
+      const firstRun = await bus.subscribe({ group: 'g-resume', topics: [topic], handler: before.handler });
+      await bus.publish(['r1', 'r2', 'r3'].map((id) => ({ topic, key: 'k', payload: id, id })));
+      await waitFor(() => before.received.length === 3, timeout, 'first three');
+      await firstRun.stop();
+
+      await bus.publish(['r4', 'r5'].map((id) => ({ topic, key: 'k', payload: id, id })));
+      const after = recorder();
+      await subscribe('g-resume', after.handler);
+      await waitFor(() => after.received.length >= 2, timeout, 'the two published while stopped');
+      await pause(300);
+      expect(after.received.map((m) => m.id)).toEqual(['r4', 'r5']);
+      expect(before.received.map((m) => m.id)).toEqual(['r1', 'r2', 'r3']);
+    });
+
+    it('stop() waits for the in-flight handler and commits its message', { timeout: testTimeout }, async () => {
+      let finished = false;
+      const first = recorder(async () => {
+        await pause(300);
+        finished = true;
+      });
+      const run = await bus.subscribe({ group: 'g-inflight', topics: [topic], handler: first.handler });
+      await bus.publish([{ topic, key: 'k', payload: 1, id: 'slow' }]);
+      await waitFor(() => first.received.length === 1, timeout, 'delivery of the slow message');
+      await run.stop();
+      expect(finished).toBe(true);
+
+      await bus.publish([{ topic, key: 'k', payload: 2, id: 'later' }]);
+      const second = recorder();
+      await subscribe('g-inflight', second.handler);
+      await waitFor(() => second.received.length >= 1, timeout, 'the later message');
+      await pause(300);
+      expect(second.received.map((m) => m.id)).toEqual(['later']);
+    });
+
+    it('keeps a message once publish() resolved, for a bus opened afterwards', { timeout: testTimeout }, async () => {
+      await bus.publish([{ topic, key: 'k', payload: { durable: true }, id: 'kept' }]);
+      await bus.close();
+      const reopened = await harness.reopen();
+      const { handler, received } = recorder();
+      subscriptions.push(await reopened.subscribe({ group: 'g-durable', topics: [topic], handler }));
+      await waitFor(() => received.length === 1, timeout, 'the message published before close');
+      expect(received[0]!.id).toBe('kept');
+      expect(received[0]!.payload).toEqual({ durable: true });
+    });
+
+    it('refuses to publish to a topic that was never ensured', { timeout: testTimeout }, async () => {
+      await expect(
+        bus.publish([{ topic: `never-ensured.${randomUUID().slice(0, 8)}`, key: 'k', payload: 1 }]),
+      ).rejects.toThrow();
+    });
+  });
+}
