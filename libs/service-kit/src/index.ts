@@ -8,3 +8,4 @@ export * from './request-id.ts';
 export * from './http-app.ts';
 export * from './health.ts';
 export * from './shutdown.ts';
+export * from './identity-read-model.ts';
