@@ -29,7 +29,13 @@ export const AcceptedLogSchema = Type.Object(
     id: Type.String({ minLength: 1, maxLength: 64 }),
     /** Epoch ms at acceptance. */
     createdAt: Type.Integer({ minimum: 0 }),
-    level: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l))),
+    level: Type.Union([
+      Type.Literal('info'),
+      Type.Literal('warn'),
+      Type.Literal('error'),
+      Type.Literal('fatal'),
+      Type.Literal('debug'),
+    ]),
     type: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
     resource: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
     message: Type.String({ maxLength: LOG_LIMITS.maxMessageLength }),

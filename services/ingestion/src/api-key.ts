@@ -1,0 +1,49 @@
+/**
+ * Where a client's API key comes from. Header forms are preferred (they stay out of access logs and
+ * proxies); `?apiKey=` remains for compatibility with the original clients and is flagged as deprecated.
+ * The key itself is only ever hashed (sha256 hex, the same hash the auth service publishes), never stored
+ * or logged.
+ */
+import { createHash } from 'node:crypto';
+
+export type KeySource = 'header' | 'bearer' | 'query';
+
+export interface PresentedKey {
+  readonly hash: string;
+  readonly source: KeySource;
+}
+
+/** Keys are short random tokens; anything longer is refused before hashing. */
+const MAX_KEY_LENGTH = 256;
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function presentedKey(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  query: unknown,
+): PresentedKey | null {
+  const header = firstHeader(headers['x-api-key']);
+  if (header) return usable(header.trim(), 'header');
+  const authorization = firstHeader(headers['authorization']);
+  if (authorization) {
+    const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
+    if (match) return usable(match[1]!.trim(), 'bearer');
+  }
+  if (typeof query === 'object' && query !== null) {
+    const raw: unknown = (query as Record<string, unknown>)['apiKey'];
+    const value = Array.isArray(raw) ? (raw as unknown[])[0] : raw;
+    if (typeof value === 'string') return usable(value.trim(), 'query');
+  }
+  return null;
+}
+
+function usable(key: string, source: KeySource): PresentedKey | null {
+  if (key === '' || key.length > MAX_KEY_LENGTH) return null;
+  return { hash: hashApiKey(key), source };
+}

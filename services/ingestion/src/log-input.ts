@@ -1,0 +1,139 @@
+/**
+ * Validation and normalisation of public log input (spec 001 §3): the whole request is checked before
+ * anything is published, so a 400 means nothing from that request was stored.
+ *
+ * Hand-written rather than schema-generated so that the error names the exact field (`[12].level`) and so
+ * the hot path stays a few property reads per log.
+ */
+import { LOG_LEVELS, LOG_LIMITS } from '@skald/contracts';
+import type { LogLevel } from '@skald/contracts';
+
+export interface LogInput {
+  readonly level: LogLevel;
+  readonly type: string;
+  readonly resource: string;
+  readonly message: string;
+  readonly metadata: Record<string, unknown> | null;
+}
+
+/** A field that failed validation; `field` is the path the client sent, e.g. `message` or `[3].level`. */
+export class InvalidFieldError extends Error {
+  override readonly name = 'InvalidFieldError';
+  readonly field: string;
+  readonly reason: string;
+  constructor(field: string, reason: string) {
+    super(`Invalid field '${field}': ${reason}`);
+    this.field = field;
+    this.reason = reason;
+  }
+}
+
+const ALLOWED_FIELDS = new Set(['message', 'level', 'type', 'resource', 'metadata']);
+const LEVEL_SET: ReadonlySet<string> = new Set(LOG_LEVELS);
+/** Aliases seen in the wild: the FiveM resource documented in spec 001 §2 sends 'warning'. */
+const LEVEL_ALIASES: Readonly<Record<string, LogLevel>> = { warning: 'warn', err: 'error', critical: 'fatal' };
+const LEVEL_LIST = LOG_LEVELS.join(', ');
+
+export const DEFAULT_TYPE = 'General';
+export const DEFAULT_RESOURCE = 'unknown';
+export const DEFAULT_LEVEL: LogLevel = 'info';
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function normalizeLevel(value: unknown, path: string): LogLevel {
+  if (value === undefined || value === null || value === '') return DEFAULT_LEVEL;
+  if (typeof value !== 'string') throw new InvalidFieldError(path, `must be one of ${LEVEL_LIST}`);
+  const lower = value.trim().toLowerCase();
+  if (LEVEL_SET.has(lower)) return lower as LogLevel;
+  const alias = LEVEL_ALIASES[lower];
+  if (alias) return alias;
+  throw new InvalidFieldError(path, `must be one of ${LEVEL_LIST}`);
+}
+
+function normalizeLabel(value: unknown, path: string, fallback: string): string {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'string') throw new InvalidFieldError(path, 'must be a string');
+  const trimmed = value.trim();
+  if (trimmed.length > LOG_LIMITS.maxFieldLength) {
+    throw new InvalidFieldError(path, `must be at most ${LOG_LIMITS.maxFieldLength} characters`);
+  }
+  return trimmed === '' ? fallback : trimmed;
+}
+
+function normalizeMessage(value: unknown, path: string): string {
+  if (value === undefined || value === null) throw new InvalidFieldError(path, 'is required');
+  if (typeof value !== 'string') throw new InvalidFieldError(path, 'must be a string');
+  if (value.trim() === '') throw new InvalidFieldError(path, 'must not be empty');
+  if (value.length > LOG_LIMITS.maxMessageLength) {
+    throw new InvalidFieldError(path, `must be at most ${LOG_LIMITS.maxMessageLength} characters`);
+  }
+  return value;
+}
+
+function normalizeMetadata(value: unknown, path: string): Record<string, unknown> | null {
+  if (value === undefined || value === null) return null;
+  if (!isPlainObject(value)) throw new InvalidFieldError(path, 'must be a JSON object');
+  const size = JSON.stringify(value).length;
+  if (size > LOG_LIMITS.maxMetadataLength) {
+    throw new InvalidFieldError(path, `must be at most ${LOG_LIMITS.maxMetadataLength} characters as JSON`);
+  }
+  return value;
+}
+
+/** Validates one log object; `prefix` is '' for a single log or `[i].` inside a batch. */
+export function normalizeLog(value: unknown, prefix = '', messageRequired = true): LogInput {
+  if (!isPlainObject(value)) throw new InvalidFieldError(prefix === '' ? 'body' : prefix.slice(0, -1), 'must be a JSON object');
+  for (const key of Object.keys(value)) {
+    if (!ALLOWED_FIELDS.has(key)) throw new InvalidFieldError(`${prefix}${key}`, 'is not an allowed field');
+  }
+  return {
+    message:
+      !messageRequired && (value['message'] === undefined || value['message'] === '')
+        ? ''
+        : normalizeMessage(value['message'], `${prefix}message`),
+    level: normalizeLevel(value['level'], `${prefix}level`),
+    type: normalizeLabel(value['type'], `${prefix}type`, DEFAULT_TYPE),
+    resource: normalizeLabel(value['resource'], `${prefix}resource`, DEFAULT_RESOURCE),
+    metadata: normalizeMetadata(value['metadata'], `${prefix}metadata`),
+  };
+}
+
+/** A JSON body: one log object, or an array of 1..maxBatch log objects. */
+export function parseLogBody(body: unknown): { readonly batch: boolean; readonly logs: LogInput[] } {
+  if (Array.isArray(body)) {
+    if (body.length === 0) throw new InvalidFieldError('body', 'must contain at least one log');
+    if (body.length > LOG_LIMITS.maxBatch) {
+      throw new InvalidFieldError('body', `must contain at most ${LOG_LIMITS.maxBatch} logs`);
+    }
+    const logs = new Array<LogInput>(body.length);
+    for (let i = 0; i < body.length; i++) logs[i] = normalizeLog(body[i], `[${i}].`);
+    return { batch: true, logs };
+  }
+  return { batch: false, logs: [normalizeLog(body)] };
+}
+
+/** Photo-log multipart fields are strings; metadata arrives as JSON text. */
+export function parsePhotoFields(fields: Readonly<Record<string, string>>): LogInput {
+  const allowed = new Set(['message', 'level', 'type', 'resource', 'metadata']);
+  for (const key of Object.keys(fields)) {
+    if (!allowed.has(key)) throw new InvalidFieldError(key, 'is not an allowed field');
+  }
+  let metadata: unknown = undefined;
+  const rawMetadata = fields['metadata'];
+  if (rawMetadata !== undefined && rawMetadata.trim() !== '') {
+    if (rawMetadata.length > LOG_LIMITS.maxMetadataLength) {
+      throw new InvalidFieldError('metadata', `must be at most ${LOG_LIMITS.maxMetadataLength} characters as JSON`);
+    }
+    try {
+      metadata = JSON.parse(rawMetadata);
+    } catch {
+      throw new InvalidFieldError('metadata', 'must be a JSON object string');
+    }
+  }
+  // Spec 001 §3 marks only the photo as required for photo logs; the message may be empty.
+  return normalizeLog({ ...fields, metadata }, '', false);
+}
