@@ -1,0 +1,22 @@
+/**
+ * Document store factory: SQLite (embedded, one file per service) or MongoDB (one database per service).
+ * The query subset both accept is documented in docs/DOCUMENT_STORE.md.
+ */
+import type { DocumentStore } from '@skald/ports';
+import { MongoDocumentStore } from './mongo-document-store.ts';
+import { SqliteDocumentStore } from './sqlite-document-store.ts';
+
+export type DocumentStoreConfig = { kind: 'sqlite'; file: string } | { kind: 'mongo'; url: string; database: string };
+
+export async function createDocumentStore(config: DocumentStoreConfig): Promise<DocumentStore> {
+  switch (config.kind) {
+    case 'sqlite':
+      return new SqliteDocumentStore(config.file);
+    case 'mongo':
+      return new MongoDocumentStore(config.url, config.database);
+  }
+}
+
+export { SqliteDocumentStore } from './sqlite-document-store.ts';
+export { MongoDocumentStore } from './mongo-document-store.ts';
+export { validateFilter, validateUpdate } from './query-validation.ts';
