@@ -1,0 +1,74 @@
+/**
+ * Dashboard statistics (spec 000 §2 Dashboard, §9), computed from the log store's rollups, never by
+ * scanning logs. Windows: the last 7 UTC days including today versus the 7 days before them.
+ */
+import type { LogStats, TextPhotoCount } from '@skald/ports';
+import { lastDays } from './days.ts';
+import type { ApiLog } from './log-view.ts';
+
+export const RECENT_PHOTOS = 8;
+
+export interface NamedCount {
+  readonly name: string;
+  readonly text: number;
+  readonly photo: number;
+}
+
+export interface DashboardStats {
+  readonly totals: { readonly all: number; readonly text: number; readonly photo: number };
+  /** Oldest first, 7 entries, days without logs as zeros. */
+  readonly last7Days: readonly { readonly date: string; readonly text: number; readonly photo: number }[];
+  readonly currentWeekTotal: number;
+  readonly previousWeekTotal: number;
+  /** currentWeekTotal / 7, rounded. */
+  readonly averagePerDay: number;
+  /** Signed percentage against the previous 7 days (see trendPercent). */
+  readonly trend: number;
+  /** Sorted by total descending, then name. */
+  readonly perType: readonly NamedCount[];
+  readonly perLevel: readonly NamedCount[];
+  readonly perResource: readonly NamedCount[];
+  /** The 8 newest photo logs (API shape, with signed image and thumbnail paths). */
+  readonly recentPhotos: readonly ApiLog[];
+}
+
+/** The 14-day range to ask the store for. */
+export function statsRange(now: number): { fromDay: string; toDay: string } {
+  const days = lastDays(now, 14);
+  return { fromDay: days[0]!, toDay: days[13]! };
+}
+
+/** 100 when the previous week is 0 and the current above 0; 0 when both are 0; else the rounded change. */
+export function trendPercent(current: number, previous: number): number {
+  if (previous === 0) return current > 0 ? 100 : 0;
+  return Math.round(((current - previous) / previous) * 100);
+}
+
+export function buildDashboardStats(stats: LogStats, now: number, recentPhotos: readonly ApiLog[]): DashboardStats {
+  const days = lastDays(now, 14);
+  const count = (day: string): TextPhotoCount => stats.perDay[day] ?? { text: 0, photo: 0 };
+  const sum = (list: readonly string[]): number => list.reduce((acc, day) => acc + count(day).text + count(day).photo, 0);
+  const previous = days.slice(0, 7);
+  const current = days.slice(7);
+  const currentWeekTotal = sum(current);
+  const previousWeekTotal = sum(previous);
+  return {
+    totals: { all: stats.totals.text + stats.totals.photo, text: stats.totals.text, photo: stats.totals.photo },
+    last7Days: current.map((date) => ({ date, ...count(date) })),
+    currentWeekTotal,
+    previousWeekTotal,
+    averagePerDay: Math.round(currentWeekTotal / 7),
+    trend: trendPercent(currentWeekTotal, previousWeekTotal),
+    perType: toNamedCounts(stats.perType),
+    perLevel: toNamedCounts(stats.perLevel),
+    perResource: toNamedCounts(stats.perResource),
+    recentPhotos,
+  };
+}
+
+function toNamedCounts(map: Readonly<Record<string, TextPhotoCount>>): NamedCount[] {
+  return Object.entries(map)
+    .map(([name, c]) => ({ name, text: c.text, photo: c.photo }))
+    .filter((c) => c.text + c.photo > 0)
+    .sort((a, b) => b.text + b.photo - (a.text + a.photo) || a.name.localeCompare(b.name));
+}

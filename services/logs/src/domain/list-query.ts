@@ -1,0 +1,78 @@
+/**
+ * The list query shared by GET /logs/my, /logs/my/combined and /photologs/my: schema for Fastify and the
+ * translation into the LogStore's LogQuery. Filtering, search and paging all run in the store.
+ */
+import Type from 'typebox';
+import type { Static } from 'typebox';
+import type { LogQuery, LogType } from '@skald/ports';
+import { endOfDay, startOfDay } from './days.ts';
+
+export const MAX_PAGE_SIZE = 250;
+/** Without `page`, a list answers the newest this many logs (the spec's polling screens expect "the list"). */
+export const UNPAGED_LIMIT = 1000;
+export const DEFAULT_LOG_PAGE_SIZE = 10;
+export const DEFAULT_PHOTO_PAGE_SIZE = 6;
+
+const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
+/** Empty string allowed: the web client sends `dateFrom=&dateTo=` when no date is picked. */
+const day = Type.Optional(Type.String({ maxLength: 10, pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' }));
+
+export const ListQuerySchema = Type.Object(
+  {
+    serverId: Type.String({ minLength: 1, maxLength: 64 }),
+    search: text(200),
+    type: text(200),
+    level: text(200),
+    resource: text(200),
+    dateFrom: day,
+    dateTo: day,
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
+  },
+  { additionalProperties: false },
+);
+export type ListQuery = Static<typeof ListQuerySchema>;
+
+export type ListQueryResult = { readonly ok: true; readonly query: LogQuery } | { readonly ok: false; readonly error: string };
+
+/** Blank filter values mean "no filter" (forms send empty fields). */
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+export function toLogQuery(input: ListQuery, logType: LogType | undefined, defaultPageSize: number): ListQueryResult {
+  let from: number | undefined;
+  let to: number | undefined;
+  const dateFrom = nonBlank(input.dateFrom);
+  const dateTo = nonBlank(input.dateTo);
+  if (dateFrom !== undefined) {
+    const start = startOfDay(dateFrom);
+    if (start === null) return { ok: false, error: 'dateFrom must be a date YYYY-MM-DD' };
+    from = start;
+  }
+  if (dateTo !== undefined) {
+    const end = endOfDay(dateTo);
+    if (end === null) return { ok: false, error: 'dateTo must be a date YYYY-MM-DD' };
+    to = end;
+  }
+  const paged = input.page !== undefined;
+  const pageSize = input.pageSize ?? defaultPageSize;
+  const query: LogQuery = {
+    serverId: input.serverId,
+    ...(logType ? { logType } : {}),
+    ...optional('search', nonBlank(input.search)),
+    ...optional('type', nonBlank(input.type)),
+    ...optional('level', nonBlank(input.level)),
+    ...optional('resource', nonBlank(input.resource)),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    offset: paged ? (input.page! - 1) * pageSize : 0,
+    limit: paged ? pageSize : UNPAGED_LIMIT,
+  };
+  return { ok: true, query };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
+}

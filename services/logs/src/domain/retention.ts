@@ -1,0 +1,34 @@
+/**
+ * Retention: each log carries expiresAt (createdAt + its tier's retentionDays, fixed at insert). A
+ * repeatable job on the JobQueue deletes expired logs and their photo objects. On MongoDB the adapter's TTL
+ * index does the same on its own; the sweep is then a cheap no-op that still removes the photo objects.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobQueue, LogStore, ObjectStore, Worker } from '@skald/ports';
+import { deleteObjects } from './store-batch.ts';
+
+export const RETENTION_QUEUE = 'logs-retention';
+export const RETENTION_SCHEDULE_ID = 'logs-retention-sweep';
+export const RETENTION_JOB = 'sweep-expired';
+export const RETENTION_EVERY_MS = 10 * 60_000;
+
+export interface RetentionDeps {
+  readonly logStore: LogStore;
+  readonly objects: ObjectStore;
+  readonly log: FastifyBaseLogger;
+}
+
+export async function sweepExpired(deps: RetentionDeps, now: number): Promise<number> {
+  const result = await deps.logStore.deleteExpired(now);
+  await deleteObjects(deps, result.objectKeys);
+  if (result.deletedCount > 0) deps.log.info({ deletedCount: result.deletedCount }, 'logs: retention sweep removed expired logs');
+  return result.deletedCount;
+}
+
+/** Schedules the sweep (idempotent: same schedule id) and starts its worker. */
+export async function startRetention(jobs: JobQueue, deps: RetentionDeps, everyMs = RETENTION_EVERY_MS): Promise<Worker> {
+  await jobs.schedule(RETENTION_QUEUE, RETENTION_SCHEDULE_ID, everyMs, RETENTION_JOB, {});
+  return jobs.process(RETENTION_QUEUE, async (job) => {
+    if (job.name === RETENTION_JOB) await sweepExpired(deps, Date.now());
+  });
+}

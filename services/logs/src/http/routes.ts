@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { LogsRouteDeps } from './deps.ts';
+import { registerImageRoute } from './image-route.ts';
+import { registerLogRoutes } from './log-routes.ts';
+import { registerSettingsRoutes } from './settings-routes.ts';
+
+/** Every route of the logs service, with the spec's paths (the gateway adds /api). */
+export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
+  await registerLogRoutes(app, deps);
+  await registerSettingsRoutes(app, deps);
+  await registerImageRoute(app, deps);
+}

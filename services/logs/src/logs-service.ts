@@ -1,0 +1,108 @@
+/**
+ * The logs service: consumes accepted log batches into the log store, serves the read side (lists,
+ * search, stats, photo images, usage, colour settings, cleanup) and runs the retention sweep.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { TOPICS } from '@skald/contracts';
+import type { Subscription, Worker } from '@skald/ports';
+import { authPlugin, createIdentityReadModel, userIdFromRequest } from '@skald/service-kit';
+import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
+import { startBatchConsumer } from './domain/batch-consumer.ts';
+import { createImageUrlSigner } from './domain/image-url.ts';
+import { createLevelColorsRepository } from './domain/level-colors.ts';
+import { startRetention } from './domain/retention.ts';
+import type { Authenticate } from './http/access.ts';
+import { registerLogsRoutes } from './http/routes.ts';
+
+export interface LogsServiceOptions {
+  /** Path prefix browsers use to reach this service's routes (image URLs). Default '/api' (the gateway's). */
+  readonly publicPathPrefix?: string;
+  /** How a request's user is found; default: the JWT verified by the service kit (request.user.sub). */
+  readonly authenticate?: Authenticate;
+  /** Retention sweep period; default 10 minutes. */
+  readonly retentionEveryMs?: number;
+  readonly now?: () => number;
+}
+
+/** Uses request.user when an earlier hook verified the token; otherwise verifies it here if @fastify/jwt is registered. */
+export const jwtAuthenticate: Authenticate = async (request: FastifyRequest) => {
+  const known = userIdFromRequest(request);
+  if (known !== null) return known;
+  const verifiable = request as FastifyRequest & { jwtVerify?: () => Promise<unknown> };
+  if (typeof verifiable.jwtVerify !== 'function') return null;
+  try {
+    await verifiable.jwtVerify();
+  } catch {
+    return null;
+  }
+  return userIdFromRequest(request);
+};
+
+export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServiceOptions = {}): Promise<ServiceModule & LogsServiceControl> {
+  const now = options.now ?? Date.now;
+  const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'logs.identity' });
+  const colors = await createLevelColorsRepository(deps.docs);
+  const signer = createImageUrlSigner(deps.secretsKey, options.publicPathPrefix ?? '/api');
+  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log };
+  let consumer: Subscription | null = null;
+  let retention: Worker | null = null;
+  let started = false;
+
+  const control: LogsServiceControl = {
+    async startConsumer() {
+      if (consumer) return;
+      await deps.bus.ensureTopics([TOPICS.logsIngested]);
+      consumer = await startBatchConsumer(deps.bus, storeDeps);
+    },
+    async stopConsumer() {
+      const current = consumer;
+      consumer = null;
+      if (current) await current.stop();
+    },
+  };
+
+  return {
+    name: 'logs',
+    ...control,
+    async routes(app: FastifyInstance) {
+      // Verifies access tokens (EdDSA, pinned options) and checks revocation against the identity read model.
+      if (!options.authenticate) await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
+      await registerLogsRoutes(app, {
+        authenticate: options.authenticate ?? jwtAuthenticate,
+        directory,
+        logStore: deps.logStore,
+        objects: deps.objects,
+        counters: deps.counters,
+        colors,
+        signer,
+        log: deps.log,
+        now,
+      });
+    },
+    async start() {
+      await directory.start();
+      await control.startConsumer();
+      retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log }, options.retentionEveryMs);
+      started = true;
+    },
+    async stop() {
+      started = false;
+      await control.stopConsumer();
+      const worker = retention;
+      retention = null;
+      if (worker) await worker.close();
+      await directory.stop();
+    },
+    async ready() {
+      return started && consumer !== null;
+    },
+  };
+}
+
+/** Stop and restart the bus consumer alone (reliability tests; operators pausing storage). */
+export interface LogsServiceControl {
+  startConsumer(): Promise<void>;
+  stopConsumer(): Promise<void>;
+}
+
+export const createLogsService: ServiceFactory = (deps) => createLogsServiceWith(deps);

@@ -1,0 +1,228 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { QUOTA_WINDOW_MS, quotaKey, quotaWindowStart } from '@skald/contracts';
+import { NOW, createHarness, record } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
+
+const S = 'srv-1';
+const OTHER = 'srv-2';
+let h: Harness;
+
+function get(url: string, user: string | null = 'owner-1') {
+  return h.app.inject({ method: 'GET', url, headers: user ? { 'x-test-user': user } : {} });
+}
+
+beforeEach(async () => {
+  h = await createHarness();
+  h.directory.addServer(S, 'free');
+  h.directory.addServer(OTHER, 'pro');
+  h.directory.grant(S, 'owner-1', 'owner');
+  h.directory.grant(S, 'admin-1', 'admin');
+  h.directory.grant(S, 'user-1', 'user');
+  h.directory.grant(OTHER, 'stranger', 'owner');
+});
+
+describe('GET /logs/my', () => {
+  it('answers the spec field names, newest first, with X-Total-Count', async () => {
+    await h.logStore.insertBatch([
+      record(S, { id: 'a', createdAt: NOW - 2000, message: 'older', metadata: { player: 'Steve' } }),
+      record(S, { id: 'b', createdAt: NOW - 1000, message: 'newer' }),
+      record(OTHER, { id: 'c', createdAt: NOW - 500 }),
+      record(S, { id: 'p', createdAt: NOW - 100, logType: 'photo', imageKey: 'photos/srv-1/p.webp', thumbKey: 'thumbs/srv-1/p.webp' }),
+    ]);
+    const res = await get(`/logs/my?serverId=${S}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-count']).toBe('2');
+    const body = res.json();
+    expect(body.map((l: { id: string }) => l.id)).toEqual(['b', 'a']);
+    expect(body[1]).toEqual({
+      id: 'a',
+      created_at: new Date(NOW - 2000).toISOString(),
+      level: 'info',
+      type: 'General',
+      resource: 'unknown',
+      message: 'older',
+      metadata: { player: 'Steve' },
+      log_type: 'text',
+      image_path: null,
+      thumb_path: null,
+    });
+  });
+
+  it('combined includes photo logs with signed image paths', async () => {
+    await h.logStore.insertBatch([
+      record(S, { id: 't', createdAt: NOW - 2000 }),
+      record(S, { id: 'p', createdAt: NOW - 100, logType: 'photo', imageKey: 'photos/srv-1/p.webp', thumbKey: 'thumbs/srv-1/p.webp' }),
+    ]);
+    const body = (await get(`/logs/my/combined?serverId=${S}`)).json();
+    expect(body.map((l: { id: string }) => l.id)).toEqual(['p', 't']);
+    expect(body[0].log_type).toBe('photo');
+    expect(body[0].image_path).toMatch(/^\/api\/photologs\/image\/p\?t=/);
+    expect(body[0].thumb_path).toMatch(/^\/api\/photologs\/image\/p\?t=/);
+  });
+
+  it('filters case-insensitively, searches metadata, and bounds dates by whole UTC days', async () => {
+    const day = (iso: string) => Date.parse(iso);
+    await h.logStore.insertBatch([
+      record(S, { id: 'd1-start', createdAt: day('2025-08-18T00:00:00.000Z'), level: 'error', type: 'Combat', resource: 'ArenaRes' }),
+      record(S, { id: 'd1-end', createdAt: day('2025-08-18T23:59:59.999Z'), level: 'warn', metadata: { weapon: 'Crossbow' } }),
+      record(S, { id: 'd0', createdAt: day('2025-08-17T23:59:59.999Z'), level: 'error' }),
+      record(S, { id: 'd2', createdAt: day('2025-08-19T00:00:00.000Z'), level: 'error' }),
+    ]);
+    const ids = async (q: string) => (await get(`/logs/my?serverId=${S}&${q}`)).json().map((l: { id: string }) => l.id);
+    expect(await ids('dateFrom=2025-08-18&dateTo=2025-08-18')).toEqual(['d1-end', 'd1-start']);
+    expect(await ids('level=ERROR')).toEqual(['d2', 'd1-start', 'd0']);
+    expect(await ids('type=combat&resource=arenares')).toEqual(['d1-start']);
+    expect(await ids('search=crossBOW')).toEqual(['d1-end']);
+    expect(await ids('dateFrom=&dateTo=&search=&level=')).toHaveLength(4);
+  });
+
+  it('pages on the server (page from 1, pageSize) and answers the newest 1000 without page', async () => {
+    await h.logStore.insertBatch(Array.from({ length: 1005 }, (_, i) => record(S, { id: `n${String(i).padStart(4, '0')}`, createdAt: NOW - 10_000 + i })));
+    const page2 = await get(`/logs/my?serverId=${S}&page=2&pageSize=3`);
+    expect(page2.headers['x-total-count']).toBe('1005');
+    expect(page2.json().map((l: { id: string }) => l.id)).toEqual(['n1001', 'n1000', 'n0999']);
+    const defaultSize = await get(`/logs/my?serverId=${S}&page=1`);
+    expect(defaultSize.json()).toHaveLength(10);
+    const unpaged = await get(`/logs/my?serverId=${S}`);
+    expect(unpaged.json()).toHaveLength(1000);
+    expect(unpaged.json()[0].id).toBe('n1004');
+  });
+
+  it('refuses bad parameters with 400 naming the field', async () => {
+    expect((await get(`/logs/my?serverId=${S}&pageSize=251&page=1`)).statusCode).toBe(400);
+    expect((await get(`/logs/my?serverId=${S}&page=0`)).statusCode).toBe(400);
+    const badDate = await get(`/logs/my?serverId=${S}&dateFrom=2025-02-30`);
+    expect(badDate.statusCode).toBe(400);
+    expect(badDate.json().error).toContain('dateFrom');
+    expect((await get(`/logs/my?serverId=${S}&dateTo=yesterday`)).statusCode).toBe(400);
+    expect((await get(`/logs/my`)).statusCode).toBe(400);
+  });
+});
+
+describe('GET /photologs/my', () => {
+  it('answers { photologs, maxPhotoLogs } with only photo logs and the tier maximum', async () => {
+    await h.logStore.insertBatch([
+      record(S, { id: 't' }),
+      record(S, { id: 'p1', logType: 'photo', imageKey: 'photos/srv-1/p1.webp', thumbKey: 'thumbs/srv-1/p1.webp' }),
+    ]);
+    const res = await get(`/photologs/my?serverId=${S}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-total-count']).toBe('1');
+    const body = res.json();
+    expect(body.maxPhotoLogs).toBe(10);
+    expect(body.photologs.map((l: { id: string }) => l.id)).toEqual(['p1']);
+    const pro = await get(`/photologs/my?serverId=${OTHER}`, 'stranger');
+    expect(pro.json().maxPhotoLogs).toBe(6000);
+  });
+});
+
+describe('role matrix', () => {
+  const reads = [`/logs/my?serverId=${S}`, `/logs/my/combined?serverId=${S}`, `/photologs/my?serverId=${S}`, `/logs/stats?serverId=${S}`,
+    `/settings/colors?serverId=${S}`, `/settings/levels?serverId=${S}`, `/server/usage/${S}`];
+
+  it('lets every member read', async () => {
+    for (const user of ['owner-1', 'admin-1', 'user-1']) {
+      for (const url of reads) expect((await get(url, user)).statusCode, `${user} ${url}`).toBe(200);
+    }
+  });
+
+  it('answers 404 to another tenant and 401 without a user', async () => {
+    for (const url of reads) {
+      expect((await get(url, 'stranger')).statusCode, url).toBe(404);
+      expect((await get(url, null)).statusCode, url).toBe(401);
+    }
+    expect((await get(`/logs/my?serverId=does-not-exist`)).statusCode).toBe(404);
+  });
+
+  it('lets only admin and owner change colours and delete logs', async () => {
+    const put = (user: string) => h.app.inject({ method: 'PUT', url: `/settings/colors?serverId=${S}`, headers: { 'x-test-user': user }, payload: { info: { bg_color: '#000000', text_color: '#ffffff' } } });
+    const del = (user: string) => h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=1`, headers: { 'x-test-user': user } });
+    expect((await put('user-1')).statusCode).toBe(403);
+    expect((await del('user-1')).statusCode).toBe(403);
+    expect((await put('stranger')).statusCode).toBe(404);
+    expect((await del('stranger')).statusCode).toBe(404);
+    for (const user of ['admin-1', 'owner-1']) {
+      expect((await put(user)).statusCode).toBe(200);
+      expect((await del(user)).statusCode).toBe(200);
+    }
+  });
+});
+
+describe('DELETE /logs/cleanup', () => {
+  it('deletes logs older than the days, their photo objects, and answers deletedCount', async () => {
+    await h.objects.put('photos/srv-1/old.webp', Buffer.from('x'), 'image/webp');
+    await h.objects.put('thumbs/srv-1/old.webp', Buffer.from('x'), 'image/webp');
+    await h.logStore.insertBatch([
+      record(S, { id: 'old', createdAt: NOW - 3 * 86_400_000, logType: 'photo', imageKey: 'photos/srv-1/old.webp', thumbKey: 'thumbs/srv-1/old.webp' }),
+      record(S, { id: 'old-text', createdAt: NOW - 2.5 * 86_400_000 }),
+      record(S, { id: 'new', createdAt: NOW - 1000 }),
+      record(OTHER, { id: 'other-old', createdAt: NOW - 10 * 86_400_000 }),
+    ]);
+    const res = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=2`, headers: { 'x-test-user': 'admin-1' } });
+    expect(res.json()).toEqual({ deletedCount: 2 });
+    expect([...h.logStore.records.keys()].sort()).toEqual(['new', 'other-old']);
+    expect(h.objects.objects.size).toBe(0);
+    const all = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=0`, headers: { 'x-test-user': 'admin-1' } });
+    expect(all.json()).toEqual({ deletedCount: 1 });
+  });
+
+  it("refuses missing, negative, fractional or non-numeric days with the spec's message", async () => {
+    for (const days of ['', '-1', '1.5', 'abc', '1e3', '%20']) {
+      const res = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=${days}`, headers: { 'x-test-user': 'owner-1' } });
+      expect(res.statusCode, days).toBe(400);
+      expect(res.json().error).toBe('Insert a valid amount of days (0 or more)');
+    }
+    const missing = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}`, headers: { 'x-test-user': 'owner-1' } });
+    expect(missing.json().error).toBe('Insert a valid amount of days (0 or more)');
+  });
+});
+
+describe('GET /server/usage/{id}', () => {
+  it('reads used from the shared quota counter and limits from the tier', async () => {
+    const windowStart = quotaWindowStart(Date.now());
+    h.now = Date.now();
+    await h.counters.consume(quotaKey(S, windowStart), 42, 1000, QUOTA_WINDOW_MS);
+    const body = (await get(`/server/usage/${S}`)).json();
+    expect(body).toEqual({
+      used: 42,
+      limit: 1000,
+      reset: new Date(windowStart + QUOTA_WINDOW_MS).toISOString(),
+      tierLabel: 'Free',
+      retentionDays: 7,
+      maxBackups: 0,
+      maxWebhooks: 0,
+      maxPhotoLogs: 10,
+    });
+  });
+
+  it("answers an error containing 'suspended' for a suspended server", async () => {
+    h.directory.addServer(S, 'free', true);
+    const res = await get(`/server/usage/${S}`);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toContain('suspended');
+  });
+});
+
+describe('colour settings', () => {
+  it('answers the spec defaults, merges updates and refuses non-colours', async () => {
+    const defaults = (await get(`/settings/colors?serverId=${S}`)).json();
+    expect(defaults.info).toEqual({ bg_color: '#f0f0f0', text_color: '#333' });
+    expect(defaults.warn).toEqual({ bg_color: '#fee2b3', text_color: '#b45309' });
+    expect(defaults.error).toEqual({ bg_color: '#fecaca', text_color: '#991b1b' });
+    expect(defaults.fatal).toEqual({ bg_color: '#fecaca', text_color: '#991b1b' });
+    const put = (payload: unknown) => h.app.inject({ method: 'PUT', url: `/settings/colors?serverId=${S}`, headers: { 'x-test-user': 'owner-1' }, payload: payload as object });
+    const saved = await put({ warn: { bg_color: '#123456', text_color: '#abc' } });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().warn).toEqual({ bg_color: '#123456', text_color: '#abc' });
+    expect(saved.json().info).toEqual(defaults.info);
+    expect((await get(`/settings/colors?serverId=${S}`)).json().warn.bg_color).toBe('#123456');
+    expect((await put({ info: { bg_color: 'red;background:url(x)', text_color: '#fff' } })).statusCode).toBe(400);
+    expect((await put({ info: { bg_color: { $ne: null }, text_color: '#fff' } })).statusCode).toBe(400);
+    // Colours of one server never leak into another.
+    expect((await get(`/settings/colors?serverId=${OTHER}`, 'stranger')).json().warn.bg_color).toBe('#fee2b3');
+  });
+
+  it('lists the levels', async () => {
+    expect((await get(`/settings/levels?serverId=${S}`)).json()).toEqual({ types: ['info', 'warn', 'error', 'fatal', 'debug'] });
+  });
+});
