@@ -4,3 +4,4 @@ export * from './quota.ts';
 export * from './events/logs.ts';
 export * from './events/identity.ts';
 export * from './events/audit.ts';
+export * from './events/framework.ts';
