@@ -35,3 +35,8 @@ export async function checkTotp(secret: string, code: string, lastTimeStep: numb
     return { valid: false };
   }
 }
+
+/** Additional authenticated data binding a sealed seed to its user (a seed copied to another row fails to open). */
+export function totpPurpose(userId: string): string {
+  return `totp:${userId}`;
+}

@@ -33,8 +33,8 @@ export function isSiteRole(value: unknown): value is SiteRole {
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const IsoTime = Type.String({ minLength: 1, maxLength: 40 });
-const ServerRoleSchema = Type.Union(SERVER_ROLES.map((r) => Type.Literal(r)));
-const SiteRoleSchema = Type.Union(SITE_ROLES.map((r) => Type.Literal(r)));
+const ServerRoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('user')]);
+const SiteRoleSchema = Type.Union([Type.Literal('staff'), Type.Literal('moderator'), Type.Literal('admin'), Type.Literal('superadmin')]);
 const TierSchema = Type.String({ minLength: 1, maxLength: 32 });
 const Sha256Hex = Type.String({ pattern: '^[0-9a-f]{64}$' });
 

@@ -1,0 +1,33 @@
+/** Answer shapes shared by several routes (spec 000 §3, 001 §3). */
+import type { ServerRole } from '@skald/contracts';
+import type { AuthStore, UserDoc } from './store.ts';
+
+export interface ServerListItem {
+  readonly id: string;
+  readonly name: string;
+  readonly role: ServerRole;
+}
+
+/** The user's servers with the user's role on each, oldest membership first. */
+export async function serversOfUser(store: AuthStore, userId: string): Promise<ServerListItem[]> {
+  const memberships = await store.memberships.find({ userId }, { sort: { createdAt: 1 } });
+  if (memberships.length === 0) return [];
+  const servers = await store.servers.find({ _id: { $in: memberships.map((m) => m.serverId) } });
+  const byId = new Map(servers.map((s) => [s._id, s]));
+  const items: ServerListItem[] = [];
+  for (const m of memberships) {
+    const server = byId.get(m.serverId);
+    if (server !== undefined) items.push({ id: server._id, name: server.name, role: m.role });
+  }
+  return items;
+}
+
+export function userView(user: UserDoc) {
+  return {
+    id: user._id,
+    username: user.username,
+    email: user.email,
+    role: user.siteRole,
+    two_factor_enabled: user.twoFactorEnabled,
+  };
+}
