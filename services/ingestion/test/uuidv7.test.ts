@@ -1,0 +1,25 @@
+import { describe, it, expect } from 'vitest';
+import { uuidv7, uuidv7Time } from '../src/uuidv7.ts';
+
+describe('uuidv7', () => {
+  it('has the RFC 9562 layout: version 7, variant 10, timestamp in the first 48 bits', () => {
+    const now = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
+    const id = uuidv7(now);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(uuidv7Time(id)).toBe(now);
+  });
+
+  it('is strictly increasing within one millisecond, beyond the 4096-value counter', () => {
+    const now = Date.now() + 10_000;
+    const ids = Array.from({ length: 10_000 }, () => uuidv7(now));
+    const sorted = [...ids].sort();
+    expect(sorted).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('stays ordered when the clock steps back', () => {
+    const a = uuidv7(Date.now() + 20_000);
+    const b = uuidv7(Date.now() - 60_000);
+    expect(b > a).toBe(true);
+  });
+});
