@@ -4,7 +4,7 @@ export { logsOpenApi } from './openapi.ts';
 export { registerLogsRoutes } from './http/routes.ts';
 export type { LogsRouteDeps } from './http/deps.ts';
 export { storeAcceptedBatch } from './domain/store-batch.ts';
-export { batchHandler, startBatchConsumer, LOGS_CONSUMER_GROUP } from './domain/batch-consumer.ts';
+export { startBatchConsumer, LOGS_CONSUMER_GROUP } from './domain/batch-consumer.ts';
 export { sweepExpired } from './domain/retention.ts';
 export { createImageUrlSigner } from './domain/image-url.ts';
 export type { ApiLog } from './domain/log-view.ts';

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { buildDashboardStats, statsRange, trendPercent } from '../src/domain/dashboard-stats.ts';
+import { createHarness, NOW, record } from './support/harness.ts';
+
+describe('trend and average (spec 000 §9)', () => {
+  it('is 100 when the previous week is 0 and the current above 0, 0 when both are 0', () => {
+    expect(trendPercent(5, 0)).toBe(100);
+    expect(trendPercent(0, 0)).toBe(0);
+  });
+  it('is the rounded signed change otherwise', () => {
+    expect(trendPercent(15, 10)).toBe(50);
+    expect(trendPercent(5, 10)).toBe(-50);
+    expect(trendPercent(0, 3)).toBe(-100);
+    expect(trendPercent(2, 3)).toBe(-33);
+    expect(trendPercent(10, 10)).toBe(0);
+  });
+});
+
+describe('buildDashboardStats', () => {
+  it('splits the last 7 days from the previous 7, fills empty days and sorts breakdowns by total', () => {
+    const stats = buildDashboardStats(
+      {
+        totals: { text: 100, photo: 5 },
+        perDay: { '2025-08-20': { text: 3, photo: 1 }, '2025-08-14': { text: 6, photo: 0 }, '2025-08-13': { text: 4, photo: 0 }, '2025-08-07': { text: 9, photo: 9 } },
+        perLevel: { info: { text: 60, photo: 5 }, error: { text: 40, photo: 0 } },
+        perType: { Chat: { text: 10, photo: 0 }, Combat: { text: 90, photo: 5 } },
+        perResource: {},
+      },
+      NOW,
+      [],
+    );
+    expect(statsRange(NOW)).toEqual({ fromDay: '2025-08-07', toDay: '2025-08-20' });
+    expect(stats.totals).toEqual({ all: 105, text: 100, photo: 5 });
+    expect(stats.last7Days.map((d) => d.date)).toEqual(['2025-08-14', '2025-08-15', '2025-08-16', '2025-08-17', '2025-08-18', '2025-08-19', '2025-08-20']);
+    expect(stats.last7Days[0]).toEqual({ date: '2025-08-14', text: 6, photo: 0 });
+    expect(stats.last7Days[1]).toEqual({ date: '2025-08-15', text: 0, photo: 0 });
+    expect(stats.currentWeekTotal).toBe(10);
+    expect(stats.previousWeekTotal).toBe(22);
+    expect(stats.averagePerDay).toBe(1);
+    expect(stats.trend).toBe(-55);
+    expect(stats.perType.map((t) => t.name)).toEqual(['Combat', 'Chat']);
+    expect(stats.perLevel[0]).toEqual({ name: 'info', text: 60, photo: 5 });
+  });
+});
+
+describe('GET /logs/stats', () => {
+  it('answers the stats of the server with the 8 newest photos', async () => {
+    const h = await createHarness();
+    h.directory.addServer('s');
+    h.directory.grant('s', 'u', 'user');
+    await h.logStore.insertBatch([
+      ...Array.from({ length: 10 }, (_, i) => record('s', { id: `p${i}`, createdAt: NOW - 1000 * (10 - i), logType: 'photo', imageKey: `photos/s/p${i}.webp`, thumbKey: `thumbs/s/p${i}.webp` })),
+      record('s', { id: 't', createdAt: NOW - 8 * 86_400_000, level: 'error' }),
+    ]);
+    const res = await h.app.inject({ method: 'GET', url: '/logs/stats?serverId=s', headers: { 'x-test-user': 'u' } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.totals).toEqual({ all: 11, text: 1, photo: 10 });
+    expect(body.currentWeekTotal).toBe(10);
+    expect(body.previousWeekTotal).toBe(1);
+    expect(body.trend).toBe(900);
+    expect(body.averagePerDay).toBe(1);
+    expect(body.recentPhotos).toHaveLength(8);
+    expect(body.recentPhotos[0].id).toBe('p9');
+    expect(body.recentPhotos[0].thumb_path).toMatch(/^\/api\/photologs\/image\/p9\?t=/);
+    expect(body.perLevel).toEqual([{ name: 'info', text: 0, photo: 10 }, { name: 'error', text: 1, photo: 0 }]);
+  });
+});
