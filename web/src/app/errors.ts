@@ -1,0 +1,34 @@
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type { SerializedError } from '@reduxjs/toolkit';
+
+// Servers answer errors as JSON { error, message }; spec 000 §8 says which field to show.
+export type ApiError = FetchBaseQueryError | SerializedError | undefined | unknown;
+
+function bodyOf(err: ApiError): Record<string, unknown> | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const data = (err as { data?: unknown }).data;
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : null;
+}
+
+function textField(body: Record<string, unknown> | null, field: string): string | null {
+  const value = body?.[field];
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/** The server's `error` field, else its `message`, else the screen's fallback text. */
+export function errorText(err: ApiError, fallback: string): string {
+  const body = bodyOf(err);
+  return textField(body, 'error') ?? textField(body, 'message') ?? fallback;
+}
+
+/** Register shows the server's `message` field first (spec 000 §8). */
+export function messageText(err: ApiError, fallback: string): string {
+  const body = bodyOf(err);
+  return textField(body, 'message') ?? textField(body, 'error') ?? fallback;
+}
+
+export function statusOf(err: ApiError): number | string | null {
+  if (typeof err !== 'object' || err === null) return null;
+  const status = (err as { status?: unknown }).status;
+  return typeof status === 'number' || typeof status === 'string' ? status : null;
+}

@@ -1,0 +1,40 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { readStored, STORAGE_KEYS } from './storage.ts';
+
+// Signed-in state is decided by the presence of the stored token (spec 000 §2).
+export interface SessionState {
+  token: string | null;
+  serverId: string | null;
+  serverName: string | null;
+}
+
+export function initialSessionState(): SessionState {
+  return {
+    token: readStored(STORAGE_KEYS.token),
+    serverId: readStored(STORAGE_KEYS.serverId),
+    serverName: readStored(STORAGE_KEYS.serverName),
+  };
+}
+
+export const sessionSlice = createSlice({
+  name: 'session',
+  initialState: initialSessionState,
+  reducers: {
+    tokenReceived(state, action: PayloadAction<string>) {
+      state.token = action.payload;
+    },
+    serverSelected(state, action: PayloadAction<{ id: string; name: string }>) {
+      state.serverId = action.payload.id;
+      state.serverName = action.payload.name;
+    },
+    serverCleared(state) {
+      state.serverId = null;
+      state.serverName = null;
+    },
+    loggedOut() {
+      return { token: null, serverId: null, serverName: null };
+    },
+  },
+});
+
+export const { tokenReceived, serverSelected, serverCleared, loggedOut } = sessionSlice.actions;

@@ -1,0 +1,56 @@
+import { Alert, Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { messageText } from '../../app/errors.ts';
+import { useToast } from '../../app/toast.tsx';
+import { AuthCard } from './AuthCard.tsx';
+import { useRegisterMutation } from './authApi.ts';
+
+interface RegisterForm {
+  email: string;
+  username: string;
+  password: string;
+}
+
+export const REGISTER_FALLBACK_ERROR = 'Registration failed. Please try again.';
+
+export default function RegisterPage() {
+  const [register, state] = useRegisterMutation();
+  const [error, setError] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const toast = useToast();
+
+  const submit = async (values: RegisterForm) => {
+    setError(null);
+    try {
+      await register(values).unwrap();
+      toast.success('Registered! You can log in now.');
+      navigate('/');
+    } catch (err) {
+      setError(messageText(err, REGISTER_FALLBACK_ERROR));
+    }
+  };
+
+  return (
+    <AuthCard title="Register">
+      <Form<RegisterForm> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+        <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+          <Input type="email" autoComplete="email" autoFocus />
+        </Form.Item>
+        <Form.Item label="Username" name="username" rules={[{ required: true, message: 'Please enter a username' }]}>
+          <Input autoComplete="username" />
+        </Form.Item>
+        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter a password' }]}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        {error && <Alert type="error" title={error} className="form-alert" showIcon />}
+        <Button type="primary" htmlType="submit" block loading={state.isLoading}>
+          Register
+        </Button>
+      </Form>
+      <div className="auth-links">
+        <Link to="/login">Already have an account? Log in</Link>
+      </div>
+    </AuthCard>
+  );
+}

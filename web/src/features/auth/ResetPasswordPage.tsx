@@ -1,0 +1,54 @@
+import { Alert, Button, Form, Input } from 'antd';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { errorText } from '../../app/errors.ts';
+import { AuthCard } from './AuthCard.tsx';
+import { useResetPasswordMutation } from './authApi.ts';
+
+export const RESET_REDIRECT_MS = 3000;
+
+export default function ResetPasswordPage() {
+  const { token = '' } = useParams();
+  const [reset, state] = useResetPasswordMutation();
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const navigate = useNavigate();
+
+  // After a successful reset the user goes to /login after 3 seconds (spec 000 §2, §9).
+  useEffect(() => {
+    if (!done) return undefined;
+    const timer = window.setTimeout(() => navigate('/login'), RESET_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [done, navigate]);
+
+  const submit = async ({ password }: { password: string }) => {
+    setError(null);
+    try {
+      await reset({ token, password }).unwrap();
+      setDone(true);
+    } catch (err) {
+      setError(errorText(err, 'Reset failed.'));
+    }
+  };
+
+  return (
+    <AuthCard title="Set New Password">
+      {done ? (
+        <Alert type="success" title="Password changed! Redirecting to login..." showIcon />
+      ) : (
+        <Form<{ password: string }> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+          <Form.Item label="New password" name="password" rules={[{ required: true, message: 'Please enter a new password' }]}>
+            <Input.Password autoComplete="new-password" autoFocus />
+          </Form.Item>
+          {error && <Alert type="error" title={error} className="form-alert" showIcon />}
+          <Button type="primary" htmlType="submit" block loading={state.isLoading}>
+            Change Password
+          </Button>
+        </Form>
+      )}
+      <div className="auth-links">
+        <Link to="/login">Back to login</Link>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,42 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { apiSlice } from '../../app/api.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import type { AppDispatch } from '../../app/store.ts';
+import { loggedOut, serverSelected, tokenReceived } from '../../app/sessionSlice.ts';
+import { clearAllStored, readStored, STORAGE_KEYS } from '../../app/storage.ts';
+import type { ServerSummary } from '../common/types.ts';
+
+/**
+ * Current server rule (spec 000 §4): the stored serverId if it is still in the user's
+ * list, else the first server; null when the user has none.
+ */
+export function pickCurrentServer(servers: readonly ServerSummary[], storedId: string | null): ServerSummary | null {
+  return servers.find((s) => String(s.id) === storedId) ?? servers[0] ?? null;
+}
+
+/** Stores the token and the current server after a full login or a 2FA login. */
+export function completeSignIn(dispatch: AppDispatch, token: string, servers: readonly ServerSummary[] | undefined): void {
+  dispatch(tokenReceived(token));
+  const chosen = pickCurrentServer(servers ?? [], readStored(STORAGE_KEYS.serverId));
+  if (chosen) dispatch(serverSelected({ id: String(chosen.id), name: chosen.name }));
+  // Data cached for a previous account must never show for this one.
+  dispatch(apiSlice.util.resetApiState());
+}
+
+/** Forget everything this browser knows about the session. */
+export function endSession(dispatch: AppDispatch): void {
+  clearAllStored();
+  dispatch(loggedOut());
+  dispatch(apiSlice.util.resetApiState());
+}
+
+/** Log out clears all local storage and goes to / (spec 000 §2). */
+export function useLogout(): () => void {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  return useCallback(() => {
+    endSession(dispatch);
+    navigate('/');
+  }, [dispatch, navigate]);
+}

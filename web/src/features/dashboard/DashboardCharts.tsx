@@ -1,0 +1,53 @@
+import { BarChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import ReactEChartsCore from 'echarts-for-react/esm/core';
+import type { ThemeMode } from '../../app/theme.tsx';
+import type { DayCount, SplitCount } from './dashboardApi.ts';
+
+// Only the pieces the dashboard draws, so echarts stays small and inside this lazy chunk.
+echarts.use([BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+
+const TEXT_COLOR = '#3b82f6';
+const PHOTO_COLOR = '#f59e0b';
+
+function series(texts: number[], photos: number[]) {
+  return [
+    { name: 'Text', type: 'bar', stack: 'logs', data: texts, itemStyle: { color: TEXT_COLOR } },
+    { name: 'Photo', type: 'bar', stack: 'logs', data: photos, itemStyle: { color: PHOTO_COLOR } },
+  ];
+}
+
+export function DailyChart({ days, mode }: { days: DayCount[]; mode: ThemeMode }) {
+  const option = {
+    backgroundColor: 'transparent',
+    tooltip: { trigger: 'axis' },
+    legend: {},
+    grid: { left: 40, right: 16, top: 40, bottom: 30 },
+    xAxis: { type: 'category', data: days.map((d) => d.date.slice(5)) },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: series(
+      days.map((d) => d.text),
+      days.map((d) => d.photo),
+    ),
+  };
+  return <ReactEChartsCore echarts={echarts} option={option} theme={mode === 'dark' ? 'dark' : undefined} notMerge style={{ height: 280 }} aria-label="Logs per day, last 7 days" role="img" />;
+}
+
+export function SplitChart({ title, rows, mode }: { title: string; rows: SplitCount[]; mode: ThemeMode }) {
+  const top = rows.slice(0, 10);
+  const option = {
+    backgroundColor: 'transparent',
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    legend: {},
+    grid: { left: 90, right: 16, top: 36, bottom: 24 },
+    xAxis: { type: 'value', minInterval: 1 },
+    yAxis: { type: 'category', data: top.map((r) => r.name), inverse: true, axisLabel: { width: 80, overflow: 'truncate' } },
+    series: series(
+      top.map((r) => r.text),
+      top.map((r) => r.photo),
+    ),
+  };
+  return <ReactEChartsCore echarts={echarts} option={option} theme={mode === 'dark' ? 'dark' : undefined} notMerge style={{ height: Math.max(160, 60 + top.length * 28) }} aria-label={title} role="img" />;
+}

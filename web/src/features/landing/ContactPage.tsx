@@ -1,0 +1,40 @@
+import { Button, Card, Form, Input, Typography } from 'antd';
+import { useToast } from '../../app/toast.tsx';
+
+interface ContactForm {
+  name: string;
+  email: string;
+  message: string;
+}
+
+// Submitting only shows the toast; no call to the server is made (spec 000 §2).
+export default function ContactPage() {
+  const [form] = Form.useForm<ContactForm>();
+  const toast = useToast();
+  return (
+    <Card className="narrow-card">
+      <Typography.Title level={2}>Contact support</Typography.Title>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={() => {
+          toast.success('Message sent!');
+          form.resetFields();
+        }}
+      >
+        <Form.Item label="Name" name="name" rules={[{ required: true, message: 'Please enter your name' }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+          <Input type="email" />
+        </Form.Item>
+        <Form.Item label="Message" name="message" rules={[{ required: true, message: 'Please enter a message' }]}>
+          <Input.TextArea rows={5} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">
+          Send
+        </Button>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,40 @@
+import { Button, Card, Col, Row, Typography } from 'antd';
+import { Link } from 'react-router';
+
+// Landing page offers (spec 000 §1); every Get Started goes to /register.
+const FEATURES = [
+  { title: 'Easy Setup', text: 'Create a server, copy its API key and send your first log in minutes.' },
+  { title: 'Manage Servers', text: 'Run multiple servers with scoped logs and user roles for your team.' },
+  { title: 'Logs API', text: 'Send logs with customizable levels, types and metadata from any game server.' },
+  { title: 'Secure API Tokens', text: 'Every server has its own API token that can be regenerated at any time.' },
+  { title: 'Automated Database Backups', text: 'Schedule backups of your game database and download them when needed.' },
+  { title: 'Photo Logs', text: 'Attach screenshots to your logs and browse them in a gallery.' },
+];
+
+export default function LandingPage() {
+  return (
+    <div className="landing">
+      <section className="hero">
+        <Typography.Title>Logs for your game servers</Typography.Title>
+        <Typography.Paragraph className="hero-text">
+          Skald collects text and photo logs from your FiveM servers (Minecraft coming soon), with dashboards, filters, webhooks and backups.
+        </Typography.Paragraph>
+        <Link to="/register">
+          <Button type="primary" size="large">
+            Get Started
+          </Button>
+        </Link>
+      </section>
+      <Row gutter={[16, 16]}>
+        {FEATURES.map((f) => (
+          <Col xs={24} md={12} lg={8} key={f.title}>
+            <Card title={f.title} className="feature-card">
+              <Typography.Paragraph>{f.text}</Typography.Paragraph>
+              <Link to="/register">Get Started</Link>
+            </Card>
+          </Col>
+        ))}
+      </Row>
+    </div>
+  );
+}

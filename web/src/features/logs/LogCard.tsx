@@ -1,0 +1,24 @@
+import type { LevelColor, LogEntry } from '../common/types.ts';
+import { LogMetadata } from './LogMetadata.tsx';
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+/** One log, coloured by its level: time, LEVEL, message, '[Type: x] via resource', metadata. */
+export function LogCard({ log, color }: { log: LogEntry; color: LevelColor }) {
+  return (
+    <article className="log-card" style={{ background: color.bg_color, color: color.text_color }} data-testid="log-card">
+      <header className="log-card-head">
+        <time dateTime={log.created_at}>{formatTime(log.created_at)}</time>
+        <strong className="log-level">{log.level.toUpperCase()}</strong>
+      </header>
+      <p className="log-message">{log.message}</p>
+      <p className="log-origin">
+        [Type: {log.type}] via {log.resource}
+      </p>
+      <LogMetadata metadata={log.metadata} />
+    </article>
+  );
+}

@@ -1,0 +1,56 @@
+import { FilterOutlined } from '@ant-design/icons';
+import { Button, Col, Input, Row, Select } from 'antd';
+import { useState } from 'react';
+import type { LogFilters } from '../common/types.ts';
+
+const KNOWN_LEVELS = ['info', 'warn', 'error', 'fatal', 'debug'];
+
+interface Props {
+  value: LogFilters;
+  onChange(next: LogFilters): void;
+  levels?: readonly string[];
+}
+
+// Collapsible filters: Search, Type, Level, Resource, Date from, Date to (spec 000 §2).
+export function LogFiltersPanel({ value, onChange, levels = [] }: Props) {
+  const [open, setOpen] = useState(false);
+  const set = (key: keyof LogFilters, next: string) => onChange({ ...value, [key]: next });
+  const levelOptions = [...new Set([...KNOWN_LEVELS, ...levels.map((l) => l.toLowerCase())])].map((l) => ({ value: l, label: l }));
+  const active = Object.values(value).filter((v) => v.trim() !== '').length;
+  return (
+    <div className="filters">
+      <Button icon={<FilterOutlined />} onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls="log-filters">
+        {open ? 'Hide filters' : 'Show filters'}
+        {active > 0 ? ` (${active})` : ''}
+      </Button>
+      {open && (
+        <Row gutter={[12, 12]} id="log-filters" className="filters-grid">
+          <Col xs={24} md={12} lg={8}>
+            <label className="field-label" htmlFor="filter-search">Search</label>
+            <Input id="filter-search" allowClear value={value.search} onChange={(e) => set('search', e.target.value)} placeholder="Message, type, level, resource or metadata" />
+          </Col>
+          <Col xs={12} md={6} lg={4}>
+            <label className="field-label" htmlFor="filter-type">Type</label>
+            <Input id="filter-type" allowClear value={value.type} onChange={(e) => set('type', e.target.value)} />
+          </Col>
+          <Col xs={12} md={6} lg={4}>
+            <label className="field-label" htmlFor="filter-level">Level</label>
+            <Select id="filter-level" className="full-width" allowClear value={value.level || undefined} onChange={(v?: string) => set('level', v ?? '')} options={levelOptions} placeholder="All" />
+          </Col>
+          <Col xs={24} md={12} lg={8}>
+            <label className="field-label" htmlFor="filter-resource">Resource</label>
+            <Input id="filter-resource" allowClear value={value.resource} onChange={(e) => set('resource', e.target.value)} />
+          </Col>
+          <Col xs={12} md={6} lg={4}>
+            <label className="field-label" htmlFor="filter-from">Date from</label>
+            <Input id="filter-from" type="date" value={value.dateFrom} onChange={(e) => set('dateFrom', e.target.value)} />
+          </Col>
+          <Col xs={12} md={6} lg={4}>
+            <label className="field-label" htmlFor="filter-to">Date to</label>
+            <Input id="filter-to" type="date" value={value.dateTo} onChange={(e) => set('dateTo', e.target.value)} />
+          </Col>
+        </Row>
+      )}
+    </div>
+  );
+}

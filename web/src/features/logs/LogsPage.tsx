@@ -1,0 +1,49 @@
+import { Alert, Empty, Space, Spin, Typography } from 'antd';
+import { useAppSelector } from '../../app/hooks.ts';
+import { LogCard } from './LogCard.tsx';
+import { LogFiltersPanel } from './LogFiltersPanel.tsx';
+import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, useLogsPageQuery } from './logsApi.ts';
+import { PageSizeSelect, Pager } from './Pager.tsx';
+import { usePagedFilters } from './usePagedFilters.ts';
+
+export const LOG_PAGE_SIZES = [10, 25, 50, 100, 250] as const;
+
+export default function LogsPage() {
+  const { serverId, serverName } = useAppSelector((s) => s.session);
+  const paging = usePagedFilters(LOG_PAGE_SIZES[0]);
+  const { data, isLoading, isError } = useLogsPageQuery(
+    { serverId: serverId ?? '', filters: paging.settledFilters, page: paging.page, pageSize: paging.pageSize },
+    { skip: !serverId, pollingInterval: LOGS_POLL_MS, skipPollingIfUnfocused: true },
+  );
+  const { data: colors } = useLevelColorsQuery(serverId ?? '', { skip: !serverId });
+  const { data: levels } = useLevelTypesQuery(serverId ?? '', { skip: !serverId });
+
+  if (!serverId) return <Empty description="Select a server to view the panel." />;
+  const pages = totalPages(data?.total ?? 0, paging.pageSize);
+
+  return (
+    <div className="page">
+      <Typography.Title level={2}>Logs – {serverName}</Typography.Title>
+      <Space className="toolbar" wrap>
+        <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
+        <PageSizeSelect value={paging.pageSize} sizes={LOG_PAGE_SIZES} onChange={paging.setPageSize} />
+      </Space>
+      {isLoading ? (
+        <Spin />
+      ) : isError ? (
+        <Alert type="error" title="Failed to load logs. Check your server or connection." showIcon />
+      ) : !data || data.logs.length === 0 ? (
+        <Empty description="No logs found." />
+      ) : (
+        <>
+          <div className="log-list">
+            {data.logs.map((log) => (
+              <LogCard key={log.id} log={log} color={colorForLevel(log.level, colors)} />
+            ))}
+          </div>
+          <Pager page={paging.page} pages={pages} onPage={paging.setPage} />
+        </>
+      )}
+    </div>
+  );
+}

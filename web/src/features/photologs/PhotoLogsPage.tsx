@@ -1,0 +1,98 @@
+import { Alert, Col, Empty, Row, Space, Spin, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { resolveApiUrl } from '../../app/api.ts';
+import { useAppSelector } from '../../app/hooks.ts';
+import type { LogEntry } from '../common/types.ts';
+import { formatTime } from '../logs/LogCard.tsx';
+import { LogFiltersPanel } from '../logs/LogFiltersPanel.tsx';
+import { LogMetadata } from '../logs/LogMetadata.tsx';
+import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, usePhotoLogsPageQuery } from '../logs/logsApi.ts';
+import { PageSizeSelect, Pager } from '../logs/Pager.tsx';
+import { usePagedFilters } from '../logs/usePagedFilters.ts';
+import { PhotoViewer } from './PhotoViewer.tsx';
+
+export const PHOTO_PAGE_SIZES = [6, 12, 18, 24] as const;
+export const PHOTO_NOTICE =
+  'When the limit is exceeded, the oldest photo log will be automatically deleted. Allowed filetypes: JPG, PNG, WEBP. Max filesize: 10 MB.';
+
+function PhotoCard({ photo, onOpen, levelColor }: { photo: LogEntry; onOpen(): void; levelColor: { bg_color: string; text_color: string } }) {
+  return (
+    <article className="photo-card" data-testid="photo-card">
+      <button type="button" className="photo-frame" onClick={onOpen} aria-label={`Open photo: ${photo.message}`}>
+        <img src={resolveApiUrl(photo.thumb_path ?? photo.image_path ?? '')} alt={photo.message} loading="lazy" />
+      </button>
+      <div className="photo-body">
+        <div className="photo-meta">
+          <time dateTime={photo.created_at}>{formatTime(photo.created_at)}</time>
+          <Tag style={{ background: levelColor.bg_color, color: levelColor.text_color, borderColor: levelColor.bg_color }}>{photo.level.toUpperCase()}</Tag>
+        </div>
+        <p className="log-message">{photo.message}</p>
+        <p className="log-origin">
+          Type: {photo.type} · Resource: {photo.resource}
+        </p>
+        <LogMetadata metadata={photo.metadata} />
+      </div>
+    </article>
+  );
+}
+
+export default function PhotoLogsPage() {
+  const { serverId, serverName } = useAppSelector((s) => s.session);
+  const paging = usePagedFilters(PHOTO_PAGE_SIZES[0]);
+  const { setPage } = paging;
+  const { data, isLoading, isError } = usePhotoLogsPageQuery(
+    { serverId: serverId ?? '', filters: paging.settledFilters, page: paging.page, pageSize: paging.pageSize },
+    { skip: !serverId, pollingInterval: LOGS_POLL_MS, skipPollingIfUnfocused: true },
+  );
+  const { data: colors } = useLevelColorsQuery(serverId ?? '', { skip: !serverId });
+  const { data: levels } = useLevelTypesQuery(serverId ?? '', { skip: !serverId });
+  const [viewerIndex, setViewerIndex] = useState<number | null>(null);
+  const closeViewer = useCallback(() => setViewerIndex(null), []);
+
+  // The page returns to 1 when the stored set changes (spec 000 §2), not on every identical poll.
+  const total = data?.total;
+  useEffect(() => {
+    if (total !== undefined) setPage(1);
+  }, [total, setPage]);
+
+  if (!serverId) return <Empty description="Select a server." />;
+  const photos = data?.photologs ?? [];
+  const pages = totalPages(data?.total ?? 0, paging.pageSize);
+
+  return (
+    <div className="page">
+      <Typography.Title level={2}>Photo Logs – {serverName}</Typography.Title>
+      <Alert type="info" title={PHOTO_NOTICE} showIcon className="notice" />
+      <Space className="toolbar" wrap>
+        <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
+        <PageSizeSelect value={paging.pageSize} sizes={PHOTO_PAGE_SIZES} onChange={paging.setPageSize} />
+      </Space>
+      {isLoading ? (
+        <Space>
+          <Spin /> <span>Loading photologs...</span>
+        </Space>
+      ) : isError ? (
+        <Alert type="error" title="Error while getting photologs." showIcon />
+      ) : (
+        <>
+          <Typography.Paragraph className="count-line">
+            {data?.total ?? 0} / {data?.maxPhotoLogs ?? 10} photologs stored.
+          </Typography.Paragraph>
+          {photos.length === 0 ? (
+            <Empty description="No photo logs found." />
+          ) : (
+            <Row gutter={[16, 16]}>
+              {photos.map((photo, index) => (
+                <Col xs={24} sm={12} lg={8} key={photo.id}>
+                  <PhotoCard photo={photo} onOpen={() => setViewerIndex(index)} levelColor={colorForLevel(photo.level, colors)} />
+                </Col>
+              ))}
+            </Row>
+          )}
+          {pages > 1 && <Pager page={paging.page} pages={pages} onPage={paging.setPage} />}
+        </>
+      )}
+      {viewerIndex !== null && photos.length > 0 && <PhotoViewer photos={photos} index={Math.min(viewerIndex, photos.length - 1)} onIndex={setViewerIndex} onClose={closeViewer} />}
+    </div>
+  );
+}

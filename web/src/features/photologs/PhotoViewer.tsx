@@ -1,0 +1,58 @@
+import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { Button } from 'antd';
+import { useEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
+import { resolveApiUrl } from '../../app/api.ts';
+import type { LogEntry } from '../common/types.ts';
+
+/** Wrap-around step through the photos on screen (spec 000 §4 "Photo viewer"). */
+export function wrapIndex(index: number, count: number, delta: number): number {
+  if (count <= 0) return 0;
+  return (((index + delta) % count) + count) % count;
+}
+
+interface Props {
+  photos: readonly LogEntry[];
+  index: number;
+  onIndex(next: number): void;
+  onClose(): void;
+}
+
+// Full-screen viewer: previous, next and close buttons; keyboard Left, Right and Escape.
+export function PhotoViewer({ photos, index, onIndex, onClose }: Props) {
+  const closeButton = useRef<HTMLButtonElement>(null);
+  const photo = photos[index];
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'ArrowLeft') onIndex(wrapIndex(index, photos.length, -1));
+      else if (event.key === 'ArrowRight') onIndex(wrapIndex(index, photos.length, 1));
+      else if (event.key === 'Escape') onClose();
+      else return;
+      event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [index, photos.length, onIndex, onClose]);
+
+  useEffect(() => {
+    // Keyboard users land in the dialog; focus returns to the page when it closes.
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    closeButton.current?.focus();
+    return () => previous?.focus();
+  }, []);
+
+  if (!photo) return null;
+  return createPortal(
+    <div className="photo-viewer" role="dialog" aria-modal="true" aria-label="Photo viewer">
+      <img src={resolveApiUrl(photo.image_path ?? '')} alt={photo.message} className="photo-viewer-img" />
+      <p className="photo-viewer-caption">
+        {index + 1} / {photos.length} — {photo.message}
+      </p>
+      <Button className="viewer-prev" shape="circle" size="large" aria-label="Previous photo" icon={<LeftOutlined />} onClick={() => onIndex(wrapIndex(index, photos.length, -1))} />
+      <Button className="viewer-next" shape="circle" size="large" aria-label="Next photo" icon={<RightOutlined />} onClick={() => onIndex(wrapIndex(index, photos.length, 1))} />
+      <Button ref={closeButton} className="viewer-close" shape="circle" size="large" aria-label="Close viewer" icon={<CloseOutlined />} onClick={onClose} />
+    </div>,
+    document.body,
+  );
+}

@@ -1,0 +1,20 @@
+import { apiSlice } from '../../app/api.ts';
+import type { ServerUsage } from '../common/types.ts';
+
+export const serversApi = apiSlice.injectEndpoints({
+  endpoints: (build) => ({
+    serverUsage: build.query<ServerUsage, string>({
+      query: (serverId) => `/server/usage/${encodeURIComponent(serverId)}`,
+      providesTags: (_r, _e, id) => [{ type: 'Usage', id }],
+    }),
+    createServer: build.mutation<{ id: string; name: string; api_key: string }, { name: string }>({
+      query: (body) => ({ url: '/server/servers', method: 'POST', body }),
+      invalidatesTags: ['Me'],
+    }),
+  }),
+});
+
+export const { useServerUsageQuery, useCreateServerMutation } = serversApi;
+
+/** Usage refreshes on mount and every 10 seconds (spec 000 §7). */
+export const USAGE_POLL_MS = 10_000;

@@ -1,0 +1,21 @@
+import { Navigate, Outlet } from 'react-router';
+import { useAppSelector } from '../../app/hooks.ts';
+import { useMeQuery } from '../auth/authApi.ts';
+import { PageFallback } from './AppShell.tsx';
+
+/** Token guard: no stored token redirects to / (spec 000 §2). */
+export function RequireToken() {
+  const token = useAppSelector((s) => s.session.token);
+  if (!token) return <Navigate to="/" replace />;
+  return <Outlet />;
+}
+
+/** Role guard: loads the current user and redirects to / unless the site role is allowed. */
+export function RequireRole({ allowed }: { allowed: readonly string[] }) {
+  const token = useAppSelector((s) => s.session.token);
+  const { data, isLoading, isError } = useMeQuery(undefined, { skip: !token });
+  if (!token) return <Navigate to="/" replace />;
+  if (isLoading) return <PageFallback />;
+  if (isError || !data || !allowed.includes(data.user.role.toLowerCase())) return <Navigate to="/" replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,76 @@
+import { Alert, Button, Card, Divider, Form, Input, Spin, Typography } from 'antd';
+import { errorText } from '../../app/errors.ts';
+import { useToast } from '../../app/toast.tsx';
+import { useMeQuery } from '../auth/authApi.ts';
+import { TwoFactorSection } from './TwoFactorSection.tsx';
+import { useChangeEmailMutation, useChangePasswordMutation, useChangeUsernameMutation } from './userApi.ts';
+
+export default function UserSettingsPage() {
+  const { data: me, isLoading, isError } = useMeQuery(undefined);
+  const toast = useToast();
+  const [changeUsername, usernameState] = useChangeUsernameMutation();
+  const [changeEmail, emailState] = useChangeEmailMutation();
+  const [changePassword, passwordState] = useChangePasswordMutation();
+  const [passwordForm] = Form.useForm<{ currentPassword: string; newPassword: string }>();
+
+  // Every account form reports the server's message, else the spec's fallback.
+  const run = async (action: () => Promise<{ message?: string }>, done: string) => {
+    try {
+      const answer = await action();
+      toast.success(answer.message ?? done);
+      return true;
+    } catch (err) {
+      toast.error(errorText(err, 'Error while updating'));
+      return false;
+    }
+  };
+
+  if (isLoading) return <Spin />;
+  if (isError || !me) return <Alert type="error" title="Failed to gather information." showIcon />;
+
+  return (
+    <Card className="narrow-card">
+      <Typography.Title level={2}>User settings</Typography.Title>
+      <Typography.Title level={4}>Change Username</Typography.Title>
+      <Form layout="vertical" initialValues={{ username: me.user.username }} onFinish={(v: { username: string }) => void run(() => changeUsername(v).unwrap(), 'Username updated')}>
+        <Form.Item label="Username" name="username" rules={[{ required: true, message: 'Please enter a username' }]}>
+          <Input autoComplete="username" />
+        </Form.Item>
+        <Button htmlType="submit" loading={usernameState.isLoading}>
+          Change Username
+        </Button>
+      </Form>
+      <Divider />
+      <Typography.Title level={4}>Change E-mail</Typography.Title>
+      <Form layout="vertical" initialValues={{ email: me.user.email }} onFinish={(v: { email: string }) => void run(() => changeEmail(v).unwrap(), 'E-mail updated')}>
+        <Form.Item label="E-mail" name="email" rules={[{ required: true, message: 'Please enter an e-mail address' }]}>
+          <Input type="email" autoComplete="email" />
+        </Form.Item>
+        <Button htmlType="submit" loading={emailState.isLoading}>
+          Change E-mail
+        </Button>
+      </Form>
+      <Divider />
+      <Typography.Title level={4}>Change Password</Typography.Title>
+      <Form
+        form={passwordForm}
+        layout="vertical"
+        onFinish={(v: { currentPassword: string; newPassword: string }) =>
+          void run(() => changePassword(v).unwrap(), 'Password updated').then((ok) => ok && passwordForm.resetFields())
+        }
+      >
+        <Form.Item label="Current password" name="currentPassword" rules={[{ required: true, message: 'Please enter your current password' }]}>
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item label="New password" name="newPassword" rules={[{ required: true, message: 'Please enter a new password' }]}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Button htmlType="submit" loading={passwordState.isLoading}>
+          Change Password
+        </Button>
+      </Form>
+      <Divider />
+      <TwoFactorSection enabled={me.user.two_factor_enabled} />
+    </Card>
+  );
+}

@@ -1,0 +1,33 @@
+import { StrictMode, Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { BrowserRouter } from 'react-router';
+import { setSessionLostHandler } from './app/api.ts';
+import { makeStore } from './app/store.ts';
+import { ThemeProvider } from './app/theme.tsx';
+import { AppRoutes } from './AppRoutes.tsx';
+import { endSession } from './features/auth/session.ts';
+import { PageFallback } from './features/shell/AppShell.tsx';
+import './styles.css';
+
+const store = makeStore();
+
+// A rejected token anywhere ends the session and sends the user to /login (spec 000 §4).
+setSessionLostHandler(() => {
+  endSession(store.dispatch);
+  if (window.location.pathname !== '/login') window.location.assign('/login');
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Provider store={store}>
+      <ThemeProvider>
+        <BrowserRouter>
+          <Suspense fallback={<PageFallback />}>
+            <AppRoutes />
+          </Suspense>
+        </BrowserRouter>
+      </ThemeProvider>
+    </Provider>
+  </StrictMode>,
+);
