@@ -1,0 +1,174 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import sharp from 'sharp';
+import { crc32, deflateSync } from 'node:zlib';
+import { isLogsBatchAccepted } from '@skald/contracts';
+import type { LogsBatchAccepted } from '@skald/contracts';
+import { createHarness } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
+
+const KEY = 'sk_photo_key_abcdef0123456789';
+
+/** Minimal multipart/form-data encoder for inject(). */
+function form(parts: ({ name: string; value: string } | { name: string; filename: string; type: string; data: Buffer })[]): {
+  payload: Buffer;
+  headers: Record<string, string>;
+} {
+  const boundary = '----skaldtest' + Math.random().toString(16).slice(2);
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    chunks.push(Buffer.from(`--${boundary}\r\n`));
+    if ('filename' in part) {
+      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`));
+      chunks.push(part.data, Buffer.from('\r\n'));
+    } else {
+      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-api-key': KEY } };
+}
+
+/** A PNG that declares width x height but carries almost no data: what a decompression bomb looks like to a header reader. */
+function pngHeaderOnly(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([length, typed, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // greyscale
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(width + 1))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+async function jpegWithExif(): Promise<Buffer> {
+  return sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+    .jpeg()
+    .withExif({ IFD0: { Copyright: 'SECRET-EXIF-OWNER', Artist: 'gps-leaker' } })
+    .toBuffer();
+}
+
+function onlyBatch(h: Harness): LogsBatchAccepted {
+  expect(h.bus.published).toHaveLength(1);
+  const data = (h.bus.published[0]!.payload as { data: unknown }).data;
+  if (!isLogsBatchAccepted(data)) throw new Error('invalid event');
+  return data;
+}
+
+describe('POST /api/photologs', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await createHarness();
+    await h.createServer('srv-p', KEY);
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('stores a re-encoded photo without EXIF plus a WebP thumbnail, and publishes their keys', async () => {
+    const original = await jpegWithExif();
+    expect(original.includes(Buffer.from('SECRET-EXIF-OWNER'))).toBe(true);
+    // A trailing payload (polyglot) must not survive re-encoding.
+    const polyglot = Buffer.concat([original, Buffer.from('<script>alert(1)</script>')]);
+    const { payload, headers } = form([
+      { name: 'message', value: 'death at spawn' },
+      { name: 'level', value: 'warn' },
+      { name: 'metadata', value: '{"player":"Ann"}' },
+      { name: 'photo', filename: '../../evil.php', type: 'text/html', data: polyglot },
+    ]);
+    const res = await h.app.inject({ method: 'POST', url: '/api/photologs', headers, payload });
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json<{ id: string }>();
+    const log = onlyBatch(h).logs[0]!;
+    expect(log).toMatchObject({ id, logType: 'photo', level: 'warn', message: 'death at spawn', metadata: { player: 'Ann' } });
+    expect(log.imageKey).toBe(`photos/srv-p/${id}.jpg`);
+    expect(log.thumbKey).toBe(`thumbs/srv-p/${id}.webp`);
+    const image = h.objects.objects.get(log.imageKey!)!;
+    const thumb = h.objects.objects.get(log.thumbKey!)!;
+    expect(image.contentType).toBe('image/jpeg');
+    expect(thumb.contentType).toBe('image/webp');
+    expect(image.body.includes(Buffer.from('SECRET-EXIF-OWNER'))).toBe(false);
+    expect(image.body.includes(Buffer.from('<script>'))).toBe(false);
+    expect((await sharp(image.body).metadata()).exif).toBeUndefined();
+    const thumbMeta = await sharp(thumb.body).metadata();
+    expect(Math.max(thumbMeta.width!, thumbMeta.height!)).toBeLessThanOrEqual(320);
+  });
+
+  it('answers 415 for bytes that are not JPG/PNG/WEBP, whatever the declared type', async () => {
+    for (const data of [Buffer.from('<html><body>hi</body></html>'), Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>'), Buffer.from('GIF89a....')]) {
+      const { payload, headers } = form([{ name: 'photo', filename: 'x.jpg', type: 'image/jpeg', data }]);
+      const res = await h.app.inject({ method: 'POST', url: '/api/photologs', headers, payload });
+      expect(res.statusCode).toBe(415);
+    }
+    expect(h.objects.objects.size).toBe(0);
+    expect(h.bus.published).toHaveLength(0);
+  });
+
+  it('answers 413 for a photo over 10 MB and leaves no object behind', async () => {
+    const big = Buffer.concat([await jpegWithExif(), Buffer.alloc(10 * 1024 * 1024 + 1)]);
+    const { payload, headers } = form([{ name: 'photo', filename: 'big.jpg', type: 'image/jpeg', data: big }]);
+    const res = await h.app.inject({ method: 'POST', url: '/api/photologs', headers, payload });
+    expect(res.statusCode).toBe(413);
+    expect(h.objects.objects.size).toBe(0);
+    expect(h.bus.published).toHaveLength(0);
+  });
+
+  it('refuses a pixel bomb (14000x14000 PNG) from its header, before decoding', async () => {
+    const bomb = pngHeaderOnly(14_000, 14_000);
+    expect((await sharp(bomb, { limitInputPixels: false }).metadata()).width).toBe(14_000);
+    const { payload, headers } = form([{ name: 'photo', filename: 'bomb.png', type: 'image/png', data: bomb }]);
+    const started = performance.now();
+    const res = await h.app.inject({ method: 'POST', url: '/api/photologs', headers, payload });
+    expect(res.statusCode).toBe(413);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(h.objects.objects.size).toBe(0);
+  }, 60_000);
+
+  it('answers 400 without a photo, with a bad metadata string, or with a second file', async () => {
+    const none = form([{ name: 'message', value: 'x' }]);
+    expect((await h.app.inject({ method: 'POST', url: '/api/photologs', headers: none.headers, payload: none.payload })).statusCode).toBe(400);
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'white' } }).png().toBuffer();
+    const badMeta = form([{ name: 'metadata', value: '[1]' }, { name: 'photo', filename: 'a.png', type: 'image/png', data: png }]);
+    const res = await h.app.inject({ method: 'POST', url: '/api/photologs', headers: badMeta.headers, payload: badMeta.payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ field: string }>().field).toBe('metadata');
+    const other = form([{ name: 'avatar', filename: 'a.png', type: 'image/png', data: png }]);
+    expect((await h.app.inject({ method: 'POST', url: '/api/photologs', headers: other.headers, payload: other.payload })).statusCode).toBe(400);
+    expect(h.objects.objects.size).toBe(0);
+  });
+
+  it('answers 415 for a JSON body and 401 without a key', async () => {
+    const json = await h.app.inject({ method: 'POST', url: '/api/photologs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
+    expect(json.statusCode).toBe(415);
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'white' } }).png().toBuffer();
+    const { payload, headers } = form([{ name: 'photo', filename: 'a.png', type: 'image/png', data: png }]);
+    const noKey = await h.app.inject({ method: 'POST', url: '/api/photologs', headers: { 'content-type': headers['content-type']! }, payload });
+    expect(noKey.statusCode).toBe(401);
+  });
+
+  it('deletes the stored objects when the event cannot be published', async () => {
+    h.bus.failPublish = true;
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: 'white' } }).png().toBuffer();
+    const { payload, headers } = form([{ name: 'photo', filename: 'a.png', type: 'image/png', data: png }]);
+    const res = await h.app.inject({ method: 'POST', url: '/api/photologs', headers, payload });
+    expect(res.statusCode).toBe(503);
+    expect(h.objects.objects.size).toBe(0);
+  });
+
+  it('counts a photo log against the hourly quota', async () => {
+    const fill = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: Array.from({ length: 1000 }, () => ({ message: 'x' })) });
+    expect(fill.statusCode).toBe(201);
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'white' } }).png().toBuffer();
+    const { payload, headers } = form([{ name: 'photo', filename: 'a.png', type: 'image/png', data: png }]);
+    const res = await h.app.inject({ method: 'POST', url: '/api/photologs', headers, payload });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect(h.objects.objects.size).toBe(0);
+  });
+});
