@@ -21,6 +21,8 @@ export interface AuthContext {
   readonly dummyPasswordHash: string;
   readonly publicUrl: string;
   readonly log: FastifyBaseLogger;
+  /** Clock for TOTP checks (epoch ms); injectable so tests can step through 30 s periods. */
+  readonly now: () => number;
   /** Sends mail without making the request wait (same answer time for known and unknown e-mails). */
   sendMailInBackground(mail: Mail): void;
   /** Resolves once background mail has been handed to the mailer (tests, shutdown). */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EventBus, PublishInput } from '@skald/ports';
-import { AuditRecordedEvent, TOPICS } from '@skald/contracts';
+import { AuditRecordedEvent, TOPICS, isAuditRecorded, parseIdentityEvent } from '@skald/contracts';
 import type { AuditRecorded, IdentityEvent } from '@skald/contracts';
 
 function splitType(type: string): { name: string; version: number } {
@@ -47,9 +47,15 @@ export interface IdentityPublisher {
 export function createIdentityPublisher(bus: EventBus): IdentityPublisher {
   return {
     async publish(events, audit) {
-      const messages = events.map((event) => envelope(TOPICS.identity, keyOf(event), event.type, event.data));
+      const messages = events.map((event) => {
+        // Validate at the source: a producer bug fails loudly here instead of dead-lettering everywhere.
+        const checked = parseIdentityEvent(event.type, event.data);
+        if (typeof checked === 'string') throw new TypeError(`refusing to publish invalid event ${checked}`);
+        return envelope(TOPICS.identity, keyOf(event), event.type, event.data);
+      });
       if (audit !== undefined) {
         const data: AuditRecorded = { ...audit, at: new Date().toISOString() };
+        if (!isAuditRecorded(data)) throw new TypeError(`refusing to publish invalid audit entry ${audit.action}`);
         messages.push(envelope(TOPICS.audit, audit.serverId ?? audit.actorId, `${AuditRecordedEvent.name}.v${AuditRecordedEvent.version}`, data));
       }
       if (messages.length > 0) await bus.publish(messages);

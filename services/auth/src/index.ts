@@ -34,6 +34,8 @@ export interface AuthServiceOptions {
   readonly passwordCost?: ScryptCost;
   readonly rateLimits?: Partial<AuthRateLimits>;
   readonly accessTokenTtlSeconds?: number;
+  /** Clock for TOTP checks (epoch ms); default Date.now. */
+  readonly now?: () => number;
 }
 
 export interface AuthServiceModule extends ServiceModule {
@@ -59,6 +61,7 @@ export async function buildAuthService(deps: ServiceDeps, options: AuthServiceOp
     dummyPasswordHash: await makeDummyHash(passwordCost),
     publicUrl: deps.publicUrl,
     log: deps.log,
+    now: options.now ?? Date.now,
     ...createMailQueue(deps.mailer, deps.log),
     currentUser: currentUserResolver(store, tokens),
   };

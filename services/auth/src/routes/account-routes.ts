@@ -131,7 +131,7 @@ export async function registerAccountRoutes(app: FastifyInstance, ctx: AuthConte
       throw new HttpError(401, PRE_TOKEN_INVALID);
     }
     const secret = ctx.secrets.open(user.totpSecretSealed, totpPurpose(user._id));
-    const check = await checkTotp(secret, code, user.totpLastStep);
+    const check = await checkTotp(secret, code, user.totpLastStep, ctx.now());
     if (!check.valid) {
       await ctx.limiter.consume(limitKey, ctx.limits.twoFactorPerAccount).catch(() => undefined);
       const updated = await store.preTokens.findOneAndUpdate({ _id: preHash }, { $inc: { failedAttempts: 1 } });

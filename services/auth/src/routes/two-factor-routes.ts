@@ -30,7 +30,7 @@ export async function registerTwoFactorRoutes(app: FastifyInstance, ctx: AuthCon
     if (code.trim() === '') throw new HttpError(400, CODE_REQUIRED);
     const limitKey = `2fa:acct:${user._id}`;
     await ctx.limiter.assertOpen(limitKey, ctx.limits.twoFactorPerAccount);
-    const check = await checkTotp(ctx.secrets.open(sealed, totpPurpose(user._id)), code.trim(), user.totpLastStep);
+    const check = await checkTotp(ctx.secrets.open(sealed, totpPurpose(user._id)), code.trim(), user.totpLastStep, ctx.now());
     if (!check.valid) {
       await ctx.limiter.consume(limitKey, ctx.limits.twoFactorPerAccount).catch(() => undefined);
       throw new HttpError(400, INVALID_2FA_CODE);
