@@ -1,2 +1,5 @@
 export * from './counters/index.ts';
 export * from './mailer/index.ts';
+export * from './event-bus/index.ts';
+export * from './from-config.ts';
+export * from './document-store/index.ts';

@@ -97,7 +97,10 @@ export function handleNotFound(request: FastifyRequest, reply: FastifyReply): Fa
   return sendError(reply, 404, 'Not Found', `Route ${request.method} ${request.url.split('?')[0]} not found`);
 }
 
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(
+  app: FastifyInstance,
+  notFound: (request: FastifyRequest, reply: FastifyReply) => unknown = handleNotFound,
+): void {
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler(handleNotFound);
+  app.setNotFoundHandler(notFound);
 }

@@ -3,7 +3,7 @@
  * with redacting logs, request ids, the JSON error shape, timeouts and body limits already set.
  */
 import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { installErrorHandlers } from './errors.ts';
 import { redactPaths, REDACTED, serializeError, serializeRequest } from './redaction.ts';
@@ -20,6 +20,8 @@ export interface HttpAppOptions {
   readonly requestTimeoutMs?: number;
   /** Trust X-Forwarded-* (services behind the gateway). Default false. */
   readonly trustProxy?: boolean;
+  /** Replaces the JSON 404 (the gateway's SPA fallback); must itself never log the raw URL. */
+  readonly notFoundHandler?: (request: FastifyRequest, reply: FastifyReply) => unknown;
 }
 
 export function loggerOptions(options: Pick<HttpAppOptions, 'logLevel' | 'logStream'>) {
@@ -54,6 +56,6 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
-  installErrorHandlers(app);
+  installErrorHandlers(app, options.notFoundHandler);
   return app;
 }

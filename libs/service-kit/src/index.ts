@@ -9,3 +9,4 @@ export * from './http-app.ts';
 export * from './health.ts';
 export * from './shutdown.ts';
 export * from './identity-read-model.ts';
+export * from './skeleton-service.ts';

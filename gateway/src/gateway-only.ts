@@ -1,0 +1,33 @@
+/** TARGET=gateway: the proxying gateway alone (no adapters): headers, CORS, limits, web app, proxy. */
+import type { SkaldConfig } from '@skald/config';
+import { createHttpApp } from '@skald/service-kit';
+import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
+import { registerProxy, registerProxyHealth } from './proxy.ts';
+import { registerSecurity } from './security.ts';
+import { DEFAULT_WEB_DIST, registerWebApp, spaNotFoundHandler } from './web-app.ts';
+
+export async function buildGateway(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
+  const webDist = options.webDist ?? DEFAULT_WEB_DIST;
+  const app = createHttpApp({
+    logLevel: config.logLevel,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeoutMs: config.requestTimeoutMs,
+    notFoundHandler: spaNotFoundHandler(webDist),
+  });
+  await registerSecurity(app, config.corsOrigins);
+  registerProxyHealth(app, config);
+  await registerProxy(app, config);
+  await registerWebApp(app, webDist);
+  return {
+    app,
+    modules: [],
+    shutdownSteps: [],
+    async start() {
+      await app.ready();
+    },
+    async close() {
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * TARGET=<service>: one service alone on its port, routes at the spec's paths (no /api), with
+ * /health and /ready. Behind the gateway, which forwards the request id and client address.
+ */
+import type { SkaldConfig } from '@skald/config';
+import { createSharedAdapters } from '@skald/adapters';
+import { ALL_TOPICS } from '@skald/contracts';
+import { createHttpApp, registerHealthRoutes } from '@skald/service-kit';
+import type { ServiceName } from '@skald/service-kit';
+import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
+import { mountService } from './mount-service.ts';
+import { resolveKeys, serviceDeps } from './process-deps.ts';
+import { loadServiceFactory } from './service-registry.ts';
+
+export async function buildSingleService(config: SkaldConfig, name: ServiceName, options: LauncherOptions = {}): Promise<RunningProcess> {
+  const app = createHttpApp({
+    logLevel: config.logLevel,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeoutMs: config.requestTimeoutMs,
+    trustProxy: true,
+  });
+  const keys = resolveKeys(config, name);
+  const factory = await loadServiceFactory(name, options.factories);
+  const shared = await createSharedAdapters(config, { publishLine: (line) => app.log.info({ outbox: line }, 'mail written to the outbox') });
+  let docsClose: () => Promise<void> = async () => undefined;
+  try {
+    await shared.bus.ensureTopics(ALL_TOPICS);
+    const { deps, docs } = await serviceDeps(config, name, shared, keys, app.log);
+    docsClose = () => docs.close();
+    const module = await factory(deps);
+    registerHealthRoutes(app, [module]);
+    await mountService(app, module, { prefix: '', defaultBodyLimit: config.bodyLimitBytes });
+    const shutdownSteps = [
+      { name: `stop ${name}`, run: () => module.stop() },
+      { name: 'close adapters', run: async () => { await docsClose(); await shared.close(); } },
+    ];
+    let started = false;
+    return {
+      app,
+      modules: [module],
+      shutdownSteps,
+      async start() {
+        await app.ready();
+        await module.start();
+        started = true;
+      },
+      async close() {
+        await app.close();
+        for (const step of started ? shutdownSteps : shutdownSteps.slice(-1)) await step.run();
+      },
+    };
+  } catch (error) {
+    await docsClose().catch(() => undefined);
+    await shared.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Builds every adapter a Skald process needs from its validated configuration.
+ * Data locations in embedded mode (all under DATA_DIR):
+ *   bus journal DATA_DIR/bus/journal.db · logs DATA_DIR/logs/logs.db · jobs DATA_DIR/jobs/jobs.db
+ *   objects DATA_DIR/objects · outbox DATA_DIR/outbox · each service's documents DATA_DIR/<service>/documents.db
+ * In MongoDB each service has its own database `skald_<service>`; the log store uses `skald_logs`.
+ */
+import { join } from 'node:path';
+import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore } from '@skald/ports';
+import type { SkaldConfig } from '@skald/config';
+import { createCounters } from './counters/index.ts';
+import type { CountersConfig } from './counters/index.ts';
+import { createDocumentStore } from './document-store/index.ts';
+import type { DocumentStoreConfig } from './document-store/index.ts';
+import { createEventBus } from './event-bus/index.ts';
+import type { EventBusConfig } from './event-bus/index.ts';
+import { createMailer } from './mailer/index.ts';
+import type { MailerConfig } from './mailer/index.ts';
+
+// The three factories below are being written in parallel (libs/adapters/src/{log-store,object-store,job-queue});
+// their config shapes are the shared decision, repeated here so this file compiles before they land.
+export type LogStoreConfigInput = { kind: 'sqlite'; file: string } | { kind: 'mongo'; url: string; database: string };
+export type ObjectStoreConfigInput =
+  | { kind: 'fs'; root: string }
+  | { kind: 'minio'; endPoint: string; port: number; useSSL: boolean; accessKey: string; secretKey: string; bucket: string; region?: string };
+export type JobQueueConfigInput = { kind: 'embedded'; file: string } | { kind: 'bullmq'; url: string; prefix?: string };
+
+export function eventBusConfig(config: SkaldConfig): EventBusConfig {
+  switch (config.adapters.eventBus) {
+    case 'memory':
+      return { kind: 'memory', file: join(config.dataDir, 'bus', 'journal.db') };
+    case 'redis':
+      return { kind: 'redis', url: need(config.redis, 'REDIS_URL').url, prefix: `${need(config.redis, 'REDIS_URL').prefix}:bus:` };
+    case 'kafka': {
+      const kafka = need(config.kafka, 'KAFKA_BROKERS');
+      return {
+        kind: 'kafka',
+        brokers: kafka.brokers,
+        clientId: kafka.clientId,
+        ...(kafka.replicationFactor !== undefined ? { replicationFactor: kafka.replicationFactor } : {}),
+      };
+    }
+  }
+}
+
+/** Each service's own document store: its own SQLite file or its own Mongo database. */
+export function documentStoreConfig(config: SkaldConfig, service: string): DocumentStoreConfig {
+  if (!/^[a-z][a-z0-9-]*$/.test(service)) throw new Error(`invalid service name for a document store: ${service}`);
+  return config.adapters.docStore === 'sqlite'
+    ? { kind: 'sqlite', file: join(config.dataDir, service, 'documents.db') }
+    : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: `skald_${service}` };
+}
+
+export function logStoreConfig(config: SkaldConfig): LogStoreConfigInput {
+  return config.adapters.logStore === 'sqlite'
+    ? { kind: 'sqlite', file: join(config.dataDir, 'logs', 'logs.db') }
+    : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: 'skald_logs' };
+}
+
+export function objectStoreConfig(config: SkaldConfig): ObjectStoreConfigInput {
+  return config.adapters.objectStore === 'fs' ? { kind: 'fs', root: join(config.dataDir, 'objects') } : { kind: 'minio', ...need(config.s3, 'S3_ENDPOINT') };
+}
+
+export function jobQueueConfig(config: SkaldConfig): JobQueueConfigInput {
+  if (config.adapters.jobQueue === 'embedded') return { kind: 'embedded', file: join(config.dataDir, 'jobs', 'jobs.db') };
+  const redis = need(config.redis, 'REDIS_URL');
+  return { kind: 'bullmq', url: redis.url, prefix: `${redis.prefix}:jobs` };
+}
+
+export function countersConfig(config: SkaldConfig): CountersConfig {
+  if (config.adapters.counters === 'memory') return { kind: 'memory' };
+  const redis = need(config.redis, 'REDIS_URL');
+  return { kind: 'redis', url: redis.url, prefix: `${redis.prefix}:counters:` };
+}
+
+export function mailerConfig(config: SkaldConfig, publishLine?: (line: string) => void): MailerConfig {
+  return config.adapters.mailer === 'outbox'
+    ? { kind: 'outbox', dir: join(config.dataDir, 'outbox'), from: config.mailFrom, ...(publishLine ? { publishLine } : {}) }
+    : { kind: 'smtp', url: need(config.smtpUrl, 'SMTP_URL'), from: config.mailFrom };
+}
+
+function need<T>(value: T | undefined, variable: string): T {
+  // loadConfig already refuses these combinations; this guards hand-built configs in tests.
+  if (value === undefined) throw new Error(`Invalid configuration: ${variable} is required for the chosen adapter`);
+  return value;
+}
+
+type Factory<C, P> = (config: C) => Promise<P>;
+
+/** Loads a factory from a sibling module that may not exist yet in a partial checkout. */
+async function lazyFactory<C, P>(modulePath: string, exportName: string): Promise<Factory<C, P>> {
+  const mod = (await import(modulePath)) as Record<string, unknown>;
+  const factory = mod[exportName];
+  if (typeof factory !== 'function') throw new Error(`${modulePath} does not export ${exportName}`);
+  return factory as Factory<C, P>;
+}
+
+export const createLogStoreFromConfig = async (config: SkaldConfig): Promise<LogStore> =>
+  (await lazyFactory<LogStoreConfigInput, LogStore>('./log-store/index.ts', 'createLogStore'))(logStoreConfig(config));
+export const createObjectStoreFromConfig = async (config: SkaldConfig): Promise<ObjectStore> =>
+  (await lazyFactory<ObjectStoreConfigInput, ObjectStore>('./object-store/index.ts', 'createObjectStore'))(objectStoreConfig(config));
+export const createJobQueueFromConfig = async (config: SkaldConfig): Promise<JobQueue> =>
+  (await lazyFactory<JobQueueConfigInput, JobQueue>('./job-queue/index.ts', 'createJobQueue'))(jobQueueConfig(config));
+
+/** Infrastructure shared by every service of a process (the document stores are per service). */
+export interface SharedAdapters {
+  readonly bus: EventBus;
+  readonly logStore: LogStore;
+  readonly objects: ObjectStore;
+  readonly jobs: JobQueue;
+  readonly counters: Counters;
+  readonly mailer: Mailer;
+  /** Closes everything that was opened, in reverse order, reporting the first failure after trying all. */
+  close(): Promise<void>;
+}
+
+export interface SharedAdapterOptions {
+  /** The outbox mailer's one-line notice per mail (all-in-one prints it to the log). */
+  readonly publishLine?: (line: string) => void;
+}
+
+export async function createSharedAdapters(config: SkaldConfig, options: SharedAdapterOptions = {}): Promise<SharedAdapters> {
+  const opened: { close(): Promise<void> }[] = [];
+  const open = async <T extends { close(): Promise<void> }>(make: () => Promise<T>): Promise<T> => {
+    const adapter = await make();
+    opened.push(adapter);
+    return adapter;
+  };
+  const closeAll = async (): Promise<void> => {
+    let first: unknown;
+    for (const adapter of opened.reverse()) {
+      try {
+        await adapter.close();
+      } catch (error) {
+        first ??= error;
+      }
+    }
+    opened.length = 0;
+    if (first !== undefined) throw first;
+  };
+  try {
+    const bus = await open(() => createEventBus(eventBusConfig(config)));
+    const logStore = await open(() => createLogStoreFromConfig(config));
+    const objects = await open(() => createObjectStoreFromConfig(config));
+    const jobs = await open(() => createJobQueueFromConfig(config));
+    const counters = await open(() => createCounters(countersConfig(config)));
+    const mailer = await open(() => createMailer(mailerConfig(config, options.publishLine)));
+    return { bus, logStore, objects, jobs, counters, mailer, close: closeAll };
+  } catch (error) {
+    await closeAll().catch(() => undefined);
+    throw error;
+  }
+}
+
+export async function createServiceDocumentStore(config: SkaldConfig, service: string): Promise<DocumentStore> {
+  return createDocumentStore(documentStoreConfig(config, service));
+}
