@@ -30,6 +30,8 @@ export interface RedisEventBusConfig {
   readonly blockMs?: number;
   /** Approximate per-stream cap (XADD MAXLEN ~); consumed entries are trimmed earlier. Default 100 000. */
   readonly maxLen?: number;
+  /** How often a subscription trims acknowledged entries of its streams. Default 10 s. */
+  readonly trimIntervalMs?: number;
 }
 
 export interface KafkaEventBusConfig {
