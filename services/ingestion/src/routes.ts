@@ -161,8 +161,10 @@ export async function registerIngestionRoutes(app: FastifyInstance, deps: Ingest
       } catch (error) {
         const status = (error as { statusCode?: unknown }).statusCode;
         if (status === 413) return send(reply, 413, 'Photo is larger than 10 MB or the form has too many parts');
-        if (typeof status === 'number' && status >= 400 && status < 500) return send(reply, 400, 'Malformed multipart form');
-        throw error;
+        // Everything else thrown while reading parts is busboy refusing the client's bytes
+        // ("Unexpected end of form", bad boundary, ...): the client's fault, never a 5xx.
+        request.log.info({ err: error }, 'malformed multipart form');
+        return send(reply, 400, 'Malformed multipart form');
       }
       if (photo === null || photo.length === 0) return send(reply, 400, "Invalid field 'photo': is required", { field: 'photo' });
 
