@@ -42,15 +42,12 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: loggerOptions(options),
     genReqId: genRequestId,
-    requestIdLogLabel: 'reqId',
     bodyLimit: options.bodyLimit ?? 1_048_576,
     requestTimeout: timeout,
     connectionTimeout: timeout,
     keepAliveTimeout: 5_000,
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
-    // Fastify's own logging of client errors (malformed requests) goes through our serializers too.
-    disableRequestLogging: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   app.addHook('onRequest', async (request, reply) => {

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../src/index.ts';
+
+const distributedBase = {
+  JWT_PUBLIC_KEY_FILE: '/keys/public.pem',
+  SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
+
+function errorOf(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig validation messages', () => {
+  it('names the variable, the expectation and the value for a bad PORT', () => {
+    expect(errorOf({ PORT: 'abc' })).toBe('Invalid configuration: PORT must be an integer between 1 and 65535 (got "abc")');
+    expect(errorOf({ PORT: '70000' })).toBe('Invalid configuration: PORT must be an integer between 1 and 65535 (got "70000")');
+  });
+
+  it('refuses numbers that lenient coercion would accept', () => {
+    for (const port of ['1.5', '0x10', '1e3', '-1']) {
+      expect(errorOf({ PORT: port })).toContain('PORT must be an integer');
+    }
+  });
+
+  it('lists the allowed values of an enumeration', () => {
+    expect(errorOf({ TARGET: 'everything' })).toBe(
+      'Invalid configuration: TARGET must be one of all, gateway, auth, ingestion, logs, webhooks, backups, billing, admin (got "everything")',
+    );
+    expect(errorOf({ EVENT_BUS: 'rabbit' })).toContain('EVENT_BUS must be one of memory, redis, kafka');
+  });
+
+  it('checks URLs, booleans and keys', () => {
+    expect(errorOf({ PUBLIC_URL: 'skald.example' })).toContain('PUBLIC_URL must be an http(s) URL');
+    expect(errorOf({ S3_USE_SSL: 'yes' })).toContain('S3_USE_SSL must be true or false');
+    expect(errorOf({ SECRETS_KEY: 'short' })).toContain('SECRETS_KEY must be a base64 encoded 32-byte key');
+    expect(errorOf({ CORS_ORIGINS: 'https://a.example,not an origin' })).toContain('CORS_ORIGINS must be a comma-separated list');
+  });
+
+  it('requires the connection settings of the chosen adapters', () => {
+    expect(errorOf({ EVENT_BUS: 'redis' })).toBe('Invalid configuration: REDIS_URL is required when EVENT_BUS=redis');
+    expect(errorOf({ LOG_STORE: 'mongo' })).toBe('Invalid configuration: MONGO_URL is required when LOG_STORE=mongo');
+    expect(errorOf({ OBJECT_STORE: 'minio' })).toContain('S3_ENDPOINT is required when OBJECT_STORE=minio');
+    expect(errorOf({ MAILER: 'smtp' })).toContain('SMTP_URL is required when MAILER=smtp');
+  });
+
+  it('requires shared keys for a single distributed service, the private key only for auth', () => {
+    const env = { TARGET: 'logs', EVENT_BUS: 'redis', REDIS_URL: 'redis://127.0.0.1:6379', DOC_STORE: 'sqlite', LOG_STORE: 'sqlite', OBJECT_STORE: 'fs', JOB_QUEUE: 'embedded', COUNTERS: 'redis', MAILER: 'outbox' };
+    expect(errorOf(env)).toContain('JWT_PUBLIC_KEY_FILE is required');
+    expect(loadConfig({ ...env, ...distributedBase }).port).toBe(8083);
+    expect(errorOf({ ...env, ...distributedBase, TARGET: 'auth' })).toContain('JWT_PRIVATE_KEY_FILE is required when TARGET=auth');
+  });
+});
+
+describe('loadConfig defaults', () => {
+  it('all-in-one picks the embedded adapters and port 8080', () => {
+    const config = loadConfig({});
+    expect(config.target).toBe('all');
+    expect(config.mode).toBe('all-in-one');
+    expect(config.port).toBe(8080);
+    expect(config.adapters).toEqual({ eventBus: 'memory', docStore: 'sqlite', logStore: 'sqlite', objectStore: 'fs', jobQueue: 'embedded', counters: 'memory', mailer: 'outbox' });
+    expect(config.requestTimeoutMs).toBeGreaterThan(0);
+    expect(config.bodyLimitBytes).toBe(1_048_576);
+  });
+
+  it('distributed picks the real adapters, any of them overridable', () => {
+    const config = loadConfig({
+      ...distributedBase,
+      TARGET: 'ingestion',
+      KAFKA_BROKERS: 'k1:9092, k2:9092',
+      MONGO_URL: 'mongodb://m:27017',
+      REDIS_URL: 'redis://r:6379',
+      S3_ENDPOINT: 'minio',
+      S3_ACCESS_KEY: 'a',
+      S3_SECRET_KEY: 'b',
+      SMTP_URL: 'smtp://mail:25',
+      OBJECT_STORE: 'fs',
+    });
+    expect(config.mode).toBe('distributed');
+    expect(config.port).toBe(8082);
+    expect(config.adapters).toEqual({ eventBus: 'kafka', docStore: 'mongo', logStore: 'mongo', objectStore: 'fs', jobQueue: 'bullmq', counters: 'redis', mailer: 'smtp' });
+    expect(config.kafka?.brokers).toEqual(['k1:9092', 'k2:9092']);
+  });
+
+  it('the gateway needs no adapter settings and defaults its upstreams', () => {
+    const config = loadConfig({ TARGET: 'gateway', SERVICE_URL_AUTH: 'http://auth:8081/' });
+    expect(config.serviceUrls.auth).toBe('http://auth:8081');
+    expect(config.serviceUrls.logs).toBe('http://127.0.0.1:8083');
+  });
+
+  it('reads SKALD_CONFIG_FILE, with the environment taking precedence', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-config-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ PORT: 9000, LOG_LEVEL: 'debug', CORS_ORIGINS: 'https://a.example' }));
+    const config = loadConfig({ SKALD_CONFIG_FILE: file, LOG_LEVEL: 'warn' });
+    expect(config.port).toBe(9000);
+    expect(config.logLevel).toBe('warn');
+    expect(config.corsOrigins).toEqual(['https://a.example']);
+    writeFileSync(file, JSON.stringify({ PORTT: 1 }));
+    expect(errorOf({ SKALD_CONFIG_FILE: file })).toContain('unknown variable PORTT');
+    writeFileSync(file, JSON.stringify({ PORT: 'x' }));
+    expect(errorOf({ SKALD_CONFIG_FILE: file })).toContain('PORT must be an integer');
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp, HttpError, redactUrl } from '../src/index.ts';
+
+const lines: string[] = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, callback) {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    callback();
+  },
+});
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = createHttpApp({ logLevel: 'debug', logStream: capture, bodyLimit: 1024 });
+  app.post(
+    '/register',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['username', 'password'],
+          additionalProperties: false,
+          properties: { username: { type: 'string', minLength: 3 }, password: { type: 'string' } },
+        },
+      },
+    },
+    async (request) => {
+      request.log.info({ body: request.body }, 'registering');
+      return { ok: true };
+    },
+  );
+  app.get('/taken', async () => {
+    throw new HttpError(409, 'That server name is already taken.');
+  });
+  app.get('/boom', async () => {
+    throw new Error('database password=hunter2 exploded');
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('createHttpApp error shape', () => {
+  it('4xx messages pass through as { error, message }', async () => {
+    const response = await app.inject({ method: 'GET', url: '/taken' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ error: 'That server name is already taken.', message: 'That server name is already taken.' });
+  });
+
+  it('5xx are masked and the detail stays in the log', async () => {
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ error: 'Internal Server Error', message: 'Internal Server Error' });
+    expect(response.body).not.toContain('hunter2');
+  });
+
+  it('validation errors answer 400 naming the field', async () => {
+    const short = await app.inject({ method: 'POST', url: '/register', payload: { username: 'ab', password: 'x' } });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().error).toMatch(/^username /);
+    const missing = await app.inject({ method: 'POST', url: '/register', payload: { username: 'abc' } });
+    expect(missing.json().error).toBe('password is required');
+  });
+
+  it('413 for a body over the limit, 404 in the same shape', async () => {
+    const big = await app.inject({ method: 'POST', url: '/register', payload: { username: 'x'.repeat(2000), password: 'p' } });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error).toBe('Request body is too large');
+    const missing = await app.inject({ method: 'GET', url: '/nowhere?apiKey=SECRETKEY123' });
+    expect(missing.statusCode).toBe(404);
+    expect(Object.keys(missing.json()).sort()).toEqual(['error', 'message']);
+  });
+});
+
+describe('request ids', () => {
+  it('generates one and echoes it', async () => {
+    const response = await app.inject({ method: 'GET', url: '/taken' });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('accepts a well-formed incoming id and replaces a malformed one', async () => {
+    const kept = await app.inject({ method: 'GET', url: '/taken', headers: { 'x-request-id': 'gw-1234abcd' } });
+    expect(kept.headers['x-request-id']).toBe('gw-1234abcd');
+    const replaced = await app.inject({ method: 'GET', url: '/taken', headers: { 'x-request-id': 'bad id\n{"level":60}' } });
+    expect(replaced.headers['x-request-id']).not.toContain('bad');
+  });
+});
+
+describe('log redaction', () => {
+  it('no secret from the URL, headers or body reaches a log line', async () => {
+    lines.length = 0;
+    await app.inject({
+      method: 'POST',
+      url: '/register?apiKey=SECRETKEY123&x=1',
+      headers: { authorization: 'Bearer SECRETKEY123', 'x-api-key': 'SECRETKEY123', cookie: 'sid=SECRETKEY123' },
+      payload: { username: 'alice', password: 'SECRETKEY123' },
+    });
+    await app.inject({ method: 'GET', url: '/nowhere/else?token=SECRETKEY123' });
+    await app.inject({ method: 'GET', url: '/boom?apiKey=SECRETKEY123' });
+    expect(lines.length).toBeGreaterThan(4);
+    expect(lines.join('\n')).toContain('apiKey=[REDACTED]');
+    expect(lines.join('\n')).toContain('"password":"[REDACTED]"');
+    for (const line of lines) expect(line).not.toContain('SECRETKEY123');
+  });
+
+  it('redactUrl replaces every secret query value', () => {
+    expect(redactUrl('/logs?apiKey=abc&level=info&token=t&API_KEY=z')).toBe('/logs?apiKey=[REDACTED]&level=info&token=[REDACTED]&API_KEY=[REDACTED]');
+    expect(redactUrl('/logs?level=info')).toBe('/logs?level=info');
+  });
+});
