@@ -1,0 +1,244 @@
+/**
+ * Event bus on Kafka (kafkajs), for distributed installs.
+ *
+ * - Producer: acks -1 (all in-sync replicas), idempotent off (experimental in kafkajs), no topic
+ *   auto-creation: ensureTopics() creates topics and their dead-letter topics via the admin API.
+ *   Durability needs RF >= 3 and min.insync.replicas >= 2 on the brokers (see reliability notes).
+ * - Message: key = partition key (so per-key order = partition order), value = payload JSON,
+ *   headers = the message headers plus `x-message-id` (stripped again on delivery).
+ * - Consumer: one kafkajs consumer per subscription, eachBatch with eachBatchAutoResolve false and
+ *   autoCommit false. Messages of a partition are handled one by one; an offset is resolved only
+ *   after its handler succeeded (or the message was produced to the DLQ) and the resolved offsets
+ *   are committed at the end of each batch, including when stop() cuts the batch short.
+ * - A failing handler is retried in place (the partition waits), then dead-lettered. Kafka keeps
+ *   no delivery count, so after a consumer restart the attempt counter starts again at 1.
+ * - maxBytesPerPartition is 10 MB: it must be at least the broker's message.max.bytes, or the
+ *   consumer stalls on a large message.
+ */
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, IHeaders, KafkaMessage, Producer } from 'kafkajs';
+import { deadLetterTopic } from '@skald/ports';
+import type { BusMessage, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { KafkaEventBusConfig } from '../config.ts';
+import { deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
+
+const MESSAGE_ID_HEADER = 'x-message-id';
+const DEFAULT_REPLICATION_FACTOR = 3;
+const DEFAULT_PARTITIONS = 6;
+const MAX_BYTES_PER_PARTITION = 10 * 1024 * 1024;
+
+function serializePayload(payload: unknown): string {
+  const text = JSON.stringify(payload);
+  if (text === undefined) throw new TypeError('event bus: payload must be JSON-serializable');
+  return text;
+}
+
+function headerText(value: IHeaders[string]): string | undefined {
+  if (value === undefined) return undefined;
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined ? undefined : first.toString();
+}
+
+export function decodeKafkaMessage(topic: string, raw: KafkaMessage): Omit<BusMessage, 'attempt'> {
+  const headers: Record<string, string> = {};
+  let id = `${topic}@${raw.offset}`;
+  for (const [name, value] of Object.entries(raw.headers ?? {})) {
+    const text = headerText(value);
+    if (text === undefined) continue;
+    if (name === MESSAGE_ID_HEADER) id = text;
+    else headers[name] = text;
+  }
+  const text = raw.value?.toString() ?? 'null';
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text) as unknown;
+  } catch {
+    // Not written by this adapter: hand it over raw and let the consumer's validation decide.
+    payload = text;
+  }
+  return { id, topic, key: raw.key?.toString() ?? '', payload, headers };
+}
+
+function encodeMessage(id: string, key: string, headers: Readonly<Record<string, string>>, payload: string) {
+  return { key, value: payload, headers: { ...headers, [MESSAGE_ID_HEADER]: id } };
+}
+
+class KafkaSubscription implements Subscription {
+  readonly #consumer: Consumer;
+  readonly #producer: Producer;
+  readonly #options: SubscribeOptions;
+  readonly #limits: { maxAttempts: number; retryDelayMs: number };
+  readonly #controller = new AbortController();
+  readonly #onStopped: () => void;
+  #stopping: Promise<void> | null = null;
+
+  constructor(consumer: Consumer, producer: Producer, options: SubscribeOptions, onStopped: () => void) {
+    this.#consumer = consumer;
+    this.#producer = producer;
+    this.#options = options;
+    this.#limits = resolveSubscribeDefaults(options);
+    this.#onStopped = onStopped;
+  }
+
+  async start(): Promise<void> {
+    await this.#consumer.connect();
+    await this.#consumer.subscribe({ topics: [...this.#options.topics], fromBeginning: true });
+    await this.#consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.#handleBatch(payload),
+    });
+  }
+
+  async #handleBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
+    let lastDone: string | null = null;
+    try {
+      for (const raw of batch.messages) {
+        if (!isRunning() || isStale() || this.#controller.signal.aborted) break;
+        const message = decodeKafkaMessage(batch.topic, raw);
+        const outcome = await deliverWithRetries(message, this.#options.handler, {
+          ...this.#limits,
+          firstAttempt: 1,
+          signal: this.#controller.signal,
+        });
+        if (outcome.kind === 'aborted') break;
+        if (outcome.kind === 'dead') {
+          await this.#producer.send({
+            topic: deadLetterTopic(batch.topic),
+            acks: -1,
+            messages: [
+              encodeMessage(
+                message.id, message.key,
+                deadLetterHeaders(message.headers, batch.topic, outcome.reason, this.#options.group),
+                raw.value?.toString() ?? 'null',
+              ),
+            ],
+          });
+        }
+        resolveOffset(raw.offset);
+        lastDone = raw.offset;
+        await heartbeat();
+      }
+    } finally {
+      // Commit exactly what finished: the next offset after the last handled message.
+      if (lastDone !== null) {
+        await commitOffsetsIfNecessary({
+          topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(lastDone) + 1n).toString() }] }],
+        });
+      }
+    }
+  }
+
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      this.#controller.abort();
+      // disconnect() stops fetching and waits for the running batch, which commits on its way out.
+      await this.#consumer.disconnect();
+      this.#onStopped();
+    })();
+    return this.#stopping;
+  }
+}
+
+export class KafkaEventBus implements EventBus {
+  readonly #kafka: Kafka;
+  readonly #producer: Producer;
+  readonly #admin: Admin;
+  readonly #config: KafkaEventBusConfig;
+  readonly #knownTopics = new Set<string>();
+  readonly #subscriptions = new Set<KafkaSubscription>();
+  #closed = false;
+
+  private constructor(kafka: Kafka, producer: Producer, admin: Admin, config: KafkaEventBusConfig) {
+    this.#kafka = kafka;
+    this.#producer = producer;
+    this.#admin = admin;
+    this.#config = config;
+  }
+
+  static async connect(config: KafkaEventBusConfig): Promise<KafkaEventBus> {
+    const kafka = new Kafka({ clientId: config.clientId, brokers: [...config.brokers], logLevel: logLevel.WARN });
+    const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false });
+    const admin = kafka.admin();
+    await Promise.all([producer.connect(), admin.connect()]);
+    return new KafkaEventBus(kafka, producer, admin, config);
+  }
+
+  async ensureTopics(topics: readonly string[]): Promise<void> {
+    this.#assertOpen();
+    const all = [...new Set(topics.flatMap((topic) => [topic, deadLetterTopic(topic)]))];
+    // Returns false (no error) when the topics exist already.
+    await this.#admin.createTopics({
+      waitForLeaders: true,
+      topics: all.map((topic) => ({
+        topic,
+        numPartitions: this.#config.numPartitions ?? DEFAULT_PARTITIONS,
+        replicationFactor: this.#config.replicationFactor ?? DEFAULT_REPLICATION_FACTOR,
+      })),
+    });
+    for (const topic of all) this.#knownTopics.add(topic);
+  }
+
+  async publish(messages: readonly PublishInput[]): Promise<void> {
+    this.#assertOpen();
+    if (messages.length === 0) return;
+    const byTopic = new Map<string, ReturnType<typeof encodeMessage>[]>();
+    for (const message of messages) {
+      let list = byTopic.get(message.topic);
+      if (!list) {
+        await this.#assertTopic(message.topic);
+        list = [];
+        byTopic.set(message.topic, list);
+      }
+      list.push(
+        encodeMessage(message.id ?? randomUUID(), message.key, message.headers ?? {}, serializePayload(message.payload)),
+      );
+    }
+    await this.#producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+    });
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.#assertOpen();
+    if (options.topics.length === 0) throw new Error('event bus: subscribe needs at least one topic');
+    for (const topic of options.topics) await this.#assertTopic(topic);
+    const consumer = this.#kafka.consumer({
+      groupId: options.group,
+      allowAutoTopicCreation: false,
+      maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
+    });
+    const subscription: KafkaSubscription = new KafkaSubscription(consumer, this.#producer, options, () =>
+      this.#subscriptions.delete(subscription),
+    );
+    this.#subscriptions.add(subscription);
+    try {
+      await subscription.start();
+    } catch (error) {
+      await subscription.stop().catch(() => undefined);
+      throw error;
+    }
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+    await Promise.all([this.#producer.disconnect(), this.#admin.disconnect()]);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('event bus: closed');
+  }
+
+  async #assertTopic(topic: string): Promise<void> {
+    if (this.#knownTopics.has(topic)) return;
+    for (const name of await this.#admin.listTopics()) this.#knownTopics.add(name);
+    if (!this.#knownTopics.has(topic)) throw new Error(`event bus: unknown topic ${topic} (call ensureTopics first)`);
+  }
+}
