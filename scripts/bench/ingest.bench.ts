@@ -1,0 +1,181 @@
+/**
+ * Ingestion benchmarks (issue 4), all-in-one: the real gateway app (buildAllInOne with the embedded
+ * adapters: SQLite bus journal, SQLite log store, memory counters) listening on a loopback port, measured
+ * with autocannon side by side with a bare Fastify endpoint in the same run.
+ *
+ *   1. single-log POST /api/logs (X-API-Key) requests/s vs bare Fastify  (target: >= 50 %)
+ *   2. batch ingestion, 1000 logs per request: logs/s accepted, and logs/s accepted AND stored
+ *      (time until the logs service's store holds every accepted log)   (target: >= 150k logs/s)
+ *
+ * Run: `node scripts/bench/ingest.bench.ts` (or through `npm run bench`). BENCH_DURATION_S sets the
+ * seconds per measurement (default 10).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createRequire } from 'node:module';
+import Fastify from 'fastify';
+import { loadConfig } from '@skald/config';
+import { quotaKey, quotaWindowStart, ServerTierChangedEvent, publishEvent } from '@skald/contracts';
+import type { ServiceDeps } from '@skald/service-kit';
+import { createIngestionService } from '@skald/ingestion-service';
+import { buildAllInOne } from '../../gateway/src/all-in-one.ts';
+
+/** The part of autocannon's API used here (the package ships no types; a local type avoids a global declaration). */
+interface AutocannonResult {
+  readonly requests: { readonly average: number };
+  readonly latency: { readonly p99: number };
+  readonly '2xx': number;
+  readonly non2xx: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
+const SINGLE_CONNECTIONS = 50;
+const BATCH_CONNECTIONS = 8;
+const BATCH_SIZE = 1000;
+
+export interface BenchRow {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly target?: string;
+  readonly pass?: boolean;
+}
+
+interface Cannon {
+  readonly rps: number;
+  readonly ok: number;
+  readonly non2xx: number;
+  readonly p99: number;
+}
+
+async function cannon(url: string, body: string, headers: Record<string, string>, connections: number, pipelining = 1): Promise<Cannon> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+    connections,
+    pipelining,
+    duration: DURATION_S,
+  });
+  return { rps: result.requests.average, ok: result['2xx'], non2xx: result.non2xx, p99: result.latency.p99 };
+}
+
+async function bareFastify(body: string): Promise<Cannon> {
+  const app = Fastify({ logger: false });
+  app.post('/bare', async (_request, reply) => reply.code(201).send({ id: crypto.randomUUID() }));
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    return await cannon(`${address}/bare`, body, {}, SINGLE_CONNECTIONS);
+  } finally {
+    await app.close();
+  }
+}
+
+async function waitFor(read: () => Promise<number>, target: number, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (value < target && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    value = await read();
+  }
+  return value;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const single = JSON.stringify({ message: 'player joined the server', level: 'info', type: 'Join', resource: 'spawn', metadata: { player: 'Ann', ping: 42 } });
+  const batch = JSON.stringify(
+    Array.from({ length: BATCH_SIZE }, (_, i) => ({ message: `bench log line ${i}`, level: i % 5 === 0 ? 'warn' : 'info', type: 'Bench', resource: `res-${i % 10}`, metadata: { i } })),
+  );
+
+  const bare = await bareFastify(single);
+
+  const dir = await mkdtemp(join(tmpdir(), 'skald-bench-ingest-'));
+  const sink = new Writable({ write: (_chunk, _enc, cb) => cb() });
+  const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: 'warn' });
+  let ingestionDeps: ServiceDeps | undefined;
+  let logsDeps: ServiceDeps | undefined;
+  const { createLogsService } = await import('@skald/logs-service');
+  const proc = await buildAllInOne(config, {
+    services: ['auth', 'ingestion', 'logs'],
+    webDist: join(dir, 'no-web'),
+    logStream: sink,
+    factories: {
+      ingestion: async (deps) => {
+        ingestionDeps = deps;
+        return createIngestionService(deps);
+      },
+      logs: async (deps) => {
+        logsDeps = deps;
+        return createLogsService(deps);
+      },
+    },
+  });
+  const rows: BenchRow[] = [];
+  try {
+    await proc.start();
+    const address = await proc.app.listen({ port: 0, host: '127.0.0.1' });
+    const app = proc.app;
+    const password = 'correct horse battery staple 42';
+    await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'bench', password, email: 'bench@example.com' } });
+    const token: string = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bench', password } })).json().token;
+    const created = await app.inject({ method: 'POST', url: '/api/server/servers', headers: { authorization: `Bearer ${token}` }, payload: { name: 'Bench' } });
+    const { id: serverId, api_key: apiKey } = created.json() as { id: string; api_key: string };
+    const headers = { 'x-api-key': apiKey };
+    // The legend tier (1.5M logs/hour) so the quota does not cut the measurement; counters reset between runs.
+    await publishEvent(ingestionDeps!.bus, ServerTierChangedEvent, serverId, { serverId, tier: 'legend' });
+    const resetQuota = () => ingestionDeps!.counters.reset(quotaKey(serverId, quotaWindowStart(Date.now())));
+    // Wait until the ingestion read model applied the tier: two full batches pass only above the free tier.
+    const probe = Array.from({ length: BATCH_SIZE }, () => ({ message: 'probe' }));
+    for (let i = 0; i < 200; i++) {
+      await resetQuota();
+      const a = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
+      const b = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
+      if (a.statusCode === 201 && b.statusCode === 201) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await resetQuota();
+
+    const gatewaySingle = await cannon(`${address}/api/logs`, single, headers, SINGLE_CONNECTIONS);
+    await resetQuota();
+    const storedBefore = await logsDeps!.logStore.count(serverId);
+    const started = performance.now();
+    const gatewayBatch = await cannon(`${address}/api/logs`, batch, headers, BATCH_CONNECTIONS);
+    const acceptedLogs = gatewayBatch.ok * BATCH_SIZE;
+    const acceptedSeconds = (performance.now() - started) / 1000;
+    const stored = await waitFor(async () => (await logsDeps!.logStore.count(serverId)) - storedBefore, acceptedLogs, 300_000);
+    const storedSeconds = (performance.now() - started) / 1000;
+
+    const ratio = gatewaySingle.rps / bare.rps;
+    rows.push(
+      { name: 'bare Fastify POST (req/s)', value: Math.round(bare.rps), unit: 'req/s' },
+      { name: 'gateway single-log POST /api/logs (req/s)', value: Math.round(gatewaySingle.rps), unit: 'req/s' },
+      { name: 'gateway single-log vs bare Fastify', value: Math.round(ratio * 100), unit: '%', target: '>= 50 %', pass: ratio >= 0.5 },
+      { name: 'gateway single-log p99 latency', value: gatewaySingle.p99, unit: 'ms' },
+      { name: 'single-log non-2xx answers', value: gatewaySingle.non2xx, unit: 'count' },
+      { name: 'batch (1000/request) accepted', value: Math.round(acceptedLogs / acceptedSeconds), unit: 'logs/s' },
+      {
+        name: 'batch accepted and stored',
+        value: Math.round(stored / storedSeconds),
+        unit: 'logs/s',
+        target: '>= 150000 logs/s',
+        pass: stored >= acceptedLogs && stored / storedSeconds >= 150_000,
+      },
+      { name: 'batch stored == accepted', value: stored === acceptedLogs ? 1 : 0, unit: 'bool', pass: stored === acceptedLogs },
+      { name: 'batch non-2xx answers', value: gatewayBatch.non2xx, unit: 'count' },
+    );
+  } finally {
+    await proc.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (import.meta.main) {
+  const rows = await run();
+  console.table(rows.map((r) => ({ metric: r.name, value: r.value, unit: r.unit, target: r.target ?? '', result: r.pass === undefined ? '' : r.pass ? 'PASS' : 'FAIL' })));
+}
