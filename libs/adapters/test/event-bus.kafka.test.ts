@@ -10,7 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
 import type { EventBus } from '@skald/ports';
 import { createEventBus } from '../src/event-bus/index.ts';
-import { decodeKafkaMessage } from '../src/event-bus/kafka/kafka-event-bus.ts';
+import { PoisonMessageError } from '@skald/ports';
+import type { BusMessage } from '@skald/ports';
+import { decodeKafkaMessage, encodeMessage, processBatch } from '../src/event-bus/kafka/kafka-event-bus.ts';
+import type { BatchPayload } from '../src/event-bus/kafka/kafka-event-bus.ts';
 
 const DETECT_TIMEOUT_MS = 5_000;
 const KAFKA_IMAGE = 'confluentinc/cp-kafka:7.5.0';
@@ -63,6 +66,113 @@ describe('kafka message decoding (no broker needed)', () => {
       attributes: 0,
     });
     expect(decoded).toEqual({ id: 'm-1', topic: 't', key: 'server-1', payload: { a: 1 }, headers: { 'event-type': 'x.v1' } });
+  });
+});
+
+/** A fake eachBatch payload that records what the adapter resolves and commits. */
+function fakeBatch(ids: string[], options: { stopAfter?: number } = {}) {
+  const resolved: string[] = [];
+  const commits: string[] = [];
+  let handled = 0;
+  const payload: BatchPayload = {
+    batch: {
+      topic: 't',
+      partition: 3,
+      highWatermark: String(100 + ids.length),
+      messages: ids.map((id, i) => {
+        const encoded = encodeMessage(id, 'k', { 'event-type': 'x.v1' }, JSON.stringify({ i }));
+        return {
+          key: Buffer.from(encoded.key),
+          value: Buffer.from(encoded.value),
+          headers: encoded.headers,
+          offset: String(100 + i),
+          timestamp: '0',
+          attributes: 0,
+        };
+      }),
+      isEmpty: () => ids.length === 0,
+      firstOffset: () => '100',
+      lastOffset: () => String(99 + ids.length),
+      offsetLag: () => '0',
+      offsetLagLow: () => '0',
+    },
+    resolveOffset: (offset) => void resolved.push(offset),
+    heartbeat: async () => void handled++,
+    commitOffsetsIfNecessary: async (offsets) => {
+      for (const topic of offsets?.topics ?? []) for (const p of topic.partitions) commits.push(`${topic.topic}/${p.partition}@${p.offset}`);
+    },
+    isRunning: () => options.stopAfter === undefined || handled < options.stopAfter,
+    isStale: () => false,
+  };
+  return { payload, resolved, commits };
+}
+
+describe('kafka batch processing (no broker needed)', () => {
+  it('resolves and commits only after handlers succeed, retrying in place', async () => {
+    const { payload, resolved, commits } = fakeBatch(['a', 'b', 'c']);
+    const seen: string[] = [];
+    let failed = false;
+    await processBatch(payload, {
+      group: 'g', maxAttempts: 3, retryDelayMs: 1, signal: new AbortController().signal,
+      sendDeadLetter: async () => expect.unreachable(),
+      handler: async (m: BusMessage) => {
+        seen.push(`${m.id}#${m.attempt}`);
+        if (m.id === 'b' && !failed) {
+          failed = true;
+          throw new Error('transient');
+        }
+      },
+    });
+    expect(seen).toEqual(['a#1', 'b#1', 'b#2', 'c#1']);
+    expect(resolved).toEqual(['100', '101', '102']);
+    expect(commits).toEqual(['t/3@103']);
+  });
+
+  it('produces poison messages to the DLQ before resolving them', async () => {
+    const { payload, resolved, commits } = fakeBatch(['bad', 'good']);
+    const dead: { topic: string; headers: Record<string, string> }[] = [];
+    await processBatch(payload, {
+      group: 'g', maxAttempts: 3, retryDelayMs: 1, signal: new AbortController().signal,
+      sendDeadLetter: async (topic, message) => void dead.push({ topic, headers: message.headers }),
+      handler: async (m) => {
+        if (m.id === 'bad') throw new PoisonMessageError('invalid schema');
+      },
+    });
+    expect(dead).toHaveLength(1);
+    expect(dead[0]!.topic).toBe('t.dlq');
+    expect(dead[0]!.headers).toMatchObject({
+      'x-original-topic': 't', 'x-message-id': 'bad', 'event-type': 'x.v1',
+      'x-dead-letter-reason': expect.stringContaining('invalid schema'),
+    });
+    expect(resolved).toEqual(['100', '101']);
+    expect(commits).toEqual(['t/3@102']);
+  });
+
+  it('when stopped mid-batch, commits what finished and nothing after', async () => {
+    const { payload, resolved, commits } = fakeBatch(['a', 'b', 'c', 'd'], { stopAfter: 2 });
+    await processBatch(payload, {
+      group: 'g', maxAttempts: 3, retryDelayMs: 1, signal: new AbortController().signal,
+      sendDeadLetter: async () => undefined, handler: async () => undefined,
+    });
+    expect(resolved).toEqual(['100', '101']);
+    expect(commits).toEqual(['t/3@102']);
+  });
+
+  it('leaves a message that is still failing at stop uncommitted', async () => {
+    const { payload, resolved, commits } = fakeBatch(['a', 'b']);
+    const controller = new AbortController();
+    await processBatch(payload, {
+      group: 'g', maxAttempts: 5, retryDelayMs: 50, signal: controller.signal,
+      sendDeadLetter: async () => expect.unreachable(),
+      handler: async (m) => {
+        if (m.id === 'b') {
+          controller.abort();
+          throw new Error('down');
+        }
+      },
+    });
+    expect(resolved).toEqual(['100']);
+    expect(commits).toEqual(['t/3@101']);
   });
 });
 

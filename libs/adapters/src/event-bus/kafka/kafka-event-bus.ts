@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import type { Admin, Consumer, EachBatchPayload, IHeaders, KafkaMessage, Producer } from 'kafkajs';
 import { deadLetterTopic } from '@skald/ports';
-import type { BusMessage, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { BusMessage, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
 import { deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
 
@@ -60,8 +60,65 @@ export function decodeKafkaMessage(topic: string, raw: KafkaMessage): Omit<BusMe
   return { id, topic, key: raw.key?.toString() ?? '', payload, headers };
 }
 
-function encodeMessage(id: string, key: string, headers: Readonly<Record<string, string>>, payload: string) {
+export function encodeMessage(
+  id: string,
+  key: string,
+  headers: Readonly<Record<string, string>>,
+  payload: string,
+): { key: string; value: string; headers: Record<string, string> } {
   return { key, value: payload, headers: { ...headers, [MESSAGE_ID_HEADER]: id } };
+}
+
+export interface BatchContext {
+  readonly handler: MessageHandler;
+  readonly group: string;
+  readonly maxAttempts: number;
+  readonly retryDelayMs: number;
+  readonly signal: AbortSignal;
+  readonly sendDeadLetter: (topic: string, message: ReturnType<typeof encodeMessage>) => Promise<void>;
+}
+
+export type BatchPayload = Pick<
+  EachBatchPayload,
+  'batch' | 'resolveOffset' | 'heartbeat' | 'commitOffsetsIfNecessary' | 'isRunning' | 'isStale'
+>;
+
+/**
+ * Handles one partition's batch in order. An offset is resolved only once its message succeeded
+ * or was produced to the DLQ; on the way out (also when stopping or on an error) the offset after
+ * the last finished message is committed, so nothing unfinished is ever committed.
+ */
+export async function processBatch(payload: BatchPayload, context: BatchContext): Promise<void> {
+  const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
+  let lastDone: string | null = null;
+  try {
+    for (const raw of batch.messages) {
+      if (!isRunning() || isStale() || context.signal.aborted) break;
+      const message = decodeKafkaMessage(batch.topic, raw);
+      const outcome = await deliverWithRetries(message, context.handler, { ...context, firstAttempt: 1 });
+      if (outcome.kind === 'aborted') break;
+      if (outcome.kind === 'dead') {
+        await context.sendDeadLetter(
+          deadLetterTopic(batch.topic),
+          encodeMessage(
+            message.id,
+            message.key,
+            deadLetterHeaders(message.headers, batch.topic, outcome.reason, context.group),
+            raw.value?.toString() ?? 'null',
+          ),
+        );
+      }
+      resolveOffset(raw.offset);
+      lastDone = raw.offset;
+      await heartbeat();
+    }
+  } finally {
+    if (lastDone !== null) {
+      await commitOffsetsIfNecessary({
+        topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(lastDone) + 1n).toString() }] }],
+      });
+    }
+  }
 }
 
 class KafkaSubscription implements Subscription {
@@ -92,44 +149,16 @@ class KafkaSubscription implements Subscription {
     });
   }
 
-  async #handleBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
-    let lastDone: string | null = null;
-    try {
-      for (const raw of batch.messages) {
-        if (!isRunning() || isStale() || this.#controller.signal.aborted) break;
-        const message = decodeKafkaMessage(batch.topic, raw);
-        const outcome = await deliverWithRetries(message, this.#options.handler, {
-          ...this.#limits,
-          firstAttempt: 1,
-          signal: this.#controller.signal,
-        });
-        if (outcome.kind === 'aborted') break;
-        if (outcome.kind === 'dead') {
-          await this.#producer.send({
-            topic: deadLetterTopic(batch.topic),
-            acks: -1,
-            messages: [
-              encodeMessage(
-                message.id, message.key,
-                deadLetterHeaders(message.headers, batch.topic, outcome.reason, this.#options.group),
-                raw.value?.toString() ?? 'null',
-              ),
-            ],
-          });
-        }
-        resolveOffset(raw.offset);
-        lastDone = raw.offset;
-        await heartbeat();
-      }
-    } finally {
-      // Commit exactly what finished: the next offset after the last handled message.
-      if (lastDone !== null) {
-        await commitOffsetsIfNecessary({
-          topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(lastDone) + 1n).toString() }] }],
-        });
-      }
-    }
+  #handleBatch(payload: EachBatchPayload): Promise<void> {
+    return processBatch(payload, {
+      handler: this.#options.handler,
+      group: this.#options.group,
+      ...this.#limits,
+      signal: this.#controller.signal,
+      sendDeadLetter: async (topic, message) => {
+        await this.#producer.send({ topic, acks: -1, messages: [message] });
+      },
+    });
   }
 
   stop(): Promise<void> {
