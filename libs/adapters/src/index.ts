@@ -3,3 +3,4 @@ export * from './mailer/index.ts';
 export * from './event-bus/index.ts';
 export * from './from-config.ts';
 export * from './document-store/index.ts';
+export * from './log-store/index.ts';

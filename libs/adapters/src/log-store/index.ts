@@ -1,0 +1,26 @@
+/**
+ * Log store factory: SQLite (embedded, DATA_DIR/logs/logs.db) or MongoDB. Both keep rollups on write.
+ * Design and measured figures: docs/DOCUMENT_STORE.md, section "Log store".
+ */
+import type { LogStore } from '@skald/ports';
+import { MongoLogStore } from './mongo-log-store.ts';
+import { SqliteLogStore } from './sqlite-log-store.ts';
+
+export type LogStoreConfig =
+  | { kind: 'sqlite'; file: string; searchCountCap?: number }
+  | { kind: 'mongo'; url: string; database: string; searchCountCap?: number };
+
+export async function createLogStore(config: LogStoreConfig): Promise<LogStore> {
+  switch (config.kind) {
+    case 'sqlite':
+      return new SqliteLogStore(config.file, config.searchCountCap === undefined ? {} : { searchCountCap: config.searchCountCap });
+    case 'mongo': {
+      const store = new MongoLogStore(config.url, config.database, config.searchCountCap === undefined ? {} : { searchCountCap: config.searchCountCap });
+      await store.ensureIndexes();
+      return store;
+    }
+  }
+}
+
+export { SqliteLogStore } from './sqlite-log-store.ts';
+export { MongoLogStore } from './mongo-log-store.ts';

@@ -1,0 +1,97 @@
+/** Helpers shared by the SQLite and MongoDB log stores. */
+import type { LogQuery, LogStats, LogType } from '@skald/ports';
+
+interface MutableCount {
+  text: number;
+  photo: number;
+}
+
+export const DAY_MS = 86_400_000;
+
+/** Default cap on the `total` of a search query (see docs/DOCUMENT_STORE.md, "Log store"). */
+export const DEFAULT_SEARCH_COUNT_CAP = 10_000;
+
+/** Days since the Unix epoch (UTC) of an epoch-ms timestamp. */
+export function epochDay(ms: number): number {
+  return Math.floor(ms / DAY_MS);
+}
+
+export function dayString(epochDayNumber: number): string {
+  return new Date(epochDayNumber * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Parses `YYYY-MM-DD` (UTC) into days since the epoch; throws RangeError otherwise. */
+export function parseDay(day: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) throw new RangeError(`invalid day ${JSON.stringify(day.slice(0, 20))}, expected YYYY-MM-DD`);
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(ms) || dayString(ms / DAY_MS) !== day) throw new RangeError(`invalid day ${JSON.stringify(day)}`);
+  return ms / DAY_MS;
+}
+
+export function assertLogType(value: unknown): asserts value is LogType {
+  if (value !== 'text' && value !== 'photo') throw new RangeError(`logType must be 'text' or 'photo'`);
+}
+
+/** Rejects malformed paging and bounds before they reach a database. */
+export function validateLogQuery(query: LogQuery): void {
+  if (typeof query.serverId !== 'string' || query.serverId === '') throw new RangeError('serverId is required');
+  if (!Number.isSafeInteger(query.offset) || query.offset < 0) throw new RangeError('offset must be a non-negative integer');
+  if (!Number.isSafeInteger(query.limit) || query.limit < 0) throw new RangeError('limit must be a non-negative integer');
+  if (query.logType !== undefined) assertLogType(query.logType);
+  for (const bound of [query.from, query.to]) {
+    if (bound !== undefined && !Number.isFinite(bound)) throw new RangeError('from/to must be finite epoch milliseconds');
+  }
+  for (const text of [query.search, query.type, query.level, query.resource]) {
+    if (text !== undefined && typeof text !== 'string') throw new RangeError('search/type/level/resource must be strings');
+  }
+}
+
+/** Empty strings in filters mean "no filter" (that is how the UI sends an untouched filter box). */
+export function present(value: string | undefined): value is string {
+  return value !== undefined && value !== '';
+}
+
+/** True when [from, to] covers whole UTC days exactly, so rollup_day can answer the total. */
+export function isDayAligned(from: number | undefined, to: number | undefined): boolean {
+  return (from === undefined || from % DAY_MS === 0) && (to === undefined || (to + 1) % DAY_MS === 0);
+}
+
+export type StatsDimension = 'level' | 'type' | 'resource';
+
+/**
+ * Assembles LogStats from rollup rows. Rollup keys are case-insensitive, but each (value, logType) row
+ * keeps its own first spelling, so values are merged here by lower case under the first spelling seen.
+ */
+export class StatsBuilder {
+  readonly totals: MutableCount = { text: 0, photo: 0 };
+  readonly perDay: Record<string, MutableCount> = {};
+  readonly #dims: Record<StatsDimension, Record<string, MutableCount>> = { level: {}, type: {}, resource: {} };
+  readonly #spelling: Record<StatsDimension, Map<string, string>> = { level: new Map(), type: new Map(), resource: new Map() };
+
+  static #bump(entry: MutableCount, logType: string, n: number): void {
+    if (logType === 'photo') entry.photo += n;
+    else entry.text += n;
+  }
+
+  addTotal(logType: string, n: number): void {
+    StatsBuilder.#bump(this.totals, logType, n);
+  }
+
+  addDay(day: string, logType: string, n: number): void {
+    StatsBuilder.#bump((this.perDay[day] ??= { text: 0, photo: 0 }), logType, n);
+  }
+
+  addDim(dim: StatsDimension, value: string, logType: string, n: number): void {
+    const lower = value.toLowerCase();
+    let key = this.#spelling[dim].get(lower);
+    if (key === undefined) {
+      key = value;
+      this.#spelling[dim].set(lower, key);
+    }
+    StatsBuilder.#bump((this.#dims[dim][key] ??= { text: 0, photo: 0 }), logType, n);
+  }
+
+  build(): LogStats {
+    return { totals: this.totals, perDay: this.perDay, perLevel: this.#dims.level, perType: this.#dims.type, perResource: this.#dims.resource };
+  }
+}

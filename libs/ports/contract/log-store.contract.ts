@@ -1,0 +1,387 @@
+/**
+ * Contract suite of the LogStore port. Every adapter's test file calls it:
+ *   logStoreContract('sqlite', async () => ({ adapter, cleanup }));
+ * Besides each operation, it checks the rollup invariant: after any mix of inserts and deletes,
+ * stats/facets/count equal what a naive recount of the stored logs gives.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LogRecord, LogStats, LogStore, LogType } from '../src/index.ts';
+
+export interface LogStoreFixture {
+  readonly adapter: LogStore;
+  readonly cleanup: () => Promise<void>;
+}
+
+const DAY = 86_400_000;
+/** 2025-03-10T00:00:00Z */
+const T0 = Date.UTC(2025, 2, 10);
+
+let counter = 0;
+function log(overrides: Partial<LogRecord> & { serverId: string; createdAt: number }): LogRecord {
+  counter += 1;
+  const logType: LogType = overrides.logType ?? 'text';
+  return {
+    id: `log-${String(counter).padStart(8, '0')}`,
+    level: 'info',
+    type: 'General',
+    resource: 'core',
+    message: `message ${counter}`,
+    metadata: null,
+    logType,
+    imageKey: logType === 'photo' ? `img/${counter}.webp` : null,
+    thumbKey: logType === 'photo' ? `thumb/${counter}.webp` : null,
+    expiresAt: overrides.createdAt + 30 * DAY,
+    ...overrides,
+  };
+}
+
+/** Deterministic pseudo-random generator (mulberry32) so failures reproduce. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What stats() must answer, recomputed naively from the records a model says are stored. */
+function naiveStats(records: readonly LogRecord[], fromDay: string, toDay: string): LogStats {
+  const totals = { text: 0, photo: 0 };
+  const perDay: Record<string, { text: number; photo: number }> = {};
+  const perLevel: Record<string, { text: number; photo: number }> = {};
+  const perType: Record<string, { text: number; photo: number }> = {};
+  const perResource: Record<string, { text: number; photo: number }> = {};
+  const bump = (m: Record<string, { text: number; photo: number }>, k: string, t: LogType): void => {
+    (m[k] ??= { text: 0, photo: 0 })[t] += 1;
+  };
+  for (const r of records) {
+    totals[r.logType] += 1;
+    const day = new Date(r.createdAt).toISOString().slice(0, 10);
+    if (day >= fromDay && day <= toDay) bump(perDay, day, r.logType);
+    bump(perLevel, r.level, r.logType);
+    bump(perType, r.type, r.logType);
+    bump(perResource, r.resource, r.logType);
+  }
+  return { totals, perDay, perLevel, perType, perResource };
+}
+
+export function logStoreContract(name: string, makeAdapter: () => Promise<LogStoreFixture>): void {
+  describe(`LogStore contract: ${name}`, () => {
+    let fixture: LogStoreFixture;
+    let store: LogStore;
+    let run = 0;
+    let serverA: string;
+    let serverB: string;
+
+    beforeEach(async () => {
+      fixture = await makeAdapter();
+      store = fixture.adapter;
+      run += 1;
+      serverA = `server-a-${run}-${Date.now()}`;
+      serverB = `server-b-${run}-${Date.now()}`;
+    });
+
+    afterEach(async () => {
+      await fixture.cleanup();
+    });
+
+    describe('insertBatch', () => {
+      it('stores records and round-trips every field', async () => {
+        const text = log({ serverId: serverA, createdAt: T0 + 1000, metadata: { player: 'Ann', hp: 3, nested: { ok: true } } });
+        const photo = log({ serverId: serverA, createdAt: T0 + 2000, logType: 'photo', level: 'warn' });
+        expect(await store.insertBatch([text, photo])).toEqual({ inserted: 2 });
+        const page = await store.query({ serverId: serverA, offset: 0, limit: 10 });
+        expect(page.items).toEqual([photo, text]);
+        expect(page.total).toBe(2);
+      });
+
+      it('is idempotent on id and reports only the new records', async () => {
+        const batch = [log({ serverId: serverA, createdAt: T0 }), log({ serverId: serverA, createdAt: T0 + 1 })];
+        expect(await store.insertBatch(batch)).toEqual({ inserted: 2 });
+        expect(await store.insertBatch(batch)).toEqual({ inserted: 0 });
+        const extra = log({ serverId: serverA, createdAt: T0 + 2 });
+        expect(await store.insertBatch([batch[0]!, extra, extra])).toEqual({ inserted: 1 });
+        expect(await store.count(serverA)).toBe(3);
+        const stats = await store.stats(serverA, { fromDay: '2025-03-10', toDay: '2025-03-10' });
+        expect(stats.totals).toEqual({ text: 3, photo: 0 });
+      });
+
+      it('accepts an empty batch', async () => {
+        expect(await store.insertBatch([])).toEqual({ inserted: 0 });
+      });
+
+      it('stores a batch spanning several servers', async () => {
+        await store.insertBatch([log({ serverId: serverA, createdAt: T0 }), log({ serverId: serverB, createdAt: T0 }), log({ serverId: serverA, createdAt: T0 })]);
+        expect(await store.count(serverA)).toBe(2);
+        expect(await store.count(serverB)).toBe(1);
+      });
+    });
+
+    describe('query', () => {
+      let records: LogRecord[];
+      beforeEach(async () => {
+        records = [
+          log({ serverId: serverA, createdAt: T0 + 1 * 3600_000, level: 'info', type: 'Join', resource: 'lobby', message: 'Ann joined' }),
+          log({ serverId: serverA, createdAt: T0 + 2 * 3600_000, level: 'ERROR', type: 'Death', resource: 'arena', message: 'Bob died 100% dead' }),
+          log({ serverId: serverA, createdAt: T0 + 3 * 3600_000, level: 'error', type: 'death', resource: 'Arena', message: 'Cid fell', metadata: { weapon: 'Sword_of_Doom' } }),
+          log({ serverId: serverA, createdAt: T0 + DAY + 1, level: 'warn', type: 'Chat', resource: 'lobby', message: 'hello world' }),
+          log({ serverId: serverA, createdAt: T0 + DAY + 1, level: 'info', type: 'Chat', resource: 'lobby', message: 'same millisecond', logType: 'photo' }),
+          log({ serverId: serverA, createdAt: T0 + 2 * DAY, level: 'debug', type: 'Join', resource: 'lobby', message: 'Dee joined', logType: 'photo' }),
+          log({ serverId: serverB, createdAt: T0 + 2 * 3600_000, level: 'error', type: 'Death', resource: 'arena', message: 'other server Ann' }),
+        ];
+        await store.insertBatch(records);
+      });
+
+      it('returns one server newest first, ties broken by id descending', async () => {
+        const page = await store.query({ serverId: serverA, offset: 0, limit: 50 });
+        expect(idsOf(page.items)).toEqual([5, 4, 3, 2, 1, 0].map((i) => records[i]!.id));
+        expect(page.total).toBe(6);
+      });
+
+      it('pages with offset and limit and keeps the total', async () => {
+        const page = await store.query({ serverId: serverA, offset: 2, limit: 2 });
+        expect(idsOf(page.items)).toEqual([records[3]!.id, records[2]!.id]);
+        expect(page.total).toBe(6);
+        expect((await store.query({ serverId: serverA, offset: 10, limit: 2 })).items).toEqual([]);
+        const countOnly = await store.query({ serverId: serverA, offset: 0, limit: 0 });
+        expect(countOnly).toEqual({ items: [], total: 6 });
+      });
+
+      it('filters level, type and resource case-insensitively, alone and combined', async () => {
+        const byLevel = await store.query({ serverId: serverA, level: 'Error', offset: 0, limit: 50 });
+        expect(idsOf(byLevel.items)).toEqual([records[2]!.id, records[1]!.id]);
+        expect(byLevel.total).toBe(2);
+        const byType = await store.query({ serverId: serverA, type: 'DEATH', offset: 0, limit: 1 });
+        expect(idsOf(byType.items)).toEqual([records[2]!.id]);
+        expect(byType.total).toBe(2);
+        const byResource = await store.query({ serverId: serverA, resource: 'LOBBY', offset: 0, limit: 50 });
+        expect(byResource.total).toBe(4);
+        const combined = await store.query({ serverId: serverA, resource: 'lobby', type: 'chat', level: 'WARN', offset: 0, limit: 50 });
+        expect(idsOf(combined.items)).toEqual([records[3]!.id]);
+        expect(combined.total).toBe(1);
+        expect((await store.query({ serverId: serverA, level: 'err', offset: 0, limit: 50 })).total).toBe(0);
+      });
+
+      it('treats empty filter strings as no filter', async () => {
+        expect((await store.query({ serverId: serverA, level: '', type: '', resource: '', search: '', offset: 0, limit: 50 })).total).toBe(6);
+      });
+
+      it('filters by log type', async () => {
+        const photos = await store.query({ serverId: serverA, logType: 'photo', offset: 0, limit: 50 });
+        expect(idsOf(photos.items)).toEqual([records[5]!.id, records[4]!.id]);
+        expect(photos.total).toBe(2);
+        const texts = await store.query({ serverId: serverA, logType: 'text', level: 'info', offset: 0, limit: 50 });
+        expect(idsOf(texts.items)).toEqual([records[0]!.id]);
+        expect(texts.total).toBe(1);
+      });
+
+      it('filters an inclusive time range, day-aligned or not', async () => {
+        const day1 = await store.query({ serverId: serverA, from: T0 + DAY, to: T0 + 2 * DAY - 1, offset: 0, limit: 50 });
+        expect(idsOf(day1.items)).toEqual([records[4]!.id, records[3]!.id]);
+        expect(day1.total).toBe(2);
+        const inclusive = await store.query({ serverId: serverA, from: T0 + 2 * 3600_000, to: T0 + 3 * 3600_000, offset: 0, limit: 50 });
+        expect(inclusive.total).toBe(2);
+        const fromOnly = await store.query({ serverId: serverA, from: T0 + DAY, offset: 0, limit: 50 });
+        expect(fromOnly.total).toBe(3);
+        const toOnly = await store.query({ serverId: serverA, to: T0 + DAY - 1, logType: 'text', offset: 0, limit: 50 });
+        expect(toOnly.total).toBe(3);
+        const rangeAndLevel = await store.query({ serverId: serverA, from: T0, to: T0 + DAY - 1, level: 'error', offset: 0, limit: 50 });
+        expect(rangeAndLevel.total).toBe(2);
+      });
+
+      it('searches message, type, level, resource and metadata case-insensitively', async () => {
+        const search = async (text: string): Promise<string[]> => idsOf((await store.query({ serverId: serverA, search: text, offset: 0, limit: 50 })).items);
+        expect(await search('ann JOINED')).toEqual([records[0]!.id]);
+        expect(await search('sword_of')).toEqual([records[2]!.id]);
+        expect(await search('ARENA')).toEqual([records[2]!.id, records[1]!.id]);
+        expect(await search('chat')).toEqual([records[4]!.id, records[3]!.id]);
+        expect(await search('debug')).toEqual([records[5]!.id]);
+        const page = await store.query({ serverId: serverA, search: 'joined', level: 'DEBUG', offset: 0, limit: 50 });
+        expect(page.total).toBe(1);
+      });
+
+      it('treats LIKE/regex wildcards in a search as literal text', async () => {
+        const total = async (text: string): Promise<number> => (await store.query({ serverId: serverA, search: text, offset: 0, limit: 50 })).total;
+        expect(await total('100%')).toBe(1);
+        expect(await total('%')).toBe(1);
+        expect(await total('_')).toBe(1);
+        expect(await total('.*')).toBe(0);
+        expect(await total('(')).toBe(0);
+        expect(await total('\\')).toBe(0);
+      });
+
+      it('never returns another server’s logs and answers an unknown server with nothing', async () => {
+        expect((await store.query({ serverId: serverA, search: 'other server', offset: 0, limit: 50 })).total).toBe(0);
+        expect((await store.query({ serverId: serverB, offset: 0, limit: 50 })).total).toBe(1);
+        expect(await store.query({ serverId: 'nobody', offset: 0, limit: 50 })).toEqual({ items: [], total: 0 });
+      });
+
+      it('refuses malformed paging', async () => {
+        await expect(store.query({ serverId: serverA, offset: -1, limit: 10 })).rejects.toThrow();
+        await expect(store.query({ serverId: serverA, offset: 0, limit: 1.5 })).rejects.toThrow();
+      });
+    });
+
+    describe('stats, facets and count', () => {
+      it('counts totals, per day in range, and per level/type/resource split by log type', async () => {
+        await store.insertBatch([
+          log({ serverId: serverA, createdAt: T0, level: 'info', type: 'Join', resource: 'lobby' }),
+          log({ serverId: serverA, createdAt: T0 + 10, level: 'info', type: 'Join', resource: 'arena', logType: 'photo' }),
+          log({ serverId: serverA, createdAt: T0 + DAY, level: 'error', type: 'Death', resource: 'arena' }),
+          log({ serverId: serverA, createdAt: T0 - DAY, level: 'warn', type: 'Chat', resource: 'lobby' }),
+          log({ serverId: serverB, createdAt: T0, level: 'fatal', type: 'Crash', resource: 'x' }),
+        ]);
+        const stats = await store.stats(serverA, { fromDay: '2025-03-10', toDay: '2025-03-16' });
+        expect(stats).toEqual({
+          totals: { text: 3, photo: 1 },
+          perDay: { '2025-03-10': { text: 1, photo: 1 }, '2025-03-11': { text: 1, photo: 0 } },
+          perLevel: { info: { text: 1, photo: 1 }, error: { text: 1, photo: 0 }, warn: { text: 1, photo: 0 } },
+          perType: { Join: { text: 1, photo: 1 }, Death: { text: 1, photo: 0 }, Chat: { text: 1, photo: 0 } },
+          perResource: { lobby: { text: 2, photo: 0 }, arena: { text: 1, photo: 1 } },
+        });
+        expect(await store.facets(serverA)).toEqual({ levels: ['error', 'info', 'warn'], types: ['Chat', 'Death', 'Join'], resources: ['arena', 'lobby'] });
+        expect(await store.count(serverA)).toBe(4);
+        expect(await store.count(serverA, 'photo')).toBe(1);
+        expect(await store.count(serverA, 'text')).toBe(3);
+        expect(await store.count('nobody')).toBe(0);
+        expect(await store.facets('nobody')).toEqual({ levels: [], types: [], resources: [] });
+      });
+
+      it('groups values differing only in case once in facets', async () => {
+        await store.insertBatch([log({ serverId: serverA, createdAt: T0, level: 'info' }), log({ serverId: serverA, createdAt: T0, level: 'INFO' })]);
+        const facets = await store.facets(serverA);
+        expect(facets.levels).toHaveLength(1);
+        expect(facets.levels[0]?.toLowerCase()).toBe('info');
+      });
+
+      it('refuses malformed days', async () => {
+        await expect(store.stats(serverA, { fromDay: '2025-13-01', toDay: '2025-03-10' })).rejects.toThrow();
+        await expect(store.stats(serverA, { fromDay: 'yesterday', toDay: '2025-03-10' })).rejects.toThrow();
+      });
+    });
+
+    describe('deletes', () => {
+      it('deleteBefore removes one server’s older logs, returns photo keys and updates stats and facets', async () => {
+        const old = log({ serverId: serverA, createdAt: T0, logType: 'photo', resource: 'gone' });
+        const keep = log({ serverId: serverA, createdAt: T0 + DAY, resource: 'kept' });
+        const other = log({ serverId: serverB, createdAt: T0 });
+        await store.insertBatch([old, keep, other]);
+        const result = await store.deleteBefore(serverA, T0 + DAY);
+        expect(result.deletedCount).toBe(1);
+        expect(result.objectKeys.sort()).toEqual([old.imageKey, old.thumbKey].sort());
+        expect(idsOf((await store.query({ serverId: serverA, offset: 0, limit: 10 })).items)).toEqual([keep.id]);
+        expect(await store.count(serverB)).toBe(1);
+        expect((await store.facets(serverA)).resources).toEqual(['kept']);
+        const stats = await store.stats(serverA, { fromDay: '2025-03-01', toDay: '2025-03-31' });
+        expect(stats.totals).toEqual({ text: 1, photo: 0 });
+        expect(stats.perDay).toEqual({ '2025-03-11': { text: 1, photo: 0 } });
+        expect(await store.deleteBefore(serverA, T0)).toEqual({ deletedCount: 0, objectKeys: [] });
+        expect(await store.deleteBefore('nobody', T0 + 10 * DAY)).toEqual({ deletedCount: 0, objectKeys: [] });
+      });
+
+      it('deleteExpired removes expired logs of every server', async () => {
+        const a = log({ serverId: serverA, createdAt: T0, expiresAt: T0 + DAY });
+        const b = log({ serverId: serverB, createdAt: T0, expiresAt: T0 + DAY, logType: 'photo' });
+        const fresh = log({ serverId: serverB, createdAt: T0, expiresAt: T0 + 10 * DAY });
+        await store.insertBatch([a, b, fresh]);
+        const result = await store.deleteExpired(T0 + DAY);
+        expect(result.deletedCount).toBe(2);
+        expect(result.objectKeys.sort()).toEqual([b.imageKey, b.thumbKey].sort());
+        expect(await store.count(serverA)).toBe(0);
+        expect(await store.count(serverB)).toBe(1);
+        expect(await store.facets(serverA)).toEqual({ levels: [], types: [], resources: [] });
+      });
+
+      it('deleteOldest keeps the newest N of a log type and leaves the other type alone', async () => {
+        const photos = Array.from({ length: 5 }, (_, i) => log({ serverId: serverA, createdAt: T0 + i, logType: 'photo' }));
+        const texts = Array.from({ length: 3 }, (_, i) => log({ serverId: serverA, createdAt: T0 + i }));
+        await store.insertBatch([...photos, ...texts]);
+        const result = await store.deleteOldest(serverA, 'photo', 2);
+        expect(result.deletedCount).toBe(3);
+        expect(result.objectKeys.sort()).toEqual(photos.slice(0, 3).flatMap((p) => [p.imageKey!, p.thumbKey!]).sort());
+        const left = await store.query({ serverId: serverA, logType: 'photo', offset: 0, limit: 10 });
+        expect(idsOf(left.items)).toEqual([photos[4]!.id, photos[3]!.id]);
+        expect(await store.count(serverA, 'text')).toBe(3);
+        expect(await store.deleteOldest(serverA, 'photo', 2)).toEqual({ deletedCount: 0, objectKeys: [] });
+        expect((await store.deleteOldest(serverA, 'text', 0)).deletedCount).toBe(3);
+        expect(await store.count(serverA)).toBe(2);
+      });
+
+      it('a deleted id can be inserted again (idempotency covers stored logs only)', async () => {
+        const r = log({ serverId: serverA, createdAt: T0 });
+        await store.insertBatch([r]);
+        await store.deleteBefore(serverA, T0 + 1);
+        expect(await store.insertBatch([r])).toEqual({ inserted: 1 });
+      });
+    });
+
+    describe('rollup invariant', () => {
+      it('stats, facets and counts equal a naive recount after random inserts, redeliveries and deletes', async () => {
+        const random = rng(run * 7919);
+        const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+        const stored = new Map<string, LogRecord>();
+        const all: LogRecord[] = [];
+        for (let round = 0; round < 6; round++) {
+          const batch: LogRecord[] = [];
+          for (let i = 0; i < 150; i++) {
+            const redeliver = all.length > 0 && random() < 0.1;
+            const r = redeliver
+              ? pick(all)
+              : log({
+                  serverId: serverA,
+                  createdAt: T0 + Math.floor(random() * 6 * DAY),
+                  level: pick(['info', 'warn', 'error', 'Info']),
+                  type: pick(['Join', 'Chat', 'Death']),
+                  resource: pick(['lobby', 'arena', 'spawn']),
+                  logType: random() < 0.2 ? 'photo' : 'text',
+                  expiresAt: T0 + Math.floor(random() * 12 * DAY),
+                });
+            batch.push(r);
+            if (!redeliver) all.push(r);
+          }
+          const fresh = new Set(batch.filter((r) => !stored.has(r.id)).map((r) => r.id));
+          expect((await store.insertBatch(batch)).inserted).toBe(fresh.size);
+          for (const r of batch) stored.set(r.id, r);
+          if (round === 2) {
+            const cut = T0 + 2 * DAY;
+            const { deletedCount } = await store.deleteBefore(serverA, cut);
+            const doomed = [...stored.values()].filter((r) => r.createdAt < cut);
+            expect(deletedCount).toBe(doomed.length);
+            for (const r of doomed) stored.delete(r.id);
+          }
+          if (round === 4) {
+            const now = T0 + 5 * DAY;
+            const { deletedCount } = await store.deleteExpired(now);
+            const doomed = [...stored.values()].filter((r) => r.expiresAt <= now);
+            expect(deletedCount).toBe(doomed.length);
+            for (const r of doomed) stored.delete(r.id);
+          }
+        }
+        const photos = [...stored.values()].filter((r) => r.logType === 'photo').sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+        const { deletedCount } = await store.deleteOldest(serverA, 'photo', 10);
+        expect(deletedCount).toBe(Math.max(0, photos.length - 10));
+        for (const r of photos.slice(10)) stored.delete(r.id);
+
+        const remaining = [...stored.values()];
+        const canonical = remaining.map((r) => ({ ...r, level: r.level.toLowerCase() }));
+        const stats = await store.stats(serverA, { fromDay: '2025-03-10', toDay: '2025-03-20' });
+        const lowerKeys = (m: LogStats['perLevel']): Record<string, unknown> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k.toLowerCase(), v]));
+        const expected = naiveStats(canonical, '2025-03-10', '2025-03-20');
+        expect({ ...stats, perLevel: lowerKeys(stats.perLevel) }).toEqual(expected);
+        expect(await store.count(serverA)).toBe(remaining.length);
+        const page = await store.query({ serverId: serverA, level: 'INFO', offset: 0, limit: 5 });
+        expect(page.total).toBe(canonical.filter((r) => r.level === 'info').length);
+        const combined = await store.query({ serverId: serverA, level: 'error', resource: 'arena', offset: 0, limit: 5 });
+        expect(combined.total).toBe(remaining.filter((r) => r.level === 'error' && r.resource === 'arena').length);
+        const facets = await store.facets(serverA);
+        expect(facets.types).toEqual([...new Set(remaining.map((r) => r.type))].sort());
+      });
+    });
+  });
+}
+
+function idsOf(items: readonly LogRecord[]): string[] {
+  return items.map((r) => r.id);
+}
