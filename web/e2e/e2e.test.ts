@@ -1,0 +1,288 @@
+// End-to-end in headless Chromium against the real all-in-one server: register, log in, create a
+// server, send text logs and a photo through the public API, see them on the dashboard, logs and
+// photo-logs pages, enable 2FA, log out and log in again with a code. Screenshots of each screen
+// (light and dark, desktop and mobile) go to test-output/e2e/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generate } from 'otplib';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
+const DESKTOP = { width: 1440, height: 900 };
+const MOBILE = { width: 375, height: 812 };
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+
+const user = { username: `e2e${Date.now().toString(36)}`, email: `e2e${Date.now().toString(36)}@example.com`, password: 'Correct-horse-battery-9' };
+
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+let profileDir: string;
+const consoleErrors: string[] = [];
+let currentStep = 'start';
+
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  currentStep = name;
+  try {
+    return await run();
+  } catch (error) {
+    throw new Error(`e2e step failed: ${name}\n${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+/** Screenshots one screen in light and dark, desktop and mobile; the theme choice lives in local storage. */
+async function shootAll(name: string, ready: () => Promise<unknown>): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    for (const [device, size] of [['desktop', DESKTOP], ['mobile', MOBILE]] as const) {
+      await page.setViewportSize(size);
+      await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
+      await page.reload();
+      await ready();
+      await page.waitForTimeout(400); // let charts and antd motion settle
+      if (device === 'mobile') {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
+      }
+      await page.screenshot({ path: join(SHOTS, `${name}-${theme}-${device}.png`), fullPage: true });
+    }
+  }
+  await page.setViewportSize(DESKTOP);
+  await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
+  await page.reload();
+  await ready();
+}
+
+async function apiJson(path: string): Promise<{ status: number; total: string | null; body: unknown }> {
+  return page.evaluate(async (p) => {
+    const res = await fetch(`/api${p}`, { headers: { Authorization: `Bearer ${window.localStorage.getItem('token') ?? ''}` } });
+    return { status: res.status, total: res.headers.get('X-Total-Count'), body: await res.json().catch(() => null) };
+  }, path);
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function totpFor(secret: string, afterStep: number): Promise<{ code: string; step: number }> {
+  // The server accepts each time step once (replay protection), so wait for a fresh one.
+  while (Math.floor(Date.now() / 30_000) <= afterStep) await new Promise((r) => setTimeout(r, 500));
+  const now = Date.now();
+  return { code: await generate({ secret, epoch: Math.floor(now / 1000) }), step: Math.floor(now / 30_000) };
+}
+
+describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless Chromium)', () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    await step('build the web app (npm run build:web)', async () => buildWeb());
+    server = await step('start the all-in-one server', () => startAllInOne());
+    profileDir = mkdtempSync(join(tmpdir(), 'skald-chromium-'));
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: DESKTOP,
+      baseURL: server.baseUrl,
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(20_000);
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') consoleErrors.push(`[${currentStep}] ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => consoleErrors.push(`[${currentStep}] page error: ${err.message}`));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    await server?.stop();
+  });
+
+  it('registers, creates a server, shows ingested logs and photos, and signs in again with 2FA', async () => {
+    await step('landing page', async () => {
+      await page.goto('/');
+      await expect(page.getByRole('heading', { name: 'Logs for your game servers' }).isVisible()).resolves.toBe(true);
+      await shootAll('landing', () => page.getByText('Automated Database Backups').first().waitFor());
+    });
+
+    await step('theme toggle switches to dark and is remembered', async () => {
+      await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+      await page.locator('.skald-dark').waitFor();
+      expect(await page.evaluate(() => window.localStorage.getItem('theme'))).toBe('dark');
+      await page.reload();
+      await page.locator('.skald-dark').waitFor();
+      await page.getByRole('button', { name: 'Switch to light theme' }).click();
+      await page.locator('.skald-light').waitFor();
+    });
+
+    await step('register', async () => {
+      await page.goto('/register');
+      await shootAll('register', () => page.getByRole('button', { name: 'Register' }).waitFor());
+      await page.getByLabel('Email').fill(user.email);
+      await page.getByLabel('Username').fill(user.username);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Register' }).click();
+      await page.getByText('Registered! You can log in now.').waitFor();
+      await page.waitForURL(`${server.baseUrl}/`);
+    });
+
+    await step('log in', async () => {
+      await page.goto('/login');
+      await shootAll('login', () => page.getByRole('button', { name: 'Login' }).waitFor());
+      await page.getByLabel('Username').fill(user.username);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.waitForURL('**/dashboard');
+      await page.getByText('Select a server to view the panel.').waitFor();
+    });
+
+    const apiKey = await step('create a server and read its one-time API key', async () => {
+      await page.getByRole('link', { name: 'Create Server' }).first().click();
+      await page.waitForURL('**/create-server');
+      await page.getByRole('button', { name: 'Create server' }).click();
+      await page.getByText('Give the server a name!').waitFor();
+      await page.getByLabel('Server name').fill('E2E Survival');
+      await page.getByRole('button', { name: 'Create server' }).click();
+      await page.getByText('Save your API key').waitFor();
+      const key = (await page.getByTestId('api-key').locator('code').innerText()).trim();
+      expect(key.length).toBeGreaterThan(10);
+      await page.screenshot({ path: join(SHOTS, 'create-server-key-light-desktop.png') });
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      await page.waitForURL('**/dashboard');
+      return key;
+    });
+
+    await step('send text logs and a photo through the public API', async () => {
+      const logs = [
+        { message: 'Ann joined the server', level: 'info', type: 'Join', resource: 'core', metadata: { player: 'ann', ping: 31 } },
+        { message: 'Bob was kicked for spam', level: 'warn', type: 'Moderation', resource: 'admin-tools', metadata: { reason: 'spam' } },
+        { message: 'Script error in vehicles', level: 'error', type: 'Script', resource: 'vehicles' },
+      ];
+      for (const log of logs) {
+        const res = await fetch(`${server.baseUrl}/api/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body: JSON.stringify(log) });
+        expect(res.status, `POST /api/logs answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(300);
+      }
+      const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#2f6fdb' } }).png().toBuffer();
+      const form = new FormData();
+      form.append('message', 'Screenshot of the crash site');
+      form.append('level', 'warn');
+      form.append('type', 'Screenshot');
+      form.append('resource', 'screenshot-basic');
+      form.append('metadata', JSON.stringify({ x: 12, y: 40 }));
+      form.append('photo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'crash.png');
+      const res = await fetch(`${server.baseUrl}/api/photologs`, { method: 'POST', headers: { 'X-API-Key': apiKey }, body: form });
+      expect(res.status, `POST /api/photologs answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(300);
+      const serverId = await page.evaluate(() => window.localStorage.getItem('serverId'));
+      await waitFor(async () => (await apiJson(`/logs/my?serverId=${serverId}&page=1&pageSize=10`)).total === '4', 'the 4 logs to be stored');
+    });
+
+    await step('dashboard shows the cards, charts and the recent photo', async () => {
+      await page.goto('/dashboard');
+      await page.getByText('Total logs').waitFor();
+      await page.getByTestId('recent-photo').first().waitFor();
+      expect(await page.getByTestId('stat-Total logs').innerText()).toContain('4');
+      expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(4);
+      await shootAll('dashboard', () => page.locator('canvas').first().waitFor());
+    });
+
+    await step('mobile sidebar opens from its toggle and closes on the backdrop', async () => {
+      await page.setViewportSize(MOBILE);
+      await page.getByRole('button', { name: 'Server menu' }).click();
+      await page.getByTestId('sidebar-backdrop').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'sidebar-open-light-mobile.png') });
+      await page.getByTestId('sidebar-backdrop').click({ position: { x: 350, y: 400 } });
+      await page.getByTestId('sidebar-backdrop').waitFor({ state: 'detached' });
+      await page.setViewportSize(DESKTOP);
+    });
+
+    await step('logs page lists the logs, filters on the server and pages', async () => {
+      await page.locator('#server-sidebar').getByRole('link', { name: 'Logs', exact: true }).click();
+      await page.waitForURL('**/logs');
+      await page.getByTestId('log-card').nth(3).waitFor();
+      await page.getByText('Page 1 of 1').waitFor();
+      await page.getByText('[Type: Moderation] via admin-tools').waitFor();
+      await page.getByRole('button', { name: /Show filters/ }).click();
+      await page.getByLabel('Search').fill('kicked');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-card"]').length === 1);
+      await page.getByText('View metadata').first().click();
+      await page.getByText('"reason": "spam"').waitFor();
+      await shootAll('logs', () => page.getByTestId('log-card').first().waitFor());
+    });
+
+    await step('photo logs page shows the photo, count line and the keyboard viewer', async () => {
+      await page.locator('#server-sidebar').getByRole('link', { name: 'Photo Logs' }).click();
+      await page.waitForURL('**/photologs');
+      await page.getByText(/^1 \/ \d+ photologs stored\.$/).waitFor();
+      const thumb = page.getByTestId('photo-card').first().locator('img');
+      await page.waitForFunction(() => {
+        const img = document.querySelector<HTMLImageElement>('[data-testid="photo-card"] img');
+        return Boolean(img && img.complete && img.naturalWidth > 0);
+      });
+      expect(await thumb.getAttribute('src')).toMatch(/^\/api\//);
+      await page.getByRole('button', { name: /Open photo/ }).first().focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog', { name: 'Photo viewer' }).waitFor();
+      await page.keyboard.press('ArrowRight');
+      await page.getByText('1 / 1 — Screenshot of the crash site').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'photo-viewer-light-desktop.png') });
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Photo viewer' }).waitFor({ state: 'detached' });
+      await shootAll('photologs', () => page.getByTestId('photo-card').first().waitFor());
+    });
+
+    let usedStep = 0;
+    const secret = await step('enable 2FA in user settings', async () => {
+      await page.getByRole('link', { name: 'User Settings' }).first().click();
+      await page.waitForURL('**/user-settings');
+      await shootAll('user-settings', () => page.getByRole('button', { name: 'Enable 2FA' }).waitFor());
+      await page.getByRole('button', { name: 'Enable 2FA' }).click();
+      await page.getByAltText('2FA QR code').waitFor();
+      const text = (await page.getByTestId('twofa-secret').innerText()).trim();
+      expect(text).toMatch(/^[A-Z2-7]+=*$/);
+      const { code, step: s } = await totpFor(text, 0);
+      usedStep = s;
+      await page.getByLabel('2FA code').fill(code);
+      await page.getByRole('button', { name: 'Verify and enable' }).click();
+      await page.getByText('2FA successfully activated').waitFor();
+      await page.getByRole('button', { name: 'Disable 2FA' }).waitFor();
+      return text;
+    });
+
+    await step('log out clears local storage', async () => {
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${server.baseUrl}/`);
+      expect(await page.evaluate(() => window.localStorage.length)).toBe(0);
+      await page.goto('/dashboard');
+      await page.waitForURL(`${server.baseUrl}/`);
+    });
+
+    await step('log in again with a 2FA code', async () => {
+      await page.goto('/login');
+      await page.getByLabel('Username').fill(user.username);
+      await page.getByLabel('Password').fill(user.password);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await page.getByText('Enter 2FA code').waitFor();
+      await page.screenshot({ path: join(SHOTS, 'login-2fa-light-desktop.png') });
+      const { code } = await totpFor(secret, usedStep);
+      await page.getByLabel('Digit 1').focus();
+      await page.keyboard.type(code);
+      await page.getByRole('button', { name: 'Verify 2FA' }).click();
+      await page.waitForURL('**/dashboard');
+      await page.getByText('Total logs').waitFor();
+    });
+
+    await step('no console errors', async () => {
+      expect(consoleErrors).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,79 @@
+// Starts the all-in-one server (node gateway/src/main.ts) on a free port with a throw-away DATA_DIR.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/** `npm run build:web`, unless SKIP_WEB_BUILD=1 and a build exists. */
+export function buildWeb(): void {
+  if (process.env.SKIP_WEB_BUILD === '1' && existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html'))) return;
+  const result = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'pipe', encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`npm run build:web failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startAllInOne(): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'skald-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'main.ts')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((done) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          done(undefined);
+        }, 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          done(undefined);
+        });
+      });
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`the all-in-one server exited with ${child.exitCode}:\n${output.slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/`);
+      if (res.ok && (res.headers.get('content-type') ?? '').includes('text/html')) return { baseUrl, output: () => output, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  await stop();
+  throw new Error(`the all-in-one server did not serve the web app within 60 s:\n${output.slice(-4000)}`);
+}
