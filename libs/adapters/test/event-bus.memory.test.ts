@@ -66,6 +66,23 @@ describe('memory event bus: durability and housekeeping', () => {
     await bus.close();
   }, 20_000);
 
+  it('picks up messages another process appends to the same journal', async () => {
+    const file = journalFile();
+    const bus = new MemoryEventBus({ kind: 'memory', file, pollIntervalMs: 100 });
+    await bus.ensureTopics(['shared.topic']);
+    const received: BusMessage[] = [];
+    await bus.subscribe({ group: 'reader', topics: ['shared.topic'], handler: async (m) => void received.push(m) });
+    const script = fileURLToPath(new URL('./fixtures/publish-then-hang.ts', import.meta.url));
+    const child = spawn(process.execPath, [script, file, 'shared.topic'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await waitFor(() => received.length === 1, 15_000);
+      expect(received[0]!.id).toBe('acked-1');
+    } finally {
+      child.kill('SIGKILL');
+      await bus.close();
+    }
+  }, 20_000);
+
   it('resumes each group from its committed offset after a restart', async () => {
     const file = journalFile();
     const first = new MemoryEventBus({ kind: 'memory', file });
@@ -160,8 +177,9 @@ describe('memory event bus: durability and housekeeping', () => {
     await waitFor(() => delivered === 200, 20_000);
     const totalMs = performance.now() - started;
     console.log(`memory bus: 200 x ${JSON.stringify({ logs }).length} B published in ${publishMs.toFixed(0)} ms, delivered in ${totalMs.toFixed(0)} ms`);
-    // Generous bound for a shared 2-core machine; the target rate is 200 messages per second.
-    expect(publishMs).toBeLessThan(1000);
+    // The pipeline needs ~200 such messages per second; measured ~200-400 ms here when idle. The
+    // bound leaves room for a loaded shared CI machine while still catching an order-of-magnitude slip.
+    expect(publishMs).toBeLessThan(2000);
     await bus.close();
   }, 30_000);
 });

@@ -89,7 +89,8 @@ export class Journal {
     // WAL: readers never block the publisher; NORMAL still survives a killed process because the
     // WAL write reaches the OS before COMMIT returns (FULL adds an fsync for power loss).
     this.#db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
-    this.#db.exec('PRAGMA busy_timeout = 5000;');
+    // Bounds the WAL file after a burst of large publishes (it is truncated at checkpoints).
+    this.#db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = 67108864;');
     this.#db.exec(SCHEMA);
     this.#insertMessage = this.#db.prepare(
       'INSERT INTO messages (topic, id, key, headers, payload, published_at) VALUES (?, ?, ?, ?, ?, ?)',

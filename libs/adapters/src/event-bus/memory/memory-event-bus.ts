@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
-import { deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
+import { deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import { Journal } from './journal.ts';
 import type { JournalRow, NewJournalRow } from './journal.ts';
 import { announcePublish, listenForPublishes } from './wakeups.ts';
@@ -27,6 +27,7 @@ const PRUNE_INTERVAL_MS = 5_000;
 const DEFAULT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 const DEFAULT_MAX_MESSAGES_PER_TOPIC = 20_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
+const ERROR_BACKOFF_MS = 1_000;
 
 function serializePayload(payload: unknown): string {
   const text = JSON.stringify(payload);
@@ -43,6 +44,7 @@ class TopicConsumer {
   readonly #signal: AbortSignal;
   readonly #pollIntervalMs: number;
   readonly #journalFile: string;
+  readonly #warn: (message: string) => void;
   #cursor: number;
   #woken = false;
   #wake: (() => void) | null = null;
@@ -55,7 +57,9 @@ class TopicConsumer {
     options: SubscribeOptions,
     signal: AbortSignal,
     pollIntervalMs: number,
+    warn: (message: string) => void,
   ) {
+    this.#warn = warn;
     this.#journal = journal;
     this.#journalFile = journalFile;
     this.#topic = topic;
@@ -77,16 +81,23 @@ class TopicConsumer {
 
   async #run(): Promise<void> {
     while (!this.#signal.aborted) {
-      // Cleared before the (synchronous) fetch: a publish after it sets the flag again.
-      this.#woken = false;
-      const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH);
-      if (rows.length === 0) {
-        await this.#waitForPublish();
-        continue;
-      }
-      for (const row of rows) {
-        if (this.#signal.aborted) return;
-        if (!(await this.#deliver(row))) return;
+      try {
+        // Cleared before the (synchronous) fetch: a publish after it sets the flag again.
+        this.#woken = false;
+        const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH);
+        if (rows.length === 0) {
+          await this.#waitForPublish();
+          continue;
+        }
+        for (const row of rows) {
+          if (this.#signal.aborted) return;
+          if (!(await this.#deliver(row))) return;
+        }
+      } catch (error) {
+        // E.g. SQLITE_BUSY from another process holding the write lock: the row was not
+        // committed, so it is delivered again after the pause (at least once).
+        this.#warn(`event bus: consumer ${this.#options.group} on ${this.#topic} failed, retrying: ${describeFailure(error)}`);
+        await sleep(ERROR_BACKOFF_MS, this.#signal);
       }
     }
   }
@@ -156,7 +167,14 @@ export class MemoryEventBus implements EventBus {
         if (topics.has(slot.slice(slot.indexOf('\n') + 1))) consumer.notify();
       }
     });
-    this.#pruneTimer = setInterval(() => this.prune(), PRUNE_INTERVAL_MS);
+    this.#pruneTimer = setInterval(() => {
+      try {
+        this.prune();
+      } catch (error) {
+        // Housekeeping only: try again next tick rather than crash the process.
+        this.#warn(`event bus: pruning the journal failed: ${describeFailure(error)}`);
+      }
+    }, PRUNE_INTERVAL_MS);
     this.#pruneTimer.unref();
   }
 
@@ -204,6 +222,7 @@ export class MemoryEventBus implements EventBus {
         options,
         controller.signal,
         this.#config.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+        this.#warn,
       );
       this.#consumers.set(slot, consumer);
       return { slot, consumer };
@@ -235,8 +254,7 @@ export class MemoryEventBus implements EventBus {
       maxMessagesPerTopic: this.#config.maxMessagesPerTopic ?? DEFAULT_MAX_MESSAGES_PER_TOPIC,
     });
     if (result.droppedUnconsumed > 0) {
-      const warn = this.#config.onWarning ?? ((text: string) => console.warn(text));
-      warn(`event bus: retention dropped ${result.droppedUnconsumed} messages some consumer group had not consumed`);
+      this.#warn(`event bus: retention dropped ${result.droppedUnconsumed} messages some consumer group had not consumed`);
     }
     return result;
   }
@@ -254,6 +272,8 @@ export class MemoryEventBus implements EventBus {
     this.#stopListening();
     this.#journal.close();
   }
+
+  readonly #warn = (message: string): void => (this.#config.onWarning ?? console.warn)(message);
 
   #assertOpen(): void {
     if (this.#closed) throw new Error('event bus: closed');
