@@ -23,7 +23,7 @@ export function DailyChart({ days, mode }: { days: DayCount[]; mode: ThemeMode }
   const option = {
     backgroundColor: 'transparent',
     tooltip: { trigger: 'axis' },
-    legend: {},
+    legend: { top: 0 },
     grid: { left: 40, right: 16, top: 40, bottom: 30 },
     xAxis: { type: 'category', data: days.map((d) => d.date.slice(5)) },
     yAxis: { type: 'value', minInterval: 1 },
@@ -40,7 +40,7 @@ export function SplitChart({ title, rows, mode }: { title: string; rows: SplitCo
   const option = {
     backgroundColor: 'transparent',
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    legend: {},
+    legend: { top: 0 },
     grid: { left: 90, right: 16, top: 36, bottom: 24 },
     xAxis: { type: 'value', minInterval: 1 },
     yAxis: { type: 'category', data: top.map((r) => r.name), inverse: true, axisLabel: { width: 80, overflow: 'truncate' } },
