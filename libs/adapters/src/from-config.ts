@@ -16,13 +16,13 @@ import { createEventBus } from './event-bus/index.ts';
 import type { EventBusConfig } from './event-bus/index.ts';
 import { createMailer } from './mailer/index.ts';
 import type { MailerConfig } from './mailer/index.ts';
+import { createLogStore } from './log-store/index.ts';
+import type { LogStoreConfig } from './log-store/index.ts';
+import { createObjectStore } from './object-store/index.ts';
+import type { ObjectStoreConfig } from './object-store/index.ts';
 
-// The three factories below are being written in parallel (libs/adapters/src/{log-store,object-store,job-queue});
-// their config shapes are the shared decision, repeated here so this file compiles before they land.
-export type LogStoreConfigInput = { kind: 'sqlite'; file: string } | { kind: 'mongo'; url: string; database: string };
-export type ObjectStoreConfigInput =
-  | { kind: 'fs'; root: string }
-  | { kind: 'minio'; endPoint: string; port: number; useSSL: boolean; accessKey: string; secretKey: string; bucket: string; region?: string };
+// The job-queue factory is being written in parallel (libs/adapters/src/job-queue); its config shape is
+// the shared decision, repeated here so this file compiles before it lands.
 export type JobQueueConfigInput = { kind: 'embedded'; file: string } | { kind: 'bullmq'; url: string; prefix?: string };
 
 export function eventBusConfig(config: SkaldConfig): EventBusConfig {
@@ -51,13 +51,13 @@ export function documentStoreConfig(config: SkaldConfig, service: string): Docum
     : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: `skald_${service}` };
 }
 
-export function logStoreConfig(config: SkaldConfig): LogStoreConfigInput {
+export function logStoreConfig(config: SkaldConfig): LogStoreConfig {
   return config.adapters.logStore === 'sqlite'
     ? { kind: 'sqlite', file: join(config.dataDir, 'logs', 'logs.db') }
     : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: 'skald_logs' };
 }
 
-export function objectStoreConfig(config: SkaldConfig): ObjectStoreConfigInput {
+export function objectStoreConfig(config: SkaldConfig): ObjectStoreConfig {
   return config.adapters.objectStore === 'fs' ? { kind: 'fs', root: join(config.dataDir, 'objects') } : { kind: 'minio', ...need(config.s3, 'S3_ENDPOINT') };
 }
 
@@ -95,10 +95,8 @@ async function lazyFactory<C, P>(modulePath: string, exportName: string): Promis
   return factory as Factory<C, P>;
 }
 
-export const createLogStoreFromConfig = async (config: SkaldConfig): Promise<LogStore> =>
-  (await lazyFactory<LogStoreConfigInput, LogStore>('./log-store/index.ts', 'createLogStore'))(logStoreConfig(config));
-export const createObjectStoreFromConfig = async (config: SkaldConfig): Promise<ObjectStore> =>
-  (await lazyFactory<ObjectStoreConfigInput, ObjectStore>('./object-store/index.ts', 'createObjectStore'))(objectStoreConfig(config));
+export const createLogStoreFromConfig = (config: SkaldConfig): Promise<LogStore> => createLogStore(logStoreConfig(config));
+export const createObjectStoreFromConfig = (config: SkaldConfig): Promise<ObjectStore> => createObjectStore(objectStoreConfig(config));
 export const createJobQueueFromConfig = async (config: SkaldConfig): Promise<JobQueue> =>
   (await lazyFactory<JobQueueConfigInput, JobQueue>('./job-queue/index.ts', 'createJobQueue'))(jobQueueConfig(config));
 

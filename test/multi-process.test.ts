@@ -1,0 +1,125 @@
+/**
+ * Distributed mode on one machine: the gateway, auth, ingestion and logs as SEPARATE processes
+ * (own DATA_DIR each) talking over a real Redis (event bus and counters, random key prefix).
+ * Shows a request through the gateway's proxy, auth -> ingestion (the new server's API key reaches
+ * ingestion's read model as an event) and ingestion -> logs (an accepted log is stored and listed).
+ */
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { api, createServer, registerAndLogin } from './support/api-client.ts';
+import { eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
+import type { SkaldProcess } from './support/processes.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisReachable(): Promise<boolean> {
+  const url = new URL(REDIS_URL);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: url.hostname, port: Number(url.port || 6379) });
+    socket.setTimeout(1_000);
+    socket.once('connect', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const reachable = await redisReachable();
+if (!reachable) console.log(`skipped: Redis not reachable at ${REDIS_URL} (the multi-process test needs it for the event bus)`);
+
+const root = mkdtempSync(join(tmpdir(), 'skald-multi-'));
+const processes: SkaldProcess[] = [];
+let gateway: SkaldProcess;
+
+function sharedEnv(): Record<string, string> {
+  const keysDir = join(root, 'keys');
+  mkdirSync(keysDir, { recursive: true });
+  const pair = generateKeyPairSync('ed25519', {
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  writeFileSync(join(keysDir, 'public.pem'), pair.publicKey, { mode: 0o600 });
+  writeFileSync(join(keysDir, 'private.pem'), pair.privateKey, { mode: 0o600 });
+  return {
+    EVENT_BUS: 'redis',
+    REDIS_URL,
+    REDIS_PREFIX: `skaldtest-${randomBytes(6).toString('hex')}`,
+    DOC_STORE: 'sqlite',
+    LOG_STORE: 'sqlite',
+    OBJECT_STORE: 'fs',
+    JOB_QUEUE: 'embedded',
+    COUNTERS: 'redis',
+    MAILER: 'outbox',
+    JWT_PUBLIC_KEY_FILE: join(keysDir, 'public.pem'),
+    JWT_PRIVATE_KEY_FILE: join(keysDir, 'private.pem'),
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+  };
+}
+
+describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
+  beforeAll(async () => {
+    const env = sharedEnv();
+    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort() };
+    for (const service of ['auth', 'ingestion', 'logs'] as const) {
+      processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
+    }
+    gateway = spawnSkald('gateway', ports.gateway, {
+      TARGET: 'gateway',
+      DATA_DIR: join(root, 'gateway'),
+      SERVICE_URL_AUTH: `http://127.0.0.1:${ports.auth}`,
+      SERVICE_URL_INGESTION: `http://127.0.0.1:${ports.ingestion}`,
+      SERVICE_URL_LOGS: `http://127.0.0.1:${ports.logs}`,
+    });
+    processes.push(gateway);
+    await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 30_000)));
+  });
+
+  afterAll(async () => {
+    await Promise.all(processes.map((proc) => proc.kill('SIGTERM')));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('each service answers its own /health and /ready; the gateway reports them', async () => {
+    for (const proc of processes) expect((await api(proc.baseUrl, 'GET', '/health')).status).toBe(200);
+    const health = await api<{ services: Record<string, string> }>(gateway.baseUrl, 'GET', '/api/health');
+    expect(health.body.services).toMatchObject({ auth: 'ok', ingestion: 'ok', logs: 'ok' });
+    expect((await api(gateway.baseUrl, 'GET', '/api/logs/health')).status).toBe(200);
+  });
+
+  it('auth -> ingestion -> logs across processes, through the gateway', async () => {
+    const token = await registerAndLogin(gateway.baseUrl, 'multi_user');
+    const me = await api<{ user: { username: string } }>(gateway.baseUrl, 'GET', '/api/auth/me', { token, headers: { 'x-request-id': 'multi-test-0001' } });
+    expect(me.status).toBe(200);
+    expect(me.headers.get('x-request-id')).toBe('multi-test-0001');
+    const server = await createServer(gateway.baseUrl, token, 'Multi Server');
+
+    // auth -> ingestion: the key becomes valid in the ingestion process once the identity event arrives.
+    const accepted = await eventually('ingestion to accept the new API key', async () => {
+      const response = await api(gateway.baseUrl, 'POST', `/api/logs?apiKey=${server.api_key}`, {
+        body: { message: 'hello from another process', level: 'info', type: 'Multi', resource: 'test' },
+      });
+      return response.status >= 200 && response.status < 300 ? response : undefined;
+    });
+    expect(accepted.status).toBeLessThan(300);
+
+    // ingestion -> logs: the logs process stores the batch event and lists it for the owner.
+    const listed = await eventually('the logs service to list the log', async () => {
+      const response = await api<{ message: string }[]>(gateway.baseUrl, 'GET', `/api/logs/my?serverId=${server.id}`, { token });
+      return response.status === 200 && Array.isArray(response.body) && response.body.some((l) => l.message === 'hello from another process')
+        ? response.body
+        : undefined;
+    });
+    expect(listed.length).toBe(1);
+    // The API key never reaches any process's log output.
+    for (const proc of processes) expect(proc.output()).not.toContain(server.api_key);
+  });
+});

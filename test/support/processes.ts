@@ -1,0 +1,105 @@
+/**
+ * Test harness for Skald processes: spawn `node gateway/src/main.ts` with an environment, wait for
+ * an HTTP readiness URL, collect its output, and kill it (SIGTERM or SIGKILL) waiting for the exit.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface SkaldProcess {
+  readonly name: string;
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly child: ChildProcess;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves once the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function spawnSkald(name: string, port: number, env: Record<string, string>): SkaldProcess {
+  const chunks: string[] = [];
+  const child = spawn(process.execPath, ['gateway/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    name,
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    child,
+    output: () => chunks.join(''),
+    exited,
+    async kill(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+/** Polls url until it answers 200; fails with the process output when it exits or time runs out. */
+export async function waitForOk(proc: SkaldProcess, path: string, timeoutMs = 30_000): Promise<number> {
+  const started = Date.now();
+  let exited = false;
+  void proc.exited.then(() => {
+    exited = true;
+  });
+  while (Date.now() - started < timeoutMs) {
+    if (exited) throw new Error(`${proc.name} exited before ${path} was ready:\n${proc.output().slice(-4000)}`);
+    try {
+      const response = await fetch(`${proc.baseUrl}${path}`, { signal: AbortSignal.timeout(1_000) });
+      await response.body?.cancel();
+      if (response.status === 200) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${proc.name}: ${path} not ready after ${timeoutMs} ms:\n${proc.output().slice(-4000)}`);
+}
+
+/** Retries fn until it returns a value (not undefined) or time runs out. */
+export async function eventually<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000, intervalMs = 200): Promise<T> {
+  const started = Date.now();
+  let last: unknown;
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const value = await fn();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/** Resident set size of a process in MB, from /proc (Linux). */
+export async function rssMb(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
