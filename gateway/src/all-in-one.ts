@@ -25,6 +25,8 @@ export interface LauncherOptions {
   readonly factories?: FactoryOverrides;
   /** Which services to run; default all. */
   readonly services?: readonly ServiceName[];
+  /** Replace adapter creation (tests: failing or instrumented adapters). Default createSharedAdapters. */
+  readonly createAdapters?: typeof createSharedAdapters;
 }
 
 export interface RunningProcess {
@@ -56,7 +58,7 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
     await shared?.close();
   };
   try {
-    shared = await createSharedAdapters(config, { publishLine: (line) => app.log.info({ outbox: line }, 'mail written to the outbox') });
+    shared = await (options.createAdapters ?? createSharedAdapters)(config, { publishLine: (line) => app.log.info({ outbox: line }, 'mail written to the outbox') });
     await shared.bus.ensureTopics(ALL_TOPICS);
     for (const name of options.services ?? SERVICE_NAMES) {
       const factory = await loadServiceFactory(name, options.factories);

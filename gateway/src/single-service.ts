@@ -22,7 +22,7 @@ export async function buildSingleService(config: SkaldConfig, name: ServiceName,
   });
   const keys = resolveKeys(config, name);
   const factory = await loadServiceFactory(name, options.factories);
-  const shared = await createSharedAdapters(config, { publishLine: (line) => app.log.info({ outbox: line }, 'mail written to the outbox') });
+  const shared = await (options.createAdapters ?? createSharedAdapters)(config, { publishLine: (line) => app.log.info({ outbox: line }, 'mail written to the outbox') });
   let docsClose: () => Promise<void> = async () => undefined;
   try {
     await shared.bus.ensureTopics(ALL_TOPICS);
