@@ -12,11 +12,8 @@ import './styles.css';
 
 const store = makeStore();
 
-// A rejected token anywhere ends the session and sends the user to /login (spec 000 §4).
-setSessionLostHandler(() => {
-  endSession(store.dispatch);
-  if (window.location.pathname !== '/login') window.location.assign('/login');
-});
+// A rejected token anywhere ends the session; the token guard then sends protected screens to /login.
+setSessionLostHandler(() => endSession(store.dispatch, true));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

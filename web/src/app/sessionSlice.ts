@@ -6,6 +6,8 @@ export interface SessionState {
   token: string | null;
   serverId: string | null;
   serverName: string | null;
+  /** Set when the session ended without the user asking (spec 000 §4 session loss): guards send to /login. */
+  lost?: boolean;
 }
 
 export function initialSessionState(): SessionState {
@@ -22,6 +24,7 @@ export const sessionSlice = createSlice({
   reducers: {
     tokenReceived(state, action: PayloadAction<string>) {
       state.token = action.payload;
+      state.lost = false;
     },
     serverSelected(state, action: PayloadAction<{ id: string; name: string }>) {
       state.serverId = action.payload.id;
@@ -32,9 +35,12 @@ export const sessionSlice = createSlice({
       state.serverName = null;
     },
     loggedOut() {
-      return { token: null, serverId: null, serverName: null };
+      return { token: null, serverId: null, serverName: null, lost: false };
+    },
+    sessionLost() {
+      return { token: null, serverId: null, serverName: null, lost: true };
     },
   },
 });
 
-export const { tokenReceived, serverSelected, serverCleared, loggedOut } = sessionSlice.actions;
+export const { tokenReceived, serverSelected, serverCleared, loggedOut, sessionLost } = sessionSlice.actions;

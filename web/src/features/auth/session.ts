@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { apiSlice } from '../../app/api.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import type { AppDispatch } from '../../app/store.ts';
-import { loggedOut, serverSelected, tokenReceived } from '../../app/sessionSlice.ts';
+import { loggedOut, serverSelected, sessionLost, tokenReceived } from '../../app/sessionSlice.ts';
 import { clearAllStored, readStored, STORAGE_KEYS } from '../../app/storage.ts';
 import type { ServerSummary } from '../common/types.ts';
 
@@ -24,10 +24,13 @@ export function completeSignIn(dispatch: AppDispatch, token: string, servers: re
   dispatch(apiSlice.util.resetApiState());
 }
 
-/** Forget everything this browser knows about the session. */
-export function endSession(dispatch: AppDispatch): void {
+/**
+ * Forget everything this browser knows about the session. `lost` marks a session that ended on
+ * its own (rejected token, current user not loadable): the token guard then sends to /login.
+ */
+export function endSession(dispatch: AppDispatch, lost = false): void {
   clearAllStored();
-  dispatch(loggedOut());
+  dispatch(lost ? sessionLost() : loggedOut());
   dispatch(apiSlice.util.resetApiState());
 }
 

@@ -38,7 +38,7 @@ export function AppShell() {
     if (!token || !isError) return;
     if (!SESSION_PROTECTED_PATHS.some((p) => location.pathname.startsWith(p))) return;
     console.warn('Session lost: could not load the current user; signing out.');
-    endSession(dispatch);
+    endSession(dispatch, true);
     navigate('/login', { replace: true });
   }, [token, isError, location.pathname, dispatch, navigate]);
 

@@ -5,8 +5,9 @@ import { PageFallback } from './AppShell.tsx';
 
 /** Token guard: no stored token redirects to / (spec 000 §2). */
 export function RequireToken() {
-  const token = useAppSelector((s) => s.session.token);
-  if (!token) return <Navigate to="/" replace />;
+  const { token, lost } = useAppSelector((s) => s.session);
+  // After a session loss the user goes to /login rather than the landing page (spec 000 §4).
+  if (!token) return <Navigate to={lost ? '/login' : '/'} replace />;
   return <Outlet />;
 }
 

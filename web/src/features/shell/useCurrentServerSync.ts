@@ -10,9 +10,10 @@ import { pickCurrentServer } from '../auth/session.ts';
  */
 export function useCurrentServerSync(servers: readonly ServerSummary[] | undefined): void {
   const dispatch = useAppDispatch();
-  const { serverId, serverName } = useAppSelector((s) => s.session);
+  const { token, serverId, serverName } = useAppSelector((s) => s.session);
   useEffect(() => {
-    if (!servers) return;
+    // Signed out (log out or session loss): a stale server list must not bring a server back.
+    if (!token || !servers) return;
     const chosen = pickCurrentServer(servers, serverId);
     if (!chosen) {
       if (serverId !== null) dispatch(serverCleared());
@@ -21,5 +22,5 @@ export function useCurrentServerSync(servers: readonly ServerSummary[] | undefin
     if (String(chosen.id) !== serverId || chosen.name !== serverName) {
       dispatch(serverSelected({ id: String(chosen.id), name: chosen.name }));
     }
-  }, [servers, serverId, serverName, dispatch]);
+  }, [token, servers, serverId, serverName, dispatch]);
 }

@@ -1,0 +1,134 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { SessionState } from '../src/app/sessionSlice.ts';
+import { makeStore } from '../src/app/store.ts';
+import { ThemeProvider } from '../src/app/theme.tsx';
+import { AppShell } from '../src/features/shell/AppShell.tsx';
+import { RequireRole, RequireToken } from '../src/features/shell/guards.tsx';
+import { json, mockApi, SIGNED_IN } from './helpers.tsx';
+
+const me = (role = 'staff', serverRole = 'owner') => ({
+  user: { id: 'u1', username: 'ann', email: 'a@x.io', role, two_factor_enabled: false },
+  servers: [{ id: 's1', name: 'Alpha', role: serverRole }, { id: 's2', name: 'Beta', role: 'user' }],
+});
+
+function Where() {
+  return <div data-testid="where">{useLocation().pathname}</div>;
+}
+
+function renderShell(path: string, session: SessionState) {
+  const store = makeStore(session);
+  render(
+    <Provider store={store}>
+      <ThemeProvider>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route element={<AppShell />}>
+              <Route index element={<div>home</div>} />
+              <Route element={<RequireToken />}>
+                <Route path="/dashboard" element={<div>dash</div>} />
+                <Route path="/logs" element={<div>logs</div>} />
+              </Route>
+              <Route element={<RequireRole allowed={['moderator', 'admin', 'superadmin']} />}>
+                <Route path="/admin/dashboard" element={<div>admin area</div>} />
+              </Route>
+            </Route>
+            <Route path="/login" element={<div>login screen</div>} />
+          </Routes>
+          <Where />
+        </MemoryRouter>
+      </ThemeProvider>
+    </Provider>,
+  );
+  return store;
+}
+
+function setMobile(mobile: boolean) {
+  window.matchMedia = (query: string) =>
+    ({ matches: mobile, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }) as unknown as MediaQueryList; // test double: only the members the hook reads
+}
+
+describe('shell, guards and session', () => {
+  it('shows public links without a token and the token guard sends protected routes to /', async () => {
+    setMobile(false);
+    mockApi({});
+    renderShell('/dashboard', { token: null, serverId: null, serverName: null });
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
+    expect(screen.getByRole('link', { name: 'Login' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'User Settings' })).toBeNull();
+    expect(screen.queryByLabelText('Server navigation')).toBeNull();
+  });
+
+  it('shows the sidebar with the role in upper case and switching server goes to /dashboard', async () => {
+    setMobile(false);
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json({ used: 1, limit: 10, maxWebhooks: 0, maxBackups: 2 }), 'GET /server/usage/s2': () => json({ used: 1, limit: 10 }) });
+    const store = renderShell('/logs', SIGNED_IN);
+    expect(await screen.findByText('OWNER')).toBeTruthy();
+    expect(screen.getByText('Webhooks').closest('[aria-disabled="true"]')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'DB Backups' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Server'), { target: { value: 's2' } });
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/dashboard'));
+    expect(store.getState().session).toMatchObject({ serverId: 's2', serverName: 'Beta' });
+    expect(window.localStorage.getItem('serverId')).toBe('s2');
+    expect(await screen.findByText('USER')).toBeTruthy();
+  });
+
+  it('on mobile the sidebar opens from its toggle and closes on the backdrop and on a left swipe over 50 px', async () => {
+    setMobile(true);
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json({ used: 1, limit: 10 }) });
+    renderShell('/dashboard', SIGNED_IN);
+    const aside = () => document.getElementById('server-sidebar')!;
+    expect(aside().className).toContain('closed');
+    fireEvent.click(screen.getByRole('button', { name: /Server menu/ }));
+    expect(aside().className).toContain('open');
+    fireEvent.click(screen.getByTestId('sidebar-backdrop'));
+    expect(aside().className).toContain('closed');
+
+    fireEvent.click(screen.getByRole('button', { name: /Server menu/ }));
+    fireEvent.touchStart(aside(), { touches: [{ clientX: 200 }] });
+    fireEvent.touchEnd(aside(), { changedTouches: [{ clientX: 160 }] });
+    expect(aside().className).toContain('open');
+    fireEvent.touchStart(aside(), { touches: [{ clientX: 200 }] });
+    fireEvent.touchEnd(aside(), { changedTouches: [{ clientX: 140 }] });
+    expect(aside().className).toContain('closed');
+  });
+
+  it('log out clears local storage and goes to /', async () => {
+    setMobile(false);
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json({ used: 1, limit: 10 }) });
+    window.localStorage.setItem('token', 'test-token');
+    window.localStorage.setItem('theme', 'dark');
+    const store = renderShell('/dashboard', SIGNED_IN);
+    fireEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
+    expect(Object.keys(window.localStorage)).toEqual([]);
+    expect(store.getState().session.token).toBeNull();
+  });
+
+  it('session loss: a failing current-user call on a protected path clears storage and goes to /login', async () => {
+    setMobile(false);
+    mockApi({ 'GET /auth/me': () => json({ error: 'gone' }, { status: 500 }) });
+    window.localStorage.setItem('token', 'test-token');
+    renderShell('/dashboard', SIGNED_IN);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/login'));
+    expect(window.localStorage.getItem('token')).toBeNull();
+  });
+
+  it('the role guard admits staff roles only and shows the Admin link to them', async () => {
+    setMobile(false);
+    mockApi({ 'GET /auth/me': () => json(me('staff')), 'GET /server/usage/s1': () => json({ used: 1, limit: 10 }) });
+    renderShell('/admin/dashboard', SIGNED_IN);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
+  });
+
+  it('lets a moderator into the admin area', async () => {
+    setMobile(false);
+    mockApi({ 'GET /auth/me': () => json(me('moderator')), 'GET /server/usage/s1': () => json({ used: 1, limit: 10 }) });
+    renderShell('/admin/dashboard', SIGNED_IN);
+    expect(await screen.findByText('admin area')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Admin' })).toBeTruthy();
+  });
+});
