@@ -12,6 +12,7 @@ import type { BusMessage, Collection, DocumentStore, EventBus, Subscription } fr
 import { PoisonMessageError } from '@skald/ports';
 import { TOPICS, isIdentityEventType, parseIdentityEvent } from '@skald/contracts';
 import type { IdentityEvent, ServerRole, SiteRole } from '@skald/contracts';
+import { AUTH_REQUIRED_MESSAGE } from './auth-plugin.ts';
 
 export type { ServerRole } from '@skald/contracts';
 
@@ -262,7 +263,6 @@ export function roleAtLeast(role: ServerRole, minRole: ServerRole): boolean {
 
 export const SERVER_NOT_FOUND = 'Server not found.';
 export const ROLE_TOO_LOW = 'You do not have permission to do this.';
-export const SIGN_IN_REQUIRED = 'Please sign in.';
 
 export type ServerRoleCheck =
   | { readonly ok: true; readonly role: ServerRole }
@@ -275,7 +275,7 @@ export async function checkServerRole(
   serverId: string | null,
   minRole: ServerRole,
 ): Promise<ServerRoleCheck> {
-  if (userId === null) return { ok: false, statusCode: 401, error: SIGN_IN_REQUIRED };
+  if (userId === null) return { ok: false, statusCode: 401, error: AUTH_REQUIRED_MESSAGE };
   if (serverId === null || serverId === '') return { ok: false, statusCode: 404, error: SERVER_NOT_FOUND };
   const role = await model.roleOf(userId, serverId);
   if (role === null) return { ok: false, statusCode: 404, error: SERVER_NOT_FOUND };

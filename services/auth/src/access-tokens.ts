@@ -7,11 +7,9 @@
 import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { HttpError, signAccessToken } from '@skald/service-kit';
+import { AUTH_INVALID_MESSAGE, AUTH_REQUIRED_MESSAGE, HttpError, signAccessToken } from '@skald/service-kit';
 import type { AccessClaims, KeyMaterial } from '@skald/service-kit';
 import type { UserDoc } from './store.ts';
-
-export const SIGN_IN_REQUIRED = 'Please sign in.';
 
 export interface TokenIssuer {
   issue(user: Pick<UserDoc, '_id' | 'siteRole' | 'tokenVersion'>): string;
@@ -78,10 +76,12 @@ export async function authenticate(
   tokens: TokenIssuer,
   findUser: (id: string) => Promise<UserDoc | null>,
 ): Promise<UserDoc> {
+  // Same 401 texts as the service kit's JWT plugin, so every service answers alike.
   const token = bearerToken(request);
-  const claims = token === null ? null : tokens.verify(token);
-  if (claims === null) throw new HttpError(401, SIGN_IN_REQUIRED);
+  if (token === null) throw new HttpError(401, AUTH_REQUIRED_MESSAGE);
+  const claims = tokens.verify(token);
+  if (claims === null) throw new HttpError(401, AUTH_INVALID_MESSAGE);
   const user = await findUser(claims.sub);
-  if (user === null || !user.active || claims.tv !== user.tokenVersion) throw new HttpError(401, SIGN_IN_REQUIRED, { detail: 'token revoked' });
+  if (user === null || !user.active || claims.tv !== user.tokenVersion) throw new HttpError(401, AUTH_INVALID_MESSAGE);
   return user;
 }

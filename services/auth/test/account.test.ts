@@ -99,7 +99,7 @@ describe('POST /auth/login and GET /auth/me', () => {
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
     const res = await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(none) });
     expect(res.statusCode).toBe(401);
-    expect(json(res)['error']).toBe('Please sign in.');
+    expect(json(res)['error']).toBe('Your session has expired or is invalid. Please log in again.');
   });
 
   it('refuses a disabled account with 403 after the right password', async () => {
