@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
-import type { Counters, LogRecord } from '@skald/ports';
+import type { Counters, LogRecord, LogStore } from '@skald/ports';
 import { MemoryCounters } from '@skald/adapters';
 import { createImageUrlSigner } from '../../src/domain/image-url.ts';
 import { createLevelColorsRepository } from '../../src/domain/level-colors.ts';
@@ -32,9 +32,9 @@ export class FakeDirectory implements ServerDirectory {
   }
 }
 
-export interface Harness {
+export interface Harness<S extends LogStore = MemoryLogStore> {
   readonly app: FastifyInstance;
-  readonly logStore: MemoryLogStore;
+  readonly logStore: S;
   readonly objects: MemoryObjectStore;
   readonly counters: Counters;
   readonly directory: FakeDirectory;
@@ -44,14 +44,16 @@ export interface Harness {
 
 export const NOW = Date.parse('2025-08-20T12:00:00.000Z');
 
-export async function createHarness(): Promise<Harness> {
-  const logStore = new MemoryLogStore();
+export async function createHarness(): Promise<Harness>;
+export async function createHarness<S extends LogStore>(logStore: S): Promise<Harness<S>>;
+export async function createHarness(store?: LogStore): Promise<Harness<LogStore>> {
+  const logStore = store ?? new MemoryLogStore();
   const objects = new MemoryObjectStore();
   const counters = new MemoryCounters();
   const directory = new FakeDirectory();
   const secretsKey = randomBytes(32).toString('base64');
   const app = Fastify({ logger: false });
-  const harness: Harness = { app, logStore, objects, counters, directory, secretsKey, now: NOW };
+  const harness: Harness<LogStore> = { app, logStore, objects, counters, directory, secretsKey, now: NOW };
   await registerLogsRoutes(app, {
     authenticate: async (request) => {
       const user = request.headers['x-test-user'];
