@@ -33,6 +33,15 @@ describe('POST /server/servers', () => {
     const me = json<{ servers: unknown[] }>(await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(owner.token) }));
     expect(me.servers).toEqual([{ id: body.id, name: body.name, role: 'owner' }]);
     expect(JSON.stringify(me)).not.toContain(body.api_key);
+    // One audit entry for the person's change, with actor, server, action, details and time.
+    await waitFor(() => h.published.some((m) => m.headers['event-type'] === 'audit.recorded.v1' && (m.payload as { data: { serverId: string } }).data.serverId === body.id));
+    const audit = h.published.find((m) => m.headers['event-type'] === 'audit.recorded.v1' && (m.payload as { data: { serverId: string } }).data.serverId === body.id);
+    expect((audit?.payload as { data: unknown }).data).toMatchObject({ actorId: owner.id, actorEmail: owner.email, action: 'server.created', details: { name: body.name } });
+    expect(audit?.topic).toBe('skald.audit.v1');
+    // server.created, the first key and the owner membership are published for the read models.
+    const types = () => h.published.filter((m) => m.key === body.id && m.topic === 'skald.identity.v1').map((m) => m.headers['event-type']);
+    await waitFor(() => types().length >= 3);
+    expect(types()).toEqual(['server.created.v1', 'apikey.rotated.v1', 'membership.added.v1']);
   });
 
   it("refuses a taken name (any case) with 409 'That server name is already taken.'", async () => {
