@@ -99,6 +99,8 @@ export async function startHarness(options: AuthServiceOptions = {}): Promise<Ha
       passwordCost: FAST_SCRYPT,
       now: () => harness.clock,
       ...options,
+      // Every inject comes from 127.0.0.1: keep the per-IP login window out of unrelated tests.
+      rateLimits: { loginPerIp: { limit: 1000, windowMs: 60_000 }, ...options.rateLimits },
     }),
     async close() {
       await app.close();
