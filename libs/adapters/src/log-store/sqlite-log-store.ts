@@ -2,8 +2,8 @@
  * Embedded log store on node:sqlite (see sqlite-log-schema.ts for the table and index design and
  * docs/DOCUMENT_STORE.md "Log store" for the measured figures).
  *
- * Write path: one transaction per batch, one prepared INSERT ... ON CONFLICT(id) DO NOTHING per record
- * (idempotent on id), rollup increments aggregated in JS per batch and applied as a handful of upserts.
+ * Write path: one transaction per batch, multi-row prepared INSERT ... ON CONFLICT(id) DO NOTHING (idempotent
+ * on id), then four GROUP BY upserts over the rows the transaction added compute the rollup increments.
  * Delete paths: the doomed rows are collected in a temp table (in chunks), their rollup counts are
  * subtracted by GROUP BY over that chunk, photo object keys are read, then the rows are deleted, all
  * in one transaction per chunk, so rollups always equal the raw rows.
@@ -19,7 +19,6 @@ import {
   StatsBuilder,
   assertLogType,
   dayString,
-  epochDay,
   isDayAligned,
   parseDay,
   present,
@@ -32,21 +31,6 @@ export interface SqliteLogStoreOptions {
   readonly searchCountCap?: number;
   /** Rows deleted per transaction by the delete paths; between chunks the event loop gets a turn. */
   readonly deleteChunkSize?: number;
-}
-
-interface DayBump {
-  readonly serverKey: number;
-  readonly day: number;
-  readonly logType: string;
-  n: number;
-}
-
-interface DimBump {
-  readonly serverKey: number;
-  readonly dim: number;
-  readonly value: string;
-  readonly logType: string;
-  n: number;
 }
 
 interface QueryPlan {
@@ -99,6 +83,9 @@ function toRecord(serverId: string, row: Record<string, SQLOutputValue>): LogRec
   };
 }
 
+const INSERT_COLUMNS = 12;
+const INSERT_ROWS_PER_STATEMENT = 50;
+
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class SqliteLogStore implements LogStore {
@@ -107,9 +94,7 @@ export class SqliteLogStore implements LogStore {
   readonly #chunk: number;
   readonly #serverKeys = new Map<string, number>();
   readonly #statements = new Map<string, StatementSync>();
-  readonly #insert: StatementSync;
-  readonly #bumpDay: StatementSync;
-  readonly #bumpDim: StatementSync;
+  readonly #inserts = new Map<number, StatementSync>();
 
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -119,16 +104,6 @@ export class SqliteLogStore implements LogStore {
     this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS doomed (seq INTEGER PRIMARY KEY)');
     this.#searchCountCap = options.searchCountCap ?? DEFAULT_SEARCH_COUNT_CAP;
     this.#chunk = options.deleteChunkSize ?? 20_000;
-    this.#insert = this.#db.prepare(
-      `INSERT INTO logs (id, server_key, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-    );
-    this.#bumpDay = this.#db.prepare(
-      'INSERT INTO rollup_day (server_key, day, log_type, n) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n',
-    );
-    this.#bumpDim = this.#db.prepare(
-      'INSERT INTO rollup_dim (server_key, dim, value, log_type, n) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n',
-    );
   }
 
   #prepare(sql: string): StatementSync {
@@ -170,51 +145,71 @@ export class SqliteLogStore implements LogStore {
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
     if (records.length === 0) return { inserted: 0 };
     return this.#transaction(() => {
-      const days = new Map<string, DayBump>();
-      const dims = new Map<string, DimBump>();
-      const bumpDim = (serverKey: number, dim: number, value: string, logType: string): void => {
-        const k = `${serverKey}\u0001${dim}${logType}\u0001${value}`;
-        const entry = dims.get(k);
-        if (entry === undefined) dims.set(k, { serverKey, dim, value, logType, n: 1 });
-        else entry.n += 1;
-      };
+      // Rows inserted by this transaction are exactly those above the current max seq (single writer,
+      // INTEGER PRIMARY KEY allocates max+1), which lets SQLite compute the rollup deltas itself.
+      // Bare max(seq): SQLite answers it from the end of the b-tree (wrapped in coalesce it would scan).
+      const seqBefore = num(this.#prepare('SELECT max(seq) AS s FROM logs').get()?.['s']);
+      const args: SQLInputValue[] = new Array<SQLInputValue>(INSERT_ROWS_PER_STATEMENT * INSERT_COLUMNS);
       let inserted = 0;
       let lastServerId: string | undefined;
       let serverKey = 0;
-      for (const r of records) {
-        if (r.serverId !== lastServerId) {
-          serverKey = this.#serverKey(r.serverId, true)!;
-          lastServerId = r.serverId;
+      for (let start = 0; start < records.length; start += INSERT_ROWS_PER_STATEMENT) {
+        const count = Math.min(INSERT_ROWS_PER_STATEMENT, records.length - start);
+        if (count < INSERT_ROWS_PER_STATEMENT) args.length = count * INSERT_COLUMNS;
+        for (let i = 0; i < count; i++) {
+          const r = records[start + i]!;
+          if (r.serverId !== lastServerId) {
+            serverKey = this.#serverKey(r.serverId, true)!;
+            lastServerId = r.serverId;
+          }
+          const o = i * INSERT_COLUMNS;
+          args[o] = r.id;
+          args[o + 1] = serverKey;
+          args[o + 2] = r.createdAt;
+          args[o + 3] = r.level;
+          args[o + 4] = r.type;
+          args[o + 5] = r.resource;
+          args[o + 6] = r.message;
+          args[o + 7] = r.metadata === null ? null : JSON.stringify(r.metadata);
+          args[o + 8] = r.logType;
+          args[o + 9] = r.imageKey;
+          args[o + 10] = r.thumbKey;
+          args[o + 11] = r.expiresAt;
         }
-        const result = this.#insert.run(
-          r.id,
-          serverKey,
-          r.createdAt,
-          r.level,
-          r.type,
-          r.resource,
-          r.message,
-          r.metadata === null ? null : JSON.stringify(r.metadata),
-          r.logType,
-          r.imageKey,
-          r.thumbKey,
-          r.expiresAt,
-        );
-        if (result.changes === 0) continue; // already stored: redelivery
-        inserted += 1;
-        const day = epochDay(r.createdAt);
-        const dayKey = `${serverKey}\u0001${day}${r.logType}`;
-        const dayEntry = days.get(dayKey);
-        if (dayEntry === undefined) days.set(dayKey, { serverKey, day, logType: r.logType, n: 1 });
-        else dayEntry.n += 1;
-        bumpDim(serverKey, DIM_LEVEL, r.level, r.logType);
-        bumpDim(serverKey, DIM_TYPE, r.type, r.logType);
-        bumpDim(serverKey, DIM_RESOURCE, r.resource, r.logType);
+        inserted += Number(this.#insertStatement(count).run(...args).changes);
       }
-      for (const d of days.values()) this.#bumpDay.run(d.serverKey, d.day, d.logType, d.n);
-      for (const d of dims.values()) this.#bumpDim.run(d.serverKey, d.dim, d.value, d.logType, d.n);
+      if (inserted > 0) {
+        // NOT INDEXED: only the rowid range of this batch; otherwise the planner may walk a whole
+        // (server, level) index to get GROUP BY order for free, which is O(table) per batch.
+        this.#prepare(
+          `INSERT INTO rollup_day (server_key, day, log_type, n)
+           SELECT server_key, CAST(created_at / ${DAY_MS} AS INTEGER), log_type, count(*) FROM logs NOT INDEXED WHERE seq > ? GROUP BY 1, 2, 3
+           ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+        ).run(seqBefore);
+        for (const [dim, column] of DIM_BY_NAME) {
+          this.#prepare(
+            `INSERT INTO rollup_dim (server_key, dim, value, log_type, n)
+             SELECT server_key, ${dim}, ${column}, log_type, count(*) FROM logs NOT INDEXED WHERE seq > ? GROUP BY server_key, ${column}, log_type
+             ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+          ).run(seqBefore);
+        }
+      }
       return { inserted };
     });
+  }
+
+  /** Multi-row INSERT for `rows` records: one native call per 50 rows instead of per row. */
+  #insertStatement(rows: number): StatementSync {
+    let stmt = this.#inserts.get(rows);
+    if (stmt === undefined) {
+      const tuple = `(${new Array(INSERT_COLUMNS).fill('?').join(', ')})`;
+      stmt = this.#db.prepare(
+        `INSERT INTO logs (id, server_key, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at)
+         VALUES ${new Array(rows).fill(tuple).join(', ')} ON CONFLICT (id) DO NOTHING`,
+      );
+      this.#inserts.set(rows, stmt);
+    }
+    return stmt;
   }
 
   async query(query: LogQuery): Promise<LogPage> {
@@ -380,12 +375,12 @@ export class SqliteLogStore implements LogStore {
     if (!Number.isFinite(before)) throw new RangeError('before must be finite epoch milliseconds');
     const serverKey = this.#serverKey(serverId, false);
     if (serverKey === undefined) return { deletedCount: 0, objectKeys: [] };
-    return this.#deleteInChunks('SELECT seq FROM logs WHERE server_key = ? AND created_at < ? LIMIT ?', [serverKey, before]);
+    return this.#deleteInChunks('SELECT seq FROM logs INDEXED BY logs_server_time WHERE server_key = ? AND created_at < ? LIMIT ?', [serverKey, before]);
   }
 
   async deleteExpired(now: number): Promise<DeleteResult> {
     if (!Number.isFinite(now)) throw new RangeError('now must be finite epoch milliseconds');
-    return this.#deleteInChunks('SELECT seq FROM logs WHERE expires_at <= ? LIMIT ?', [now]);
+    return this.#deleteInChunks('SELECT seq FROM logs INDEXED BY logs_expires WHERE expires_at <= ? LIMIT ?', [now]);
   }
 
   async deleteOldest(serverId: string, logType: LogType, keep: number): Promise<DeleteResult> {
@@ -425,10 +420,11 @@ export class SqliteLogStore implements LogStore {
     this.#prepare('DELETE FROM temp.doomed').run();
     const selected = Number(this.#prepare(`INSERT INTO temp.doomed (seq) ${selectSeqSql}`).run(...params).changes);
     if (selected === 0) return 0;
-    const doomedRows = 'temp.doomed d JOIN logs l ON l.seq = d.seq';
+    // CROSS JOIN pins the small temp table as the outer loop (the planner has no statistics to know).
+    const doomedRows = 'temp.doomed d CROSS JOIN logs l ON l.seq = d.seq';
     this.#prepare(
       `INSERT INTO rollup_day (server_key, day, log_type, n)
-       SELECT l.server_key, l.created_at / ${DAY_MS}, l.log_type, -count(*) FROM ${doomedRows} WHERE true GROUP BY 1, 2, 3
+       SELECT l.server_key, CAST(l.created_at / ${DAY_MS} AS INTEGER), l.log_type, -count(*) FROM ${doomedRows} WHERE true GROUP BY 1, 2, 3
        ON CONFLICT DO UPDATE SET n = n + excluded.n`,
     ).run();
     for (const [dim, column] of DIM_BY_NAME) {
