@@ -41,7 +41,6 @@ export type SerializedRequest = {
   method: string;
   url: string;
   remoteAddress: string | undefined;
-  requestId: string;
 };
 
 /** Never includes headers or body; the URL goes through redactUrl. */
@@ -50,7 +49,6 @@ export function serializeRequest(request: FastifyRequest): SerializedRequest {
     method: request.method,
     url: redactUrl(request.url),
     remoteAddress: request.ip,
-    requestId: request.id,
   };
 }
 
