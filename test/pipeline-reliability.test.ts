@@ -104,16 +104,27 @@ describe('log pipeline reliability', () => {
     }
 
     let next = 0;
+    const storedWhileStopped: { atStop: number; beforeRestart: number; acceptedBeforeRestart: number }[] = [];
+    const stop = async () => {
+      await logsModule.stopConsumer();
+      storedWhileStopped.push({ atStop: await logsDeps.logStore.count(serverId), beforeRestart: -1, acceptedBeforeRestart: -1 });
+    };
+    const restart = async () => {
+      const last = storedWhileStopped.at(-1)!;
+      last.beforeRestart = await logsDeps.logStore.count(serverId);
+      last.acceptedBeforeRestart = accepted.size;
+      await logsModule.startConsumer();
+    };
     const events: Record<number, () => Promise<void>> = {
-      20: () => logsModule.stopConsumer(),
-      40: () => logsModule.startConsumer(),
+      20: stop,
+      40: restart,
       50: async () => {
         await logsDeps.bus.publish([
           { topic: TOPICS.logsIngested, key: serverId, headers: { 'event-type': 'logs.batch-accepted.v1' }, payload: { type: 'logs.batch-accepted', version: 1, id: 'bad-1', occurredAt: new Date().toISOString(), data: { serverId, logs: [{ id: 'x' }] } } },
         ]);
       },
-      60: () => logsModule.stopConsumer(),
-      80: () => logsModule.startConsumer(),
+      60: stop,
+      80: restart,
     };
     const started = Date.now();
     while (next < batches) {
@@ -129,6 +140,12 @@ describe('log pipeline reliability', () => {
     }
     const ingestMs = Date.now() - started;
     expect(accepted.size).toBe(TOTAL_LOGS);
+    // While stopped, nothing was stored and a backlog of 20 batches built up on the bus.
+    expect(storedWhileStopped).toHaveLength(2);
+    for (const window of storedWhileStopped) {
+      expect(window.beforeRestart).toBe(window.atStop);
+      expect(window.acceptedBeforeRestart - window.beforeRestart).toBeGreaterThanOrEqual(20 * BATCH);
+    }
 
     const stored = await waitFor(() => logsDeps.logStore.count(serverId), (n) => n >= TOTAL_LOGS, 90_000);
     const drainedMs = Date.now() - started;
@@ -155,6 +172,6 @@ describe('log pipeline reliability', () => {
 
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((line) => line.includes(apiKey))).toEqual([]);
-    console.log(`reliability: ${TOTAL_LOGS} logs accepted in ${ingestMs} ms, all stored after ${drainedMs} ms; ${refused429} early 429s retried`);
+    console.log(`reliability: stored while stopped ${JSON.stringify(storedWhileStopped)}; ${TOTAL_LOGS} logs accepted in ${ingestMs} ms, all stored after ${drainedMs} ms; ${refused429} early 429s retried`);
   }, 240_000);
 });
