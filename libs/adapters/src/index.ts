@@ -5,3 +5,4 @@ export * from './from-config.ts';
 export * from './document-store/index.ts';
 export * from './log-store/index.ts';
 export * from './object-store/index.ts';
+export * from './job-queue/index.ts';

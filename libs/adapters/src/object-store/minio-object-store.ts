@@ -164,7 +164,7 @@ export class MinioObjectStore implements ObjectStore {
     for (let start = 0; start < keys.length; start += DELETE_BATCH) {
       const batch = keys.slice(start, start + DELETE_BATCH);
       const results = await this.#client.removeObjects(this.#bucket, batch);
-      const failed = results.filter((result) => 'Error' in result || 'errors' in result);
+      const failed = results.filter((result) => result != null && ('Error' in result || 'errors' in result));
       if (failed.length > 0) throw new Error(`failed to delete ${failed.length} object(s): ${JSON.stringify(failed).slice(0, 500)}`);
     }
   }
