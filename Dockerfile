@@ -1,0 +1,75 @@
+# syntax=docker/dockerfile:1
+#
+# One image for every Skald process. TARGET picks what runs (all | gateway | auth | ingestion | logs |
+# webhooks | backups | billing | admin); see docs/DEPLOYMENT.md. Node 24 runs the TypeScript sources
+# directly (type stripping), so there is no compile step: only the web app is built.
+#
+#   docker build -t skald:local .
+#   docker run -p 8080:8080 -v skald-data:/data skald:local          # all-in-one
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---- deps: every dependency (dev included: Vite builds the web app) ---------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+# Only the manifests, so this layer is reused until a dependency changes. npm needs every workspace's
+# package.json to link the @skald/* packages.
+COPY package.json package-lock.json ./
+COPY libs/adapters/package.json libs/adapters/
+COPY libs/config/package.json libs/config/
+COPY libs/contracts/package.json libs/contracts/
+COPY libs/ports/package.json libs/ports/
+COPY libs/service-kit/package.json libs/service-kit/
+COPY services/admin/package.json services/admin/
+COPY services/auth/package.json services/auth/
+COPY services/backups/package.json services/backups/
+COPY services/billing/package.json services/billing/
+COPY services/ingestion/package.json services/ingestion/
+COPY services/logs/package.json services/logs/
+COPY services/webhooks/package.json services/webhooks/
+COPY gateway/package.json gateway/
+COPY web/package.json web/
+# `npm install`, not `npm ci`: the lockfile was written on another platform and `npm ci` rejects it over
+# optional platform binaries (sharp, rolldown); `npm install` honours the lockfile's versions and
+# picks the linux binaries.
+RUN --mount=type=cache,target=/root/.npm \
+    npm install --no-audit --no-fund --loglevel=warn
+
+# ---- build: the web app (web/dist, served by the gateway at /) -------------------------------------
+FROM deps AS build
+COPY . .
+ENV NX_DAEMON=false NX_NO_CLOUD=true
+RUN npm run build:web
+
+# ---- prod-deps: the same tree without devDependencies ----------------------------------------------
+FROM deps AS prod-deps
+RUN --mount=type=cache,target=/root/.npm \
+    npm prune --omit=dev --no-audit --no-fund --loglevel=warn
+
+# ---- runtime ---------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    TARGET=all \
+    HOST=0.0.0.0 \
+    PORT=8080 \
+    DATA_DIR=/data
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY package.json package-lock.json ./
+COPY libs ./libs
+COPY services ./services
+COPY gateway ./gateway
+COPY web/package.json ./web/package.json
+COPY --from=build /app/web/dist ./web/dist
+# The official image ships the unprivileged `node` user (uid/gid 1000). The code stays root-owned and
+# read-only to it; only DATA_DIR is writable (all-in-one data, per-service scratch directories).
+RUN mkdir -p /data && chown node:node /data
+# Numeric, so Kubernetes' runAsNonRoot can verify it without resolving a user name.
+USER 1000:1000
+VOLUME ["/data"]
+EXPOSE 8080
+# Liveness of whatever TARGET runs: every process answers GET /health on its PORT.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# Exec form: node is PID 1 and receives SIGTERM directly (the launcher drains and closes adapters).
+CMD ["node", "gateway/src/main.ts"]
