@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { countersContract } from '@skald/ports/contract/counters.contract.ts';
 import { createCounters } from '../src/counters/index.ts';
 
@@ -36,3 +37,17 @@ async function deleteByPrefix(prefix: string): Promise<void> {
     await redis.quit();
   }
 }
+
+describe('redis counters during an outage', () => {
+  it('reject quickly instead of hanging when Redis is unreachable', async () => {
+    // Port 1 on loopback: nothing listens, connections are refused.
+    const adapter = await createCounters({ kind: 'redis', url: 'redis://127.0.0.1:1', prefix: 'outage:' });
+    try {
+      const started = Date.now();
+      await expect(adapter.consume('k', 1, 10, 1000)).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await adapter.close().catch(() => undefined);
+    }
+  });
+});

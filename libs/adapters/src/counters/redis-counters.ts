@@ -59,7 +59,12 @@ export class RedisCounters implements Counters {
   readonly #redis: Redis;
 
   constructor(options: RedisCountersOptions) {
-    this.#redis = new Redis(options.url, { keyPrefix: options.prefix ?? 'skald:counters:', lazyConnect: false });
+    // Fail fast while Redis is unreachable (one retry, then the command errors) so callers can
+    // take their documented outage path (fail closed with 503, or open with an alert) instead of hanging.
+    this.#redis = new Redis(options.url, { keyPrefix: options.prefix ?? 'skald:counters:', maxRetriesPerRequest: 1 });
+    this.#redis.on('error', () => {
+      // Connection errors surface as rejected commands; without a listener ioredis logs each retry.
+    });
   }
 
   async consume(key: string, points: number, limit: number, windowMs: number): Promise<ConsumeResult> {

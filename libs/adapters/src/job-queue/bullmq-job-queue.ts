@@ -120,7 +120,9 @@ export class BullmqJobQueue implements JobQueue {
   }
 
   async retryDead(queue: string, jobId: string): Promise<boolean> {
-    const job = await this.#queue(queue).getJob(encodeJobIdIfCustom(jobId));
+    const q = this.#queue(queue);
+    // A caller's id may be a custom one ("123" included) or one BullMQ generated.
+    const job = (await q.getJob(encodeJobId(jobId))) ?? (/^\d+$/.test(jobId) ? await q.getJob(jobId) : undefined);
     if (!job || (await job.getState()) !== 'failed') return false;
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     return true;
@@ -152,9 +154,4 @@ export function encodeJobId(jobId: string): string {
 
 export function decodeJobId(bullId: string): string {
   return bullId.startsWith('c-') ? bullId.slice(2).replace(/%3A/g, ':').replace(/%25/g, '%') : bullId;
-}
-
-/** Ids handed out for jobs added without a jobId are BullMQ integers and pass through. */
-function encodeJobIdIfCustom(jobId: string): string {
-  return /^\d+$/.test(jobId) ? jobId : encodeJobId(jobId);
 }
