@@ -124,3 +124,40 @@ function startChild(mode: 'add' | 'work', file: string): { nextLine(): Promise<s
     },
   };
 }
+
+describe('embedded job queue shared within one process', () => {
+  it('hands out one open file per path: a second handle neither steals active jobs nor misses wake-ups', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skald-jobs-shared-'));
+    const file = join(dir, 'jobs.db');
+    const a = await createJobQueue({ kind: 'embedded', file });
+    try {
+      let runs = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      await a.process('q', async () => {
+        runs++;
+        await gate;
+      });
+      await a.add('q', 'long', null);
+      await eventually(() => expect(runs).toBe(1));
+      // Opening the same file again must not run crash recovery on a's active job.
+      const b = await createJobQueue({ kind: 'embedded', file: join(dir, '.', 'jobs.db') });
+      const seenByB: string[] = [];
+      await b.process('other', async (job) => {
+        seenByB.push(job.name);
+      });
+      await a.add('other', 'from-a', null);
+      await eventually(() => expect(seenByB).toEqual(['from-a']), 500);
+      await b.close();
+      release();
+      await sleep(200);
+      expect(runs).toBe(1);
+      // a is still usable after b's handle closed.
+      await a.add('q', 'second', null);
+      await eventually(() => expect(runs).toBe(2));
+    } finally {
+      await a.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
