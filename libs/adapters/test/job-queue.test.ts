@@ -1,7 +1,11 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +98,40 @@ describe('bullmq adapter specifics', () => {
       await deleteByPrefix(`${prefix}:`);
     }
   });
+});
+
+describe('bullmq worker crash', () => {
+  it('redelivers a job whose worker was SIGKILLed mid-job, with its data intact (at-least-once)', async () => {
+    const prefix = `test-jobs-${randomBytes(6).toString('hex')}`;
+    const q = `crash-${randomBytes(3).toString('hex')}`;
+    const adapter = await createJobQueue({ kind: 'bullmq', url: REDIS_URL, prefix, lockDurationMs: 1000, stalledIntervalMs: 1000 });
+    const script = fileURLToPath(new URL('./job-queue-bullmq-child.ts', import.meta.url));
+    const child = spawn(process.execPath, [script, REDIS_URL, prefix, q], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = once(child, 'exit');
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const nextLine = async (): Promise<string> => {
+      const next = await Promise.race([lines.next(), exited.then(() => ({ done: true as const, value: undefined }))]);
+      if (next.done) throw new Error('child exited before printing');
+      return next.value;
+    };
+    try {
+      expect(await nextLine()).toBe('ready');
+      const id = await adapter.add(q, 'deliver', { hook: 'h1' }, { jobId: 'delivery:9' });
+      expect(await nextLine()).toBe(`started ${id}`);
+      child.kill('SIGKILL');
+      await exited;
+      const seen: { id: string; data: unknown }[] = [];
+      const worker = await adapter.process(q, async (job) => {
+        seen.push({ id: job.id, data: job.data });
+      });
+      await eventually(() => expect(seen).toEqual([{ id: 'delivery:9', data: { hook: 'h1' } }]), 10_000);
+      await worker.close();
+    } finally {
+      child.kill('SIGKILL');
+      await adapter.close();
+      await deleteByPrefix(`${prefix}:`);
+    }
+  }, 20_000);
 });
 
 describe('job options validation (both adapters)', () => {

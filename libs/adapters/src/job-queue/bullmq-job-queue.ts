@@ -16,11 +16,19 @@ const REMOVE_ON_FAIL = { count: 10_000, age: 30 * 24 * 60 * 60 };
 export interface BullmqJobQueueOptions {
   readonly url: string;
   readonly prefix?: string;
+  /**
+   * How long a worker's lock on a job lasts without renewal, and how often stalled jobs (their
+   * worker died) are looked for. BullMQ defaults: 30 s each. A job whose worker crashed is
+   * redelivered after roughly lock + interval.
+   */
+  readonly lockDurationMs?: number;
+  readonly stalledIntervalMs?: number;
 }
 
 export class BullmqJobQueue implements JobQueue {
   readonly #url: string;
   readonly #prefix: string;
+  readonly #stallOptions: { lockDuration?: number; stalledInterval?: number };
   readonly #connection: Redis;
   readonly #queues = new Map<string, Queue>();
   /** Each worker with the connection it owns. */
@@ -29,6 +37,10 @@ export class BullmqJobQueue implements JobQueue {
   constructor(options: BullmqJobQueueOptions) {
     this.#url = options.url;
     this.#prefix = options.prefix ?? 'skald:jobs';
+    this.#stallOptions = {
+      ...(options.lockDurationMs === undefined ? {} : { lockDuration: options.lockDurationMs }),
+      ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
+    };
     this.#connection = new Redis(options.url, { maxRetriesPerRequest: null });
   }
 
@@ -89,7 +101,7 @@ export class BullmqJobQueue implements JobQueue {
       async (job: BullJob) => {
         await handler({ id: decodeJobId(job.id!), queue, name: job.name, data: job.data as unknown, attempt: job.attemptsMade + 1 });
       },
-      { connection, prefix: this.#prefix, concurrency },
+      { connection, prefix: this.#prefix, concurrency, ...this.#stallOptions },
     );
     // Without a listener an 'error' event (e.g. a Redis blip) would crash the process.
     worker.on('error', (error) => console.error(`job-queue worker ${queue}: ${errorMessage(error)}`));
