@@ -27,11 +27,14 @@ export function setSessionLostHandler(handler: () => void): void {
 
 // A 401 on an authenticated call means the stored token is no longer valid: treat it
 // like the spec's session loss instead of leaving the user on a broken screen.
+// Only when the rejected token is still the current one: a request that raced a token rotation
+// (2FA enable/disable issue a new token) must not end the fresh session.
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (args, api, extra) => {
+  const sentToken = (api.getState() as TokenHolder).session.token;
   const result = await rawBaseQuery(args, api, extra);
-  const hadToken = Boolean((api.getState() as TokenHolder).session.token);
+  const currentToken = (api.getState() as TokenHolder).session.token;
   const url = typeof args === 'string' ? args : args.url;
-  if (result.error?.status === 401 && hadToken && !url.startsWith('/auth/login') && !url.startsWith('/auth/2fa-login')) {
+  if (result.error?.status === 401 && sentToken && sentToken === currentToken && !url.startsWith('/auth/login') && !url.startsWith('/auth/2fa-login')) {
     onSessionLost();
   }
   return result;

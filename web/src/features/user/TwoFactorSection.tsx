@@ -2,6 +2,7 @@ import { Alert, Button, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../app/errors.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
+import { apiSlice } from '../../app/api.ts';
 import { tokenReceived } from '../../app/sessionSlice.ts';
 import { useToast } from '../../app/toast.tsx';
 import { useDisableTwoFactorMutation, useSetupTwoFactorMutation, useVerifyTwoFactorMutation, type TwoFactorSetup } from './userApi.ts';
@@ -41,7 +42,9 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
     setError(null);
     try {
       const answer = await verify({ token: code }).unwrap();
+      // The server rotates the session token on 2FA changes: store it before refetching the user.
       if (answer.token) dispatch(tokenReceived(answer.token));
+      dispatch(apiSlice.util.invalidateTags(['Me']));
       setSecret(null);
       setCode('');
       toast.success('2FA successfully activated');
@@ -62,6 +65,7 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
     try {
       const answer = await disable({ token: disableCode }).unwrap();
       if (answer.token) dispatch(tokenReceived(answer.token));
+      dispatch(apiSlice.util.invalidateTags(['Me']));
       setDisableOpen(false);
       setDisableCode('');
       toast.success('2FA is disabled');

@@ -25,12 +25,11 @@ export const userApi = apiSlice.injectEndpoints({
       query: () => ({ url: '/2fa/setup', method: 'GET' }),
     }),
     verifyTwoFactor: build.mutation<{ token?: string }, { token: string }>({
+      // No invalidatesTags: the caller stores the new token first, then refreshes the user.
       query: (body) => ({ url: '/2fa/verify', method: 'POST', body }),
-      invalidatesTags: ['Me'],
     }),
     disableTwoFactor: build.mutation<{ token?: string }, { token: string }>({
       query: (body) => ({ url: '/2fa/disable', method: 'DELETE', body }),
-      invalidatesTags: ['Me'],
     }),
   }),
 });
