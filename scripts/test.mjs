@@ -39,7 +39,9 @@ function vitest(label, configArgs, reportName) {
 // Nx computes the project graph the module-boundary lint rule needs (its daemon does not start here).
 ok = run('project graph', bin('nx'), ['show', 'projects']) && ok;
 ok = run('typecheck (services, libs, gateway)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
-if (existsSync(join(root, 'web', 'tsconfig.json'))) ok = run('typecheck (web)', bin('tsc'), ['-p', 'web/tsconfig.json', '--noEmit']) && ok;
+for (const project of ['web/tsconfig.json', 'web/tsconfig.e2e.json']) {
+  if (existsSync(join(root, project))) ok = run(`typecheck (${project})`, bin('tsc'), ['-p', project, '--noEmit']) && ok;
+}
 ok = run('lint', bin('eslint'), ['.', '--max-warnings', '0']) && ok;
 ok = vitest('backend tests', [], 'vitest-backend') && ok;
 if (existsSync(join(root, 'web', 'vitest.config.ts'))) ok = vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web') && ok;
