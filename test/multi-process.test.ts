@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
@@ -39,6 +40,23 @@ if (!reachable) console.log(`skipped: Redis not reachable at ${REDIS_URL} (the m
 const root = mkdtempSync(join(tmpdir(), 'skald-multi-'));
 const processes: SkaldProcess[] = [];
 let gateway: SkaldProcess;
+const redisPrefix = `skaldtest-${randomBytes(6).toString('hex')}`;
+
+/** Removes every key this run created (streams, groups, counters) so runs do not accumulate. */
+async function deleteRedisKeys(): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
 
 function sharedEnv(): Record<string, string> {
   const keysDir = join(root, 'keys');
@@ -52,7 +70,7 @@ function sharedEnv(): Record<string, string> {
   return {
     EVENT_BUS: 'redis',
     REDIS_URL,
-    REDIS_PREFIX: `skaldtest-${randomBytes(6).toString('hex')}`,
+    REDIS_PREFIX: redisPrefix,
     DOC_STORE: 'sqlite',
     LOG_STORE: 'sqlite',
     OBJECT_STORE: 'fs',
@@ -85,6 +103,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
 
   afterAll(async () => {
     await Promise.all(processes.map((proc) => proc.kill('SIGTERM')));
+    await deleteRedisKeys();
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -20,10 +20,8 @@ import { createLogStore } from './log-store/index.ts';
 import type { LogStoreConfig } from './log-store/index.ts';
 import { createObjectStore } from './object-store/index.ts';
 import type { ObjectStoreConfig } from './object-store/index.ts';
-
-// The job-queue factory is being written in parallel (libs/adapters/src/job-queue); its config shape is
-// the shared decision, repeated here so this file compiles before it lands.
-export type JobQueueConfigInput = { kind: 'embedded'; file: string } | { kind: 'bullmq'; url: string; prefix?: string };
+import { createJobQueue } from './job-queue/index.ts';
+import type { JobQueueConfig } from './job-queue/index.ts';
 
 export function eventBusConfig(config: SkaldConfig): EventBusConfig {
   switch (config.adapters.eventBus) {
@@ -61,7 +59,7 @@ export function objectStoreConfig(config: SkaldConfig): ObjectStoreConfig {
   return config.adapters.objectStore === 'fs' ? { kind: 'fs', root: join(config.dataDir, 'objects') } : { kind: 'minio', ...need(config.s3, 'S3_ENDPOINT') };
 }
 
-export function jobQueueConfig(config: SkaldConfig): JobQueueConfigInput {
+export function jobQueueConfig(config: SkaldConfig): JobQueueConfig {
   if (config.adapters.jobQueue === 'embedded') return { kind: 'embedded', file: join(config.dataDir, 'jobs', 'jobs.db') };
   const redis = need(config.redis, 'REDIS_URL');
   return { kind: 'bullmq', url: redis.url, prefix: `${redis.prefix}:jobs` };
@@ -85,20 +83,9 @@ function need<T>(value: T | undefined, variable: string): T {
   return value;
 }
 
-type Factory<C, P> = (config: C) => Promise<P>;
-
-/** Loads a factory from a sibling module that may not exist yet in a partial checkout. */
-async function lazyFactory<C, P>(modulePath: string, exportName: string): Promise<Factory<C, P>> {
-  const mod = (await import(modulePath)) as Record<string, unknown>;
-  const factory = mod[exportName];
-  if (typeof factory !== 'function') throw new Error(`${modulePath} does not export ${exportName}`);
-  return factory as Factory<C, P>;
-}
-
 export const createLogStoreFromConfig = (config: SkaldConfig): Promise<LogStore> => createLogStore(logStoreConfig(config));
 export const createObjectStoreFromConfig = (config: SkaldConfig): Promise<ObjectStore> => createObjectStore(objectStoreConfig(config));
-export const createJobQueueFromConfig = async (config: SkaldConfig): Promise<JobQueue> =>
-  (await lazyFactory<JobQueueConfigInput, JobQueue>('./job-queue/index.ts', 'createJobQueue'))(jobQueueConfig(config));
+export const createJobQueueFromConfig = (config: SkaldConfig): Promise<JobQueue> => createJobQueue(jobQueueConfig(config));
 
 /** Infrastructure shared by every service of a process (the document stores are per service). */
 export interface SharedAdapters {
