@@ -95,6 +95,20 @@ describe('distributed gateway', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://app.skald.example');
     const evil = await gateway.app.inject({ method: 'GET', url: '/api/logs/my', headers: { origin: 'https://evil.example' } });
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await gateway.app.inject({
+      method: 'OPTIONS',
+      url: '/api/logs/my',
+      headers: { origin: 'https://app.skald.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://app.skald.example');
+    expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/Authorization/i);
+    const evilPreflight = await gateway.app.inject({
+      method: 'OPTIONS',
+      url: '/api/logs/my',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
+    expect(evilPreflight.headers['access-control-allow-origin']).toBeUndefined();
     const page = await gateway.app.inject({ method: 'GET', url: '/' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('npm run build:web');
