@@ -80,5 +80,10 @@ describe('all-in-one process', () => {
         : undefined;
     });
     expect(found.length).toBeGreaterThan(0);
+
+    // A SIGTERM is a graceful stop: in-flight work finishes, consumers commit, the exit code is 0.
+    await second.kill('SIGTERM');
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(second.output()).toContain('shutting down');
   });
 });

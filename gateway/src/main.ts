@@ -3,8 +3,14 @@
  * TARGET=gateway the proxying gateway; TARGET=<service> one service. Invalid configuration exits 1
  * with a message naming the variable.
  */
-import { ConfigError, loadConfig } from '@skald/config';
-import { launch } from './launch.ts';
+import { enableCompileCache } from 'node:module';
+
+// Reuse compiled code across restarts (type stripping and V8 compilation of every workspace module);
+// it must run before the application modules are imported, hence the dynamic imports below.
+enableCompileCache();
+
+const { ConfigError, loadConfig } = await import('@skald/config');
+const { launch } = await import('./launch.ts');
 
 try {
   await launch(loadConfig(process.env));
