@@ -58,16 +58,27 @@ describe('SQLite log store specifics', () => {
       logs.push({ ...textLog(1000, 's1', 'info'), type: 'Rare' }, { ...textLog(1001, 's1', 'info'), logType: 'photo', imageKey: 'i', thumbKey: 't' });
       await store.insertBatch(logs);
       const base = { serverId: 's1', offset: 0, limit: 50 };
-      const newest = store.explainQuery(base);
-      expect(newest).toContain('logs_server_time');
-      expect(newest).not.toContain('TEMP B-TREE');
-      expect(store.explainQuery({ ...base, level: 'error' })).toContain('logs_server_level');
-      // 'Rare' type (1 row) is narrower than level=error (10 rows).
-      expect(store.explainQuery({ ...base, level: 'error', type: 'rare' })).toContain('logs_server_type');
-      expect(store.explainQuery({ ...base, logType: 'photo' })).toContain('logs_server_photo');
-      expect(store.explainQuery({ ...base, search: 'hello' })).toContain('logs_server_time');
+      const shapes = [
+        { query: base, path: 'USING PRIMARY KEY (server_key=?)' },
+        { query: { ...base, level: 'error' }, path: 'logs_server_level' },
+        // type/resource have no index of their own: the clustered key, newest first, filters per row.
+        { query: { ...base, type: 'rare', resource: 'core' }, path: 'USING PRIMARY KEY (server_key=?)' },
+        { query: { ...base, level: 'error', type: 'rare' }, path: 'logs_server_level' },
+        { query: { ...base, logType: 'photo' as const }, path: 'logs_server_photo' },
+        // photo logs (1) are fewer than level=info ones (391): the photo index wins.
+        { query: { ...base, logType: 'photo' as const, level: 'info' }, path: 'logs_server_photo' },
+        { query: { ...base, logType: 'text' as const }, path: 'USING PRIMARY KEY (server_key=?)' },
+        { query: { ...base, search: 'hello' }, path: 'USING PRIMARY KEY (server_key=?)' },
+        { query: { ...base, type: 'General', from: T0, to: T0 + 10 }, path: 'USING PRIMARY KEY (server_key=? AND created_at>? AND created_at<?)' },
+      ];
+      for (const { query, path } of shapes) {
+        const plan = store.explainQuery(query);
+        expect(plan, JSON.stringify(query)).toContain(path);
+        expect(plan, JSON.stringify(query)).not.toContain('TEMP B-TREE');
+      }
       expect(store.explainQuery({ ...base, level: 'info', from: T0, to: T0 + 10 })).toMatch(/logs_server_level \(server_key=\? AND level=\? AND created_at>\? AND created_at<\?\)/);
       expect((await store.query({ ...base, level: 'error', type: 'rare' })).total).toBe(0);
+      expect((await store.query({ ...base, type: 'RARE' })).items.map((r) => r.id)).toEqual(['id-s1-1000']);
       await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

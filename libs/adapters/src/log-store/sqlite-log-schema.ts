@@ -2,11 +2,20 @@
  * Schema of the embedded log store (DATA_DIR/logs/logs.db). Design notes in docs/DOCUMENT_STORE.md, "Log store".
  *
  * - `servers` maps each server id (a UUID string) to a small integer key. Every log row and every index
- *   entry carries the 1-2 byte key instead of a 36-byte string: the six per-server indexes stay small,
- *   which is most of what makes 200k inserts/s and millisecond pages possible at millions of rows.
- * - level/type/resource are `COLLATE NOCASE`, so the case-insensitive equality filters are plain index
- *   lookups (ASCII case folding, as SQLite's NOCASE does) with no lower-cased copies to compute or store.
- * - Rollups are maintained on write by the adapter and decremented on every delete path:
+ *   entry carries the 1-2 byte key instead of a 36-byte string.
+ * - `logs` is a WITHOUT ROWID table clustered by PRIMARY KEY (server_key, created_at, id): one server's
+ *   logs are stored contiguously in time order, so the newest page is a short sequential walk from the
+ *   end of the server's key range, inserts of one server append to one place in the b-tree, and the key
+ *   doubles as the idempotency guard (ingestion assigns id, createdAt and serverId together, so a
+ *   redelivered record repeats the whole triple). There is no rowid b-tree and no separate id index.
+ * - Only three secondary indexes (each costs ~0.6-1 µs per inserted row): level (the filter the UI uses
+ *   most, and the selective values error/fatal are rare), a partial photo index (photo logs are few, so it
+ *   costs text inserts nothing) and expires_at for the retention sweep. type/resource filters walk the
+ *   clustered key newest-first and stop after the page (measured figures in the doc).
+ * - level/type/resource are `COLLATE NOCASE`, so the case-insensitive equality filters compare with ASCII
+ *   case folding and need no lower-cased copies.
+ * - Rollups are maintained on write by the adapter (aggregated per batch in JS) and decremented on every
+ *   delete path:
  *     rollup_day (server, UTC day, logType) -> n         totals, perDay, count(), range totals
  *     rollup_dim (server, dim, value, logType) -> n      perLevel/perType/perResource, facets, filter totals
  *   so stats and facets never read raw logs. `value` keeps the first spelling seen (NOCASE key).
@@ -16,17 +25,16 @@ export const DIM_LEVEL = 0;
 export const DIM_TYPE = 1;
 export const DIM_RESOURCE = 2;
 
-export const SCHEMA_SQL = `
-CREATE TABLE IF NOT EXISTS servers (
-  key INTEGER PRIMARY KEY,
-  server_id TEXT NOT NULL UNIQUE
-);
+/** PRAGMA user_version of this layout. 0 = empty file or the first layout (rowid table with `seq`). */
+export const SCHEMA_VERSION = 2;
 
+export const LOG_COLUMNS = 'server_key, created_at, id, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at';
+
+const LOGS_TABLE_SQL = `
 CREATE TABLE IF NOT EXISTS logs (
-  seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL,
   server_key INTEGER NOT NULL,
   created_at INTEGER NOT NULL CHECK (created_at >= 0),
+  id TEXT NOT NULL,
   level TEXT NOT NULL COLLATE NOCASE,
   type TEXT NOT NULL COLLATE NOCASE,
   resource TEXT NOT NULL COLLATE NOCASE,
@@ -35,22 +43,28 @@ CREATE TABLE IF NOT EXISTS logs (
   log_type TEXT NOT NULL CHECK (log_type IN ('text', 'photo')),
   image_key TEXT,
   thumb_key TEXT,
-  expires_at INTEGER NOT NULL
-);
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (server_key, created_at, id)
+) WITHOUT ROWID;
+`;
 
--- Idempotent inserts (INSERT OR IGNORE) are keyed on the ingestion id.
-CREATE UNIQUE INDEX IF NOT EXISTS logs_id ON logs (id);
--- Newest page of one server (ORDER BY created_at DESC, id DESC), time ranges, deleteBefore.
-CREATE INDEX IF NOT EXISTS logs_server_time ON logs (server_key, created_at, id);
--- Newest page of one server filtered by level / type / resource.
+/** Secondary index entries also carry the primary key, so every one of them is ordered by (created_at, id). */
+const LOGS_INDEXES_SQL = `
+-- Newest page of one server filtered by level (ORDER BY created_at DESC, id DESC without a sort).
 CREATE INDEX IF NOT EXISTS logs_server_level ON logs (server_key, level, created_at);
-CREATE INDEX IF NOT EXISTS logs_server_type ON logs (server_key, type, created_at);
-CREATE INDEX IF NOT EXISTS logs_server_resource ON logs (server_key, resource, created_at);
 -- Photo logs are few (tier-capped) among many text logs: a partial index costs text inserts nothing.
-CREATE INDEX IF NOT EXISTS logs_server_photo ON logs (server_key, created_at, id) WHERE log_type = 'photo';
--- Retention sweep across all servers.
+CREATE INDEX IF NOT EXISTS logs_server_photo ON logs (server_key, created_at) WHERE log_type = 'photo';
+-- Retention sweep across all servers (covering: the entry holds the primary key to delete by).
 CREATE INDEX IF NOT EXISTS logs_expires ON logs (expires_at);
+`;
 
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS servers (
+  key INTEGER PRIMARY KEY,
+  server_id TEXT NOT NULL UNIQUE
+);
+${LOGS_TABLE_SQL}
+${LOGS_INDEXES_SQL}
 CREATE TABLE IF NOT EXISTS rollup_day (
   server_key INTEGER NOT NULL,
   day INTEGER NOT NULL,
@@ -69,6 +83,32 @@ CREATE TABLE IF NOT EXISTS rollup_dim (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * Upgrades a file written by the first layout (rowid `logs` with a `seq` column, unique id index and one
+ * index per dimension) in one transaction: the rows are copied into the clustered table, the old table
+ * and its indexes are dropped. Rollups and server keys are unchanged. Run only when `logs.seq` exists.
+ */
+export const MIGRATE_FROM_V1_SQL = `
+ALTER TABLE logs RENAME TO logs_v1;
+DROP INDEX IF EXISTS logs_id;
+DROP INDEX IF EXISTS logs_server_time;
+DROP INDEX IF EXISTS logs_server_level;
+DROP INDEX IF EXISTS logs_server_type;
+DROP INDEX IF EXISTS logs_server_resource;
+DROP INDEX IF EXISTS logs_server_photo;
+DROP INDEX IF EXISTS logs_expires;
+${LOGS_TABLE_SQL}
+INSERT INTO logs (${LOG_COLUMNS}) SELECT ${LOG_COLUMNS} FROM logs_v1 ORDER BY server_key, created_at, id ON CONFLICT DO NOTHING;
+DROP TABLE logs_v1;
+${LOGS_INDEXES_SQL}
+`;
+
+/**
+ * Set before the first table exists (no effect on an existing file): 16 KiB pages hold ~80 rows of the
+ * clustered table per leaf, so a page of 50 logs is usually one or two leaves and the b-trees are shallower.
+ */
+export const PAGE_SIZE_SQL = 'PRAGMA page_size = 16384;';
+
 /** Connection settings: WAL + NORMAL (crash-safe, no fsync per commit), big page cache, memory-mapped reads. */
 export const PRAGMAS_SQL = `
 PRAGMA journal_mode = WAL;
@@ -76,6 +116,6 @@ PRAGMA synchronous = NORMAL;
 PRAGMA busy_timeout = 5000;
 PRAGMA temp_store = MEMORY;
 PRAGMA cache_size = -262144;
-PRAGMA mmap_size = 1073741824;
+PRAGMA mmap_size = 4294967296;
 PRAGMA wal_autocheckpoint = 10000;
 `;

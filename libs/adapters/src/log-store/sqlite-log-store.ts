@@ -2,9 +2,11 @@
  * Embedded log store on node:sqlite (see sqlite-log-schema.ts for the table and index design and
  * docs/DOCUMENT_STORE.md "Log store" for the measured figures).
  *
- * Write path: one transaction per batch, multi-row prepared INSERT ... ON CONFLICT(id) DO NOTHING (idempotent
- * on id), then four GROUP BY upserts over the rows the transaction added compute the rollup increments.
- * Delete paths: the doomed rows are collected in a temp table (in chunks), their rollup counts are
+ * Write path: one transaction per batch, multi-row prepared INSERT ... ON CONFLICT DO NOTHING on the
+ * clustered key (server, createdAt, id), rollup increments aggregated in JS and written as one upsert per
+ * distinct key. A chunk whose rows were partly already stored sends the batch down a per-row path, so the
+ * rollups count exactly the rows that were new.
+ * Delete paths: the doomed keys are collected in a temp table (in chunks), their rollup counts are
  * subtracted by GROUP BY over that chunk, photo object keys are read, then the rows are deleted, all
  * in one transaction per chunk, so rollups always equal the raw rows.
  */
@@ -24,7 +26,8 @@ import {
   present,
   validateLogQuery,
 } from './log-store-shared.ts';
-import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, PRAGMAS_SQL, SCHEMA_SQL } from './sqlite-log-schema.ts';
+import { RollupDelta } from './sqlite-log-rollup-delta.ts';
+import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 
 export interface SqliteLogStoreOptions {
   /** Search queries count matches only up to this many (the page itself is exact). Default 10 000. */
@@ -32,6 +35,9 @@ export interface SqliteLogStoreOptions {
   /** Rows deleted per transaction by the delete paths; between chunks the event loop gets a turn. */
   readonly deleteChunkSize?: number;
 }
+
+/** How a page is read: the clustered key, the level index or the partial photo index. */
+type Access = 'key' | 'level' | 'photo';
 
 interface QueryPlan {
   readonly pageSql: string;
@@ -85,6 +91,28 @@ function toRecord(serverId: string, row: Record<string, SQLOutputValue>): LogRec
 
 const INSERT_COLUMNS = 12;
 const INSERT_ROWS_PER_STATEMENT = 50;
+const DIM_NUMBER = { level: DIM_LEVEL, type: DIM_TYPE, resource: DIM_RESOURCE } as const;
+/** The clustered key of a row, as the delete paths select it. */
+const KEY_COLUMNS = 'server_key, created_at, id';
+
+/** Thrown inside the fast insert transaction to roll it back when a chunk was partly made of stored rows. */
+class PartlyStoredChunk extends Error {}
+
+/** Writes one record's values at `o`, in LOG_COLUMNS order. */
+function fillRow(args: SQLInputValue[], o: number, serverKey: number, r: LogRecord): void {
+  args[o] = serverKey;
+  args[o + 1] = r.createdAt;
+  args[o + 2] = r.id;
+  args[o + 3] = r.level;
+  args[o + 4] = r.type;
+  args[o + 5] = r.resource;
+  args[o + 6] = r.message;
+  args[o + 7] = r.metadata === null ? null : JSON.stringify(r.metadata);
+  args[o + 8] = r.logType;
+  args[o + 9] = r.imageKey;
+  args[o + 10] = r.thumbKey;
+  args[o + 11] = r.expiresAt;
+}
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -99,11 +127,26 @@ export class SqliteLogStore implements LogStore {
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.#db = new DatabaseSync(file);
+    this.#db.exec(PAGE_SIZE_SQL);
     this.#db.exec(PRAGMAS_SQL);
-    this.#db.exec(SCHEMA_SQL);
-    this.#db.exec('CREATE TEMP TABLE IF NOT EXISTS doomed (seq INTEGER PRIMARY KEY)');
+    this.#migrate();
+    this.#db.exec(
+      'CREATE TEMP TABLE IF NOT EXISTS doomed (server_key INTEGER NOT NULL, created_at INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (server_key, created_at, id)) WITHOUT ROWID',
+    );
     this.#searchCountCap = options.searchCountCap ?? DEFAULT_SEARCH_COUNT_CAP;
     this.#chunk = options.deleteChunkSize ?? 20_000;
+  }
+
+  /** Creates the schema, upgrading a file of the first layout in place (see MIGRATE_FROM_V1_SQL). */
+  #migrate(): void {
+    const version = num(this.#db.prepare('PRAGMA user_version').get()?.['user_version']);
+    if (version >= SCHEMA_VERSION) return;
+    this.#transaction(() => {
+      const isV1 = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'seq'").get() !== undefined;
+      if (isV1) this.#db.exec(MIGRATE_FROM_V1_SQL);
+      this.#db.exec(SCHEMA_SQL);
+      this.#db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
   }
 
   #prepare(sql: string): StatementSync {
@@ -138,64 +181,83 @@ export class SqliteLogStore implements LogStore {
       return result;
     } catch (err) {
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
+      this.#serverKeys.clear();
       throw err;
     }
   }
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
     if (records.length === 0) return { inserted: 0 };
-    return this.#transaction(() => {
-      // Rows inserted by this transaction are exactly those above the current max seq (single writer,
-      // INTEGER PRIMARY KEY allocates max+1), which lets SQLite compute the rollup deltas itself.
-      // Bare max(seq): SQLite answers it from the end of the b-tree (wrapped in coalesce it would scan).
-      const seqBefore = num(this.#prepare('SELECT max(seq) AS s FROM logs').get()?.['s']);
-      const args: SQLInputValue[] = new Array<SQLInputValue>(INSERT_ROWS_PER_STATEMENT * INSERT_COLUMNS);
-      let inserted = 0;
-      let lastServerId: string | undefined;
-      let serverKey = 0;
-      for (let start = 0; start < records.length; start += INSERT_ROWS_PER_STATEMENT) {
-        const count = Math.min(INSERT_ROWS_PER_STATEMENT, records.length - start);
-        if (count < INSERT_ROWS_PER_STATEMENT) args.length = count * INSERT_COLUMNS;
-        for (let i = 0; i < count; i++) {
-          const r = records[start + i]!;
-          if (r.serverId !== lastServerId) {
-            serverKey = this.#serverKey(r.serverId, true)!;
-            lastServerId = r.serverId;
-          }
-          const o = i * INSERT_COLUMNS;
-          args[o] = r.id;
-          args[o + 1] = serverKey;
-          args[o + 2] = r.createdAt;
-          args[o + 3] = r.level;
-          args[o + 4] = r.type;
-          args[o + 5] = r.resource;
-          args[o + 6] = r.message;
-          args[o + 7] = r.metadata === null ? null : JSON.stringify(r.metadata);
-          args[o + 8] = r.logType;
-          args[o + 9] = r.imageKey;
-          args[o + 10] = r.thumbKey;
-          args[o + 11] = r.expiresAt;
+    try {
+      return this.#transaction(() => this.#insertChunked(records));
+    } catch (err) {
+      if (!(err instanceof PartlyStoredChunk)) throw err;
+      // A batch mixing new and already stored rows (a partial redelivery, or a record repeated in the
+      // batch): one statement per row, so the rollups count exactly the rows that were new.
+      return this.#transaction(() => this.#insertRowByRow(records));
+    }
+  }
+
+  /**
+   * Fast path: 50 rows per statement. A chunk of only new rows (changes = rows) or only stored rows
+   * (changes = 0, a whole redelivery) is settled here; anything in between throws PartlyStoredChunk.
+   */
+  #insertChunked(records: readonly LogRecord[]): { inserted: number } {
+    const delta = new RollupDelta();
+    const args: SQLInputValue[] = new Array<SQLInputValue>(INSERT_ROWS_PER_STATEMENT * INSERT_COLUMNS);
+    let inserted = 0;
+    let lastServerId: string | undefined;
+    let serverKey = 0;
+    for (let start = 0; start < records.length; start += INSERT_ROWS_PER_STATEMENT) {
+      const count = Math.min(INSERT_ROWS_PER_STATEMENT, records.length - start);
+      if (count < INSERT_ROWS_PER_STATEMENT) args.length = count * INSERT_COLUMNS;
+      for (let i = 0; i < count; i++) {
+        const r = records[start + i]!;
+        if (r.serverId !== lastServerId) {
+          serverKey = this.#serverKey(r.serverId, true)!;
+          lastServerId = r.serverId;
         }
-        inserted += Number(this.#insertStatement(count).run(...args).changes);
+        fillRow(args, i * INSERT_COLUMNS, serverKey, r);
+        delta.add(serverKey, r.createdAt, r.level, r.type, r.resource, r.logType === 'photo');
       }
-      if (inserted > 0) {
-        // NOT INDEXED: only the rowid range of this batch; otherwise the planner may walk a whole
-        // (server, level) index to get GROUP BY order for free, which is O(table) per batch.
-        this.#prepare(
-          `INSERT INTO rollup_day (server_key, day, log_type, n)
-           SELECT server_key, CAST(created_at / ${DAY_MS} AS INTEGER), log_type, count(*) FROM logs NOT INDEXED WHERE seq > ? GROUP BY 1, 2, 3
-           ON CONFLICT DO UPDATE SET n = n + excluded.n`,
-        ).run(seqBefore);
-        for (const [dim, column] of DIM_BY_NAME) {
-          this.#prepare(
-            `INSERT INTO rollup_dim (server_key, dim, value, log_type, n)
-             SELECT server_key, ${dim}, ${column}, log_type, count(*) FROM logs NOT INDEXED WHERE seq > ? GROUP BY server_key, ${column}, log_type
-             ON CONFLICT DO UPDATE SET n = n + excluded.n`,
-          ).run(seqBefore);
-        }
+      const changes = Number(this.#insertStatement(count).run(...args).changes);
+      if (changes === count) {
+        inserted += count;
+        continue;
       }
-      return { inserted };
-    });
+      if (changes !== 0) throw new PartlyStoredChunk();
+      // Every row of the chunk was already stored: take its rollup counts back.
+      for (let i = 0; i < count; i++) {
+        const r = records[start + i]!;
+        delta.add(this.#serverKey(r.serverId, true)!, r.createdAt, r.level, r.type, r.resource, r.logType === 'photo', -1);
+      }
+    }
+    this.#applyDelta(delta);
+    return { inserted };
+  }
+
+  #insertRowByRow(records: readonly LogRecord[]): { inserted: number } {
+    const delta = new RollupDelta();
+    const args: SQLInputValue[] = new Array<SQLInputValue>(INSERT_COLUMNS);
+    const stmt = this.#insertStatement(1);
+    let inserted = 0;
+    for (const r of records) {
+      const serverKey = this.#serverKey(r.serverId, true)!;
+      fillRow(args, 0, serverKey, r);
+      if (Number(stmt.run(...args).changes) === 0) continue;
+      inserted += 1;
+      delta.add(serverKey, r.createdAt, r.level, r.type, r.resource, r.logType === 'photo');
+    }
+    this.#applyDelta(delta);
+    return { inserted };
+  }
+
+  #applyDelta(delta: RollupDelta): void {
+    const day = this.#prepare('INSERT INTO rollup_day (server_key, day, log_type, n) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+    for (const d of delta.days()) day.run(d.serverKey, d.day, d.logType, d.n);
+    const dim = this.#prepare('INSERT INTO rollup_dim (server_key, dim, value, log_type, n) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+    for (const d of delta.dims()) dim.run(d.serverKey, DIM_NUMBER[d.dim], d.value, d.logType, d.n);
   }
 
   /** Multi-row INSERT for `rows` records: one native call per 50 rows instead of per row. */
@@ -203,10 +265,7 @@ export class SqliteLogStore implements LogStore {
     let stmt = this.#inserts.get(rows);
     if (stmt === undefined) {
       const tuple = `(${new Array(INSERT_COLUMNS).fill('?').join(', ')})`;
-      stmt = this.#db.prepare(
-        `INSERT INTO logs (id, server_key, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at)
-         VALUES ${new Array(rows).fill(tuple).join(', ')} ON CONFLICT (id) DO NOTHING`,
-      );
+      stmt = this.#db.prepare(`INSERT INTO logs (${LOG_COLUMNS}) VALUES ${new Array(rows).fill(tuple).join(', ')} ON CONFLICT DO NOTHING`);
       this.#inserts.set(rows, stmt);
     }
     return stmt;
@@ -235,14 +294,18 @@ export class SqliteLogStore implements LogStore {
   }
 
   #plan(query: LogQuery, serverKey: number): QueryPlan {
+    const access = this.#chooseAccess(query, serverKey);
+    // A unary + keeps a term from being answered by an index (the column and its NOCASE collation stay),
+    // so each filter the chosen access path does not serve is checked row by row on that path.
+    const onlyFor = (path: Access): string => (access === path ? '' : '+');
     const where: string[] = ['server_key = ?'];
     const params: SQLInputValue[] = [serverKey];
     // Literal, validated logType: lets the planner use the partial photo index.
-    if (query.logType !== undefined) where.push(`log_type = '${query.logType}'`);
+    if (query.logType !== undefined) where.push(`${onlyFor('photo')}log_type = '${query.logType}'`);
     for (const [, name] of DIM_BY_NAME) {
       const value = query[name];
       if (present(value)) {
-        where.push(`${name} = ?`);
+        where.push(`${name === 'level' ? onlyFor('level') : '+'}${name} = ?`);
         params.push(value);
       }
     }
@@ -260,7 +323,8 @@ export class SqliteLogStore implements LogStore {
       const pattern = likePattern(query.search);
       for (let i = 0; i < columns.length; i++) params.push(pattern);
     }
-    const from = `logs INDEXED BY ${this.#chooseIndex(query, serverKey)} WHERE ${where.join(' AND ')}`;
+    const indexedBy = access === 'level' ? ' INDEXED BY logs_server_level' : access === 'photo' ? ' INDEXED BY logs_server_photo' : '';
+    const from = `logs${indexedBy} WHERE ${where.join(' AND ')}`;
     return {
       pageSql: `SELECT ${PAGE_COLUMNS} FROM ${from} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
       countSql: `SELECT count(*) AS n FROM ${from}`,
@@ -270,28 +334,23 @@ export class SqliteLogStore implements LogStore {
   }
 
   /**
-   * Picks the index by the rollup counts (exact, always fresh) rather than leaving it to the planner,
-   * which without ANALYZE statistics prefers the time index to avoid a sort and then walks a server's
-   * whole history to find 50 rare matches. The narrowest equality filter wins; no filter -> time index.
+   * Picks the access path by the rollup counts (exact, always fresh) rather than leaving it to the
+   * planner, which has no statistics: the level index or the photo index when given, whichever holds
+   * fewer of the server's rows, otherwise the clustered key (newest first, other filters checked per row).
    */
-  #chooseIndex(query: LogQuery, serverKey: number): string {
-    let best = 'logs_server_time';
+  #chooseAccess(query: LogQuery, serverKey: number): Access {
+    let best: Access = 'key';
     let bestCount = Number.POSITIVE_INFINITY;
-    const logTypeSql = query.logType === undefined ? '' : ` AND log_type = '${query.logType}'`;
     if (query.logType === 'photo') {
-      best = 'logs_server_photo';
+      best = 'photo';
       bestCount = num(this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ? AND log_type = 'photo'`).get(serverKey)?.['n']);
     }
-    for (const [dim, name] of DIM_BY_NAME) {
-      const value = query[name];
-      if (!present(value)) continue;
+    if (present(query.level)) {
+      const logTypeSql = query.logType === undefined ? '' : ` AND log_type = '${query.logType}'`;
       const n = num(
-        this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?${logTypeSql}`).get(serverKey, dim, value)?.['n'],
+        this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?${logTypeSql}`).get(serverKey, DIM_LEVEL, query.level)?.['n'],
       );
-      if (n < bestCount) {
-        best = `logs_server_${name}`;
-        bestCount = n;
-      }
+      if (n < bestCount) best = 'level';
     }
     return best;
   }
@@ -375,12 +434,12 @@ export class SqliteLogStore implements LogStore {
     if (!Number.isFinite(before)) throw new RangeError('before must be finite epoch milliseconds');
     const serverKey = this.#serverKey(serverId, false);
     if (serverKey === undefined) return { deletedCount: 0, objectKeys: [] };
-    return this.#deleteInChunks('SELECT seq FROM logs INDEXED BY logs_server_time WHERE server_key = ? AND created_at < ? LIMIT ?', [serverKey, before]);
+    return this.#deleteInChunks(`SELECT ${KEY_COLUMNS} FROM logs WHERE server_key = ? AND created_at < ? LIMIT ?`, [serverKey, before]);
   }
 
   async deleteExpired(now: number): Promise<DeleteResult> {
     if (!Number.isFinite(now)) throw new RangeError('now must be finite epoch milliseconds');
-    return this.#deleteInChunks('SELECT seq FROM logs INDEXED BY logs_expires WHERE expires_at <= ? LIMIT ?', [now]);
+    return this.#deleteInChunks(`SELECT ${KEY_COLUMNS} FROM logs INDEXED BY logs_expires WHERE expires_at <= ? LIMIT ?`, [now]);
   }
 
   async deleteOldest(serverId: string, logType: LogType, keep: number): Promise<DeleteResult> {
@@ -389,26 +448,28 @@ export class SqliteLogStore implements LogStore {
     const serverKey = this.#serverKey(serverId, false);
     if (serverKey === undefined) return { deletedCount: 0, objectKeys: [] };
     // Each chunk removes the next rows beyond the newest `keep`, so repeating it converges on `keep`.
+    // Photos through their partial index; text logs along the clustered key (the + keeps the photo index out).
+    const source = logType === 'photo' ? `logs INDEXED BY logs_server_photo WHERE server_key = ? AND log_type = 'photo'` : `logs WHERE server_key = ? AND +log_type = 'text'`;
     return this.#deleteInChunks(
-      `SELECT seq FROM (SELECT seq FROM logs WHERE server_key = ? AND log_type = '${logType}' ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?)`,
+      `SELECT ${KEY_COLUMNS} FROM (SELECT ${KEY_COLUMNS} FROM ${source} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?)`,
       [serverKey],
       (chunk) => [chunk, keep],
     );
   }
 
   /**
-   * Deletes, chunk by chunk, the rows `selectSeqSql` returns (its last parameters are supplied per
+   * Deletes, chunk by chunk, the rows whose keys `selectKeysSql` returns (its last parameters are supplied per
    * chunk: by default the chunk size as LIMIT), keeping the rollups in step in the same transaction.
    */
   async #deleteInChunks(
-    selectSeqSql: string,
+    selectKeysSql: string,
     params: readonly SQLInputValue[],
     chunkParams: (chunk: number) => SQLInputValue[] = (chunk) => [chunk],
   ): Promise<DeleteResult> {
     let deletedCount = 0;
     const objectKeys: string[] = [];
     for (;;) {
-      const deleted = this.#transaction(() => this.#deleteChunk(selectSeqSql, [...params, ...chunkParams(this.#chunk)], objectKeys));
+      const deleted = this.#transaction(() => this.#deleteChunk(selectKeysSql, [...params, ...chunkParams(this.#chunk)], objectKeys));
       deletedCount += deleted;
       if (deleted < this.#chunk) break;
       await yieldToEventLoop();
@@ -416,12 +477,12 @@ export class SqliteLogStore implements LogStore {
     return { deletedCount, objectKeys };
   }
 
-  #deleteChunk(selectSeqSql: string, params: SQLInputValue[], objectKeys: string[]): number {
+  #deleteChunk(selectKeysSql: string, params: SQLInputValue[], objectKeys: string[]): number {
     this.#prepare('DELETE FROM temp.doomed').run();
-    const selected = Number(this.#prepare(`INSERT INTO temp.doomed (seq) ${selectSeqSql}`).run(...params).changes);
+    const selected = Number(this.#prepare(`INSERT INTO temp.doomed (${KEY_COLUMNS}) ${selectKeysSql}`).run(...params).changes);
     if (selected === 0) return 0;
     // CROSS JOIN pins the small temp table as the outer loop (the planner has no statistics to know).
-    const doomedRows = 'temp.doomed d CROSS JOIN logs l ON l.seq = d.seq';
+    const doomedRows = 'temp.doomed d CROSS JOIN logs l ON l.server_key = d.server_key AND l.created_at = d.created_at AND l.id = d.id';
     this.#prepare(
       `INSERT INTO rollup_day (server_key, day, log_type, n)
        SELECT l.server_key, CAST(l.created_at / ${DAY_MS} AS INTEGER), l.log_type, -count(*) FROM ${doomedRows} WHERE true GROUP BY 1, 2, 3
@@ -441,7 +502,7 @@ export class SqliteLogStore implements LogStore {
     // Emptied rollup rows go, so facets only list values that still have logs.
     this.#prepare(`DELETE FROM rollup_day WHERE n <= 0 AND server_key IN (${affected})`).run();
     this.#prepare(`DELETE FROM rollup_dim WHERE n <= 0 AND server_key IN (${affected})`).run();
-    this.#prepare('DELETE FROM logs WHERE seq IN (SELECT seq FROM temp.doomed)').run();
+    this.#prepare(`DELETE FROM logs WHERE (${KEY_COLUMNS}) IN (SELECT ${KEY_COLUMNS} FROM temp.doomed)`).run();
     return selected;
   }
 

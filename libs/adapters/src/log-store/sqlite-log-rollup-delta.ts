@@ -1,0 +1,121 @@
+/**
+ * Rollup increments of one insert batch, aggregated in JS so that the transaction runs one upsert per
+ * distinct (server, day, logType) and (server, dim, value, logType) instead of one per row or a GROUP BY
+ * over the inserted rows (the clustered table has no rowid range to find them by).
+ *
+ * Dimension values are keyed by their exact spelling: values differing only in case become separate
+ * upserts that meet on the same NOCASE rollup row in SQLite, which keeps SQLite's (ASCII) case folding
+ * the only one in play.
+ */
+import { DAY_MS } from './log-store-shared.ts';
+
+/** [text, photo] counts. */
+type Pair = [number, number];
+
+interface ServerDims {
+  readonly level: Map<string, Pair>;
+  readonly type: Map<string, Pair>;
+  readonly resource: Map<string, Pair>;
+}
+
+export interface DayDelta {
+  readonly serverKey: number;
+  readonly day: number;
+  readonly logType: 'text' | 'photo';
+  readonly n: number;
+}
+
+export interface DimDelta {
+  readonly serverKey: number;
+  readonly dim: 'level' | 'type' | 'resource';
+  readonly value: string;
+  readonly logType: 'text' | 'photo';
+  readonly n: number;
+}
+
+function bump(map: Map<string, Pair>, value: string, slot: 0 | 1, by: number): void {
+  const pair = map.get(value);
+  if (pair === undefined) {
+    const fresh: Pair = [0, 0];
+    fresh[slot] = by;
+    map.set(value, fresh);
+  } else pair[slot] += by;
+}
+
+export class RollupDelta {
+  // Rows of a batch mostly share server and day, so the day counts run in a register until the key changes.
+  #runServer = -1;
+  #runDay = -1;
+  #runText = 0;
+  #runPhoto = 0;
+  readonly #days = new Map<number, Map<number, Pair>>();
+  readonly #dims = new Map<number, ServerDims>();
+  #lastServer = -1;
+  #lastDims: ServerDims | undefined;
+
+  /** Counts one row (`by` = -1 takes back a row that turned out not to be inserted). */
+  add(serverKey: number, createdAt: number, level: string, type: string, resource: string, photo: boolean, by = 1): void {
+    const day = Math.floor(createdAt / DAY_MS);
+    if (serverKey !== this.#runServer || day !== this.#runDay) {
+      this.#flushRun();
+      this.#runServer = serverKey;
+      this.#runDay = day;
+    }
+    const slot = photo ? 1 : 0;
+    if (photo) this.#runPhoto += by;
+    else this.#runText += by;
+    let dims = this.#lastDims;
+    if (serverKey !== this.#lastServer || dims === undefined) {
+      dims = this.#dims.get(serverKey);
+      if (dims === undefined) {
+        dims = { level: new Map(), type: new Map(), resource: new Map() };
+        this.#dims.set(serverKey, dims);
+      }
+      this.#lastServer = serverKey;
+      this.#lastDims = dims;
+    }
+    bump(dims.level, level, slot, by);
+    bump(dims.type, type, slot, by);
+    bump(dims.resource, resource, slot, by);
+  }
+
+  #flushRun(): void {
+    if (this.#runServer < 0 || (this.#runText === 0 && this.#runPhoto === 0)) return;
+    let days = this.#days.get(this.#runServer);
+    if (days === undefined) {
+      days = new Map();
+      this.#days.set(this.#runServer, days);
+    }
+    const pair = days.get(this.#runDay);
+    if (pair === undefined) days.set(this.#runDay, [this.#runText, this.#runPhoto]);
+    else {
+      pair[0] += this.#runText;
+      pair[1] += this.#runPhoto;
+    }
+    this.#runText = 0;
+    this.#runPhoto = 0;
+  }
+
+  /** Non-zero day increments. */
+  *days(): Generator<DayDelta> {
+    this.#flushRun();
+    for (const [serverKey, days] of this.#days) {
+      for (const [day, [text, photo]] of days) {
+        if (text !== 0) yield { serverKey, day, logType: 'text', n: text };
+        if (photo !== 0) yield { serverKey, day, logType: 'photo', n: photo };
+      }
+    }
+  }
+
+  /** Non-zero dimension increments. */
+  *dims(): Generator<DimDelta> {
+    for (const [serverKey, dims] of this.#dims) {
+      for (const dim of ['level', 'type', 'resource'] as const) {
+        for (const [value, [text, photo]] of dims[dim]) {
+          if (text !== 0) yield { serverKey, dim, value, logType: 'text', n: text };
+          if (photo !== 0) yield { serverKey, dim, value, logType: 'photo', n: photo };
+        }
+      }
+    }
+  }
+}
