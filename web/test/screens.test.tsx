@@ -32,6 +32,19 @@ describe('Create server', () => {
     expect(await screen.findByText('That server name is already taken.')).toBeTruthy();
   });
 
+  it('shows the server error field, else the "Failed to create server." fallback', async () => {
+    let answer = json({ error: 'Server limit reached' }, { status: 403 });
+    mockApi({ 'POST /server/servers': () => answer });
+    renderScreen(<CreateServerPage />, { session: SIGNED_IN });
+    fireEvent.change(screen.getByLabelText('Server name'), { target: { value: 'Gamma' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create server' }));
+    expect(await screen.findByText('Server limit reached')).toBeTruthy();
+    answer = new Response('upstream down', { status: 502 });
+    fireEvent.click(screen.getByRole('button', { name: 'Create server' }));
+    expect(await screen.findByText('Failed to create server.')).toBeTruthy();
+    expect(screen.queryByText('Save your API key')).toBeNull();
+  });
+
   it('shows the key once, stores the new server and leaves for /dashboard', async () => {
     mockApi({ 'POST /server/servers': () => json({ id: 's7', name: 'Beta', api_key: 'sk_live_123' }, { status: 201 }) });
     const { store } = renderScreen(<CreateServerPage />, { session: SIGNED_IN });
