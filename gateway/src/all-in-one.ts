@@ -13,6 +13,7 @@ import { createHttpApp, isReady, SERVICE_NAMES } from '@skald/service-kit';
 import type { ServiceModule, ServiceName } from '@skald/service-kit';
 import { mountService } from './mount-service.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
+import { registerOpenApi } from './openapi.ts';
 import { registerSecurity } from './security.ts';
 import { loadServiceFactory } from './service-registry.ts';
 import type { FactoryOverrides } from './service-registry.ts';
@@ -68,6 +69,7 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
     }
     await registerSecurity(app, config.corsOrigins);
     registerAllInOneHealth(app, modules);
+    registerOpenApi(app);
     for (const module of modules) await mountService(app, module, { prefix: '/api', defaultBodyLimit: config.bodyLimitBytes });
     await registerWebApp(app, webDist);
   } catch (error) {

@@ -3,6 +3,7 @@ import type { SkaldConfig } from '@skald/config';
 import { createHttpApp } from '@skald/service-kit';
 import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
 import { registerProxy, registerProxyHealth } from './proxy.ts';
+import { registerOpenApi } from './openapi.ts';
 import { registerSecurity } from './security.ts';
 import { DEFAULT_WEB_DIST, registerWebApp, spaNotFoundHandler } from './web-app.ts';
 
@@ -17,6 +18,7 @@ export async function buildGateway(config: SkaldConfig, options: LauncherOptions
   });
   await registerSecurity(app, config.corsOrigins);
   registerProxyHealth(app, config);
+  registerOpenApi(app);
   await registerProxy(app, config);
   await registerWebApp(app, webDist);
   return {

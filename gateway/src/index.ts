@@ -5,3 +5,4 @@ export * from './single-service.ts';
 export * from './launch.ts';
 export * from './service-registry.ts';
 export { registerSecurity, CONTENT_SECURITY_POLICY } from './security.ts';
+export { mergeOpenApi } from './openapi.ts';

@@ -4,12 +4,13 @@
  * with a message naming the variable.
  */
 import { enableCompileCache } from 'node:module';
+// Small and needed first; libraries are imported statically (the Nx boundary rule forbids lazy-loading them).
+import { ConfigError, loadConfig } from '@skald/config';
 
 // Reuse compiled code across restarts (type stripping and V8 compilation of every workspace module);
-// it must run before the application modules are imported, hence the dynamic imports below.
+// it must run before the application modules are imported, hence the dynamic import of the launcher.
 enableCompileCache();
 
-const { ConfigError, loadConfig } = await import('@skald/config');
 const { launch } = await import('./launch.ts');
 
 try {

@@ -59,6 +59,16 @@ describe('all-in-one gateway', () => {
     expect(post404.statusCode).toBe(404);
   });
 
+  it('serves the merged OpenAPI document at /api/openapi.json', async () => {
+    const response = await running.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const doc = response.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: '/api' }]);
+    expect(Object.keys(doc.paths)).toContain('/logs/my');
+    expect(doc.components.schemas.Error).toBeDefined();
+  });
+
   it('applies security headers and the CORS allow-list', async () => {
     const ok = await running.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://ok.example' } });
     expect(ok.headers['access-control-allow-origin']).toBe('https://ok.example');
