@@ -206,6 +206,15 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
 
     await step('mobile sidebar opens from its toggle and closes on the backdrop', async () => {
       await page.setViewportSize(MOBILE);
+      // The toggle sits in the page flow: it must cover neither the footer nor the page content.
+      const overlaps = await page.evaluate(() => {
+        const box = (selector: string) => document.querySelector(selector)?.getBoundingClientRect() ?? null;
+        const toggle = box('.sidebar-toggle');
+        const hits = (other: DOMRect | null) =>
+          toggle !== null && other !== null && toggle.left < other.right && other.left < toggle.right && toggle.top < other.bottom && other.top < toggle.bottom;
+        return { found: toggle !== null, footer: hits(box('.app-footer')), main: hits(box('.app-main')) };
+      });
+      expect(overlaps).toEqual({ found: true, footer: false, main: false });
       await page.getByRole('button', { name: 'Server menu' }).click();
       await page.getByTestId('sidebar-backdrop').waitFor();
       await page.screenshot({ path: join(SHOTS, 'sidebar-open-light-mobile.png') });

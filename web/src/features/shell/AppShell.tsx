@@ -59,7 +59,9 @@ export function AppShell() {
   return (
     <div className="app-frame">
       <AppHeader />
-      <div className={showSidebar ? 'app-body with-sidebar' : 'app-body'}>
+      <div className={['app-body', showSidebar && 'with-sidebar', isMobile && 'mobile'].filter(Boolean).join(' ')}>
+        {/* On mobile the toggle is an ordinary block above the page (not a floating button), so it
+            can never cover the footer or the page's own controls. */}
         {showSidebar && isMobile && (
           <Button className="sidebar-toggle" icon={<MenuUnfoldOutlined />} onClick={() => setSidebarOpen(true)} aria-expanded={sidebarOpen} aria-controls="server-sidebar">
             Server menu
