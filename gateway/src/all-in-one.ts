@@ -2,7 +2,7 @@
  * TARGET=all: the gateway and every service in ONE process with the embedded adapters.
  * Services are mounted in-process under /api (route ownership checked against the route table).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { SkaldConfig } from '@skald/config';
 import { createSharedAdapters } from '@skald/adapters';
@@ -77,10 +77,17 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
     throw error;
   }
 
-  const shutdownSteps = [
+  return runningProcess(app, modules, [
     ...modules.map((m) => ({ name: `stop ${m.name}`, run: () => m.stop() })),
     { name: 'close adapters', run: closeStores },
-  ];
+  ]);
+}
+
+/**
+ * The launcher's handle on a built process. The last shutdown step must release the adapters; it is the
+ * only one close() runs if start() never ran (modules were never started).
+ */
+export function runningProcess(app: FastifyInstance, modules: readonly ServiceModule[], shutdownSteps: RunningProcess['shutdownSteps']): RunningProcess {
   let started = false;
   return {
     app,
@@ -101,20 +108,15 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
 /** GET /api/health: { status, services: { auth: 'ok', ... } }; GET /api/<service>/health per service. */
 function registerAllInOneHealth(app: FastifyInstance, modules: readonly ServiceModule[]): void {
   app.get('/health', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
-  const overall = async () => {
+  // /ready (probes) and /api/health (people, the web app) give the same answer.
+  const overall = async (_request: unknown, reply: FastifyReply) => {
     const states = await Promise.all(modules.map(async (m) => [m.name, (await isReady(m)) ? 'ok' : 'not ready'] as const));
-    const services = Object.fromEntries(states);
-    const ok = states.every(([, s]) => s === 'ok');
-    return { ok, body: { status: ok ? 'ok' : 'degraded', services } };
+    const body = { status: 'ok', services: Object.fromEntries(states) };
+    if (states.every(([, state]) => state === 'ok')) return body;
+    return reply.code(503).send({ error: 'Service not ready', message: 'Some services are not ready', ...body, status: 'degraded' });
   };
-  app.get('/ready', { logLevel: 'warn' }, async (_request, reply) => {
-    const { ok, body } = await overall();
-    return reply.code(ok ? 200 : 503).send(ok ? body : { error: 'Service not ready', message: 'Some services are not ready', ...body });
-  });
-  app.get('/api/health', { logLevel: 'warn' }, async (_request, reply) => {
-    const { ok, body } = await overall();
-    return reply.code(ok ? 200 : 503).send(ok ? body : { error: 'Service not ready', message: 'Some services are not ready', ...body });
-  });
+  app.get('/ready', { logLevel: 'warn' }, overall);
+  app.get('/api/health', { logLevel: 'warn' }, overall);
   for (const module of modules) {
     app.get(`/api/${module.name}/health`, { logLevel: 'warn' }, async (_request, reply) => {
       const ok = await isReady(module);

@@ -1,6 +1,7 @@
 /** TARGET=gateway: the proxying gateway alone (no adapters): headers, CORS, limits, web app, proxy. */
 import type { SkaldConfig } from '@skald/config';
 import { createHttpApp } from '@skald/service-kit';
+import { runningProcess } from './all-in-one.ts';
 import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
 import { registerProxy, registerProxyHealth } from './proxy.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -21,15 +22,5 @@ export async function buildGateway(config: SkaldConfig, options: LauncherOptions
   registerOpenApi(app);
   await registerProxy(app, config);
   await registerWebApp(app, webDist);
-  return {
-    app,
-    modules: [],
-    shutdownSteps: [],
-    async start() {
-      await app.ready();
-    },
-    async close() {
-      await app.close();
-    },
-  };
+  return runningProcess(app, [], []);
 }

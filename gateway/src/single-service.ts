@@ -7,6 +7,7 @@ import { createSharedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
 import { createHttpApp, registerHealthRoutes } from '@skald/service-kit';
 import type { ServiceName } from '@skald/service-kit';
+import { runningProcess } from './all-in-one.ts';
 import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
 import { mountService } from './mount-service.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
@@ -31,25 +32,10 @@ export async function buildSingleService(config: SkaldConfig, name: ServiceName,
     const module = await factory(deps);
     registerHealthRoutes(app, [module]);
     await mountService(app, module, { prefix: '', defaultBodyLimit: config.bodyLimitBytes });
-    const shutdownSteps = [
+    return runningProcess(app, [module], [
       { name: `stop ${name}`, run: () => module.stop() },
       { name: 'close adapters', run: async () => { await docsClose(); await shared.close(); } },
-    ];
-    let started = false;
-    return {
-      app,
-      modules: [module],
-      shutdownSteps,
-      async start() {
-        await app.ready();
-        await module.start();
-        started = true;
-      },
-      async close() {
-        await app.close();
-        for (const step of started ? shutdownSteps : shutdownSteps.slice(-1)) await step.run();
-      },
-    };
+    ]);
   } catch (error) {
     await docsClose().catch(() => undefined);
     await shared.close().catch(() => undefined);
