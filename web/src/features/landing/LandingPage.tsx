@@ -1,4 +1,4 @@
-import { Button, Card, Col, Row, Typography } from 'antd';
+import { Card, Col, Row, Typography } from 'antd';
 import { Link } from 'react-router';
 
 // Landing page offers (spec 000 §1); every Get Started goes to /register.
@@ -19,11 +19,16 @@ export default function LandingPage() {
         <Typography.Paragraph className="hero-text">
           Skald collects text and photo logs from your FiveM servers (Minecraft coming soon), with dashboards, filters, webhooks and backups.
         </Typography.Paragraph>
-        <Link to="/register">
-          <Button type="primary" size="large">
-            Get Started
-          </Button>
+        {/* A styled link, not a button inside a link: one element, one tab stop, valid HTML. */}
+        <Link to="/register" className="cta-link">
+          Get Started
         </Link>
+        <ul className="games" aria-label="Supported games">
+          <li>FiveM</li>
+          <li>
+            Minecraft <span className="muted">(coming soon)</span>
+          </li>
+        </ul>
       </section>
       <Row gutter={[16, 16]}>
         {FEATURES.map((f) => (
