@@ -232,8 +232,12 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByRole('button', { name: /Show filters/ }).click();
       await page.getByLabel('Search').fill('kicked');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-card"]').length === 1);
-      await page.getByText('View metadata').first().click();
+      // Keyboard: the metadata toggle is a native summary that Enter opens.
+      await page.getByText('View metadata').first().focus();
+      await page.keyboard.press('Enter');
       await page.getByText('"reason": "spam"').waitFor();
+      await page.getByLabel('Per page').selectOption('25');
+      await page.getByText('Page 1 of 1').waitFor();
       await shootAll('logs', () => page.getByTestId('log-card').first().waitFor());
     });
 
@@ -255,6 +259,8 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.screenshot({ path: join(SHOTS, 'photo-viewer-light-desktop.png') });
       await page.keyboard.press('Escape');
       await page.getByRole('dialog', { name: 'Photo viewer' }).waitFor({ state: 'detached' });
+      // Focus returns to the card that opened the viewer.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')).toMatch(/^Open photo/);
       await shootAll('photologs', () => page.getByTestId('photo-card').first().waitFor());
     });
 

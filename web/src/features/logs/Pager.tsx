@@ -1,4 +1,4 @@
-import { Button, Select, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 
 interface Props {
   page: number;
@@ -23,11 +23,19 @@ export function Pager({ page, pages, onPage }: Props) {
   );
 }
 
+// A native select (like the sidebar's server switcher): arrow keys, type-ahead and Enter work in
+// every browser and with screen readers, which a styled combobox only approximates.
 export function PageSizeSelect({ value, sizes, onChange }: { value: number; sizes: readonly number[]; onChange(size: number): void }) {
   return (
     <Space>
       <label htmlFor="page-size">Per page</label>
-      <Select id="page-size" value={value} onChange={onChange} options={sizes.map((s) => ({ value: s, label: String(s) }))} className="page-size" />
+      <select id="page-size" className="native-select page-size" value={value} onChange={(e) => onChange(Number(e.target.value))}>
+        {sizes.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
     </Space>
   );
 }

@@ -21,10 +21,21 @@ interface Props {
 // Full-screen viewer: previous, next and close buttons; keyboard Left, Right and Escape.
 export function PhotoViewer({ photos, index, onIndex, onClose }: Props) {
   const closeButton = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
   const photo = photos[index];
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Tab') {
+        // aria-modal: Tab and Shift+Tab cycle through the viewer's buttons, never the page behind it.
+        const buttons = [...(dialog.current?.querySelectorAll<HTMLButtonElement>('button:not([disabled])') ?? [])];
+        if (buttons.length === 0) return;
+        const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+        const next = at === -1 ? 0 : wrapIndex(at, buttons.length, event.shiftKey ? -1 : 1);
+        buttons[next]?.focus();
+        event.preventDefault();
+        return;
+      }
       if (event.key === 'ArrowLeft') onIndex(wrapIndex(index, photos.length, -1));
       else if (event.key === 'ArrowRight') onIndex(wrapIndex(index, photos.length, 1));
       else if (event.key === 'Escape') onClose();
@@ -44,7 +55,7 @@ export function PhotoViewer({ photos, index, onIndex, onClose }: Props) {
 
   if (!photo) return null;
   return createPortal(
-    <div className="photo-viewer" role="dialog" aria-modal="true" aria-label="Photo viewer">
+    <div ref={dialog} className="photo-viewer" role="dialog" aria-modal="true" aria-label="Photo viewer">
       <img src={resolveApiUrl(photo.image_path ?? '')} alt={photo.message} className="photo-viewer-img" />
       <p className="photo-viewer-caption">
         {index + 1} / {photos.length} — {photo.message}
