@@ -25,7 +25,11 @@ describe('shutdown', () => {
   it('lets an in-flight request finish, then runs the steps in order', async () => {
     const app = createHttpApp({ logLevel: 'silent' });
     const order: string[] = [];
+    // Shutdown starts only once the request is inside its handler: a fixed sleep raced a loaded machine.
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
     app.get('/slow', async () => {
+      arrived();
       await new Promise((resolve) => setTimeout(resolve, 300));
       order.push('request finished');
       return { ok: true };
@@ -33,7 +37,7 @@ describe('shutdown', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as { port: number }).port;
     const inFlight = fetch(`http://127.0.0.1:${port}/slow`).then((r) => r.status);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await requestArrived;
     const clean = await shutdown({
       app,
       timeoutMs: 5_000,
