@@ -1,5 +1,6 @@
 import { apiSlice } from '../../app/api.ts';
 import type { LogEntry } from '../common/types.ts';
+import { cleanLogEntry } from '../logs/plainText.ts';
 
 export interface SplitCount {
   name: string;
@@ -47,7 +48,7 @@ export function normaliseStats(body: Record<string, unknown>): DashboardStats {
     perType: splits(body.perType),
     perLevel: splits(body.perLevel),
     perResource: splits(body.perResource),
-    recentPhotos: Array.isArray(body.recentPhotos) ? (body.recentPhotos as LogEntry[]) : null,
+    recentPhotos: Array.isArray(body.recentPhotos) ? (body.recentPhotos as LogEntry[]).map(cleanLogEntry) : null,
   };
 }
 

@@ -1,5 +1,6 @@
 import { apiSlice, totalFromMeta } from '../../app/api.ts';
 import type { ColorMap, LevelColor, LogEntry, LogFilters } from '../common/types.ts';
+import { cleanLogEntry } from './plainText.ts';
 
 export interface PageQuery {
   serverId: string;
@@ -35,13 +36,16 @@ export const logsApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     logsPage: build.query<LogPage, PageQuery>({
       query: (arg) => ({ url: '/logs/my', params: pageParams(arg) }),
-      transformResponse: (logs: LogEntry[], meta) => ({ logs, total: totalFromMeta(meta, logs.length) }),
+      transformResponse: (body: LogEntry[], meta) => {
+        const logs = Array.isArray(body) ? body.map(cleanLogEntry) : [];
+        return { logs, total: totalFromMeta(meta, logs.length) };
+      },
       providesTags: ['Logs'],
     }),
     photoLogsPage: build.query<PhotoLogPage, PageQuery>({
       query: (arg) => ({ url: '/photologs/my', params: pageParams(arg) }),
       transformResponse: (body: { photologs?: LogEntry[]; maxPhotoLogs?: number }, meta) => {
-        const photologs = body.photologs ?? [];
+        const photologs = (body.photologs ?? []).map(cleanLogEntry);
         return { photologs, maxPhotoLogs: body.maxPhotoLogs ?? DEFAULT_MAX_PHOTO_LOGS, total: totalFromMeta(meta, photologs.length) };
       },
       providesTags: ['PhotoLogs'],
