@@ -3,7 +3,9 @@
  *   - insertBatch >= 200,000 logs/s in batches of 1000
  *   - newest filtered page (level=error, 50 rows) of one server among BENCH_ROWS rows: p95 < 20 ms
  *   - stats (dashboard: 7-day range): p95 < 100 ms
- * plus figures without a bar: other page shapes, search, facets, redelivery, random-id inserts, deletes.
+ * plus figures without a bar: other page shapes (incl. type/resource filters, which have no index and walk
+ * the clustered key: a common value and a rare one, RARE_TYPE, ~1 in 20,000 rows), search, facets,
+ * redelivery, random-id inserts, deletes.
  *
  * BENCH_ROWS (default 5,000,000) rows over BENCH_SERVERS (default 50) servers and 30 days, ids UUIDv7
  * as ingestion assigns them. Runs in a temp dir that is deleted afterwards.
@@ -33,6 +35,8 @@ const LEVELS = weighted([
   ['fatal', 1],
 ]);
 const TYPES = ['General', 'Chat', 'Combat', 'Join', 'Leave', 'Economy', 'Admin', 'Death'];
+/** A type about 1 in 20,000 logs have: the worst case of a type filter without an index of its own. */
+const RARE_TYPE = 'AntiCheat';
 const RESOURCES = Array.from({ length: 20 }, (_, i) => `resource-${i}`);
 const WORDS = ['player', 'joined', 'left', 'killed', 'bought', 'sold', 'sword', 'arena', 'lobby', 'spawned', 'chat', 'vehicle'];
 
@@ -61,7 +65,7 @@ function makeBatch(start: number, t0: number, serverIds: readonly string[], idOf
       serverId,
       createdAt,
       level: LEVELS[rand(LEVELS.length)]!,
-      type: TYPES[rand(TYPES.length)]!,
+      type: rand(20_000) === 0 ? RARE_TYPE : TYPES[rand(TYPES.length)]!,
       resource: RESOURCES[rand(RESOURCES.length)]!,
       message: `${WORDS[rand(WORDS.length)]} ${WORDS[rand(WORDS.length)]} #${rand(100_000)} by player_${rand(5000)}`,
       metadata: rand(3) === 0 ? { player: `player_${rand(5000)}`, x: rand(1000), y: rand(1000) } : null,
@@ -144,6 +148,9 @@ export default async function logStoreBenchmark(): Promise<BenchRow[]> {
     await measure('newest page level=error (50, with total)', page({ level: 'error' }), { max: 20 });
     await measure('newest page unfiltered', page({}));
     await measure('newest page level=fatal type=Combat resource=resource-3', page({ level: 'fatal', type: 'Combat', resource: 'resource-3' }));
+    await measure('newest page type=Combat (1 in 8, clustered key)', page({ type: 'Combat' }));
+    await measure('newest page resource=resource-3 type=Chat (1 in 160)', page({ resource: 'resource-3', type: 'Chat' }));
+    await measure(`newest page type=${RARE_TYPE} (1 in 20,000: walks the whole server)`, page({ type: RARE_TYPE }));
     await measure('newest page level=error, last 24 h (not day-aligned)', page({ level: 'error', from: t0 + (SPAN_DAYS - 1) * DAY - 3_600_000, to: t0 + SPAN_DAYS * DAY }));
     await measure('page 20 (offset 950) level=warn', page({ level: 'warn', offset: 950 }));
     await measure('photo logs page', page({ logType: 'photo' }));

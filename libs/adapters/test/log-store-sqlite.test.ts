@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -126,6 +127,108 @@ describe('SQLite log store specifics', () => {
       expect(page.items[0]?.id).toBe('id-s1-59');
       expect(page.total).toBe(25);
       expect((await store.query({ serverId: 's1', search: 'hello 5', offset: 0, limit: 50 })).total).toBe(11);
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('upgrades a file of the first layout (rowid table with seq) in place', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
+    try {
+      const file = join(dir, 'logs.db');
+      // The first layout, as released before the clustered table: rows, rollups and server keys.
+      const v1 = new DatabaseSync(file);
+      v1.exec(`
+        CREATE TABLE servers (key INTEGER PRIMARY KEY, server_id TEXT NOT NULL UNIQUE);
+        CREATE TABLE logs (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, server_key INTEGER NOT NULL, created_at INTEGER NOT NULL,
+          level TEXT NOT NULL COLLATE NOCASE, type TEXT NOT NULL COLLATE NOCASE, resource TEXT NOT NULL COLLATE NOCASE,
+          message TEXT NOT NULL, metadata TEXT, log_type TEXT NOT NULL, image_key TEXT, thumb_key TEXT, expires_at INTEGER NOT NULL);
+        CREATE UNIQUE INDEX logs_id ON logs (id);
+        CREATE INDEX logs_server_time ON logs (server_key, created_at, id);
+        CREATE INDEX logs_server_level ON logs (server_key, level, created_at);
+        CREATE INDEX logs_server_type ON logs (server_key, type, created_at);
+        CREATE TABLE rollup_day (server_key INTEGER NOT NULL, day INTEGER NOT NULL, log_type TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (server_key, day, log_type)) WITHOUT ROWID;
+        CREATE TABLE rollup_dim (server_key INTEGER NOT NULL, dim INTEGER NOT NULL, value TEXT NOT NULL COLLATE NOCASE, log_type TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (server_key, dim, value, log_type)) WITHOUT ROWID;
+        INSERT INTO servers VALUES (1, 's1');
+        INSERT INTO logs VALUES (1, 'id-a', 1, ${T0}, 'info', 'General', 'core', 'hello a', '{"i":1}', 'text', NULL, NULL, ${T0 + 1000});
+        INSERT INTO logs VALUES (2, 'id-b', 1, ${T0 + 5}, 'warn', 'General', 'core', 'hello b', NULL, 'photo', 'img', 'thumb', ${T0 + 1000});
+        INSERT INTO rollup_day VALUES (1, ${T0 / 86_400_000}, 'text', 1), (1, ${T0 / 86_400_000}, 'photo', 1);
+        INSERT INTO rollup_dim VALUES (1, 0, 'info', 'text', 1), (1, 0, 'warn', 'photo', 1), (1, 1, 'General', 'text', 1), (1, 1, 'General', 'photo', 1),
+          (1, 2, 'core', 'text', 1), (1, 2, 'core', 'photo', 1);
+      `);
+      v1.close();
+      const store = new SqliteLogStore(file);
+      const page = await store.query({ serverId: 's1', offset: 0, limit: 10 });
+      expect(page.items.map((r) => [r.id, r.metadata, r.logType, r.imageKey])).toEqual([
+        ['id-b', null, 'photo', 'img'],
+        ['id-a', { i: 1 }, 'text', null],
+      ]);
+      expect(page.total).toBe(2);
+      expect((await store.query({ serverId: 's1', level: 'WARN', offset: 0, limit: 10 })).items.map((r) => r.id)).toEqual(['id-b']);
+      expect(await store.insertBatch([{ ...textLog(0, 's1', 'info'), id: 'id-a', metadata: { i: 1 }, message: 'hello a' }])).toEqual({ inserted: 0 });
+      expect(await store.insertBatch([textLog(9, 's1', 'info')])).toEqual({ inserted: 1 });
+      expect(await store.count('s1')).toBe(3);
+      expect((await store.deleteOldest('s1', 'photo', 0)).objectKeys.sort()).toEqual(['img', 'thumb']);
+      await store.close();
+      // Reopening does not migrate again and the old table and indexes are gone.
+      const check = new DatabaseSync(file);
+      const names = check.prepare("SELECT name FROM sqlite_schema WHERE tbl_name LIKE 'logs%' ORDER BY name").all().map((r) => r['name']);
+      expect(names).toEqual(['logs', 'logs_server_level', 'logs_server_photo']);
+      check.close();
+      const reopened = new SqliteLogStore(file);
+      expect(await reopened.count('s1')).toBe(2);
+      // Migrated rollups start with min_expires 0: the sweep visits the day and deletes exactly the expired rows.
+      expect((await reopened.deleteExpired(T0 + 1000)).deletedCount).toBe(1);
+      expect(await reopened.count('s1')).toBe(1);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('treats a record as stored when server, createdAt and id all match (the clustered key)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
+    try {
+      const store = new SqliteLogStore(join(dir, 'logs.db'));
+      const first = textLog(1, 's1', 'info');
+      expect(await store.insertBatch([first])).toEqual({ inserted: 1 });
+      // A real redelivery repeats the triple, whatever else differs (e.g. expiry after a tier change).
+      expect(await store.insertBatch([{ ...first, expiresAt: first.expiresAt + 5 }])).toEqual({ inserted: 0 });
+      // Documented limit: the same id under another createdAt is another row (ingestion never does this).
+      expect(await store.insertBatch([{ ...first, createdAt: first.createdAt + 1 }])).toEqual({ inserted: 1 });
+      // A batch mixing stored and new rows in one 100-row chunk takes the per-row path and counts exactly.
+      const mixed = Array.from({ length: 120 }, (_, i) => textLog(100 + i, 's1', i % 2 === 0 ? 'warn' : 'error'));
+      expect(await store.insertBatch(mixed.slice(0, 30))).toEqual({ inserted: 30 });
+      expect(await store.insertBatch([...mixed, mixed[70]!])).toEqual({ inserted: 90 });
+      expect(await store.count('s1')).toBe(122);
+      const stats = await store.stats('s1', { fromDay: '2025-03-10', toDay: '2025-03-10' });
+      expect(stats.perLevel).toEqual({ info: { text: 2, photo: 0 }, warn: { text: 60, photo: 0 }, error: { text: 60, photo: 0 } });
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('deleteExpired finds expired rows by the rollups and leaves unexpired rows of the same day', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
+    try {
+      const store = new SqliteLogStore(join(dir, 'logs.db'), { deleteChunkSize: 3 });
+      // One day of one server, two retention periods interleaved (a tier change), several rows per millisecond.
+      const logs = Array.from({ length: 20 }, (_, i) => ({ ...textLog(10 + Math.floor(i / 4), 's1', 'info'), id: `id-${i}`, expiresAt: T0 + (i % 2 === 0 ? 100 : 200) }));
+      await store.insertBatch(logs);
+      expect((await store.deleteExpired(T0 + 99)).deletedCount).toBe(0);
+      expect((await store.deleteExpired(T0 + 100)).deletedCount).toBe(10);
+      expect((await store.query({ serverId: 's1', offset: 0, limit: 50 })).items.map((r) => r.expiresAt)).toEqual(new Array(10).fill(T0 + 200));
+      expect((await store.deleteExpired(T0 + 150)).deletedCount).toBe(0);
+      // deleteBefore leaves the bound low (conservative); the sweep still deletes only what expired.
+      await store.insertBatch([{ ...textLog(1, 's1', 'warn'), expiresAt: T0 + 50 }]);
+      expect((await store.deleteBefore('s1', T0 + 2)).deletedCount).toBe(1);
+      expect((await store.deleteExpired(T0 + 199)).deletedCount).toBe(0);
+      const result = await store.deleteExpired(T0 + 200);
+      expect(result.deletedCount).toBe(10);
+      expect(await store.count('s1')).toBe(0);
+      expect(await store.facets('s1')).toEqual({ levels: [], types: [], resources: [] });
       await store.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

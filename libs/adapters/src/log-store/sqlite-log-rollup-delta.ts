@@ -23,7 +23,12 @@ export interface DayDelta {
   readonly day: number;
   readonly logType: 'text' | 'photo';
   readonly n: number;
+  /** Smallest expiresAt among the counted rows (a lower bound when rows were taken back). */
+  readonly minExpires: number;
 }
+
+/** [text, photo, text min expiresAt, photo min expiresAt]. */
+type DayCounts = [number, number, number, number];
 
 export interface DimDelta {
   readonly serverKey: number;
@@ -48,13 +53,15 @@ export class RollupDelta {
   #runDay = -1;
   #runText = 0;
   #runPhoto = 0;
-  readonly #days = new Map<number, Map<number, Pair>>();
+  #runTextExpires = Number.POSITIVE_INFINITY;
+  #runPhotoExpires = Number.POSITIVE_INFINITY;
+  readonly #days = new Map<number, Map<number, DayCounts>>();
   readonly #dims = new Map<number, ServerDims>();
   #lastServer = -1;
   #lastDims: ServerDims | undefined;
 
   /** Counts one row (`by` = -1 takes back a row that turned out not to be inserted). */
-  add(serverKey: number, createdAt: number, level: string, type: string, resource: string, photo: boolean, by = 1): void {
+  add(serverKey: number, createdAt: number, expiresAt: number, level: string, type: string, resource: string, photo: boolean, by = 1): void {
     const day = Math.floor(createdAt / DAY_MS);
     if (serverKey !== this.#runServer || day !== this.#runDay) {
       this.#flushRun();
@@ -62,8 +69,13 @@ export class RollupDelta {
       this.#runDay = day;
     }
     const slot = photo ? 1 : 0;
-    if (photo) this.#runPhoto += by;
-    else this.#runText += by;
+    if (photo) {
+      this.#runPhoto += by;
+      if (expiresAt < this.#runPhotoExpires) this.#runPhotoExpires = expiresAt;
+    } else {
+      this.#runText += by;
+      if (expiresAt < this.#runTextExpires) this.#runTextExpires = expiresAt;
+    }
     let dims = this.#lastDims;
     if (serverKey !== this.#lastServer || dims === undefined) {
       dims = this.#dims.get(serverKey);
@@ -80,29 +92,36 @@ export class RollupDelta {
   }
 
   #flushRun(): void {
-    if (this.#runServer < 0 || (this.#runText === 0 && this.#runPhoto === 0)) return;
-    let days = this.#days.get(this.#runServer);
-    if (days === undefined) {
-      days = new Map();
-      this.#days.set(this.#runServer, days);
-    }
-    const pair = days.get(this.#runDay);
-    if (pair === undefined) days.set(this.#runDay, [this.#runText, this.#runPhoto]);
-    else {
-      pair[0] += this.#runText;
-      pair[1] += this.#runPhoto;
-    }
+    if (this.#runServer >= 0 && (this.#runText !== 0 || this.#runPhoto !== 0)) this.#addRun(this.#runServer);
     this.#runText = 0;
     this.#runPhoto = 0;
+    this.#runTextExpires = Number.POSITIVE_INFINITY;
+    this.#runPhotoExpires = Number.POSITIVE_INFINITY;
+  }
+
+  #addRun(serverKey: number): void {
+    let days = this.#days.get(serverKey);
+    if (days === undefined) {
+      days = new Map();
+      this.#days.set(serverKey, days);
+    }
+    const counts = days.get(this.#runDay);
+    if (counts === undefined) days.set(this.#runDay, [this.#runText, this.#runPhoto, this.#runTextExpires, this.#runPhotoExpires]);
+    else {
+      counts[0] += this.#runText;
+      counts[1] += this.#runPhoto;
+      counts[2] = Math.min(counts[2], this.#runTextExpires);
+      counts[3] = Math.min(counts[3], this.#runPhotoExpires);
+    }
   }
 
   /** Non-zero day increments. */
   *days(): Generator<DayDelta> {
     this.#flushRun();
     for (const [serverKey, days] of this.#days) {
-      for (const [day, [text, photo]] of days) {
-        if (text !== 0) yield { serverKey, day, logType: 'text', n: text };
-        if (photo !== 0) yield { serverKey, day, logType: 'photo', n: photo };
+      for (const [day, [text, photo, textExpires, photoExpires]] of days) {
+        if (text !== 0) yield { serverKey, day, logType: 'text', n: text, minExpires: textExpires };
+        if (photo !== 0) yield { serverKey, day, logType: 'photo', n: photo, minExpires: photoExpires };
       }
     }
   }

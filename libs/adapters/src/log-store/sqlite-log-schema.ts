@@ -8,15 +8,19 @@
  *   end of the server's key range, inserts of one server append to one place in the b-tree, and the key
  *   doubles as the idempotency guard (ingestion assigns id, createdAt and serverId together, so a
  *   redelivered record repeats the whole triple). There is no rowid b-tree and no separate id index.
- * - Only three secondary indexes (each costs ~0.6-1 µs per inserted row): level (the filter the UI uses
- *   most, and the selective values error/fatal are rare), a partial photo index (photo logs are few, so it
- *   costs text inserts nothing) and expires_at for the retention sweep. type/resource filters walk the
- *   clustered key newest-first and stop after the page (measured figures in the doc).
+ * - Only two secondary indexes (each costs ~0.6-1 µs per inserted row, and its entries carry the whole
+ *   primary key): level (the filter the UI uses most; the selective values error/fatal are rare) and a
+ *   partial photo index (photo logs are few, so it costs text inserts nothing). type/resource filters walk
+ *   the clustered key newest-first and stop after the page (measured figures in the doc). There is no
+ *   expires_at index: rollup_day.min_expires tells the retention sweep which (server, day) ranges of the
+ *   clustered key hold expired rows.
  * - level/type/resource are `COLLATE NOCASE`, so the case-insensitive equality filters compare with ASCII
  *   case folding and need no lower-cased copies.
  * - Rollups are maintained on write by the adapter (aggregated per batch in JS) and decremented on every
  *   delete path:
  *     rollup_day (server, UTC day, logType) -> n         totals, perDay, count(), range totals
+ *                                          -> min_expires  a lower bound of the rows' expires_at (exact
+ *                                             after each retention sweep; other deletes may leave it low)
  *     rollup_dim (server, dim, value, logType) -> n      perLevel/perType/perResource, facets, filter totals
  *   so stats and facets never read raw logs. `value` keeps the first spelling seen (NOCASE key).
  */
@@ -54,8 +58,6 @@ const LOGS_INDEXES_SQL = `
 CREATE INDEX IF NOT EXISTS logs_server_level ON logs (server_key, level, created_at);
 -- Photo logs are few (tier-capped) among many text logs: a partial index costs text inserts nothing.
 CREATE INDEX IF NOT EXISTS logs_server_photo ON logs (server_key, created_at) WHERE log_type = 'photo';
--- Retention sweep across all servers (covering: the entry holds the primary key to delete by).
-CREATE INDEX IF NOT EXISTS logs_expires ON logs (expires_at);
 `;
 
 export const SCHEMA_SQL = `
@@ -70,6 +72,7 @@ CREATE TABLE IF NOT EXISTS rollup_day (
   day INTEGER NOT NULL,
   log_type TEXT NOT NULL,
   n INTEGER NOT NULL,
+  min_expires INTEGER NOT NULL,
   PRIMARY KEY (server_key, day, log_type)
 ) WITHOUT ROWID;
 
@@ -86,7 +89,9 @@ CREATE TABLE IF NOT EXISTS rollup_dim (
 /**
  * Upgrades a file written by the first layout (rowid `logs` with a `seq` column, unique id index and one
  * index per dimension) in one transaction: the rows are copied into the clustered table, the old table
- * and its indexes are dropped. Rollups and server keys are unchanged. Run only when `logs.seq` exists.
+ * and its indexes are dropped. Rollup counts and server keys are unchanged; min_expires starts at 0 (a
+ * valid lower bound), so the first retention sweep visits every day once and makes it exact.
+ * Run only when `logs.seq` exists.
  */
 export const MIGRATE_FROM_V1_SQL = `
 ALTER TABLE logs RENAME TO logs_v1;
@@ -100,6 +105,7 @@ DROP INDEX IF EXISTS logs_expires;
 ${LOGS_TABLE_SQL}
 INSERT INTO logs (${LOG_COLUMNS}) SELECT ${LOG_COLUMNS} FROM logs_v1 ORDER BY server_key, created_at, id ON CONFLICT DO NOTHING;
 DROP TABLE logs_v1;
+ALTER TABLE rollup_day ADD COLUMN min_expires INTEGER NOT NULL DEFAULT 0;
 ${LOGS_INDEXES_SQL}
 `;
 

@@ -90,7 +90,7 @@ function toRecord(serverId: string, row: Record<string, SQLOutputValue>): LogRec
 }
 
 const INSERT_COLUMNS = 12;
-const INSERT_ROWS_PER_STATEMENT = 50;
+const INSERT_ROWS_PER_STATEMENT = 100;
 const DIM_NUMBER = { level: DIM_LEVEL, type: DIM_TYPE, resource: DIM_RESOURCE } as const;
 /** The clustered key of a row, as the delete paths select it. */
 const KEY_COLUMNS = 'server_key, created_at, id';
@@ -200,7 +200,7 @@ export class SqliteLogStore implements LogStore {
   }
 
   /**
-   * Fast path: 50 rows per statement. A chunk of only new rows (changes = rows) or only stored rows
+   * Fast path: 100 rows per statement. A chunk of only new rows (changes = rows) or only stored rows
    * (changes = 0, a whole redelivery) is settled here; anything in between throws PartlyStoredChunk.
    */
   #insertChunked(records: readonly LogRecord[]): { inserted: number } {
@@ -219,7 +219,7 @@ export class SqliteLogStore implements LogStore {
           lastServerId = r.serverId;
         }
         fillRow(args, i * INSERT_COLUMNS, serverKey, r);
-        delta.add(serverKey, r.createdAt, r.level, r.type, r.resource, r.logType === 'photo');
+        delta.add(serverKey, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo');
       }
       const changes = Number(this.#insertStatement(count).run(...args).changes);
       if (changes === count) {
@@ -230,7 +230,7 @@ export class SqliteLogStore implements LogStore {
       // Every row of the chunk was already stored: take its rollup counts back.
       for (let i = 0; i < count; i++) {
         const r = records[start + i]!;
-        delta.add(this.#serverKey(r.serverId, true)!, r.createdAt, r.level, r.type, r.resource, r.logType === 'photo', -1);
+        delta.add(this.#serverKey(r.serverId, true)!, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo', -1);
       }
     }
     this.#applyDelta(delta);
@@ -247,20 +247,22 @@ export class SqliteLogStore implements LogStore {
       fillRow(args, 0, serverKey, r);
       if (Number(stmt.run(...args).changes) === 0) continue;
       inserted += 1;
-      delta.add(serverKey, r.createdAt, r.level, r.type, r.resource, r.logType === 'photo');
+      delta.add(serverKey, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo');
     }
     this.#applyDelta(delta);
     return { inserted };
   }
 
   #applyDelta(delta: RollupDelta): void {
-    const day = this.#prepare('INSERT INTO rollup_day (server_key, day, log_type, n) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
-    for (const d of delta.days()) day.run(d.serverKey, d.day, d.logType, d.n);
+    const day = this.#prepare(
+      'INSERT INTO rollup_day (server_key, day, log_type, n, min_expires) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n, min_expires = min(min_expires, excluded.min_expires)',
+    );
+    for (const d of delta.days()) day.run(d.serverKey, d.day, d.logType, d.n, d.minExpires);
     const dim = this.#prepare('INSERT INTO rollup_dim (server_key, dim, value, log_type, n) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
     for (const d of delta.dims()) dim.run(d.serverKey, DIM_NUMBER[d.dim], d.value, d.logType, d.n);
   }
 
-  /** Multi-row INSERT for `rows` records: one native call per 50 rows instead of per row. */
+  /** Multi-row INSERT for `rows` records: one native call per 100 rows instead of per row. */
   #insertStatement(rows: number): StatementSync {
     let stmt = this.#inserts.get(rows);
     if (stmt === undefined) {
@@ -437,9 +439,43 @@ export class SqliteLogStore implements LogStore {
     return this.#deleteInChunks(`SELECT ${KEY_COLUMNS} FROM logs WHERE server_key = ? AND created_at < ? LIMIT ?`, [serverKey, before]);
   }
 
+  /**
+   * Visits only the (server, day) ranges whose rollup min_expires says they may hold expired rows, walks
+   * each along the clustered key in chunks (a cursor on created_at, so kept rows are not rescanned), then
+   * stores the exact min_expires of what is left so the next sweep skips the range until it expires.
+   */
   async deleteExpired(now: number): Promise<DeleteResult> {
     if (!Number.isFinite(now)) throw new RangeError('now must be finite epoch milliseconds');
-    return this.#deleteInChunks(`SELECT ${KEY_COLUMNS} FROM logs INDEXED BY logs_expires WHERE expires_at <= ? LIMIT ?`, [now]);
+    const buckets = this.#prepare('SELECT server_key, day FROM rollup_day WHERE min_expires <= ? GROUP BY server_key, day').all(now);
+    let deletedCount = 0;
+    const objectKeys: string[] = [];
+    const select = `SELECT ${KEY_COLUMNS} FROM logs WHERE server_key = ? AND created_at >= ? AND created_at < ? AND expires_at <= ? ORDER BY created_at, id LIMIT ?`;
+    for (const bucket of buckets) {
+      const serverKey = num(bucket['server_key']);
+      const dayStart = num(bucket['day']) * DAY_MS;
+      let cursor = dayStart;
+      for (;;) {
+        const deleted = this.#transaction(() => {
+          const n = this.#deleteChunk(select, [serverKey, cursor, dayStart + DAY_MS, now, this.#chunk], objectKeys);
+          // Rows before the last deleted one were deleted or kept: the next chunk starts there.
+          if (n > 0) cursor = num(this.#prepare('SELECT max(created_at) AS c FROM temp.doomed').get()?.['c']);
+          return n;
+        });
+        deletedCount += deleted;
+        if (deleted < this.#chunk) break;
+        await yieldToEventLoop();
+      }
+      this.#transaction(() =>
+        this.#prepare(
+          `UPDATE rollup_day SET min_expires = coalesce(
+             (SELECT min(expires_at) FROM logs WHERE server_key = rollup_day.server_key AND created_at >= ? AND created_at < ? AND +log_type = rollup_day.log_type),
+             ${Number.MAX_SAFE_INTEGER})
+           WHERE server_key = ? AND day = ?`,
+        ).run(dayStart, dayStart + DAY_MS, serverKey, num(bucket['day'])),
+      );
+      await yieldToEventLoop();
+    }
+    return { deletedCount, objectKeys };
   }
 
   async deleteOldest(serverId: string, logType: LogType, keep: number): Promise<DeleteResult> {
@@ -484,8 +520,8 @@ export class SqliteLogStore implements LogStore {
     // CROSS JOIN pins the small temp table as the outer loop (the planner has no statistics to know).
     const doomedRows = 'temp.doomed d CROSS JOIN logs l ON l.server_key = d.server_key AND l.created_at = d.created_at AND l.id = d.id';
     this.#prepare(
-      `INSERT INTO rollup_day (server_key, day, log_type, n)
-       SELECT l.server_key, CAST(l.created_at / ${DAY_MS} AS INTEGER), l.log_type, -count(*) FROM ${doomedRows} WHERE true GROUP BY 1, 2, 3
+      `INSERT INTO rollup_day (server_key, day, log_type, n, min_expires)
+       SELECT l.server_key, CAST(l.created_at / ${DAY_MS} AS INTEGER), l.log_type, -count(*), min(l.expires_at) FROM ${doomedRows} WHERE true GROUP BY 1, 2, 3
        ON CONFLICT DO UPDATE SET n = n + excluded.n`,
     ).run();
     for (const [dim, column] of DIM_BY_NAME) {
