@@ -3,12 +3,16 @@ import type { SkaldConfig } from '@skald/config';
 import { installGracefulShutdown } from '@skald/service-kit';
 import { buildAllInOne } from './all-in-one.ts';
 import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
-import { buildGateway } from './gateway-only.ts';
-import { buildSingleService } from './single-service.ts';
 
 export async function buildProcess(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
   if (config.target === 'all') return buildAllInOne(config, options);
-  if (config.target === 'gateway') return buildGateway(config, options);
+  // The other modes are loaded only when chosen: the proxying gateway pulls in @fastify/reply-from
+  // and undici (~30 MB RSS) that the all-in-one process never uses.
+  if (config.target === 'gateway') {
+    const { buildGateway } = await import('./gateway-only.ts');
+    return buildGateway(config, options);
+  }
+  const { buildSingleService } = await import('./single-service.ts');
   return buildSingleService(config, config.target, options);
 }
 

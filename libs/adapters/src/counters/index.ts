@@ -1,6 +1,9 @@
+/**
+ * Counters factory. The Redis adapter (ioredis) is imported only when chosen, so the all-in-one
+ * process with memory counters never loads it (idle memory, issue 2).
+ */
 import type { Counters } from '@skald/ports';
 import { MemoryCounters } from './memory-counters.ts';
-import { RedisCounters } from './redis-counters.ts';
 
 export type CountersConfig = { kind: 'memory' } | { kind: 'redis'; url: string; prefix?: string };
 
@@ -9,9 +12,13 @@ export async function createCounters(config: CountersConfig): Promise<Counters> 
   switch (config.kind) {
     case 'memory':
       return new MemoryCounters();
-    case 'redis':
+    case 'redis': {
+      const { RedisCounters } = await import('./redis-counters.ts');
       return new RedisCounters({ url: config.url, ...(config.prefix === undefined ? {} : { prefix: config.prefix }) });
+    }
   }
 }
 
-export { MemoryCounters, RedisCounters };
+export { MemoryCounters };
+// Type only: a value re-export would load ioredis for every importer of @skald/adapters.
+export type { RedisCounters } from './redis-counters.ts';

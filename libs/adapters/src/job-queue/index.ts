@@ -1,6 +1,9 @@
+/**
+ * Job queue factory. BullMQ (and ioredis) is imported only when chosen, so the embedded processes
+ * never load it (idle memory).
+ */
 import { resolve } from 'node:path';
 import type { DeadJob, JobHandler, JobOptions, JobQueue, Worker } from '@skald/ports';
-import { BullmqJobQueue } from './bullmq-job-queue.ts';
 import type { BullmqJobQueueOptions } from './bullmq-job-queue.ts';
 import { EmbeddedJobQueue } from './embedded-job-queue.ts';
 
@@ -14,6 +17,7 @@ export async function createJobQueue(config: JobQueueConfig): Promise<JobQueue> 
       return openSharedEmbedded(config.file);
     case 'bullmq': {
       const { kind: _kind, ...options } = config;
+      const { BullmqJobQueue } = await import('./bullmq-job-queue.ts');
       return new BullmqJobQueue(options);
     }
   }
@@ -68,4 +72,6 @@ function openSharedEmbedded(file: string): JobQueue {
   };
 }
 
-export { BullmqJobQueue, EmbeddedJobQueue };
+export { EmbeddedJobQueue };
+// Type only: a value re-export would load BullMQ for every importer of @skald/adapters.
+export type { BullmqJobQueue, BullmqJobQueueOptions } from './bullmq-job-queue.ts';

@@ -1,6 +1,6 @@
+/** Object store factory. The MinIO client is imported only when chosen, so the fs processes never load it. */
 import type { ObjectStore } from '@skald/ports';
 import { FsObjectStore } from './fs-object-store.ts';
-import { MinioObjectStore } from './minio-object-store.ts';
 
 export type ObjectStoreConfig =
   | { kind: 'fs'; root: string }
@@ -11,9 +11,13 @@ export async function createObjectStore(config: ObjectStoreConfig): Promise<Obje
   switch (config.kind) {
     case 'fs':
       return FsObjectStore.open(config.root);
-    case 'minio':
+    case 'minio': {
+      const { MinioObjectStore } = await import('./minio-object-store.ts');
       return MinioObjectStore.open(config);
+    }
   }
 }
 
-export { FsObjectStore, MinioObjectStore };
+export { FsObjectStore };
+// Type only: a value re-export would load the MinIO client for every importer of @skald/adapters.
+export type { MinioObjectStore } from './minio-object-store.ts';
