@@ -7,7 +7,7 @@
  * message.max.bytes is 1 MB); all parts go in ONE publish call and the request succeeds only if all
  * of them are durably accepted.
  */
-import { eventMessage, LogsBatchAcceptedEvent } from '@skald/contracts';
+import { eventMessage, LOG_LIMITS, LogsBatchAcceptedEvent } from '@skald/contracts';
 import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
 import type { PublishInput } from '@skald/ports';
 import { uuidv7 } from './uuidv7.ts';
@@ -29,13 +29,18 @@ export function approxLogBytes(log: AcceptedLog): number {
   );
 }
 
-export function chunkLogs(logs: readonly AcceptedLog[], maxBytes: number = MAX_MESSAGE_BYTES): AcceptedLog[][] {
+/**
+ * Splits logs into messages of at most maxBytes (approximate JSON size) and at most maxLogs logs: the
+ * event schema caps one batch at LOG_LIMITS.maxBatch, and the coalescing publisher merges the logs of
+ * several requests, so a merged group can exceed it where one request never does.
+ */
+export function chunkLogs(logs: readonly AcceptedLog[], maxBytes: number = MAX_MESSAGE_BYTES, maxLogs: number = LOG_LIMITS.maxBatch): AcceptedLog[][] {
   const chunks: AcceptedLog[][] = [];
   let current: AcceptedLog[] = [];
   let size = 0;
   for (const log of logs) {
     const bytes = approxLogBytes(log);
-    if (current.length > 0 && size + bytes > maxBytes) {
+    if (current.length > 0 && (size + bytes > maxBytes || current.length >= maxLogs)) {
       chunks.push(current);
       current = [];
       size = 0;

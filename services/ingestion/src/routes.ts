@@ -14,7 +14,6 @@ import type { AcceptedLog } from '@skald/contracts';
 import type { Counters, ObjectStore } from '@skald/ports';
 import { presentedKey } from './api-key.ts';
 import type { PresentedKey } from './api-key.ts';
-import { batchMessages } from './batch-event.ts';
 import type { CoalescingPublisher } from './coalescing-publisher.ts';
 import type { KeyDirectory, KeyOwner } from './key-directory.ts';
 import { InvalidFieldError, parseLogBody, parsePhotoFields } from './log-input.ts';
@@ -121,7 +120,7 @@ export async function registerIngestionRoutes(app: FastifyInstance, deps: Ingest
     if (!(await admitQuota(deps, reply, auth.owner, parsed.logs.length, at, request))) return reply;
     const accepted = parsed.logs.map((input) => toAccepted(input, uuidv7(at), at));
     try {
-      await deps.publisher.publish(batchMessages(auth.owner.serverId, accepted, at));
+      await deps.publisher.publish(auth.owner.serverId, accepted, at);
     } catch (error) {
       request.log.error({ err: error }, 'publishing accepted logs failed');
       reply.header('retry-after', String(RETRY_AFTER_UNAVAILABLE_S));
@@ -195,7 +194,7 @@ export async function registerIngestionRoutes(app: FastifyInstance, deps: Ingest
       try {
         await deps.objects.put(imageKey, processed.image, processed.contentType);
         await deps.objects.put(thumbKey, processed.thumb, 'image/webp');
-        await deps.publisher.publish(batchMessages(auth.owner.serverId, [toAccepted(input, id, at, { imageKey, thumbKey })], at));
+        await deps.publisher.publish(auth.owner.serverId, [toAccepted(input, id, at, { imageKey, thumbKey })], at);
       } catch (error) {
         // Not accepted: remove whatever was written so no orphan object outlives the refusal.
         request.log.error({ err: error }, 'storing photo log failed');
