@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { countersContract } from '@skald/ports/contract/counters.contract.ts';
 import { createCounters } from '../src/counters/index.ts';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { deleteByPrefix, REDIS_URL } from './redis-test-keys.ts';
 
 countersContract('memory', async () => {
   const adapter = await createCounters({ kind: 'memory' });
@@ -22,21 +20,6 @@ countersContract('redis', async () => {
     },
   };
 });
-
-/** Removes whatever the run left behind so the shared Redis does not fill with test keys. */
-async function deleteByPrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
 
 describe('redis counters during an outage', () => {
   it('reject quickly instead of hanging when Redis is unreachable', async () => {

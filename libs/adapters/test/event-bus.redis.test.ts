@@ -4,15 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
 import type { BusMessage, EventBus } from '@skald/ports';
 import { createEventBus } from '../src/event-bus/index.ts';
+import { deleteByPrefix, REDIS_URL } from './redis-test-keys.ts';
 
-const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-
-async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
-}
 
 async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -38,7 +31,7 @@ eventBusContract('redis streams', async () => {
     },
     cleanup: async () => {
       for (const bus of opened) await bus.close();
-      await deleteKeys(prefix);
+      await deleteByPrefix(prefix);
     },
   };
 });
@@ -65,7 +58,7 @@ describe('redis streams event bus', () => {
     await subscription.stop();
     await bus.close();
     await raw.quit();
-    await deleteKeys(prefix);
+    await deleteByPrefix(prefix);
   });
 
   it('trims entries every group has acknowledged', async () => {
@@ -88,6 +81,6 @@ describe('redis streams event bus', () => {
     await subscription.stop();
     await bus.close();
     await raw.quit();
-    await deleteKeys(prefix);
+    await deleteByPrefix(prefix);
   });
 });

@@ -7,12 +7,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { eventually, jobQueueContract } from '@skald/ports/contract/job-queue.contract.ts';
 import { createJobQueue } from '../src/job-queue/index.ts';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { deleteByPrefix, REDIS_URL } from './redis-test-keys.ts';
 
 jobQueueContract('embedded (sqlite)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'skald-jobs-'));
@@ -37,20 +35,6 @@ jobQueueContract('bullmq (redis)', async () => {
     },
   };
 });
-
-async function deleteByPrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-}
 
 describe('bullmq adapter specifics', () => {
   it('accepts ids BullMQ itself refuses (":" and integers), and retries dead jobs by generated id', async () => {
