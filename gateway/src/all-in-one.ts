@@ -9,8 +9,9 @@ import { createSharedAdapters } from '@skald/adapters';
 import type { SharedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
 import type { DocumentStore } from '@skald/ports';
-import { createHttpApp, isReady, SERVICE_NAMES } from '@skald/service-kit';
+import { isReady, SERVICE_NAMES } from '@skald/service-kit';
 import type { ServiceModule, ServiceName } from '@skald/service-kit';
+import { createLauncherApp } from './launcher-app.ts';
 import { mountService } from './mount-service.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -43,13 +44,7 @@ export interface RunningProcess {
 
 export async function buildAllInOne(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
   const webDist = options.webDist ?? DEFAULT_WEB_DIST;
-  const app = createHttpApp({
-    logLevel: config.logLevel,
-    ...(options.logStream ? { logStream: options.logStream } : {}),
-    bodyLimit: config.bodyLimitBytes,
-    requestTimeoutMs: config.requestTimeoutMs,
-    notFoundHandler: spaNotFoundHandler(webDist),
-  });
+  const app = createLauncherApp(config, options, { notFoundHandler: spaNotFoundHandler(webDist) });
   const keys = resolveKeys(config);
   let shared: SharedAdapters | undefined;
   const docStores: DocumentStore[] = [];

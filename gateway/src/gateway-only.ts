@@ -1,8 +1,8 @@
 /** TARGET=gateway: the proxying gateway alone (no adapters): headers, CORS, limits, web app, proxy. */
 import type { SkaldConfig } from '@skald/config';
-import { createHttpApp } from '@skald/service-kit';
 import { runningProcess } from './all-in-one.ts';
 import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
+import { createLauncherApp } from './launcher-app.ts';
 import { registerProxy, registerProxyHealth } from './proxy.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerSecurity } from './security.ts';
@@ -10,13 +10,7 @@ import { DEFAULT_WEB_DIST, registerWebApp, spaNotFoundHandler } from './web-app.
 
 export async function buildGateway(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
   const webDist = options.webDist ?? DEFAULT_WEB_DIST;
-  const app = createHttpApp({
-    logLevel: config.logLevel,
-    ...(options.logStream ? { logStream: options.logStream } : {}),
-    bodyLimit: config.bodyLimitBytes,
-    requestTimeoutMs: config.requestTimeoutMs,
-    notFoundHandler: spaNotFoundHandler(webDist),
-  });
+  const app = createLauncherApp(config, options, { notFoundHandler: spaNotFoundHandler(webDist) });
   await registerSecurity(app, config.corsOrigins);
   registerProxyHealth(app, config);
   registerOpenApi(app);

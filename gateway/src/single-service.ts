@@ -5,22 +5,17 @@
 import type { SkaldConfig } from '@skald/config';
 import { createSharedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
-import { createHttpApp, registerHealthRoutes } from '@skald/service-kit';
+import { registerHealthRoutes } from '@skald/service-kit';
 import type { ServiceName } from '@skald/service-kit';
 import { runningProcess } from './all-in-one.ts';
 import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
+import { createLauncherApp } from './launcher-app.ts';
 import { mountService } from './mount-service.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
 import { loadServiceFactory } from './service-registry.ts';
 
 export async function buildSingleService(config: SkaldConfig, name: ServiceName, options: LauncherOptions = {}): Promise<RunningProcess> {
-  const app = createHttpApp({
-    logLevel: config.logLevel,
-    ...(options.logStream ? { logStream: options.logStream } : {}),
-    bodyLimit: config.bodyLimitBytes,
-    requestTimeoutMs: config.requestTimeoutMs,
-    trustProxy: true,
-  });
+  const app = createLauncherApp(config, options, { trustProxy: true });
   const keys = resolveKeys(config, name);
   const factory = await loadServiceFactory(name, options.factories);
   const shared = await (options.createAdapters ?? createSharedAdapters)(config, { publishLine: (line) => app.log.info({ outbox: line }, 'mail written to the outbox') });
