@@ -20,6 +20,25 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/**
+ * Recently presented keys and their hashes. A game server sends the same key on every request, and
+ * hashing it each time was a visible share of a single-log request. The cache lives only in this
+ * process's memory (where the key already is, in the request), is never logged, and is bounded:
+ * when full it is cleared rather than evicted entry by entry, which costs one re-hash per live key.
+ */
+const MAX_CACHED_KEYS = 4096;
+const recentHashes = new Map<string, string>();
+
+function cachedHash(key: string): string {
+  let hash = recentHashes.get(key);
+  if (hash === undefined) {
+    hash = hashApiKey(key);
+    if (recentHashes.size >= MAX_CACHED_KEYS) recentHashes.clear();
+    recentHashes.set(key, hash);
+  }
+  return hash;
+}
+
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -45,5 +64,5 @@ export function presentedKey(
 
 function usable(key: string, source: KeySource): PresentedKey | null {
   if (key === '' || key.length > MAX_KEY_LENGTH) return null;
-  return { hash: hashApiKey(key), source };
+  return { hash: cachedHash(key), source };
 }

@@ -38,9 +38,18 @@ export async function consumeQuota(
       used: result.used,
       limit: tier.limit,
       remaining: Math.max(0, tier.limit - result.used),
-      reset: new Date(resetAt).toISOString(),
+      reset: resetIso(resetAt),
       tierLabel: tier.label,
     },
     retryAfterSeconds: Math.max(1, Math.ceil((resetAt - now) / 1000)),
   };
+}
+
+// Every request of a window shares the same reset time; formatting it once per window keeps a Date
+// and an ISO string off the per-request path.
+let lastReset = { at: Number.NaN, iso: '' };
+
+function resetIso(resetAt: number): string {
+  if (lastReset.at !== resetAt) lastReset = { at: resetAt, iso: new Date(resetAt).toISOString() };
+  return lastReset.iso;
 }
