@@ -1,0 +1,79 @@
+/**
+ * Request logging of createHttpApp: one "request completed" line per request (redacted URL, status,
+ * response time) instead of Fastify's two, and per-request loggers that honour levels (route logLevel,
+ * app level) whether or not their pino child has been created yet.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp } from '../src/index.ts';
+
+const lines: Record<string, unknown>[] = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, callback) {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+    callback();
+  },
+});
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = createHttpApp({ logLevel: 'info', logStream: capture });
+  app.get('/quiet', async (request) => {
+    request.log.debug('debug line never written at info');
+    return { ok: true };
+  });
+  app.get('/talk', async (request) => {
+    request.log.info({ step: 1 }, 'handler line');
+    return { ok: true };
+  });
+  app.get('/health-like', { logLevel: 'warn' }, async (request) => {
+    request.log.info('suppressed by the route level');
+    return { ok: true };
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('request logging', () => {
+  it('writes exactly one completion line per request, with the redacted URL, status and time', async () => {
+    lines.length = 0;
+    const response = await app.inject({ method: 'GET', url: '/quiet?apiKey=SECRET1234&x=1' });
+    expect(response.statusCode).toBe(200);
+    expect(lines.map((l) => l['msg'])).toEqual(['request completed']);
+    const [line] = lines;
+    expect(line!['reqId']).toBe(response.headers['x-request-id']);
+    expect(line!['req']).toMatchObject({ method: 'GET', url: '/quiet?apiKey=[REDACTED]&x=1' });
+    expect(line!['res']).toEqual({ statusCode: 200 });
+    expect(typeof line!['responseTime']).toBe('number');
+    expect(JSON.stringify(lines)).not.toContain('SECRET1234');
+  });
+
+  it('binds the request id to lines the handler writes', async () => {
+    lines.length = 0;
+    const response = await app.inject({ method: 'GET', url: '/talk' });
+    const handlerLine = lines.find((l) => l['msg'] === 'handler line');
+    expect(handlerLine).toMatchObject({ reqId: response.headers['x-request-id'], step: 1, level: 30 });
+  });
+
+  it('honours a route log level: nothing below warn, not even the completion line', async () => {
+    lines.length = 0;
+    await app.inject({ method: 'GET', url: '/health-like' });
+    expect(lines).toEqual([]);
+  });
+
+  it('follows a later change of the app level', async () => {
+    app.log.level = 'debug';
+    try {
+      lines.length = 0;
+      await app.inject({ method: 'GET', url: '/quiet' });
+      expect(lines.map((l) => l['msg'])).toEqual(['debug line never written at info', 'request completed']);
+    } finally {
+      app.log.level = 'info';
+    }
+  });
+});
