@@ -93,6 +93,10 @@ class TopicConsumer {
           if (this.#signal.aborted) return;
           if (!(await this.#deliver(row))) return;
         }
+        // A short page was everything committed at fetch time; anything published in this process
+        // since has set #woken (so this returns at once), and other processes are covered by the poll
+        // timer. Waiting here saves the empty fetch that would otherwise follow every delivery.
+        if (rows.length < FETCH_BATCH) await this.#waitForPublish();
       } catch (error) {
         // E.g. SQLITE_BUSY from another process holding the write lock: the row was not
         // committed, so it is delivered again after the pause (at least once).
