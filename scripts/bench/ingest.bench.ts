@@ -10,34 +10,23 @@
  * Run: `node scripts/bench/ingest.bench.ts` (or through `npm run bench`). BENCH_DURATION_S sets the
  * seconds per measurement (default 10).
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createRequire } from 'node:module';
-import Fastify from 'fastify';
 import { loadConfig } from '@skald/config';
 import { quotaKey, quotaWindowStart, ServerTierChangedEvent, publishEvent } from '@skald/contracts';
 import type { ServiceDeps } from '@skald/service-kit';
 import { createIngestionService } from '@skald/ingestion-service';
 import { buildAllInOne } from '../../gateway/src/all-in-one.ts';
 import type { BenchRow } from './bench-row.ts';
+import { DURATION_S, postLoad } from './http-load.ts';
+import type { AutocannonResult } from './http-load.ts';
 
-/** The part of autocannon's API used here (the package ships no types; a local type avoids a global declaration). */
-interface AutocannonResult {
-  readonly requests: { readonly average: number };
-  readonly latency: { readonly p99: number };
-  readonly '2xx': number;
-  readonly non2xx: number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
 const SINGLE_CONNECTIONS = 50;
 const BATCH_CONNECTIONS = 8;
 const BATCH_SIZE = 1000;
-
 
 interface Cannon {
   readonly rps: number;
@@ -46,28 +35,54 @@ interface Cannon {
   readonly p99: number;
 }
 
-async function cannon(url: string, body: string, headers: Record<string, string>, connections: number, pipelining = 1): Promise<Cannon> {
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    body,
-    headers: { 'content-type': 'application/json', ...headers },
-    connections,
-    pipelining,
-    duration: DURATION_S,
-  });
+function summary(result: AutocannonResult): Cannon {
   return { rps: result.requests.average, ok: result['2xx'], non2xx: result.non2xx, p99: result.latency.p99 };
 }
 
-async function bareFastify(body: string): Promise<Cannon> {
-  const app = Fastify({ logger: false });
-  app.post('/bare', async (_request, reply) => reply.code(201).send({ id: crypto.randomUUID() }));
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    return await cannon(`${address}/bare`, body, {}, SINGLE_CONNECTIONS);
-  } finally {
-    await app.close();
+async function cannon(url: string, body: string, headers: Record<string, string>, connections: number): Promise<Cannon> {
+  return summary(await postLoad(url, body, headers, connections));
+}
+
+/**
+ * The bare-Fastify baseline, measured in a child process of its own (same run, same machine, just
+ * before the gateway). Run in this process, it left V8 in a state where the gateway measured after it
+ * spent ~3x more time in garbage collection (and ~30% more CPU per request) than when measured alone,
+ * even when the baseline ran for only one second; a baseline measured after the gateway was built did
+ * not. Each server in its own heap measures each server, not their interaction.
+ */
+async function bareFastifyIsolated(body: string): Promise<Cannon> {
+  const script = `
+    const { bareFastifyLoad } = await import(${JSON.stringify(new URL('./http-load.ts', import.meta.url).href)});
+    const result = await bareFastifyLoad(process.env.BARE_BODY, ${SINGLE_CONNECTIONS});
+    process.stdout.write(JSON.stringify(result));
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, BARE_BODY: body },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  if (code !== 0) throw new Error(`bare Fastify baseline exited with ${String(code)}`);
+  return summary(JSON.parse(output) as AutocannonResult);
+}
+
+/** Waits until read() has not changed for quietMs (the pipeline behind the bus has drained). */
+async function settle(read: () => Promise<number>, quietMs: number, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  let since = Date.now();
+  while (Date.now() - since < quietMs && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const next = await read();
+    if (next !== value) {
+      value = next;
+      since = Date.now();
+    }
   }
+  return value;
 }
 
 async function waitFor(read: () => Promise<number>, target: number, timeoutMs: number): Promise<number> {
@@ -86,7 +101,7 @@ export async function run(): Promise<BenchRow[]> {
     Array.from({ length: BATCH_SIZE }, (_, i) => ({ message: `bench log line ${i}`, level: i % 5 === 0 ? 'warn' : 'info', type: 'Bench', resource: `res-${i % 10}`, metadata: { i } })),
   );
 
-  const bare = await bareFastify(single);
+  const bare = await bareFastifyIsolated(single);
 
   const dir = await mkdtemp(join(tmpdir(), 'skald-bench-ingest-'));
   const sink = new Writable({ write: (_chunk, _enc, cb) => cb() });
@@ -135,18 +150,24 @@ export async function run(): Promise<BenchRow[]> {
     await resetQuota();
 
     const gatewaySingle = await cannon(`${address}/api/logs`, single, headers, SINGLE_CONNECTIONS);
+    // The single-log phase's logs may still be on their way to the store: count from a drained pipeline,
+    // or they would be counted as stored batch logs.
+    const storedBefore = await settle(() => logsDeps!.logStore.count(serverId), 1_000, 120_000);
     await resetQuota();
-    const storedBefore = await logsDeps!.logStore.count(serverId);
+    // At 150k+ logs/s the legend tier's 1.5M logs/hour would be used up within the measurement; the
+    // quota check still runs on every request, only its counter is reset.
+    const quotaResets = setInterval(() => void resetQuota(), 1_000);
     const started = performance.now();
-    const gatewayBatch = await cannon(`${address}/api/logs`, batch, headers, BATCH_CONNECTIONS);
+    const gatewayBatch = await cannon(`${address}/api/logs`, batch, headers, BATCH_CONNECTIONS).finally(() => clearInterval(quotaResets));
     const acceptedLogs = gatewayBatch.ok * BATCH_SIZE;
     const acceptedSeconds = (performance.now() - started) / 1000;
     const stored = await waitFor(async () => (await logsDeps!.logStore.count(serverId)) - storedBefore, acceptedLogs, 300_000);
     const storedSeconds = (performance.now() - started) / 1000;
+    const inFlight = BATCH_CONNECTIONS * BATCH_SIZE;
 
     const ratio = gatewaySingle.rps / bare.rps;
     rows.push(
-      { name: 'bare Fastify POST', value: Math.round(bare.rps), unit: 'req/s', note: `${SINGLE_CONNECTIONS} connections, ${DURATION_S} s` },
+      { name: 'bare Fastify POST', value: Math.round(bare.rps), unit: 'req/s', note: `${SINGLE_CONNECTIONS} connections, ${DURATION_S} s, own process` },
       { name: 'gateway single-log POST /api/logs', value: Math.round(gatewaySingle.rps), unit: 'req/s', baseline: `bare Fastify ${Math.round(bare.rps)} req/s` },
       { name: 'gateway single-log vs bare Fastify', value: Math.round(ratio * 100), unit: '%', target: '>= 50 %', pass: ratio >= 0.5, baseline: `bare Fastify ${Math.round(bare.rps)} req/s` },
       { name: 'gateway single-log p99 latency', value: gatewaySingle.p99, unit: 'ms' },
@@ -159,7 +180,9 @@ export async function run(): Promise<BenchRow[]> {
         target: '>= 150000 logs/s',
         pass: stored >= acceptedLogs && stored / storedSeconds >= 150_000,
       },
-      { name: 'batch stored == accepted', value: stored === acceptedLogs ? 1 : 0, unit: 'bool', pass: stored === acceptedLogs },
+      // autocannon counts only answers received before it stops; requests still in flight then were
+      // accepted too, so up to one batch per connection may be stored beyond the counted ones.
+      { name: 'batch stored covers accepted', value: stored - acceptedLogs, unit: 'logs beyond counted', pass: stored >= acceptedLogs && stored <= acceptedLogs + inFlight },
       { name: 'batch non-2xx answers', value: gatewayBatch.non2xx, unit: 'count' },
     );
   } finally {
