@@ -1,39 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MongoClient } from 'mongodb';
 import { documentStoreContract } from '@skald/ports/contract/document-store.contract.ts';
 import { createDocumentStore } from '../src/document-store/index.ts';
-import { mongoForTests } from './document-store-mongo-fixture.ts';
+import { describeWithMongo, freshMongoDatabase } from './document-store-mongo-fixture.ts';
 
-const mongo = await mongoForTests();
-
-if (mongo === null) {
-  console.log('skipped: no container runtime (MongoDB document store contract; set MONGO_URL to run it)');
-  describe.skip('DocumentStore contract: mongo (skipped: no container runtime)', () => {
-    it('needs MONGO_URL or a container runtime', () => undefined);
-  });
-} else {
-  const url = mongo.url;
+await describeWithMongo('DocumentStore contract: mongo', (url) => {
   documentStoreContract('mongo', async () => {
-    // A fresh database per test keeps tests independent; it is dropped afterwards.
-    const database = `skald_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-    const adapter = await createDocumentStore({ kind: 'mongo', url, database });
+    const db = freshMongoDatabase(url, 'skald_test_');
+    const adapter = await createDocumentStore({ kind: 'mongo', url, database: db.database });
     return {
       adapter,
       cleanup: async () => {
         await adapter.close();
-        const client = new MongoClient(url);
-        await client.db(database).dropDatabase();
-        await client.close();
+        await db.drop();
       },
     };
   });
-  describe('mongo container teardown', () => {
-    it('stops the container after the suite', async () => {
-      await mongo.stop();
-    });
-  });
-}
+});
 
 // Runs without MongoDB: the filter handed to the driver is rebuilt from validated conditions only.
 describe('MongoDB filter translation (no server needed)', () => {
