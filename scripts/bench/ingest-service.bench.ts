@@ -7,11 +7,9 @@
  * Run: `node scripts/bench/ingest-service.bench.ts` (BENCH_DURATION_S, default 10).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
 import { createCounters, createDocumentStore, createEventBus } from '@skald/adapters';
 import { ApiKeyRotatedEvent, ServerCreatedEvent, TOPICS, publishEvent } from '@skald/contracts';
 import type { EventBus, ObjectStore } from '@skald/ports';
@@ -19,22 +17,9 @@ import { createHttpApp } from '@skald/service-kit';
 import type { ServiceDeps } from '@skald/service-kit';
 import { createIngestionService, hashApiKey } from '@skald/ingestion-service';
 import type { BenchRow } from './bench-row.ts';
+import { bareFastifyLoad, postLoad } from './http-load.ts';
 
-interface AutocannonResult {
-  readonly requests: { readonly average: number };
-  readonly latency: { readonly p99: number };
-  readonly '2xx': number;
-  readonly non2xx: number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
 const KEY = 'bench-service-key-0123456789abcdef';
-
-async function cannon(url: string, body: string, headers: Record<string, string>, connections: number): Promise<AutocannonResult> {
-  return autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: DURATION_S });
-}
 
 /** Text logs only: no object is ever written. */
 const noObjects: ObjectStore = {
@@ -50,11 +35,7 @@ export async function run(): Promise<BenchRow[]> {
   const single = JSON.stringify({ message: 'player joined the server', level: 'info', type: 'Join', resource: 'spawn', metadata: { player: 'Ann', ping: 42 } });
   const batch = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ message: `bench log line ${i}`, level: 'info', type: 'Bench', resource: `res-${i % 10}`, metadata: { i } })));
 
-  const bare = Fastify({ logger: false });
-  bare.post('/bare', async (_request, reply) => reply.code(201).send({ id: crypto.randomUUID() }));
-  const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
-  const bareResult = await cannon(`${bareUrl}/bare`, single, {}, 50);
-  await bare.close();
+  const bareResult = await bareFastifyLoad(single, 50);
 
   const dir = await mkdtemp(join(tmpdir(), 'skald-bench-ingestion-'));
   const journal = await createEventBus({ kind: 'memory', file: join(dir, 'bus', 'journal.db'), maxMessagesPerTopic: 1_000_000 });
@@ -84,9 +65,9 @@ export async function run(): Promise<BenchRow[]> {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   try {
-    const singleResult = await cannon(`${url}/api/logs`, single, { 'x-api-key': KEY }, 50);
+    const singleResult = await postLoad(`${url}/api/logs`, single, { 'x-api-key': KEY }, 50);
     await counters.reset(`quota:logs:bench:${Math.floor(Date.now() / 3_600_000) * 3_600_000}`);
-    const batchResult = await cannon(`${url}/api/logs`, batch, { 'x-api-key': KEY }, 8);
+    const batchResult = await postLoad(`${url}/api/logs`, batch, { 'x-api-key': KEY }, 8);
     const bareRps = Math.round(bareResult.requests.average);
     const baseline = `bare Fastify ${bareRps} req/s`;
     const busNote = process.env['BENCH_BUS'] === 'noop' ? 'BENCH_BUS=noop: batches not journaled' : 'SQLite bus journal';

@@ -1,0 +1,43 @@
+/**
+ * HTTP load for the benchmarks: autocannon POSTs of a JSON body for BENCH_DURATION_S seconds, and the
+ * bare-Fastify baseline every HTTP figure is printed beside (measured in the same run, same machine).
+ */
+import { createRequire } from 'node:module';
+import Fastify from 'fastify';
+
+/** The part of autocannon's API used here (the package ships no types; a local type avoids a global declaration). */
+export interface AutocannonResult {
+  readonly requests: { readonly average: number };
+  readonly latency: { readonly p99: number };
+  readonly '2xx': number;
+  readonly non2xx: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+/** Seconds per measurement (BENCH_DURATION_S, default 10). */
+export const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
+
+export async function postLoad(url: string, body: string, headers: Record<string, string>, connections: number, pipelining = 1): Promise<AutocannonResult> {
+  return autocannon({
+    url,
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+    connections,
+    pipelining,
+    duration: DURATION_S,
+  });
+}
+
+/** The baseline: a bare Fastify POST endpoint answering 201 with a fresh id, loaded like the real one. */
+export async function bareFastifyLoad(body: string, connections: number): Promise<AutocannonResult> {
+  const app = Fastify({ logger: false });
+  app.post('/bare', async (_request, reply) => reply.code(201).send({ id: crypto.randomUUID() }));
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    return await postLoad(`${address}/bare`, body, {}, connections);
+  } finally {
+    await app.close();
+  }
+}
