@@ -14,15 +14,27 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { loadConfig } from '@skald/config';
 import { quotaKey, quotaWindowStart, ServerTierChangedEvent, publishEvent } from '@skald/contracts';
 import type { ServiceDeps } from '@skald/service-kit';
 import { createIngestionService } from '@skald/ingestion-service';
 import { buildAllInOne } from '../../gateway/src/all-in-one.ts';
+import { createRequire } from 'node:module';
 import type { BenchRow } from './bench-row.ts';
-import { DURATION_S, postLoad } from './http-load.ts';
-import type { AutocannonResult } from './http-load.ts';
+
+/** The part of autocannon's API used here (the package ships no types; a local type avoids a global declaration). */
+interface AutocannonResult {
+  readonly requests: { readonly average: number };
+  readonly latency: { readonly p99: number };
+  readonly '2xx': number;
+  readonly non2xx: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
 
 const SINGLE_CONNECTIONS = 50;
 const BATCH_CONNECTIONS = 8;
@@ -40,7 +52,8 @@ function summary(result: AutocannonResult): Cannon {
 }
 
 async function cannon(url: string, body: string, headers: Record<string, string>, connections: number): Promise<Cannon> {
-  return summary(await postLoad(url, body, headers, connections));
+  const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: DURATION_S });
+  return summary(result);
 }
 
 /**
@@ -51,12 +64,22 @@ async function cannon(url: string, body: string, headers: Record<string, string>
  * not. Each server in its own heap measures each server, not their interaction.
  */
 async function bareFastifyIsolated(body: string): Promise<Cannon> {
+  // The same endpoint and load as always: POST answering 201 with a fresh id, autocannon in-process.
   const script = `
-    const { bareFastifyLoad } = await import(${JSON.stringify(new URL('./http-load.ts', import.meta.url).href)});
-    const result = await bareFastifyLoad(process.env.BARE_BODY, ${SINGLE_CONNECTIONS});
-    process.stdout.write(JSON.stringify(result));
+    const { createRequire } = await import('node:module');
+    const require = createRequire(process.cwd() + '/package.json');
+    const Fastify = require('fastify');
+    const autocannon = require('autocannon');
+    const app = Fastify({ logger: false });
+    app.post('/bare', async (_request, reply) => reply.code(201).send({ id: crypto.randomUUID() }));
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const result = await autocannon({ url: address + '/bare', method: 'POST', body: process.env.BARE_BODY,
+      headers: { 'content-type': 'application/json' }, connections: ${SINGLE_CONNECTIONS}, duration: ${DURATION_S} });
+    await app.close();
+    process.stdout.write(JSON.stringify({ requests: result.requests, latency: result.latency, '2xx': result['2xx'], non2xx: result.non2xx }));
   `;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
     env: { ...process.env, BARE_BODY: body },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
