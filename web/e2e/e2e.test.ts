@@ -206,6 +206,8 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
 
     await step('mobile sidebar opens from its toggle and closes on the backdrop', async () => {
       await page.setViewportSize(MOBILE);
+      // The toggle appears once the app has reacted to the resize; measure only after that.
+      await page.locator('.sidebar-toggle').waitFor();
       // The toggle sits in the page flow: it must cover neither the footer nor the page content.
       const overlaps = await page.evaluate(() => {
         const box = (selector: string) => document.querySelector(selector)?.getBoundingClientRect() ?? null;
