@@ -21,20 +21,9 @@ import { quotaKey, quotaWindowStart, ServerTierChangedEvent, publishEvent } from
 import type { ServiceDeps } from '@skald/service-kit';
 import { createIngestionService } from '@skald/ingestion-service';
 import { buildAllInOne } from '../../gateway/src/all-in-one.ts';
-import { createRequire } from 'node:module';
 import type { BenchRow } from './bench-row.ts';
-
-/** The part of autocannon's API used here (the package ships no types; a local type avoids a global declaration). */
-interface AutocannonResult {
-  readonly requests: { readonly average: number };
-  readonly latency: { readonly p99: number };
-  readonly '2xx': number;
-  readonly non2xx: number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-const DURATION_S = Number(process.env['BENCH_DURATION_S'] ?? 10);
+import { DURATION_S, postLoad } from './http-load.ts';
+import type { AutocannonResult } from './http-load.ts';
 
 const SINGLE_CONNECTIONS = 50;
 const BATCH_CONNECTIONS = 8;
@@ -52,8 +41,7 @@ function summary(result: AutocannonResult): Cannon {
 }
 
 async function cannon(url: string, body: string, headers: Record<string, string>, connections: number): Promise<Cannon> {
-  const result = await autocannon({ url, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, connections, duration: DURATION_S });
-  return summary(result);
+  return summary(await postLoad(url, body, headers, connections));
 }
 
 /**
