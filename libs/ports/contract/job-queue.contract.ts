@@ -199,10 +199,13 @@ export function jobQueueContract(name: string, makeAdapter: () => Promise<JobQue
       await queue.schedule(q, 'cleanup', 200, 'purge', { v: 1 });
       await eventually(() => expect(fired.length).toBeGreaterThanOrEqual(3), 5000);
       await queue.schedule(q, 'cleanup', 200, 'purge', { v: 2 });
-      await eventually(() => expect(fired.filter((f) => (f.data as { v: number }).v === 2).length).toBeGreaterThanOrEqual(3), 5000);
+      await eventually(() => expect(fired.filter((f) => (f.data as { v: number }).v === 2).length).toBeGreaterThanOrEqual(6), 8000);
       const v2 = fired.filter((f) => (f.data as { v: number }).v === 2);
-      // One series, not two: consecutive runs of the replaced schedule are about one interval apart.
-      for (let i = 1; i < v2.length; i++) expect(v2[i]!.at - v2[i - 1]!.at).toBeGreaterThan(120);
+      // One series, not two: at most one run per interval over the span (plus one for a late run's catch-up).
+      // Two series would fire about twice as often. Individual gaps are not checked: on a loaded machine a late
+      // run is followed by an on-time one, so single gaps shrink while the rate stays one per interval.
+      const span = v2[v2.length - 1]!.at - v2[0]!.at;
+      expect(v2.length - 1).toBeLessThanOrEqual(Math.floor(span / 200) + 1);
       expect(fired.every((f) => f.name === 'purge')).toBe(true);
       await queue.unschedule(q, 'cleanup');
       await sleep(100);
