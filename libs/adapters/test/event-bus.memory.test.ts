@@ -165,21 +165,16 @@ describe('memory event bus: durability and housekeeping', () => {
     await bus.close();
   });
 
-  it('publishes 200 messages of ~200 KB quickly and delivers them all', async () => {
+  it('publishes 200 messages of ~200 KB and delivers them all', async () => {
+    // Throughput is a benchmark figure (scripts/bench: batch ingestion), not a timed unit test.
     const bus = new MemoryEventBus({ kind: 'memory', file: journalFile() });
     await bus.ensureTopics(['big']);
     const logs = Array.from({ length: 1000 }, (_, i) => ({ id: `log-${i}`, message: 'x'.repeat(150), level: 'info' }));
-    let delivered = 0;
-    await bus.subscribe({ group: 'g', topics: ['big'], handler: async () => void delivered++ });
-    const started = performance.now();
-    for (let i = 0; i < 200; i++) await bus.publish([{ topic: 'big', key: `s${i % 7}`, payload: { logs } }]);
-    const publishMs = performance.now() - started;
-    await waitFor(() => delivered === 200, 20_000);
-    const totalMs = performance.now() - started;
-    console.log(`memory bus: 200 x ${JSON.stringify({ logs }).length} B published in ${publishMs.toFixed(0)} ms, delivered in ${totalMs.toFixed(0)} ms`);
-    // The pipeline needs ~200 such messages per second; measured ~200-400 ms here when idle. The
-    // bound leaves room for a loaded shared CI machine while still catching an order-of-magnitude slip.
-    expect(publishMs).toBeLessThan(2000);
+    const delivered = new Set<number>();
+    await bus.subscribe({ group: 'g', topics: ['big'], handler: async (m) => void delivered.add((m.payload as { n: number }).n) });
+    for (let n = 0; n < 200; n++) await bus.publish([{ topic: 'big', key: `s${n % 7}`, payload: { n, logs } }]);
+    await waitFor(() => delivered.size === 200, 20_000);
+    expect([...delivered].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, n) => n));
     await bus.close();
   }, 30_000);
 });
