@@ -4,10 +4,9 @@
  * from what the verifying plugin (auth-plugin.ts) pins.
  */
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
+import { isSiteRole } from '@skald/contracts';
+import type { SiteRole } from '@skald/contracts';
 import type { KeyMaterial } from './service-module.ts';
-
-export const SITE_ROLES = ['staff', 'moderator', 'admin', 'superadmin'] as const;
-export type SiteRole = (typeof SITE_ROLES)[number];
 
 /** The only algorithm Skald signs with and the only one verifiers accept. */
 export const ACCESS_TOKEN_ALGORITHM = 'EdDSA';
@@ -56,10 +55,6 @@ export function signAccessToken(keys: KeyMaterial, claims: AccessClaimsInput, tt
   const signingInput = `${base64url(JSON.stringify({ alg: ACCESS_TOKEN_ALGORITHM, typ: 'JWT' }))}.${base64url(JSON.stringify(payload))}`;
   const signature = sign(null, Buffer.from(signingInput), createPrivateKey(keys.privateKeyPem));
   return `${signingInput}.${base64url(signature)}`;
-}
-
-export function isSiteRole(value: unknown): value is SiteRole {
-  return typeof value === 'string' && (SITE_ROLES as readonly string[]).includes(value);
 }
 
 /** Narrows a verified JWT payload to AccessClaims (a token signed with our key but another shape is refused). */
