@@ -26,9 +26,26 @@ export default tseslint.config(
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:ports'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util'] },
             { sourceTag: 'type:adapters', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util', 'type:adapters'] },
-            { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util', 'type:adapters', 'type:service'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util', 'type:adapters'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util', 'type:adapters', 'type:testing'] },
+            { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util', 'type:adapters', 'type:service', 'type:testing'] },
             { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A service's source depends on ports, never on adapters (the launcher picks them) or the test kit;
+    // its tests may use both. The tag rule above cannot tell source from test files, this rule does.
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@skald/adapters', message: 'Services depend on ports; the launcher chooses adapters (gateway/src/process-deps.ts).' },
+            { name: '@skald/testing', message: 'The test kit is for tests only.' },
           ],
         },
       ],

@@ -16,7 +16,7 @@ import type { ServiceDeps, ServiceModule } from '@skald/service-kit';
 import { createLogsServiceWith } from '@skald/logs-service';
 import type { LogsServiceControl } from '@skald/logs-service';
 import { buildAllInOne } from '../gateway/src/all-in-one.ts';
-import type { RunningProcess } from '../gateway/src/all-in-one.ts';
+import type { RunningProcess } from '../gateway/src/launcher-app.ts';
 
 const TOTAL_LOGS = 100_000;
 const BATCH = 1000;

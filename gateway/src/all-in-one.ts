@@ -3,44 +3,21 @@
  * Services are mounted in-process under /api (route ownership checked against the route table).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { DestinationStream } from 'pino';
 import type { SkaldConfig } from '@skald/config';
 import { createSharedAdapters } from '@skald/adapters';
 import type { SharedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
 import type { DocumentStore } from '@skald/ports';
 import { isReady, SERVICE_NAMES } from '@skald/service-kit';
-import type { ServiceModule, ServiceName } from '@skald/service-kit';
-import { createLauncherApp } from './launcher-app.ts';
+import type { ServiceModule } from '@skald/service-kit';
+import { createLauncherApp, runningProcess } from './launcher-app.ts';
+import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 import { mountService } from './mount-service.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerSecurity } from './security.ts';
 import { loadServiceFactory } from './service-registry.ts';
-import type { FactoryOverrides } from './service-registry.ts';
 import { DEFAULT_WEB_DIST, registerWebApp, spaNotFoundHandler } from './web-app.ts';
-
-export interface LauncherOptions {
-  readonly logStream?: DestinationStream;
-  readonly webDist?: string;
-  /** Replace service factories (tests). */
-  readonly factories?: FactoryOverrides;
-  /** Which services to run; default all. */
-  readonly services?: readonly ServiceName[];
-  /** Replace adapter creation (tests: failing or instrumented adapters). Default createSharedAdapters. */
-  readonly createAdapters?: typeof createSharedAdapters;
-}
-
-export interface RunningProcess {
-  readonly app: FastifyInstance;
-  readonly modules: readonly ServiceModule[];
-  /** Makes the app ready and starts consumers/workers; call after adding any extra routes. */
-  start(): Promise<void>;
-  /** Ordered shutdown steps (after app.close): modules, then document stores, then shared adapters. */
-  readonly shutdownSteps: readonly { readonly name: string; readonly run: () => Promise<void> }[];
-  /** app.close() + every shutdown step (tests). */
-  close(): Promise<void>;
-}
 
 export async function buildAllInOne(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
   const webDist = options.webDist ?? DEFAULT_WEB_DIST;
@@ -76,28 +53,6 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
     ...modules.map((m) => ({ name: `stop ${m.name}`, run: () => m.stop() })),
     { name: 'close adapters', run: closeStores },
   ]);
-}
-
-/**
- * The launcher's handle on a built process. The last shutdown step must release the adapters; it is the
- * only one close() runs if start() never ran (modules were never started).
- */
-export function runningProcess(app: FastifyInstance, modules: readonly ServiceModule[], shutdownSteps: RunningProcess['shutdownSteps']): RunningProcess {
-  let started = false;
-  return {
-    app,
-    modules,
-    shutdownSteps,
-    async start() {
-      await app.ready();
-      for (const module of modules) await module.start();
-      started = true;
-    },
-    async close() {
-      await app.close();
-      for (const step of started ? shutdownSteps : shutdownSteps.slice(-1)) await step.run();
-    },
-  };
 }
 
 /** GET /api/health: { status, services: { auth: 'ok', ... } }; GET /api/<service>/health per service. */

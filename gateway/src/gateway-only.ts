@@ -1,8 +1,7 @@
 /** TARGET=gateway: the proxying gateway alone (no adapters): headers, CORS, limits, web app, proxy. */
 import type { SkaldConfig } from '@skald/config';
-import { runningProcess } from './all-in-one.ts';
-import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
-import { createLauncherApp } from './launcher-app.ts';
+import { createLauncherApp, runningProcess } from './launcher-app.ts';
+import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 import { registerProxy, registerProxyHealth } from './proxy.ts';
 import { registerOpenApi } from './openapi.ts';
 import { registerSecurity } from './security.ts';

@@ -1,4 +1,5 @@
 export * from './route-table.ts';
+export * from './launcher-app.ts';
 export * from './all-in-one.ts';
 export * from './gateway-only.ts';
 export * from './single-service.ts';

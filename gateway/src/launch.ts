@@ -2,7 +2,7 @@
 import type { SkaldConfig } from '@skald/config';
 import { installGracefulShutdown } from '@skald/service-kit';
 import { buildAllInOne } from './all-in-one.ts';
-import type { LauncherOptions, RunningProcess } from './all-in-one.ts';
+import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 
 export async function buildProcess(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
   if (config.target === 'all') return buildAllInOne(config, options);

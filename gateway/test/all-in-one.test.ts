@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '@skald/config';
 import { SERVICE_NAMES } from '@skald/service-kit';
 import { buildAllInOne } from '../src/all-in-one.ts';
-import type { RunningProcess } from '../src/all-in-one.ts';
+import type { RunningProcess } from '../src/launcher-app.ts';
 
 let dir: string;
 let running: RunningProcess;

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@skald/config';
 import { buildGateway } from '../src/gateway-only.ts';
-import type { RunningProcess } from '../src/all-in-one.ts';
+import type { RunningProcess } from '../src/launcher-app.ts';
 
 let upstream: FastifyInstance;
 let gateway: RunningProcess;

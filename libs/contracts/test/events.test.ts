@@ -62,3 +62,23 @@ describe('readEnvelope', () => {
     );
   });
 });
+
+describe('identity events', () => {
+  it('are framework definitions keyed by the server, else the user', async () => {
+    const { ApiKeyRotatedEvent, UserSiteRoleChangedEvent, IDENTITY_EVENTS, identityMessage } = await import('../src/events/identity.ts');
+    expect(ApiKeyRotatedEvent.type).toBe('apikey.rotated.v1');
+    expect(new Set(IDENTITY_EVENTS.map((e) => e.type)).size).toBe(IDENTITY_EVENTS.length);
+    const hash = 'a'.repeat(64);
+    const rotated = identityMessage(ApiKeyRotatedEvent, { serverId: 's1', keyHash: hash, previousKeyHash: null });
+    expect(rotated).toMatchObject({ topic: 'skald.identity.v1', key: 's1', headers: { [EVENT_TYPE_HEADER]: 'apikey.rotated.v1' } });
+    expect(identityMessage(UserSiteRoleChangedEvent, { userId: 'u1', role: 'admin' }).key).toBe('u1');
+    expect(() => identityMessage(ApiKeyRotatedEvent, { serverId: 's1', keyHash: 'not-hex', previousKeyHash: null })).toThrow(/refusing to publish/);
+  });
+
+  it('hash API keys one way for the writer (auth) and the reader (ingestion)', async () => {
+    const { hashApiKey } = await import('../src/api-key.ts');
+    expect(hashApiKey('sk_test')).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashApiKey('sk_test')).toBe(hashApiKey('sk_test'));
+    expect(hashApiKey('sk_test')).not.toBe(hashApiKey('sk_tesT'));
+  });
+});

@@ -58,6 +58,9 @@ export const authPlugin = fp<AuthPluginOptions>(
       formatUser: (payload) => toAccessClaims(payload) ?? payload,
     });
 
+    // Declared once so every request object has the same shape; requireServerRole fills it in.
+    if (!app.hasRequestDecorator('serverAccess')) app.decorateRequest('serverAccess', null);
+
     app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
       if (!request.headers.authorization) {
         await sendError(reply, 401, AUTH_REQUIRED_MESSAGE);

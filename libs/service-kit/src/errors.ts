@@ -13,8 +13,14 @@ export interface ErrorBody {
   readonly message: string;
 }
 
-export function errorBody(error: string, message: string = error): ErrorBody {
-  return { error, message };
+/**
+ * Fields some answers add beside error and message (ingestion's `field` naming the refused input,
+ * its `usage` on a 429, `retryAfter` for clients that cannot read headers). Never `error` or `message`.
+ */
+export type ErrorExtra = Readonly<Record<string, unknown>>;
+
+export function errorBody(error: string, message: string = error, extra: ErrorExtra = {}): ErrorBody {
+  return { ...extra, error, message };
 }
 
 /** Throw from a handler to answer with a status and a user-facing message. */
@@ -24,17 +30,23 @@ export class HttpError extends Error {
   /** Extra detail for the `message` field (defaults to the user message). */
   readonly detail: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
+  readonly extra: ErrorExtra;
 
-  constructor(statusCode: number, userMessage: string, options: { detail?: string; headers?: Record<string, string> } = {}) {
+  constructor(
+    statusCode: number,
+    userMessage: string,
+    options: { detail?: string; headers?: Record<string, string>; extra?: ErrorExtra } = {},
+  ) {
     super(userMessage);
     this.statusCode = statusCode;
     this.detail = options.detail;
     this.headers = options.headers ?? {};
+    this.extra = options.extra ?? {};
   }
 }
 
-export function sendError(reply: FastifyReply, statusCode: number, error: string, message?: string): FastifyReply {
-  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(error, message));
+export function sendError(reply: FastifyReply, statusCode: number, error: string, message?: string, extra?: ErrorExtra): FastifyReply {
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(error, message, extra));
 }
 
 interface ValidationIssue {
@@ -84,7 +96,7 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   }
   if (error instanceof HttpError) {
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    return sendError(reply, status, error.message, error.detail ?? error.message);
+    return sendError(reply, status, error.message, error.detail ?? error.message, error.extra);
   }
   const text = (error.code && FASTIFY_CLIENT_MESSAGES[error.code]) || error.message || 'Bad Request';
   request.log.info({ statusCode: status, err: serializeError(error) }, 'request refused');

@@ -5,8 +5,9 @@
  */
 import Type from 'typebox';
 import type { Static } from 'typebox';
-import { Compile } from 'typebox/compile';
+import type { PublishInput } from '@skald/ports';
 import { TOPICS } from '../topics.ts';
+import { defineEvent, eventMessage } from './framework.ts';
 
 export const AuditRecordedSchema = Type.Object(
   {
@@ -24,11 +25,9 @@ export const AuditRecordedSchema = Type.Object(
 
 export type AuditRecorded = Static<typeof AuditRecordedSchema>;
 
-export const AuditRecordedEvent = { name: 'audit.recorded', version: 1, topic: TOPICS.audit, schema: AuditRecordedSchema } as const;
-export const AUDIT_RECORDED_TYPE = `${AuditRecordedEvent.name}.v${AuditRecordedEvent.version}`;
+export const AuditRecordedEvent = defineEvent({ name: 'audit.recorded', version: 1, topic: TOPICS.audit, schema: AuditRecordedSchema });
 
-const validator = Compile(AuditRecordedSchema);
-
-export function isAuditRecorded(value: unknown): value is AuditRecorded {
-  return validator.Check(value);
+/** Builds the bus message of an audit entry, keyed by its server (or its actor for account-level actions). */
+export function auditMessage(entry: AuditRecorded): PublishInput {
+  return eventMessage(AuditRecordedEvent, entry.serverId ?? entry.actorId, entry);
 }

@@ -6,16 +6,21 @@
  * them as "set state" operations (every event carries the full new value, never a delta), which
  * also makes redelivery harmless.
  *
- * Wire format (the event framework's envelope): header `event-type: <name>.v<version>` and
- * payload `{ type, version, id, occurredAt, data }`, where `data` matches the schema below.
+ * Defined, published and consumed with the event framework (framework.ts): `defineEvent` here,
+ * `identityMessage` (= `eventMessage` with the partition key taken from the data) to publish,
+ * `subscribeEvents(bus, { group, handlers: [on(ServerCreatedEvent, ...)] })` to consume.
+ * TOPICS.identity is a history topic (topics.ts): a consumer group added later replays it from the
+ * start, so every event must stay a "set the full value" fact.
  *
  * keyHash: SHA-256 hex of the API key. Keys carry 256 bits of randomness, so a fast unsalted
  * hash is safe (no brute force is possible) and lets ingestion look a key up by its hash.
  */
 import Type from 'typebox';
 import type { Static, TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
+import type { PublishInput } from '@skald/ports';
 import { TOPICS } from '../topics.ts';
+import { defineEvent, eventMessage } from './framework.ts';
+import type { EventData, EventDescriptor, EventMessageOptions } from './framework.ts';
 
 export const SERVER_ROLES = ['owner', 'admin', 'user'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
@@ -39,7 +44,7 @@ const TierSchema = Type.String({ minLength: 1, maxLength: 32 });
 const Sha256Hex = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
 function event<const N extends string, S extends TSchema>(name: N, schema: S) {
-  return { name, version: 1 as const, topic: TOPICS.identity, schema } as const;
+  return defineEvent({ name, version: 1, topic: TOPICS.identity, schema });
 }
 
 export const UserRegisteredEvent = event(
@@ -138,25 +143,6 @@ export type MembershipAdded = Static<typeof MembershipAddedEvent.schema>;
 export type MembershipRoleChanged = Static<typeof MembershipRoleChangedEvent.schema>;
 export type MembershipRemoved = Static<typeof MembershipRemovedEvent.schema>;
 
-/** Every identity event: the discriminated union a consumer switches on (`type` is `<name>.v<version>`). */
-export type IdentityEvent =
-  | { readonly type: 'user.registered.v1'; readonly data: UserRegistered }
-  | { readonly type: 'user.updated.v1'; readonly data: UserUpdated }
-  | { readonly type: 'user.sessions-revoked.v1'; readonly data: UserSessionsRevoked }
-  | { readonly type: 'user.site-role-changed.v1'; readonly data: UserSiteRoleChanged }
-  | { readonly type: 'user.active-changed.v1'; readonly data: UserActiveChanged }
-  | { readonly type: 'server.created.v1'; readonly data: ServerCreated }
-  | { readonly type: 'server.renamed.v1'; readonly data: ServerRenamed }
-  | { readonly type: 'server.deleted.v1'; readonly data: ServerDeleted }
-  | { readonly type: 'server.tier-changed.v1'; readonly data: ServerTierChanged }
-  | { readonly type: 'server.suspension-changed.v1'; readonly data: ServerSuspensionChanged }
-  | { readonly type: 'apikey.rotated.v1'; readonly data: ApiKeyRotated }
-  | { readonly type: 'membership.added.v1'; readonly data: MembershipAdded }
-  | { readonly type: 'membership.role-changed.v1'; readonly data: MembershipRoleChanged }
-  | { readonly type: 'membership.removed.v1'; readonly data: MembershipRemoved };
-
-export type IdentityEventType = IdentityEvent['type'];
-
 export const IDENTITY_EVENTS = [
   UserRegisteredEvent,
   UserUpdatedEvent,
@@ -174,26 +160,21 @@ export const IDENTITY_EVENTS = [
   MembershipRemovedEvent,
 ] as const;
 
-const validators: ReadonlyMap<string, ReturnType<typeof Compile>> = new Map(
-  IDENTITY_EVENTS.map((e) => [`${e.name}.v${e.version}`, Compile(e.schema)] as const),
-);
-
-export function isIdentityEventType(type: string): type is IdentityEventType {
-  return validators.has(type);
+/**
+ * The partition key of an identity event: the server id for server, API-key and membership events,
+ * else the user id. Derived from the data so no publisher can choose another one.
+ */
+export function identityKey(data: { readonly serverId?: string; readonly userId?: string }): string {
+  const key = data.serverId ?? data.userId;
+  if (key === undefined) throw new TypeError('identity events carry a serverId or a userId');
+  return key;
 }
 
-/**
- * Validates `data` for an identity event type. Returns the typed event, or an error text
- * (for the dead-letter reason) when the data does not match the schema.
- */
-export function parseIdentityEvent(type: IdentityEventType, data: unknown): IdentityEvent | string {
-  const validator = validators.get(type);
-  if (validator === undefined) return `unknown identity event ${type}`;
-  if (!validator.Check(data)) {
-    const first = validator.Errors(data)[0];
-    return first ? `${type}: ${first.instancePath || '/'} ${first.message}` : `${type}: invalid data`;
-  }
-  // The validator just proved `data` matches the schema of `type`; TypeScript cannot relate the
-  // runtime map lookup to the union member, hence this one cast.
-  return { type, data } as IdentityEvent;
+/** Builds the bus message of an identity event (validated, keyed by identityKey). */
+export function identityMessage<E extends EventDescriptor>(
+  event: E,
+  data: EventData<E> & { readonly serverId?: string; readonly userId?: string },
+  options: EventMessageOptions = {},
+): PublishInput {
+  return eventMessage(event, identityKey(data), data, options);
 }

@@ -1,5 +1,6 @@
 /**
- * AES-256-GCM encryption of small secrets at rest (TOTP seeds), keyed by deps.secretsKey.
+ * AES-256-GCM encryption of small secrets at rest (TOTP seeds, backup database passwords, webhook
+ * signing secrets), keyed by deps.secretsKey; in the service kit so every service seals the same way.
  * Format: `v1.<iv b64url>.<tag b64url>.<ciphertext b64url>`. The purpose string is bound as
  * additional authenticated data, so a ciphertext cannot be moved to another field.
  */
