@@ -6,3 +6,4 @@ export * from './events/logs.ts';
 export * from './events/identity.ts';
 export * from './events/audit.ts';
 export * from './events/framework.ts';
+export * from './api/index.ts';
