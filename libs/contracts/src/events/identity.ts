@@ -22,19 +22,8 @@ import { TOPICS } from '../topics.ts';
 import { defineEvent, eventMessage } from './framework.ts';
 import type { EventData, EventDescriptor, EventMessageOptions } from './framework.ts';
 
-export const SERVER_ROLES = ['owner', 'admin', 'user'] as const;
-export type ServerRole = (typeof SERVER_ROLES)[number];
-
-export const SITE_ROLES = ['staff', 'moderator', 'admin', 'superadmin'] as const;
-export type SiteRole = (typeof SITE_ROLES)[number];
-
-export function isServerRole(value: unknown): value is ServerRole {
-  return typeof value === 'string' && (SERVER_ROLES as readonly string[]).includes(value);
-}
-
-export function isSiteRole(value: unknown): value is SiteRole {
-  return typeof value === 'string' && (SITE_ROLES as readonly string[]).includes(value);
-}
+export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts';
+export type { ServerRole, SiteRole } from '../roles.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const IsoTime = Type.String({ minLength: 1, maxLength: 40 });
