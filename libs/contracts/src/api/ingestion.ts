@@ -1,2 +1,43 @@
-/** HTTP answer shapes of the ingestion service (see common.ts for how they are used). */
-export {};
+/**
+ * HTTP answer shapes of the ingestion service (see common.ts for how they are used): POST /logs and
+ * POST /photologs, called by game servers with their API key.
+ */
+import Type from 'typebox';
+import type { Static } from 'typebox';
+
+/** 201 for one log (a JSON object) and for a photo log: the generated UUIDv7. */
+export const LogAcceptedSchema = Type.Object({ id: Type.String() }, { additionalProperties: false });
+export type LogAccepted = Static<typeof LogAcceptedSchema>;
+
+/** 201 for a batch (a JSON array): the generated ids, in the order the logs were sent. */
+export const LogsAcceptedSchema = Type.Object({ ids: Type.Array(Type.String()) }, { additionalProperties: false });
+export type LogsAccepted = Static<typeof LogsAcceptedSchema>;
+
+/** The tier's hourly quota as a 429 reports it (the window is the clock hour, shared by every instance). */
+export const IngestionUsageSchema = Type.Object(
+  {
+    used: Type.Integer(),
+    limit: Type.Integer(),
+    remaining: Type.Integer(),
+    /** ISO time at which the window resets. */
+    reset: Type.String(),
+    tierLabel: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type IngestionUsage = Static<typeof IngestionUsageSchema>;
+
+/**
+ * Every refusal of the ingestion API: the common `{ error, message }`, plus `field` naming the refused
+ * input on a 400 (`message`, `[3].level`, `photo`) and `usage` on a 429.
+ */
+export const IngestionErrorSchema = Type.Object(
+  {
+    error: Type.String(),
+    message: Type.String(),
+    field: Type.Optional(Type.String()),
+    usage: Type.Optional(IngestionUsageSchema),
+  },
+  { additionalProperties: false },
+);
+export type IngestionError = Static<typeof IngestionErrorSchema>;
