@@ -1,0 +1,190 @@
+/**
+ * A consumer group added later sees the full current state (issue: one event idiom, history for late
+ * consumers). The all-in-one runs for a while: users register, servers are created and renamed, keys
+ * rotated, tiers and suspensions change (published as billing will), members are added, re-roled and
+ * removed, and logs flow on the high-volume topic so the bus has every reason to prune. Then a brand-new
+ * identity read model (a new consumer group, like the webhooks, backups, billing or admin services will
+ * add) starts on the same bus, and must end equal to the owner's store (the auth service's documents).
+ * Run on every bus adapter this machine has: the embedded journal, and Redis Streams when reachable
+ * (Kafka's history topics are created with retention.ms=-1; its suite needs a broker).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { loadConfig } from '@skald/config';
+import { createDocumentStore, createSharedAdapters } from '@skald/adapters';
+import type { SharedAdapters } from '@skald/adapters';
+import { ServerSuspensionChangedEvent, ServerTierChangedEvent, identityMessage } from '@skald/contracts';
+import type { DocumentStore, EventBus } from '@skald/ports';
+import { createIdentityReadModel } from '@skald/service-kit';
+import type { IdentityReadModel } from '@skald/service-kit';
+import { waitFor } from '@skald/testing';
+import { buildAllInOne } from '../gateway/src/all-in-one.ts';
+import type { RunningProcess } from '../gateway/src/launcher-app.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PASSWORD = 'Vq7#mZ2!pL9x-Rt4wK';
+
+async function redisReachable(): Promise<boolean> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000 });
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+interface OwnerState {
+  readonly servers: { id: string; name: string; ownerId: string; tier: string; suspended: boolean }[];
+  readonly memberships: { serverId: string; userId: string; role: string }[];
+  readonly users: { id: string; siteRole: string }[];
+}
+
+/** The owner's truth, read from the auth service's own store (a test may look; services may not). */
+async function ownerState(docs: DocumentStore): Promise<OwnerState> {
+  type ServerRow = { _id: string; name: string; ownerId: string; tier: string; suspended: boolean };
+  type MemberRow = { _id: string; serverId: string; userId: string; role: string };
+  type UserRow = { _id: string; siteRole: string };
+  const servers = await (await docs.collection<ServerRow>('servers')).find({});
+  const memberships = await (await docs.collection<MemberRow>('memberships')).find({});
+  const users = await (await docs.collection<UserRow>('users')).find({});
+  return {
+    servers: servers.map((s) => ({ id: s._id, name: s.name, ownerId: s.ownerId, tier: s.tier, suspended: s.suspended })).sort((a, b) => a.id.localeCompare(b.id)),
+    memberships: memberships.map((m) => ({ serverId: m.serverId, userId: m.userId, role: m.role })).sort((a, b) => `${a.serverId}:${a.userId}`.localeCompare(`${b.serverId}:${b.userId}`)),
+    users: users.map((u) => ({ id: u._id, siteRole: u.siteRole })).sort((a, b) => a.id.localeCompare(b.id)),
+  };
+}
+
+/** The same picture as seen by a read model. */
+async function modelState(model: IdentityReadModel, owner: OwnerState): Promise<OwnerState> {
+  const servers = [];
+  for (const s of owner.servers) {
+    const view = await model.server(s.id);
+    if (view !== null) servers.push({ id: view.id, name: view.name, ownerId: view.ownerId, tier: view.tier, suspended: view.suspended });
+  }
+  const memberships = [];
+  for (const s of owner.servers) memberships.push(...(await model.membersOf(s.id)));
+  const users = [];
+  for (const u of owner.users) {
+    const role = await model.siteRoleOf(u.id);
+    if (role !== null) users.push({ id: u.id, siteRole: role });
+  }
+  return {
+    servers,
+    memberships: memberships.map((m) => ({ serverId: m.serverId, userId: m.userId, role: m.role })).sort((a, b) => `${a.serverId}:${a.userId}`.localeCompare(`${b.serverId}:${b.userId}`)),
+    users,
+  };
+}
+
+const busKinds: { kind: 'memory' | 'redis'; available: boolean }[] = [
+  { kind: 'memory', available: true },
+  { kind: 'redis', available: await redisReachable() },
+];
+
+for (const { kind, available } of busKinds) {
+  if (!available) {
+    console.log(`skipped: late consumer on the ${kind} bus: Redis not reachable at ${REDIS_URL}`);
+    continue;
+  }
+  describe(`a consumer group added later, ${kind} bus`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-late-'));
+    const prefix = `skaldlate-${randomBytes(5).toString('hex')}`;
+    let running: RunningProcess | undefined;
+    let shared: SharedAdapters | undefined;
+
+    const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, payload?: object) => {
+      const response = await running!.app.inject({ method, url, ...(payload ? { payload } : {}), headers: token ? { authorization: `Bearer ${token}` } : {} });
+      if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+      return response.json<Record<string, unknown>>();
+    };
+    const register = async (name: string): Promise<string> => {
+      await call('POST', '/api/auth/register', undefined, { username: name, email: `${name}@late.test`, password: PASSWORD });
+      return String((await call('POST', '/api/auth/login', undefined, { username: name, password: PASSWORD })).token);
+    };
+
+    beforeAll(async () => {
+      const config = loadConfig({
+        DATA_DIR: join(dir, 'data'),
+        LOG_LEVEL: 'silent',
+        EVENT_BUS: kind,
+        ...(kind === 'redis' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}),
+      });
+      running = await buildAllInOne(config, {
+        webDist: join(dir, 'no-web'),
+        createAdapters: async (...args) => (shared = await createSharedAdapters(...args)),
+      });
+      await running.start();
+    });
+
+    afterAll(async () => {
+      await running?.close();
+      if (kind === 'redis') {
+        const redis = new Redis(REDIS_URL);
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length > 0) await redis.del(...keys);
+        redis.disconnect();
+      }
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('replays the identity history into a new read model equal to the owner', async () => {
+      const bus: EventBus = shared!.bus;
+      const alice = await register('alice');
+      const bob = await register('bob');
+      await register('carol');
+      const bobId = String((await call('GET', '/api/auth/me', bob)).id);
+      const one = await call('POST', '/api/server/servers', alice, { name: 'Late One' });
+      const two = await call('POST', '/api/server/servers', alice, { name: 'Late Two' });
+      const oneId = String(one.id);
+      const twoId = String(two.id);
+      await call('POST', `/api/settings/api-key/reset?serverId=${oneId}`, alice);
+      await call('PATCH', '/api/settings/server-name', alice, { serverId: twoId, newName: 'Late Two Renamed' });
+      // Billing owns tiers and suspensions; it announces them on the identity topic, keyed by server.
+      await bus.publish([identityMessage(ServerTierChangedEvent, { serverId: oneId, tier: 'pro' })]);
+      await bus.publish([identityMessage(ServerSuspensionChangedEvent, { serverId: twoId, suspended: true })]);
+      const ownerDocs = await createDocumentStore({ kind: 'sqlite', file: join(dir, 'data', 'auth', 'documents.db') });
+      // The owner applies consumed tier changes asynchronously: two members more need the pro tier's room.
+      await waitFor(async () => (await ownerState(ownerDocs)).servers.some((s) => s.tier === 'pro'), 'auth to apply the tier');
+      await call('POST', '/api/manage/add-user', alice, { serverId: oneId, email: 'bob@late.test', role: 'admin' });
+      await call('POST', '/api/manage/add-user', alice, { serverId: oneId, email: 'carol@late.test', role: 'user' });
+      await call('PATCH', `/api/manage/server/${oneId}/users/${bobId}`, alice, { role: 'user' });
+      const carol = String((await call('POST', '/api/auth/login', undefined, { username: 'carol', password: PASSWORD })).token);
+      const carolId = String((await call('GET', '/api/auth/me', carol)).id);
+      await call('DELETE', `/api/manage/server/${oneId}/users/${carolId}`, alice);
+      // High-volume traffic on another topic, so journals and streams prune what every group has passed.
+      for (let i = 0; i < 20; i++) {
+        const response = await running!.app.inject({
+          method: 'POST', url: '/api/logs', headers: { 'x-api-key': String(two.api_key) }, payload: { message: `m${i}` },
+        });
+        expect([201, 401, 403]).toContain(response.statusCode);
+      }
+
+      const lateDocs = await createDocumentStore({ kind: 'sqlite', file: join(dir, 'late', 'documents.db') });
+      const late = await createIdentityReadModel({ bus, docs: lateDocs, group: `late.identity.${kind}` });
+      try {
+        await waitFor(async () => (await ownerState(ownerDocs)).servers.some((s) => s.suspended), 'auth to apply the suspension');
+        const owner = await ownerState(ownerDocs);
+        expect(owner.servers).toHaveLength(2);
+        expect(owner.memberships).toHaveLength(3);
+        expect(owner.users).toHaveLength(3);
+        await late.start();
+        let seen: OwnerState | undefined;
+        await waitFor(async () => {
+          seen = await modelState(late, owner);
+          return JSON.stringify(seen) === JSON.stringify(owner);
+        }, `the late read model to equal the owner (last seen ${JSON.stringify(seen)})`, 15_000);
+        expect(seen).toEqual(owner);
+      } finally {
+        await late.stop();
+        await lateDocs.close();
+        await ownerDocs.close();
+      }
+    });
+  });
+}
