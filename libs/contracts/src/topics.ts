@@ -17,3 +17,19 @@ export const TOPICS = {
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
 export const ALL_TOPICS: readonly TopicName[] = Object.values(TOPICS);
+
+/**
+ * Topics that keep their whole history: every adapter retains their messages forever (no pruning,
+ * no trimming, Kafka retention.ms=-1), so a consumer group added later replays them from the first
+ * message and its read model holds every server, key, tier and membership created before it.
+ *
+ * The rule for a new topic: if its messages are STATE that a consumer added later needs (who exists,
+ * who may do what, what was recorded), it is a history topic. Its events must then be "set the full
+ * value" facts keyed by the entity they describe (not deltas such as "quota +5"), so that replaying
+ * them in publish order reproduces the current state. A STREAM of work that nobody needs to replay
+ * (logs.ingested: high volume, handled once) stays out, and the bus trims it once consumed.
+ * - identity: users, servers, API keys, memberships, tiers, suspensions (every read model).
+ * - billing: tier and subscription facts.
+ * - audit: the audit trail store needs every entry, including those from before it was deployed.
+ */
+export const HISTORY_TOPICS: readonly TopicName[] = [TOPICS.identity, TOPICS.billing, TOPICS.audit];
