@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore } from '@skald/ports';
 import type { SkaldConfig } from '@skald/config';
+import { HISTORY_TOPICS } from '@skald/contracts';
 import { createCounters } from './counters/index.ts';
 import type { CountersConfig } from './counters/index.ts';
 import { createDocumentStore } from './document-store/index.ts';
@@ -24,17 +25,23 @@ import { createJobQueue } from './job-queue/index.ts';
 import type { JobQueueConfig } from './job-queue/index.ts';
 
 export function eventBusConfig(config: SkaldConfig): EventBusConfig {
+  // Every process gets the same list: one that trimmed a history topic would cost every consumer
+  // group added later its history (see HISTORY_TOPICS).
+  const historyTopics = HISTORY_TOPICS;
   switch (config.adapters.eventBus) {
     case 'memory':
-      return { kind: 'memory', file: join(config.dataDir, 'bus', 'journal.db') };
-    case 'redis':
-      return { kind: 'redis', url: need(config.redis, 'REDIS_URL').url, prefix: `${need(config.redis, 'REDIS_URL').prefix}:bus:` };
+      return { kind: 'memory', file: join(config.dataDir, 'bus', 'journal.db'), historyTopics };
+    case 'redis': {
+      const redis = need(config.redis, 'REDIS_URL');
+      return { kind: 'redis', url: redis.url, prefix: `${redis.prefix}:bus:`, historyTopics };
+    }
     case 'kafka': {
       const kafka = need(config.kafka, 'KAFKA_BROKERS');
       return {
         kind: 'kafka',
         brokers: kafka.brokers,
         clientId: kafka.clientId,
+        historyTopics,
         ...(kafka.replicationFactor !== undefined ? { replicationFactor: kafka.replicationFactor } : {}),
       };
     }

@@ -1,6 +1,17 @@
 /** Discriminated configuration of the event bus adapters (see createEventBus). */
 
-export interface MemoryEventBusConfig {
+/** Options every adapter shares. */
+interface EventBusCommonConfig {
+  /**
+   * Topics whose whole history is kept so a consumer group added later replays them from the first
+   * message (HISTORY_TOPICS in @skald/contracts; from-config.ts fills it in). Memory never prunes
+   * them, Redis never trims them, Kafka creates them with retention.ms=-1. Their dead-letter topics
+   * are not history topics. Default: none (hand-built configs in tests and tools).
+   */
+  readonly historyTopics?: readonly string[];
+}
+
+export interface MemoryEventBusConfig extends EventBusCommonConfig {
   readonly kind: 'memory';
   /** SQLite journal file, e.g. DATA_DIR/bus/journal.db. The folder is created if missing. */
   readonly file: string;
@@ -9,9 +20,12 @@ export interface MemoryEventBusConfig {
    * survives power loss at the cost of an fsync per publish.
    */
   readonly synchronous?: 'normal' | 'full';
-  /** Rows older than this are pruned even if some group has not consumed them. Default 3 days. */
+  /**
+   * Rows older than this are pruned even if some group has not consumed them. Default 3 days.
+   * Never applied to history topics.
+   */
   readonly retentionMs?: number;
-  /** Per-topic cap on retained rows; the oldest beyond it are pruned. Default 20 000. */
+  /** Per-topic cap on retained rows; the oldest beyond it are pruned. Default 20 000. Not for history topics. */
   readonly maxMessagesPerTopic?: number;
   /** Safety-net poll for publishers in other processes sharing the file. Default 1000 ms. */
   readonly pollIntervalMs?: number;
@@ -19,7 +33,7 @@ export interface MemoryEventBusConfig {
   readonly onWarning?: (message: string) => void;
 }
 
-export interface RedisEventBusConfig {
+export interface RedisEventBusConfig extends EventBusCommonConfig {
   readonly kind: 'redis';
   readonly url: string;
   /** Key prefix of every stream. Default `skald:bus:`. */
@@ -28,13 +42,16 @@ export interface RedisEventBusConfig {
   readonly visibilityTimeoutMs?: number;
   /** XREADGROUP BLOCK duration. Default 2000 ms. */
   readonly blockMs?: number;
-  /** Approximate per-stream cap (XADD MAXLEN ~); consumed entries are trimmed earlier. Default 100 000. */
+  /**
+   * Approximate per-stream cap (XADD MAXLEN ~); consumed entries are trimmed earlier. Default 100 000.
+   * History topics have no cap (their dead-letter streams do).
+   */
   readonly maxLen?: number;
-  /** How often a subscription trims acknowledged entries of its streams. Default 10 s. */
+  /** How often a subscription trims acknowledged entries of its streams (never a history topic's). Default 10 s. */
   readonly trimIntervalMs?: number;
 }
 
-export interface KafkaEventBusConfig {
+export interface KafkaEventBusConfig extends EventBusCommonConfig {
   readonly kind: 'kafka';
   readonly brokers: readonly string[];
   readonly clientId: string;

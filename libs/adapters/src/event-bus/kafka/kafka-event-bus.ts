@@ -14,10 +14,26 @@
  *   no delivery count, so after a consumer restart the attempt counter starts again at 1.
  * - maxBytesPerPartition is 10 MB: it must be at least the broker's message.max.bytes, or the
  *   consumer stalls on a large message.
+ * - History topics (config.historyTopics) are created with retention.ms=-1, retention.bytes=-1 and
+ *   cleanup.policy=delete, and ensureTopics() sets the same on such a topic created before it was
+ *   one; other topics (their dead-letter topics included) keep the broker's retention. A group with
+ *   no committed offset starts at the earliest retained offset (fromBeginning), so a group added
+ *   later replays a history topic from its first message.
  */
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import type { Admin, Consumer, EachBatchPayload, IHeaders, KafkaMessage, Producer } from 'kafkajs';
+import type {
+  Admin,
+  ConfigResourceTypes,
+  ConfigSource,
+  Consumer,
+  EachBatchPayload,
+  IHeaders,
+  IResourceConfig,
+  IResourceConfigEntry,
+  KafkaMessage,
+  Producer,
+} from 'kafkajs';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
@@ -27,6 +43,10 @@ const MESSAGE_ID_HEADER = 'x-message-id';
 const DEFAULT_REPLICATION_FACTOR = 3;
 const DEFAULT_PARTITIONS = 6;
 const MAX_BYTES_PER_PARTITION = 10 * 1024 * 1024;
+// Kafka protocol values. kafkajs's ConfigResourceTypes / ConfigSource objects are not named exports
+// an ES module can import from this CommonJS package (they are undefined at runtime), only types.
+const TOPIC_RESOURCE: ConfigResourceTypes = 2;
+const TOPIC_CONFIG_SOURCE: ConfigSource = 1;
 
 function serializePayload(payload: unknown): string {
   const text = JSON.stringify(payload);
@@ -67,6 +87,91 @@ export function encodeMessage(
   payload: string,
 ): { key: string; value: string; headers: Record<string, string> } {
   return { key, value: payload, headers: { ...headers, [MESSAGE_ID_HEADER]: id } };
+}
+
+/**
+ * Topic-level settings of a history topic. retention.bytes is set although -1 is the broker default,
+ * so that a changed broker default cannot cap it. cleanup.policy=delete (with infinite retention
+ * nothing is deleted) rules out compaction, which keeps one message per key: the partition key is the
+ * server or user id, not the entity, so compaction would drop facts about other entities.
+ */
+export const HISTORY_TOPIC_CONFIG: readonly IResourceConfigEntry[] = [
+  { name: 'retention.ms', value: '-1' },
+  { name: 'retention.bytes', value: '-1' },
+  { name: 'cleanup.policy', value: 'delete' },
+];
+
+export type TopicAdmin = Pick<Admin, 'createTopics' | 'describeConfigs' | 'alterConfigs'>;
+
+export interface TopicSettings {
+  readonly numPartitions: number;
+  readonly replicationFactor: number;
+  readonly historyTopics: ReadonlySet<string>;
+}
+
+/**
+ * Creates the topics and their dead-letter topics (existing ones are left as they are), then makes
+ * sure every history topic among them carries HISTORY_TOPIC_CONFIG, also one created before it became
+ * a history topic. Returns every topic name it ensured.
+ */
+export async function ensureKafkaTopics(
+  admin: TopicAdmin,
+  topics: readonly string[],
+  settings: TopicSettings,
+): Promise<string[]> {
+  const all = [...new Set(topics.flatMap((topic) => [topic, deadLetterTopic(topic)]))];
+  // Returns false (no error) when the topics exist already.
+  await admin.createTopics({
+    waitForLeaders: true,
+    topics: all.map((topic) => ({
+      topic,
+      numPartitions: settings.numPartitions,
+      replicationFactor: settings.replicationFactor,
+      ...(settings.historyTopics.has(topic) ? { configEntries: HISTORY_TOPIC_CONFIG.map((entry) => ({ ...entry })) } : {}),
+    })),
+  });
+  const history = all.filter((topic) => settings.historyTopics.has(topic));
+  if (history.length > 0) await keepHistory(admin, history);
+  return all;
+}
+
+/** Sets HISTORY_TOPIC_CONFIG on each of the topics that lacks part of it (an existing topic). */
+async function keepHistory(admin: TopicAdmin, topics: readonly string[]): Promise<void> {
+  const described = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: topics.map((name) => ({ type: TOPIC_RESOURCE, name })),
+  });
+  const ours = new Set(HISTORY_TOPIC_CONFIG.map((entry) => entry.name));
+  const changes: IResourceConfig[] = [];
+  for (const resource of described.resources) {
+    if (resource.errorCode !== 0) {
+      throw new Error(`event bus (kafka): cannot read the config of ${resource.resourceName}: ${resource.errorMessage}`);
+    }
+    const overrides = resource.configEntries.filter((entry) => entry.configSource === TOPIC_CONFIG_SOURCE);
+    const settled = HISTORY_TOPIC_CONFIG.every((want) =>
+      overrides.some((entry) => entry.configName === want.name && entry.configValue === want.value),
+    );
+    if (settled) continue;
+    // AlterConfigs (kafkajs has no incremental variant) replaces the topic's whole set of overrides:
+    // resend the others unchanged, and refuse rather than wipe one whose value the broker hides.
+    const kept = overrides.filter((entry) => !ours.has(entry.configName));
+    const hidden = kept.find((entry) => entry.isSensitive);
+    if (hidden) {
+      throw new Error(
+        `event bus (kafka): ${resource.resourceName} must keep its history but has the sensitive override ` +
+          `${hidden.configName}; set ${HISTORY_TOPIC_CONFIG.map((e) => `${e.name}=${e.value}`).join(', ')} by hand`,
+      );
+    }
+    changes.push({
+      type: TOPIC_RESOURCE,
+      name: resource.resourceName,
+      configEntries: [...kept.map((entry) => ({ name: entry.configName, value: entry.configValue })), ...HISTORY_TOPIC_CONFIG],
+    });
+  }
+  if (changes.length === 0) return;
+  // Worth a line in the log: it changes an existing topic (created before it was a history topic).
+  console.warn(`event bus (kafka): keeping the whole history of ${changes.map((change) => change.name).join(', ')} from now on`);
+  await admin.alterConfigs({ validateOnly: false, resources: changes });
 }
 
 export interface BatchContext {
@@ -140,6 +245,8 @@ class KafkaSubscription implements Subscription {
 
   async start(): Promise<void> {
     await this.#consumer.connect();
+    // fromBeginning: a group without committed offsets starts at the earliest retained message (the
+    // first one ever on a history topic), not at the end, so a group added later gets the history.
     await this.#consumer.subscribe({ topics: [...this.#options.topics], fromBeginning: true });
     await this.#consumer.run({
       autoCommit: false,
@@ -198,15 +305,10 @@ export class KafkaEventBus implements EventBus {
 
   async ensureTopics(topics: readonly string[]): Promise<void> {
     this.#assertOpen();
-    const all = [...new Set(topics.flatMap((topic) => [topic, deadLetterTopic(topic)]))];
-    // Returns false (no error) when the topics exist already.
-    await this.#admin.createTopics({
-      waitForLeaders: true,
-      topics: all.map((topic) => ({
-        topic,
-        numPartitions: this.#config.numPartitions ?? DEFAULT_PARTITIONS,
-        replicationFactor: this.#config.replicationFactor ?? DEFAULT_REPLICATION_FACTOR,
-      })),
+    const all = await ensureKafkaTopics(this.#admin, topics, {
+      numPartitions: this.#config.numPartitions ?? DEFAULT_PARTITIONS,
+      replicationFactor: this.#config.replicationFactor ?? DEFAULT_REPLICATION_FACTOR,
+      historyTopics: new Set(this.#config.historyTopics ?? []),
     });
     for (const topic of all) this.#knownTopics.add(topic);
   }

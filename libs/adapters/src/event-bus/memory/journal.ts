@@ -29,6 +29,8 @@ export interface PruneLimits {
   readonly now: number;
   readonly retentionMs: number;
   readonly maxMessagesPerTopic: number;
+  /** Topics never pruned at all, so a consumer group added later replays them from the first row. */
+  readonly historyTopics: ReadonlySet<string>;
 }
 
 export interface PruneResult {
@@ -156,7 +158,10 @@ export class Journal {
     }));
   }
 
-  /** Registers the group on the topic (starting at the oldest retained row) and returns its committed offset. */
+  /**
+   * Registers the group on the topic and returns its committed offset. A new group starts at 0, i.e.
+   * before the oldest retained row: on a history topic that is the first message ever published.
+   */
   joinGroup(group: string, topic: string): number {
     this.#initOffset.run(group, topic);
     const row = this.#readOffset.get(group, topic);
@@ -176,12 +181,17 @@ export class Journal {
     });
   }
 
-  /** Deletes rows every group has passed, then rows beyond the retention age or the per-topic cap. */
+  /**
+   * Deletes rows every group has passed, then rows beyond the retention age or the per-topic cap,
+   * on every topic except the history topics.
+   */
   prune(limits: PruneLimits): PruneResult {
     let deleted = 0;
     let droppedUnconsumed = 0;
     this.#transaction(() => {
       for (const topic of this.topics()) {
+        // "Every existing group has passed it" says nothing about a group added tomorrow.
+        if (limits.historyTopics.has(topic)) continue;
         const minRow = this.#minOffset.get(topic);
         const minGroupSeq = minRow && minRow['seq'] !== null ? toNumber(minRow['seq']) : null;
         if (minGroupSeq !== null) deleted += toNumber(this.#deleteUpTo.run(topic, minGroupSeq).changes);

@@ -10,6 +10,9 @@
  * - A failing handler is retried in place every retryDelayMs; after maxAttempts, or at once for a
  *   PoisonMessageError, the message goes to `<topic>.dlq` and the group moves on.
  * - Rows every group has passed are pruned; retention age and a per-topic cap bound the file.
+ *   History topics (config.historyTopics) are never pruned, by none of the three rules, so a
+ *   consumer group added later replays them from the first message.
+ * - A new group starts at the oldest retained row (offset 0), never at the end of the topic.
  * - One active subscription per (group, topic) per bus instance: this bus has no partitions to
  *   share between competing consumers.
  */
@@ -155,6 +158,7 @@ class TopicConsumer {
 export class MemoryEventBus implements EventBus {
   readonly #config: MemoryEventBusConfig;
   readonly #journal: Journal;
+  readonly #historyTopics: ReadonlySet<string>;
   #knownTopics: Set<string>;
   readonly #consumers = new Map<string, TopicConsumer>();
   readonly #subscriptions = new Set<Subscription>();
@@ -164,6 +168,7 @@ export class MemoryEventBus implements EventBus {
 
   constructor(config: MemoryEventBusConfig) {
     this.#config = config;
+    this.#historyTopics = new Set(config.historyTopics ?? []);
     this.#journal = new Journal(config.file, config.synchronous ?? 'normal');
     this.#knownTopics = this.#journal.topics();
     this.#stopListening = listenForPublishes(config.file, (topics) => {
@@ -249,13 +254,14 @@ export class MemoryEventBus implements EventBus {
     return subscription;
   }
 
-  /** Deletes consumed and expired rows; runs on a timer, exposed for tests. */
+  /** Deletes consumed and expired rows of every topic but the history topics; runs on a timer, exposed for tests. */
   prune(now = Date.now()): { deleted: number; droppedUnconsumed: number } {
     if (this.#closed) return { deleted: 0, droppedUnconsumed: 0 };
     const result = this.#journal.prune({
       now,
       retentionMs: this.#config.retentionMs ?? DEFAULT_RETENTION_MS,
       maxMessagesPerTopic: this.#config.maxMessagesPerTopic ?? DEFAULT_MAX_MESSAGES_PER_TOPIC,
+      historyTopics: this.#historyTopics,
     });
     if (result.droppedUnconsumed > 0) {
       this.#warn(`event bus: retention dropped ${result.droppedUnconsumed} messages some consumer group had not consumed`);

@@ -3,7 +3,7 @@
  *
  * Layout: one stream per topic at `<prefix><topic>`; entry fields id, k (key), h (headers JSON),
  * p (payload JSON). Each consumer group is a stream consumer group created at offset 0 on first
- * subscribe, so a new group reads what the stream still retains.
+ * subscribe, so a new group reads what the stream still retains (all of it on a history topic).
  *
  * Guarantees:
  * - publish() resolves after Redis replied to XADD (MULTI for a batch). Durability beyond that is
@@ -16,7 +16,9 @@
  *   group they share the stream and per-key order is not guaranteed; neither is it for messages
  *   reclaimed from a dead consumer, which arrive after newer ones.
  * - Streams are trimmed (XTRIM MINID) below what every group has acknowledged, and capped with
- *   XADD MAXLEN ~ maxLen.
+ *   XADD MAXLEN ~ maxLen. History topics (config.historyTopics) are never trimmed, neither way, so a
+ *   group that joins later reads them from the first entry; their dead-letter streams are capped.
+ *   A history stream grows for good: size Redis memory (and AOF) for it.
  * Each subscription uses its own connection for the blocking XREADGROUP.
  */
 import { randomUUID } from 'node:crypto';
@@ -46,6 +48,34 @@ const ERROR_BACKOFF_MS = 1_000;
 /** Throwaway group used only to create an empty stream (XGROUP CREATE ... MKSTREAM). */
 const INIT_GROUP = '__skald_init';
 
+/** XADD arguments up to the entry id: capped with MAXLEN ~ unless the topic keeps its history. */
+function xaddHead(settings: Settings, topic: string): (string | number)[] {
+  const key = settings.prefix + topic;
+  return settings.historyTopics.has(topic) ? [key, '*'] : [key, 'MAXLEN', '~', settings.maxLen, '*'];
+}
+
+/**
+ * Deletes entries below what every group of each stream has acknowledged (XTRIM MINID). A history
+ * topic is skipped: every existing group having read it says nothing about a group added later.
+ */
+async function trimAcknowledged(client: Redis, settings: Settings, topics: Iterable<string>): Promise<void> {
+  for (const topic of topics) {
+    if (settings.historyTopics.has(topic)) continue;
+    const key = settings.prefix + topic;
+    const groups = parseGroupsInfo(await client.call('XINFO', ['GROUPS', key]));
+    let minId: string | null = null;
+    for (const group of groups) {
+      let keepFrom = group.lastDeliveredId;
+      if (group.pending > 0) {
+        const summary = await client.call('XPENDING', [key, group.name]);
+        if (Array.isArray(summary) && typeof summary[1] === 'string') keepFrom = summary[1];
+      }
+      if (minId === null || compareStreamIds(keepFrom, minId) < 0) minId = keepFrom;
+    }
+    if (minId !== null && minId !== '0-0') await client.call('XTRIM', [key, 'MINID', minId]);
+  }
+}
+
 function serializePayload(payload: unknown): string {
   const text = JSON.stringify(payload);
   if (text === undefined) throw new TypeError('event bus: payload must be JSON-serializable');
@@ -58,6 +88,8 @@ function isBusyGroupError(error: unknown): boolean {
 
 interface Settings {
   readonly prefix: string;
+  /** Topics (unprefixed) whose streams are never trimmed. */
+  readonly historyTopics: ReadonlySet<string>;
   readonly visibilityTimeoutMs: number;
   readonly blockMs: number;
   readonly maxLen: number;
@@ -109,7 +141,7 @@ class RedisSubscription implements Subscription {
         }
         if (Date.now() - this.#lastTrimAt >= this.#settings.trimIntervalMs) {
           this.#lastTrimAt = Date.now();
-          await this.#trimAcknowledged();
+          await trimAcknowledged(this.#client, this.#settings, this.#keyToTopic.values());
         }
         if (!(await this.#readNew())) break;
       } catch (error) {
@@ -180,7 +212,8 @@ class RedisSubscription implements Subscription {
     const result = await this.#client
       .multi()
       .call('XADD', [
-        this.#settings.prefix + deadLetterTopic(topic), 'MAXLEN', '~', this.#settings.maxLen, '*',
+        // A dead-letter stream is never a history topic (it is read by people, not read models).
+        ...xaddHead(this.#settings, deadLetterTopic(topic)),
         ...encodeFields(message.id, message.key, headers, JSON.stringify(message.payload)),
       ])
       .call('XACK', [key, this.#options.group, entry.streamId])
@@ -188,23 +221,6 @@ class RedisSubscription implements Subscription {
     const failure = result?.find(([error]) => error !== null)?.[0];
     if (!result || failure) throw failure ?? new Error('dead-letter transaction aborted');
     return true;
-  }
-
-  /** Deletes entries below what every group of the stream has acknowledged. */
-  async #trimAcknowledged(): Promise<void> {
-    for (const key of this.#keyToTopic.keys()) {
-      const groups = parseGroupsInfo(await this.#client.call('XINFO', ['GROUPS', key]));
-      let minId: string | null = null;
-      for (const group of groups) {
-        let keepFrom = group.lastDeliveredId;
-        if (group.pending > 0) {
-          const summary = await this.#client.call('XPENDING', [key, group.name]);
-          if (Array.isArray(summary) && typeof summary[1] === 'string') keepFrom = summary[1];
-        }
-        if (minId === null || compareStreamIds(keepFrom, minId) < 0) minId = keepFrom;
-      }
-      if (minId !== null && minId !== '0-0') await this.#client.call('XTRIM', [key, 'MINID', minId]);
-    }
   }
 
   stop(): Promise<void> {
@@ -251,6 +267,7 @@ export class RedisEventBus implements EventBus {
     await client.connect();
     return new RedisEventBus(client, {
       prefix: config.prefix ?? DEFAULT_PREFIX,
+      historyTopics: new Set(config.historyTopics ?? []),
       visibilityTimeoutMs: config.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS,
       blockMs: config.blockMs ?? DEFAULT_BLOCK_MS,
       maxLen: config.maxLen ?? DEFAULT_MAX_LEN,
@@ -279,7 +296,7 @@ export class RedisEventBus implements EventBus {
     const transaction = this.#client.multi();
     for (const message of messages) {
       transaction.call('XADD', [
-        this.#settings.prefix + message.topic, 'MAXLEN', '~', this.#settings.maxLen, '*',
+        ...xaddHead(this.#settings, message.topic),
         ...encodeFields(message.id ?? randomUUID(), message.key, message.headers ?? {}, serializePayload(message.payload)),
       ]);
     }
@@ -306,6 +323,15 @@ export class RedisEventBus implements EventBus {
     );
     this.#subscriptions.add(subscription);
     return subscription;
+  }
+
+  /**
+   * The trimming pass every subscription runs each trimIntervalMs, at once, on every topic this bus
+   * has ensured or used (history topics skipped). Exposed for tests and diagnostics.
+   */
+  async trim(): Promise<void> {
+    this.#assertOpen();
+    await trimAcknowledged(this.#client, this.#settings, this.#knownTopics);
   }
 
   async close(): Promise<void> {
