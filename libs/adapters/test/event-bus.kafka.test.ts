@@ -12,8 +12,15 @@ import type { EventBus } from '@skald/ports';
 import { createEventBus } from '../src/event-bus/index.ts';
 import { PoisonMessageError } from '@skald/ports';
 import type { BusMessage } from '@skald/ports';
-import { decodeKafkaMessage, encodeMessage, processBatch } from '../src/event-bus/kafka/kafka-event-bus.ts';
-import type { BatchPayload } from '../src/event-bus/kafka/kafka-event-bus.ts';
+import type { ConfigEntries, DescribeConfigResponse, IResourceConfig, ITopicConfig } from 'kafkajs';
+import {
+  decodeKafkaMessage,
+  encodeMessage,
+  ensureKafkaTopics,
+  HISTORY_TOPIC_CONFIG,
+  processBatch,
+} from '../src/event-bus/kafka/kafka-event-bus.ts';
+import type { BatchPayload, TopicAdmin } from '../src/event-bus/kafka/kafka-event-bus.ts';
 
 const DETECT_TIMEOUT_MS = 5_000;
 const KAFKA_IMAGE = 'confluentinc/cp-kafka:7.5.0';
@@ -176,6 +183,90 @@ describe('kafka batch processing (no broker needed)', () => {
   });
 });
 
+/** A fake admin holding topic-level overrides (configSource 1) per topic, recording what is sent. */
+function fakeAdmin(existing: Record<string, Record<string, string>> = {}) {
+  const overrides = new Map(Object.entries(existing).map(([topic, entries]) => [topic, new Map(Object.entries(entries))]));
+  const created: ITopicConfig[] = [];
+  const altered: IResourceConfig[] = [];
+  const entry = (configName: string, configValue: string, configSource: 1 | 5): ConfigEntries => ({
+    configName, configValue, configSource, isDefault: configSource === 5, isSensitive: false, readOnly: false, configSynonyms: [],
+  });
+  const admin: TopicAdmin = {
+    createTopics: async ({ topics }) => {
+      let createdAny = false;
+      for (const topic of topics) {
+        if (overrides.has(topic.topic)) continue;
+        createdAny = true;
+        created.push(topic);
+        overrides.set(topic.topic, new Map((topic.configEntries ?? []).map((e) => [e.name, e.value])));
+      }
+      return createdAny;
+    },
+    describeConfigs: async ({ resources }): Promise<DescribeConfigResponse> => ({
+      throttleTime: 0,
+      resources: resources.map(({ name, type }) => {
+        const own = overrides.get(name) ?? new Map<string, string>();
+        // Broker defaults show up too, with their own source: they must not count as the topic's.
+        const defaults = [entry('retention.ms', '604800000', 5), entry('retention.bytes', '-1', 5), entry('cleanup.policy', 'delete', 5)];
+        return {
+          resourceName: name, resourceType: type, errorCode: 0, errorMessage: '',
+          configEntries: [
+            ...[...own].map(([configName, value]) => entry(configName, value, 1)),
+            ...defaults.filter((d) => !own.has(d.configName)),
+          ],
+        };
+      }),
+    }),
+    alterConfigs: async ({ resources }) => {
+      for (const resource of resources) {
+        altered.push(resource);
+        // Like the real AlterConfigs: the sent set replaces every override of the topic.
+        overrides.set(resource.name, new Map(resource.configEntries.map((e) => [e.name, e.value])));
+      }
+    },
+  };
+  return { admin, created, altered, overrides };
+}
+
+const settings = (historyTopics: string[]) => ({ numPartitions: 6, replicationFactor: 3, historyTopics: new Set(historyTopics) });
+const historyOverrides = Object.fromEntries(HISTORY_TOPIC_CONFIG.map((e) => [e.name, e.value]));
+
+describe('kafka topic settings (no broker needed)', () => {
+  it('creates a history topic with infinite retention and leaves other topics and dead-letter topics alone', async () => {
+    const { admin, created, altered } = fakeAdmin();
+    const ensured = await ensureKafkaTopics(admin, ['facts', 'stream'], settings(['facts']));
+    expect(ensured.sort()).toEqual(['facts', 'facts.dlq', 'stream', 'stream.dlq']);
+    const byName = new Map(created.map((topic) => [topic.topic, topic]));
+    expect(byName.get('facts')!.configEntries).toEqual([
+      { name: 'retention.ms', value: '-1' },
+      { name: 'retention.bytes', value: '-1' },
+      { name: 'cleanup.policy', value: 'delete' },
+    ]);
+    for (const other of ['facts.dlq', 'stream', 'stream.dlq']) {
+      expect(byName.get(other)!.configEntries).toBeUndefined();
+      expect(byName.get(other)).toMatchObject({ numPartitions: 6, replicationFactor: 3 });
+    }
+    expect(altered).toEqual([]);
+  });
+
+  it('gives an existing history topic infinite retention, keeping its other overrides', async () => {
+    const { admin, altered, overrides } = fakeAdmin({
+      facts: { 'retention.ms': '604800000', 'min.insync.replicas': '2' },
+      'facts.dlq': {},
+      stream: { 'retention.ms': '3600000' },
+      'stream.dlq': {},
+    });
+    await ensureKafkaTopics(admin, ['facts', 'stream'], settings(['facts']));
+    expect(altered.map((resource) => resource.name)).toEqual(['facts']);
+    expect(Object.fromEntries(overrides.get('facts')!)).toEqual({ 'min.insync.replicas': '2', ...historyOverrides });
+    expect(Object.fromEntries(overrides.get('stream')!)).toEqual({ 'retention.ms': '3600000' });
+
+    // Once set, ensuring again changes nothing.
+    await ensureKafkaTopics(admin, ['facts', 'stream'], settings(['facts']));
+    expect(altered).toHaveLength(1);
+  });
+});
+
 if (kafka.brokers === null) {
   console.log('skipped: no container runtime (and KAFKA_BROKERS not set)');
   describe.skip('EventBus contract: kafka (skipped: no container runtime)', () => {
@@ -186,10 +277,12 @@ if (kafka.brokers === null) {
   let counter = 0;
   eventBusContract(
     'kafka',
-    async () => {
+    // tightLimits: nothing to tighten from here; the broker applies retention on its own schedule
+    // (the topic settings are checked by the tests without a broker and by the one below).
+    async ({ historyTopics }) => {
       const clientId = `skald-test-${process.pid}-${counter++}`;
       const open = (): Promise<EventBus> =>
-        createEventBus({ kind: 'kafka', brokers, clientId, replicationFactor: 1 });
+        createEventBus({ kind: 'kafka', brokers, clientId, replicationFactor: 1, historyTopics });
       const opened: EventBus[] = [await open()];
       return {
         adapter: opened[0]!,
@@ -198,6 +291,7 @@ if (kafka.brokers === null) {
           opened.push(bus);
           return bus;
         },
+        trim: async () => undefined,
         cleanup: async () => {
           for (const bus of opened) await bus.close();
         },
@@ -205,4 +299,34 @@ if (kafka.brokers === null) {
     },
     { deliveryTimeoutMs: 45_000, testTimeoutMs: 120_000 },
   );
+}
+
+if (kafka.brokers !== null) {
+  const brokers = kafka.brokers;
+  describe('kafka topic settings on the broker', () => {
+    it('creates a history topic with retention.ms=-1 and a normal topic with the broker default', { timeout: 120_000 }, async () => {
+      const suffix = `${process.pid}-${Date.now()}`;
+      const facts = `settings-history.${suffix}`;
+      const stream = `settings-stream.${suffix}`;
+      const bus = await createEventBus({ kind: 'kafka', brokers, clientId: `skald-settings-${suffix}`, replicationFactor: 1, historyTopics: [facts] });
+      const { Kafka } = await import('kafkajs');
+      const admin = new Kafka({ clientId: `skald-settings-admin-${suffix}`, brokers: [...brokers] }).admin();
+      try {
+        await bus.ensureTopics([facts, stream]);
+        await admin.connect();
+        const described = await admin.describeConfigs({
+          includeSynonyms: false,
+          resources: [facts, stream].map((name) => ({ type: 2, name })),
+        });
+        const value = (topic: string, config: string): string | undefined =>
+          described.resources.find((r) => r.resourceName === topic)?.configEntries.find((e) => e.configName === config)?.configValue;
+        expect(value(facts, 'retention.ms')).toBe('-1');
+        expect(value(facts, 'retention.bytes')).toBe('-1');
+        expect(value(stream, 'retention.ms')).not.toBe('-1');
+      } finally {
+        await admin.disconnect();
+        await bus.close();
+      }
+    });
+  });
 }

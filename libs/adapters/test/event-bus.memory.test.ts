@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BusMessage, EventBus } from '@skald/ports';
 import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
 import { MemoryEventBus, createEventBus } from '../src/event-bus/index.ts';
+import type { MemoryEventBusConfig } from '../src/event-bus/index.ts';
 
 const tempDirs: string[] = [];
 function journalFile(): string {
@@ -26,16 +27,24 @@ async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void
   }
 }
 
-eventBusContract('memory (SQLite journal)', async () => {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+eventBusContract('memory (SQLite journal)', async ({ historyTopics, tightLimits }) => {
   const file = journalFile();
-  const opened: EventBus[] = [await createEventBus({ kind: 'memory', file })];
+  // Tight: every retained row is past the retention age and beyond the per-topic cap of one.
+  const config: MemoryEventBusConfig = {
+    kind: 'memory', file, historyTopics, ...(tightLimits ? { retentionMs: 1, maxMessagesPerTopic: 1 } : {}),
+  };
+  const first = new MemoryEventBus(config);
+  const opened: EventBus[] = [first];
   return {
-    adapter: opened[0]!,
+    adapter: first,
     reopen: async () => {
-      const bus = await createEventBus({ kind: 'memory', file });
+      const bus = await createEventBus(config);
       opened.push(bus);
       return bus;
     },
+    trim: async () => void first.prune(Date.now() + DAY_MS),
     cleanup: async () => {
       for (const bus of opened) await bus.close();
     },
@@ -141,6 +150,49 @@ describe('memory event bus: durability and housekeeping', () => {
     expect(bus.retainedCount('consumed')).toBe(10);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('5 messages');
+    await bus.close();
+  });
+
+  it('never prunes a history topic, while pruning a normal topic under the same limits', async () => {
+    const warnings: string[] = [];
+    const bus = new MemoryEventBus({
+      kind: 'memory', file: journalFile(), historyTopics: ['facts'], retentionMs: 1000, maxMessagesPerTopic: 3,
+      onWarning: (w) => warnings.push(w),
+    });
+    await bus.ensureTopics(['facts', 'stream']);
+    const seen: string[] = [];
+    const sub = await bus.subscribe({ group: 'g', topics: ['facts', 'stream'], handler: async (m) => void seen.push(m.id) });
+    const batch = (topic: string, from = 0) =>
+      Array.from({ length: 10 }, (_, i) => ({ topic, key: 'k', payload: from + i, id: `${topic}-${from + i}` }));
+    await bus.publish([...batch('facts'), ...batch('stream')]);
+    await waitFor(() => seen.length === 20);
+    // All three rules at once: every group passed, past the retention age, beyond the cap.
+    bus.prune(Date.now() + 60_000);
+    expect(bus.retainedCount('facts')).toBe(10);
+    expect(bus.retainedCount('stream')).toBe(0);
+    // Unconsumed history rows are not dropped either (the cap would have warned about them).
+    await sub.stop();
+    await bus.publish(batch('facts', 10));
+    bus.prune(Date.now() + 60_000);
+    expect(bus.retainedCount('facts')).toBe(20);
+    expect(warnings).toEqual([]);
+
+    const late: string[] = [];
+    await bus.subscribe({ group: 'late', topics: ['facts'], handler: async (m) => void late.push(m.id) });
+    await waitFor(() => late.length === 20);
+    expect(late).toEqual([...batch('facts'), ...batch('facts', 10)].map((m) => m.id));
+    await bus.close();
+  });
+
+  it('starts a new group at the oldest retained row of a normal topic', async () => {
+    const bus = new MemoryEventBus({ kind: 'memory', file: journalFile(), maxMessagesPerTopic: 3 });
+    await bus.ensureTopics(['t']);
+    await bus.publish(Array.from({ length: 5 }, (_, i) => ({ topic: 't', key: 'k', payload: i, id: `m-${i}` })));
+    bus.prune();
+    const seen: string[] = [];
+    await bus.subscribe({ group: 'new', topics: ['t'], handler: async (m) => void seen.push(m.id) });
+    await waitFor(() => seen.length === 3);
+    expect(seen).toEqual(['m-2', 'm-3', 'm-4']);
     await bus.close();
   });
 

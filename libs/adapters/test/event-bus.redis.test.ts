@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
+import { PoisonMessageError } from '@skald/ports';
 import type { BusMessage, EventBus } from '@skald/ports';
 import { createEventBus } from '../src/event-bus/index.ts';
+import { RedisEventBus } from '../src/event-bus/redis/redis-event-bus.ts';
 import { deleteByPrefix, REDIS_URL } from './redis-test-keys.ts';
 
 
@@ -19,16 +21,31 @@ function openBus(prefix: string, visibilityTimeoutMs = 500, trimIntervalMs = 10_
   return createEventBus({ kind: 'redis', url: REDIS_URL, prefix, visibilityTimeoutMs, blockMs: 200, trimIntervalMs });
 }
 
-eventBusContract('redis streams', async () => {
+interface Limits {
+  readonly historyTopics: readonly string[];
+  readonly maxLen?: number;
+  readonly trimIntervalMs?: number;
+}
+
+function connect(prefix: string, limits: Limits): Promise<RedisEventBus> {
+  return RedisEventBus.connect({ kind: 'redis', url: REDIS_URL, prefix, visibilityTimeoutMs: 500, blockMs: 200, ...limits });
+}
+
+eventBusContract('redis streams', async ({ historyTopics, tightLimits }) => {
   const prefix = `test:bus:${randomUUID().slice(0, 8)}:`;
-  const opened: EventBus[] = [await openBus(prefix)];
+  // Tight: a one-entry MAXLEN cap (Redis applies it per whole stream node, so it bites after a few
+  // dozen entries) and the acknowledged-entry trim every 50 ms in each subscription.
+  const limits: Limits = { historyTopics, ...(tightLimits ? { maxLen: 1, trimIntervalMs: 50 } : { trimIntervalMs: 10_000 }) };
+  const first = await connect(prefix, limits);
+  const opened: EventBus[] = [first];
   return {
-    adapter: opened[0]!,
+    adapter: first,
     reopen: async () => {
-      const bus = await openBus(prefix);
+      const bus = await connect(prefix, limits);
       opened.push(bus);
       return bus;
     },
+    trim: () => first.trim(),
     cleanup: async () => {
       for (const bus of opened) await bus.close();
       await deleteByPrefix(prefix);
@@ -56,6 +73,47 @@ describe('redis streams event bus', () => {
     const pending = (await raw.call('XPENDING', [`${prefix}t`, 'g'])) as unknown[];
     expect(pending[0]).toBe(0);
     await subscription.stop();
+    await bus.close();
+    await raw.quit();
+    await deleteByPrefix(prefix);
+  });
+
+  it('never trims a history stream, while capping and trimming a normal one under the same limits', async () => {
+    const prefix = `test:bus:${randomUUID().slice(0, 8)}:`;
+    const bus = await connect(prefix, { historyTopics: ['facts'], maxLen: 1, trimIntervalMs: 50 });
+    await bus.ensureTopics(['facts', 'stream']);
+    const seen: string[] = [];
+    const subscription = await bus.subscribe({ group: 'g', topics: ['facts', 'stream'], handler: async (m) => void seen.push(m.id) });
+    const batch = (topic: string) => Array.from({ length: 200 }, (_, i) => ({ topic, key: 'k', payload: { i }, id: `${topic}-${i}` }));
+    for (const topic of ['facts', 'stream']) await bus.publish(batch(topic));
+    // The cap cuts 'stream' entries even before they are read; 'facts' arrive whole.
+    await waitFor(() => seen.filter((id) => id.startsWith('facts-')).length === 200);
+    await waitFor(() => false, 300).catch(() => undefined);
+    await bus.trim();
+    const raw = new Redis(REDIS_URL);
+    expect(await raw.xlen(`${prefix}facts`)).toBe(200);
+    expect(await raw.xlen(`${prefix}stream`)).toBeLessThan(200);
+    await subscription.stop();
+
+    const late: string[] = [];
+    const replay = await bus.subscribe({ group: 'late', topics: ['facts'], handler: async (m) => void late.push(m.id) });
+    await waitFor(() => late.length === 200);
+    expect(late).toEqual(batch('facts').map((m) => m.id));
+    await replay.stop();
+
+    // The dead-letter stream of a history topic is capped like any other.
+    let rejected = 0;
+    const rejecting = await bus.subscribe({
+      group: 'rejecting', topics: ['facts'],
+      handler: async () => {
+        rejected++;
+        throw new PoisonMessageError('not for this group');
+      },
+    });
+    await waitFor(() => rejected === 200);
+    await rejecting.stop();
+    expect(await raw.xlen(`${prefix}facts.dlq`)).toBeLessThan(200);
+    expect(await raw.xlen(`${prefix}facts`)).toBe(200);
     await bus.close();
     await raw.quit();
     await deleteByPrefix(prefix);

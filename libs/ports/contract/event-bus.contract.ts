@@ -4,17 +4,35 @@
  *
  * The harness gives a fresh, isolated bus (own file / key prefix / topics) plus `reopen()`, which
  * opens a second bus instance on the same storage: used to prove that a publish is durable once it
- * resolves and that committed offsets survive the subscriber going away.
+ * resolves and that committed offsets survive the subscriber going away. `makeHarness` receives the
+ * history topics to pass as the adapter's `historyTopics` option, and `trim()` runs whatever
+ * trimming or pruning the adapter does, so the history test can prove it spares those topics.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PoisonMessageError, deadLetterTopic } from '../src/event-bus.ts';
 import type { BusMessage, EventBus, MessageHandler, Subscription } from '../src/event-bus.ts';
 
+export interface EventBusHarnessOptions {
+  /** Topics that must keep their whole history: the adapter's `historyTopics` option. */
+  readonly historyTopics: readonly string[];
+  /**
+   * Trim as hard as the adapter's options allow (tiny caps, short retention and trim intervals).
+   * Only the history test asks for it: on a normal topic it would cut messages other tests still await.
+   */
+  readonly tightLimits?: boolean;
+}
+
 export interface EventBusHarness {
   readonly adapter: EventBus;
   /** A new bus instance over the same storage; the harness closes it in cleanup(). */
   readonly reopen: () => Promise<EventBus>;
+  /**
+   * Runs the adapter's trimming/pruning now and resolves when it has finished (memory: prune as if
+   * the retention age had passed; Redis: the XTRIM pass of acknowledged entries). An adapter whose
+   * trimming it cannot trigger (Kafka: the broker applies retention on its own schedule) resolves.
+   */
+  readonly trim: () => Promise<void>;
   readonly cleanup: () => Promise<void>;
 }
 
@@ -51,7 +69,7 @@ function recorder(behaviour?: (message: BusMessage) => Promise<void> | void): {
 
 export function eventBusContract(
   name: string,
-  makeHarness: () => Promise<EventBusHarness>,
+  makeHarness: (options: EventBusHarnessOptions) => Promise<EventBusHarness>,
   options: EventBusContractOptions = {},
 ): void {
   const timeout = options.deliveryTimeoutMs ?? 10_000;
@@ -64,7 +82,7 @@ export function eventBusContract(
     const subscriptions: Subscription[] = [];
 
     beforeEach(async () => {
-      harness = await makeHarness();
+      harness = await makeHarness({ historyTopics: [] });
       bus = harness.adapter;
       topic = `contract.${randomUUID().slice(0, 8)}`;
       await bus.ensureTopics([topic]);
@@ -246,6 +264,46 @@ export function eventBusContract(
       await waitFor(() => received.length === 1, timeout, 'the message published before close');
       expect(received[0]!.id).toBe('kept');
       expect(received[0]!.payload).toEqual({ durable: true });
+    });
+
+    it('replays a history topic from its first message to a consumer group added later', { timeout: testTimeout }, async () => {
+      // Its own harness: the tight limits make every trimming rule bite, which would cut messages
+      // that other tests' groups have yet to read.
+      const historyTopic = `contract-history.${randomUUID().slice(0, 8)}`;
+      const tight = await makeHarness({ historyTopics: [historyTopic], tightLimits: true });
+      const own: Subscription[] = [];
+      try {
+        const historyBus = tight.adapter;
+        await historyBus.ensureTopics([historyTopic]);
+        const keys = ['server-a', 'server-b', 'server-c'];
+        const facts = Array.from({ length: 150 }, (_, n) => ({
+          topic: historyTopic, key: keys[n % keys.length]!, payload: { n }, id: `fact-${n}`,
+        }));
+        const existing = recorder();
+        own.push(await historyBus.subscribe({ group: 'g-history-existing', topics: [historyTopic], handler: existing.handler }));
+        // Published in batches, some after a trim: size caps act as entries arrive (Redis MAXLEN),
+        // other rules once every existing group has consumed them (memory, Redis XTRIM).
+        for (let start = 0; start < 120; start += 40) await historyBus.publish(facts.slice(start, start + 40));
+        await waitFor(() => existing.received.length >= 120, timeout, 'the existing group to consume the first facts');
+        await tight.trim();
+        await historyBus.publish(facts.slice(120));
+        await waitFor(() => existing.received.length >= facts.length, timeout, 'the existing group to consume every fact');
+        await tight.trim();
+
+        const late = recorder();
+        own.push(await historyBus.subscribe({ group: 'g-history-late', topics: [historyTopic], handler: late.handler }));
+        await waitFor(() => late.received.length >= facts.length, timeout, 'the late group to replay every fact');
+        await pause(300);
+        for (const key of keys) {
+          expect(late.received.filter((m) => m.key === key).map((m) => m.id)).toEqual(
+            facts.filter((fact) => fact.key === key).map((fact) => fact.id),
+          );
+        }
+        expect(late.received).toHaveLength(facts.length);
+      } finally {
+        await Promise.all(own.map((subscription) => subscription.stop()));
+        await tight.cleanup();
+      }
     });
 
     it('refuses to publish to a topic that was never ensured', { timeout: testTimeout }, async () => {
