@@ -1,2 +1,155 @@
-/** HTTP answer shapes of the logs service (see common.ts for how they are used). */
-export {};
+/**
+ * HTTP answer shapes of the logs service (see common.ts for how they are used): the log lists, photo
+ * logs, dashboard statistics, quota usage, level colours and cleanup. Every field listed here is sent on
+ * every answer (no optional fields): clients read them as they are, without fallbacks.
+ */
+import Type from 'typebox';
+import type { Static } from 'typebox';
+
+/**
+ * The levels that have a colour: the five log levels ingestion accepts (LOG_LEVELS in events/logs.ts,
+ * repeated because this file imports typebox only; a logs service test keeps the two lists equal).
+ */
+export const COLOR_LEVELS = ['info', 'warn', 'error', 'fatal', 'debug'] as const;
+export type ColorLevel = (typeof COLOR_LEVELS)[number];
+
+const ColorLevelSchema = Type.Union([
+  Type.Literal('info'),
+  Type.Literal('warn'),
+  Type.Literal('error'),
+  Type.Literal('fatal'),
+  Type.Literal('debug'),
+]);
+
+/** A log as every list answers it (spec 000 §3): snake_case names, ISO time, signed image paths for photo logs. */
+export const ApiLogSchema = Type.Object(
+  {
+    /** UUIDv7 assigned at ingestion. */
+    id: Type.String(),
+    /** ISO 8601 UTC time of acceptance. */
+    created_at: Type.String({ format: 'date-time' }),
+    /** As stored: one of the five log levels (ingestion refuses others), lower case. */
+    level: Type.String(),
+    type: Type.String(),
+    resource: Type.String(),
+    message: Type.String(),
+    metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    log_type: Type.Union([Type.Literal('text'), Type.Literal('photo')]),
+    /** Relative signed URL of the photo (valid 10 to 20 minutes); null for text logs. */
+    image_path: Type.Union([Type.String(), Type.Null()]),
+    /** Relative signed URL of the thumbnail; null for text logs. */
+    thumb_path: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type ApiLog = Static<typeof ApiLogSchema>;
+
+/**
+ * GET /logs/my and /logs/my/combined: newest first. The number of logs matching the filters (all pages)
+ * is in the X-Total-Count header.
+ */
+export const ApiLogListSchema = Type.Array(ApiLogSchema);
+export type ApiLogList = Static<typeof ApiLogListSchema>;
+
+/** GET /photologs/my: one page of photo logs, the tier's photo-log limit and the number matching the filters. */
+export const PhotoLogPageSchema = Type.Object(
+  {
+    photologs: ApiLogListSchema,
+    maxPhotoLogs: Type.Integer(),
+    /** Same number as the X-Total-Count header. */
+    total: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+export type PhotoLogPage = Static<typeof PhotoLogPageSchema>;
+
+/** Text and photo logs counted apart, under a name (a type, a level or a resource). */
+export const NamedCountSchema = Type.Object(
+  { name: Type.String(), text: Type.Integer(), photo: Type.Integer() },
+  { additionalProperties: false },
+);
+export type NamedCount = Static<typeof NamedCountSchema>;
+
+/** Text and photo logs of one UTC day (YYYY-MM-DD). */
+export const DayCountSchema = Type.Object(
+  { date: Type.String({ format: 'date' }), text: Type.Integer(), photo: Type.Integer() },
+  { additionalProperties: false },
+);
+export type DayCount = Static<typeof DayCountSchema>;
+
+/** GET /logs/stats (spec 000 §2 Dashboard, §9). Windows: the last 7 UTC days including today versus the 7 before. */
+export const DashboardStatsSchema = Type.Object(
+  {
+    totals: Type.Object({ all: Type.Integer(), text: Type.Integer(), photo: Type.Integer() }, { additionalProperties: false }),
+    /** Oldest first, always 7 entries; days without logs are zeros. */
+    last7Days: Type.Array(DayCountSchema),
+    currentWeekTotal: Type.Integer(),
+    previousWeekTotal: Type.Integer(),
+    /** currentWeekTotal / 7, rounded. */
+    averagePerDay: Type.Integer(),
+    /** Signed percentage against the previous 7 days: 100 when those were 0 and these are not, 0 when both are 0. */
+    trend: Type.Integer(),
+    /** Each sorted by total descending, then name; names without logs are left out. */
+    perType: Type.Array(NamedCountSchema),
+    perLevel: Type.Array(NamedCountSchema),
+    perResource: Type.Array(NamedCountSchema),
+    /** The 8 newest photo logs (never null; empty without photos). */
+    recentPhotos: ApiLogListSchema,
+  },
+  { additionalProperties: false },
+);
+export type DashboardStats = Static<typeof DashboardStatsSchema>;
+
+/** GET /server/usage/{id}: the current hour's quota use and the server's tier limits. */
+export const ServerUsageSchema = Type.Object(
+  {
+    used: Type.Integer(),
+    limit: Type.Integer(),
+    /** ISO time at which the hourly window resets. */
+    reset: Type.String({ format: 'date-time' }),
+    tierLabel: Type.String(),
+    retentionDays: Type.Integer(),
+    maxBackups: Type.Integer(),
+    maxWebhooks: Type.Integer(),
+    maxPhotoLogs: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+export type ServerUsage = Static<typeof ServerUsageSchema>;
+
+/** CSS hex colours only: the value ends up in a style attribute in the web app. */
+const HexColorSchema = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', maxLength: 9 });
+
+export const LevelColorSchema = Type.Object({ bg_color: HexColorSchema, text_color: HexColorSchema }, { additionalProperties: false });
+export type LevelColor = Static<typeof LevelColorSchema>;
+
+/**
+ * GET and PUT /settings/colors: the bare map, every level present (the server fills in its defaults for
+ * levels never set, so clients need no defaults of their own).
+ */
+export const LevelColorsSchema = Type.Object(
+  { info: LevelColorSchema, warn: LevelColorSchema, error: LevelColorSchema, fatal: LevelColorSchema, debug: LevelColorSchema },
+  { additionalProperties: false },
+);
+export type LevelColors = Static<typeof LevelColorsSchema>;
+
+/** PUT /settings/colors body: any non-empty subset of the levels; levels left out keep their colours. */
+export const LevelColorsUpdateSchema = Type.Object(
+  {
+    info: Type.Optional(LevelColorSchema),
+    warn: Type.Optional(LevelColorSchema),
+    error: Type.Optional(LevelColorSchema),
+    fatal: Type.Optional(LevelColorSchema),
+    debug: Type.Optional(LevelColorSchema),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type LevelColorsUpdate = Static<typeof LevelColorsUpdateSchema>;
+
+/** GET /settings/levels: the levels whose colours can be set, in COLOR_LEVELS order (the key is `types`). */
+export const LevelListSchema = Type.Object({ types: Type.Array(ColorLevelSchema) }, { additionalProperties: false });
+export type LevelList = Static<typeof LevelListSchema>;
+
+/** DELETE /logs/cleanup: how many logs (text and photo) were deleted. */
+export const CleanupAnswerSchema = Type.Object({ deletedCount: Type.Integer() }, { additionalProperties: false });
+export type CleanupAnswer = Static<typeof CleanupAnswerSchema>;
