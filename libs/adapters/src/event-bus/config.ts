@@ -4,9 +4,9 @@
 interface EventBusCommonConfig {
   /**
    * Topics whose whole history is kept so a consumer group added later replays them from the first
-   * message (HISTORY_TOPICS in @skald/contracts; from-config.ts fills it in). Memory never prunes
-   * them, Redis never trims them, Kafka creates them with retention.ms=-1. Their dead-letter topics
-   * are not history topics. Default: none (hand-built configs in tests and tools).
+   * message. Memory never prunes them, Redis never trims them, Kafka creates them with retention.ms=-1.
+   * Their dead-letter topics are not history topics. Default: HISTORY_TOPICS from @skald/contracts, so
+   * every bus a tool, test or process opens keeps the same topics whole; suites pass their own list.
    */
   readonly historyTopics?: readonly string[];
 }

@@ -34,6 +34,7 @@ import type {
   KafkaMessage,
   Producer,
 } from 'kafkajs';
+import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
@@ -308,7 +309,7 @@ export class KafkaEventBus implements EventBus {
     const all = await ensureKafkaTopics(this.#admin, topics, {
       numPartitions: this.#config.numPartitions ?? DEFAULT_PARTITIONS,
       replicationFactor: this.#config.replicationFactor ?? DEFAULT_REPLICATION_FACTOR,
-      historyTopics: new Set(this.#config.historyTopics ?? []),
+      historyTopics: new Set(this.#config.historyTopics ?? HISTORY_TOPICS),
     });
     for (const topic of all) this.#knownTopics.add(topic);
   }

@@ -17,6 +17,7 @@
  *   share between competing consumers.
  */
 import { randomUUID } from 'node:crypto';
+import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
@@ -168,7 +169,7 @@ export class MemoryEventBus implements EventBus {
 
   constructor(config: MemoryEventBusConfig) {
     this.#config = config;
-    this.#historyTopics = new Set(config.historyTopics ?? []);
+    this.#historyTopics = new Set(config.historyTopics ?? HISTORY_TOPICS);
     this.#journal = new Journal(config.file, config.synchronous ?? 'normal');
     this.#knownTopics = this.#journal.topics();
     this.#stopListening = listenForPublishes(config.file, (topics) => {

@@ -24,6 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
+import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
 import type { EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { RedisEventBusConfig } from '../config.ts';
@@ -267,7 +268,7 @@ export class RedisEventBus implements EventBus {
     await client.connect();
     return new RedisEventBus(client, {
       prefix: config.prefix ?? DEFAULT_PREFIX,
-      historyTopics: new Set(config.historyTopics ?? []),
+      historyTopics: new Set(config.historyTopics ?? HISTORY_TOPICS),
       visibilityTimeoutMs: config.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS,
       blockMs: config.blockMs ?? DEFAULT_BLOCK_MS,
       maxLen: config.maxLen ?? DEFAULT_MAX_LEN,
