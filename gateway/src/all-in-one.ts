@@ -14,7 +14,7 @@ import { createLauncherApp, runningProcess } from './launcher-app.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 import { mountService } from './mount-service.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
-import { registerOpenApi } from './openapi.ts';
+import { registerAllInOneOpenApi } from './openapi.ts';
 import { registerSecurity } from './security.ts';
 import { loadServiceFactory } from './service-registry.ts';
 import { DEFAULT_WEB_DIST, registerWebApp, spaNotFoundHandler } from './web-app.ts';
@@ -41,7 +41,7 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
     }
     await registerSecurity(app, config.corsOrigins);
     registerAllInOneHealth(app, modules);
-    registerOpenApi(app);
+    await registerAllInOneOpenApi(app);
     for (const module of modules) await mountService(app, module, { prefix: '/api', defaultBodyLimit: config.bodyLimitBytes });
     await registerWebApp(app, webDist);
   } catch (error) {

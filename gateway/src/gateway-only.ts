@@ -3,7 +3,7 @@ import type { SkaldConfig } from '@skald/config';
 import { createLauncherApp, runningProcess } from './launcher-app.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 import { registerProxy, registerProxyHealth } from './proxy.ts';
-import { registerOpenApi } from './openapi.ts';
+import { registerProxyOpenApi } from './openapi-proxy.ts';
 import { registerSecurity } from './security.ts';
 import { DEFAULT_WEB_DIST, registerWebApp, spaNotFoundHandler } from './web-app.ts';
 
@@ -12,7 +12,7 @@ export async function buildGateway(config: SkaldConfig, options: LauncherOptions
   const app = createLauncherApp(config, options, { notFoundHandler: spaNotFoundHandler(webDist) });
   await registerSecurity(app, config.corsOrigins);
   registerProxyHealth(app, config);
-  registerOpenApi(app);
+  registerProxyOpenApi(app, config);
   await registerProxy(app, config);
   await registerWebApp(app, webDist);
   return runningProcess(app, [], []);

@@ -6,4 +6,5 @@ export * from './single-service.ts';
 export * from './launch.ts';
 export * from './service-registry.ts';
 export { registerSecurity, CONTENT_SECURITY_POLICY } from './security.ts';
-export { mergeOpenApi } from './openapi.ts';
+export { registerAllInOneOpenApi, registerServiceOpenApi, OPENAPI_DOCUMENT_PATH, SKALD_VERSION } from './openapi.ts';
+export { registerProxyOpenApi } from './openapi-proxy.ts';

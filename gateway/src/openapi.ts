@@ -1,53 +1,41 @@
 /**
- * GET /api/openapi.json: one OpenAPI 3.1 document merged from the services that publish one
- * (export `<service>OpenApi` from services/<service>/src/index.ts, e.g. `logsOpenApi`). Paths and
- * component entries are merged; a service without a description is simply absent.
+ * The OpenAPI document of a process that runs services, generated from their route schemas
+ * (see libs/service-kit/src/openapi.ts): all-in-one serves GET /api/openapi.json with the /api paths
+ * browsers call; a single service serves GET /openapi.json with its own paths, which the proxying
+ * gateway fetches and merges (src/openapi-proxy.ts).
  */
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { SERVICE_NAMES } from '@skald/service-kit';
-import { SERVICE_FACTORIES } from './service-registry.ts';
+import { API_KEY_SECURITY, registerOpenApiGenerator } from '@skald/service-kit';
+import type { SecurityRequirements } from '@skald/service-kit';
+import { serviceFor } from './route-table.ts';
 
-type Json = Record<string, unknown>;
+/** Where a single service serves its document (the proxying gateway reads it there). */
+export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The release the document describes: the root package.json version. */
+export const SKALD_VERSION = readVersion();
+
+function readVersion(): string {
+  const manifest: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  const version = typeof manifest === 'object' && manifest !== null && 'version' in manifest ? manifest.version : undefined;
+  return typeof version === 'string' ? version : '0.0.0';
 }
 
-export function mergeOpenApi(documents: readonly Json[]): Json {
-  const paths: Json = {};
-  const components: Record<string, Json> = {};
-  for (const doc of documents) {
-    if (isObject(doc.paths)) Object.assign(paths, doc.paths);
-    if (isObject(doc.components)) {
-      for (const [section, entries] of Object.entries(doc.components)) {
-        if (isObject(entries)) components[section] = { ...components[section], ...entries };
-      }
-    }
-  }
-  return {
-    openapi: '3.1.0',
-    info: { title: 'Skald API', version: '1.0.0', description: 'Every path is relative to /api. Errors are { "error": string, "message": string }.' },
-    servers: [{ url: '/api' }],
-    paths,
-    components,
-  };
+/**
+ * The ingestion service owns exactly the public ingestion API (route table), which game servers call
+ * with their API key; every other route keeps the document's default, the bearer access token.
+ */
+function securityFor(method: string, path: string): SecurityRequirements | undefined {
+  return serviceFor(method, path) === 'ingestion' ? API_KEY_SECURITY : undefined;
 }
 
-async function collect(): Promise<Json> {
-  const documents: Json[] = [];
-  for (const name of SERVICE_NAMES) {
-    try {
-      const mod = (await import(SERVICE_FACTORIES[name].pkg)) as Json;
-      const doc = mod[`${name}OpenApi`];
-      if (isObject(doc)) documents.push(doc);
-    } catch {
-      // A service that cannot be loaded here contributes nothing; its health check reports it.
-    }
-  }
-  return mergeOpenApi(documents);
+/** All-in-one: call after the gateway's own routes (health), before the services are mounted. */
+export async function registerAllInOneOpenApi(app: FastifyInstance): Promise<void> {
+  await registerOpenApiGenerator(app, { version: SKALD_VERSION, documentPath: '/api/openapi.json', pathPrefix: '/api', securityFor });
 }
 
-export function registerOpenApi(app: FastifyInstance): void {
-  let cached: Promise<Json> | undefined;
-  app.get('/api/openapi.json', async () => (cached ??= collect()));
+/** One service alone: call after /health and /ready, before the service is mounted. */
+export async function registerServiceOpenApi(app: FastifyInstance): Promise<void> {
+  await registerOpenApiGenerator(app, { version: SKALD_VERSION, documentPath: OPENAPI_DOCUMENT_PATH, pathPrefix: '', securityFor });
 }

@@ -10,6 +10,7 @@ import type { ServiceName } from '@skald/service-kit';
 import { createLauncherApp, runningProcess } from './launcher-app.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 import { mountService } from './mount-service.ts';
+import { registerServiceOpenApi } from './openapi.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
 import { loadServiceFactory } from './service-registry.ts';
 
@@ -25,6 +26,7 @@ export async function buildSingleService(config: SkaldConfig, name: ServiceName,
     docsClose = () => docs.close();
     const module = await factory(deps);
     registerHealthRoutes(app, [module]);
+    await registerServiceOpenApi(app);
     await mountService(app, module, { prefix: '', defaultBodyLimit: config.bodyLimitBytes });
     return runningProcess(app, [module], [
       { name: `stop ${name}`, run: () => module.stop() },

@@ -12,3 +12,4 @@ export * from './shutdown.ts';
 export * from './identity/read-model.ts';
 export * from './identity/server-access.ts';
 export * from './skeleton-service.ts';
+export * from './openapi.ts';
