@@ -13,8 +13,8 @@ import { ServerTierChangedEvent, TOPICS, publishEvent } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, Subscription } from '@skald/ports';
 import type { ServiceDeps, ServiceModule } from '@skald/service-kit';
-import { createLogsServiceWith } from '@skald/logs-service';
-import type { LogsServiceControl } from '@skald/logs-service';
+import { createLogsServiceWith } from '@skald/logs-service/testing';
+import type { LogsServiceControl } from '@skald/logs-service/testing';
 import { buildAllInOne } from '../gateway/src/all-in-one.ts';
 import type { RunningProcess } from '../gateway/src/launcher-app.ts';
 

@@ -1,31 +1,27 @@
 /**
  * Logs read API benchmark (issue 4): with LOGS_BENCH_ROWS stored logs (default 5,000,000) in the embedded
- * SQLite log store, measures through the real routes (Fastify inject, role check included):
+ * SQLite log store, measures the logs service as the test kit builds it (its real factory and routes over
+ * the embedded adapters, Fastify inject) with a real access token, so every request pays what a browser's
+ * does: token verification, the revocation and role checks against the identity read model, the query and
+ * the JSON answer:
  *   - the newest filtered page (level=error, pageSize 50) p50/p95 — bar: p95 < 30 ms
  *   - the newest unfiltered page and a type+resource filtered page
  *   - dashboard stats (GET /logs/stats) p50/p95 — bar: < 100 ms
  * Run: `npm run bench -- logs-api` (rows in the harness table) or `node scripts/bench/logs-api.bench.ts`
  * (prints only). Size: LOGS_BENCH_ROWS, else BENCH_ROWS, default 5,000,000 (e.g. BENCH_ROWS=500000 for a quick run).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
-import pino from 'pino';
-import { createLogStore, MemoryCounters } from '@skald/adapters';
 import type { LogRecord } from '@skald/ports';
-import { createImageUrlSigner, registerLogsRoutes } from '@skald/logs-service';
-import type { ServerDirectory } from '../../services/logs/src/domain/server-directory.ts';
-import { createLevelColorsRepository } from '../../services/logs/src/domain/level-colors.ts';
-import { MemoryDocumentStore, MemoryObjectStore } from '../../services/logs/test/support/memory-stores.ts';
+import { buildTestService, createTestDeps, waitFor } from '@skald/testing';
+import type { TestService } from '@skald/testing';
+import { createLogsService } from '@skald/logs-service';
 import type { BenchRow } from './bench-row.ts';
 
 const ROWS = Number(process.env['LOGS_BENCH_ROWS'] ?? process.env['BENCH_ROWS'] ?? 5_000_000);
 const SERVERS = 10;
 const TARGET = 'bench-server-0';
+const USER = 'bench-user';
 const BATCH = 5000;
 const LEVELS = ['info', 'info', 'info', 'warn', 'debug', 'error', 'info', 'fatal'];
 const TYPES = ['General', 'Chat', 'Combat', 'Join', 'Economy'];
@@ -35,8 +31,9 @@ function percentile(sorted: number[], p: number): number {
 }
 
 export default async function logsApiBenchmark(): Promise<BenchRow[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'logs-api-bench-'));
-  const logStore = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db') });
+  const deps = await createTestDeps({ service: 'logs' });
+  const { logStore } = deps;
+  let service: TestService | undefined;
   try {
     const now = Date.now();
     const spanMs = 30 * 86_400_000;
@@ -67,28 +64,22 @@ export default async function logsApiBenchmark(): Promise<BenchRow[]> {
     const fillSeconds = (performance.now() - fill) / 1000;
     console.log(`filled ${ROWS.toLocaleString()} logs (${SERVERS} servers) in ${fillSeconds.toFixed(1)} s (${Math.round(ROWS / fillSeconds).toLocaleString()} logs/s)`);
 
-    const directory: ServerDirectory = { roleOf: async () => 'owner', server: async () => ({ tier: 'legend', suspended: false }) };
-    const app = Fastify({ logger: false });
-    await registerLogsRoutes(app, {
-      authenticate: async () => 'bench-user',
-      directory,
-      logStore,
-      objects: new MemoryObjectStore(),
-      counters: new MemoryCounters(),
-      colors: await createLevelColorsRepository(new MemoryDocumentStore()),
-      signer: createImageUrlSigner(randomBytes(32).toString('base64'), '/api'),
-      log: pino({ level: 'silent' }),
-      now: Date.now,
-    });
-    await app.ready();
+    const logs = await buildTestService(createLogsService, { deps });
+    service = logs;
+    // The owner of the measured server, on the top tier, as the auth service would publish it.
+    await logs.identity.server({ serverId: TARGET, ownerId: USER, tier: 'legend' });
+    // One token for every request, as a browser reuses its session's token.
+    const authorization = `Bearer ${logs.tokenFor({ id: USER })}`;
+    const get = (url: string) => logs.inject({ method: 'GET', url, headers: { authorization } });
+    await waitFor(async () => (await get(`/settings/levels?serverId=${TARGET}`)).statusCode === 200, 'the bench server in the logs read model');
 
     const rows: BenchRow[] = [];
-    const note = `${ROWS.toLocaleString('en-US')} stored logs, ${SERVERS} servers, through the route (role check, JSON)`;
+    const note = `${ROWS.toLocaleString('en-US')} stored logs, ${SERVERS} servers, through the route (access token, role check, JSON)`;
     const measure = async (label: string, url: string, runs: number, bar?: number): Promise<number> => {
       const times: number[] = [];
       for (let i = 0; i < runs + 5; i += 1) {
         const t = performance.now();
-        const res = await app.inject({ method: 'GET', url });
+        const res = await get(url);
         const elapsed = performance.now() - t;
         if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body}`);
         if (i === 0 && Number(res.headers['x-total-count'] ?? 1) === 0) throw new Error(`${label}: the query matched nothing`);
@@ -106,13 +97,12 @@ export default async function logsApiBenchmark(): Promise<BenchRow[]> {
     await measure('newest page type=combat resource=resource-3', `/logs/my?serverId=${TARGET}&type=combat&resource=resource-3&page=1&pageSize=50`, 100);
     await measure('photo logs page 1 (pageSize 6)', `/photologs/my?serverId=${TARGET}&page=1&pageSize=6`, 100);
     const stats = await measure('dashboard stats', `/logs/stats?serverId=${TARGET}`, 50, 100);
-    await app.close();
 
     console.log(`bars: filtered page p95 ${filtered.toFixed(2)} ms (< 30) ${filtered < 30 ? 'PASS' : 'FAIL'}; stats p95 ${stats.toFixed(2)} ms (< 100) ${stats < 100 ? 'PASS' : 'FAIL'}`);
     return rows;
   } finally {
-    await logStore.close();
-    await rm(dir, { recursive: true, force: true });
+    await service?.close();
+    await deps.cleanup();
   }
 }
 

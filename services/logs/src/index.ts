@@ -1,13 +1,2 @@
-export { createLogsService, createLogsServiceWith, jwtAuthenticate } from './logs-service.ts';
-export type { LogsServiceOptions, LogsServiceControl } from './logs-service.ts';
-export { logsOpenApi } from './openapi.ts';
-export { registerLogsRoutes } from './http/routes.ts';
-export type { LogsRouteDeps } from './http/deps.ts';
-export { storeAcceptedBatch } from './domain/store-batch.ts';
-export { startBatchConsumer, LOGS_CONSUMER_GROUP } from './domain/batch-consumer.ts';
-export { sweepExpired } from './domain/retention.ts';
-export { createImageUrlSigner } from './domain/image-url.ts';
-export type { ApiLog } from './domain/log-view.ts';
-export type { DashboardStats } from './domain/dashboard-stats.ts';
-export type { ServerUsage } from './domain/server-usage.ts';
-export { DEFAULT_LEVEL_COLORS } from './domain/level-colors.ts';
+/** The logs service: its factory is all other packages need (the gateway mounts it by this name). */
+export { createLogsService } from './logs-service.ts';

@@ -2,41 +2,31 @@
  * The logs service: consumes accepted log batches into the log store, serves the read side (lists,
  * search, stats, photo images, usage, colour settings, cleanup) and runs the retention sweep.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { TOPICS } from '@skald/contracts';
 import type { Subscription, Worker } from '@skald/ports';
-import { authPlugin, createIdentityReadModel, userIdFromRequest } from '@skald/service-kit';
+import { authPlugin, createIdentityReadModel } from '@skald/service-kit';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
-import { startBatchConsumer } from './domain/batch-consumer.ts';
 import { createImageUrlSigner } from './domain/image-url.ts';
 import { createLevelColorsRepository } from './domain/level-colors.ts';
 import { startRetention } from './domain/retention.ts';
-import type { Authenticate } from './http/access.ts';
+import { startBatchConsumer } from './events/batch-consumer.ts';
 import { registerLogsRoutes } from './http/routes.ts';
 
 export interface LogsServiceOptions {
   /** Path prefix browsers use to reach this service's routes (image URLs). Default '/api' (the gateway's). */
   readonly publicPathPrefix?: string;
-  /** How a request's user is found; default: the JWT verified by the service kit (request.user.sub). */
-  readonly authenticate?: Authenticate;
   /** Retention sweep period; default 10 minutes. */
   readonly retentionEveryMs?: number;
+  /** The clock of the read side (day windows, image URL expiry, cleanup ages); default Date.now. */
   readonly now?: () => number;
 }
 
-/** Uses request.user when an earlier hook verified the token; otherwise verifies it here if @fastify/jwt is registered. */
-export const jwtAuthenticate: Authenticate = async (request: FastifyRequest) => {
-  const known = userIdFromRequest(request);
-  if (known !== null) return known;
-  const verifiable = request as FastifyRequest & { jwtVerify?: () => Promise<unknown> };
-  if (typeof verifiable.jwtVerify !== 'function') return null;
-  try {
-    await verifiable.jwtVerify();
-  } catch {
-    return null;
-  }
-  return userIdFromRequest(request);
-};
+/** Stop and restart the bus consumer alone (reliability tests; operators pausing storage). */
+export interface LogsServiceControl {
+  startConsumer(): Promise<void>;
+  stopConsumer(): Promise<void>;
+}
 
 export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServiceOptions = {}): Promise<ServiceModule & LogsServiceControl> {
   const now = options.now ?? Date.now;
@@ -65,19 +55,9 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
     name: 'logs',
     ...control,
     async routes(app: FastifyInstance) {
-      // Verifies access tokens (EdDSA, pinned options) and checks revocation against the identity read model.
-      if (!options.authenticate) await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
-      await registerLogsRoutes(app, {
-        authenticate: options.authenticate ?? jwtAuthenticate,
-        directory,
-        logStore: deps.logStore,
-        objects: deps.objects,
-        counters: deps.counters,
-        colors,
-        signer,
-        log: deps.log,
-        now,
-      });
+      // app.authenticate: verifies access tokens (EdDSA, pinned options) and checks revocation against the identity read model.
+      await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
+      await registerLogsRoutes(app, { directory, logStore: deps.logStore, objects: deps.objects, counters: deps.counters, colors, signer, log: deps.log, now });
     },
     async start() {
       await directory.start();
@@ -97,12 +77,6 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
       return started && consumer !== null;
     },
   };
-}
-
-/** Stop and restart the bus consumer alone (reliability tests; operators pausing storage). */
-export interface LogsServiceControl {
-  startConsumer(): Promise<void>;
-  stopConsumer(): Promise<void>;
 }
 
 export const createLogsService: ServiceFactory = (deps) => createLogsServiceWith(deps);

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildDashboardStats, statsRange, trendPercent } from '../src/domain/dashboard-stats.ts';
-import { createHarness, NOW, record } from './support/harness.ts';
+import { createHarness, getAs, NOW, record, seedServer } from './support/harness.ts';
 
 describe('trend and average (spec 000 §9)', () => {
   it('is 100 when the previous week is 0 and the current above 0, 0 when both are 0', () => {
@@ -46,13 +46,13 @@ describe('buildDashboardStats', () => {
 describe('GET /logs/stats', () => {
   it('answers the stats of the server with the 8 newest photos', async () => {
     const h = await createHarness();
-    h.directory.addServer('s');
-    h.directory.grant('s', 'u', 'user');
-    await h.logStore.insertBatch([
+    onTestFinished(() => h.close());
+    await seedServer(h, { serverId: 's', ownerId: 'o' }, { u: 'user' });
+    await h.deps.logStore.insertBatch([
       ...Array.from({ length: 10 }, (_, i) => record('s', { id: `p${i}`, createdAt: NOW - 1000 * (10 - i), logType: 'photo', imageKey: `photos/s/p${i}.webp`, thumbKey: `thumbs/s/p${i}.webp` })),
       record('s', { id: 't', createdAt: NOW - 8 * 86_400_000, level: 'error' }),
     ]);
-    const res = await h.app.inject({ method: 'GET', url: '/logs/stats?serverId=s', headers: { 'x-test-user': 'u' } });
+    const res = await getAs(h, '/logs/stats?serverId=s', 'u');
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.totals).toEqual({ all: 11, text: 1, photo: 10 });

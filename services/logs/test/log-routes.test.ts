@@ -1,6 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { QUOTA_WINDOW_MS, quotaKey, quotaWindowStart } from '@skald/contracts';
-import { NOW, createHarness, record } from './support/harness.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COLOR_LEVELS, LOG_LEVELS, QUOTA_WINDOW_MS, quotaKey, quotaWindowStart } from '@skald/contracts';
+import { signAccessToken } from '@skald/service-kit';
+import { generateTestKeys, waitFor } from '@skald/testing';
+import { NOW, createHarness, getAs, record, seedServer, storedIds, storedObjects } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
 const S = 'srv-1';
@@ -8,22 +10,22 @@ const OTHER = 'srv-2';
 let h: Harness;
 
 function get(url: string, user: string | null = 'owner-1') {
-  return h.app.inject({ method: 'GET', url, headers: user ? { 'x-test-user': user } : {} });
+  return getAs(h, url, user);
 }
 
 beforeEach(async () => {
   h = await createHarness();
-  h.directory.addServer(S, 'free');
-  h.directory.addServer(OTHER, 'pro');
-  h.directory.grant(S, 'owner-1', 'owner');
-  h.directory.grant(S, 'admin-1', 'admin');
-  h.directory.grant(S, 'user-1', 'user');
-  h.directory.grant(OTHER, 'stranger', 'owner');
+  await seedServer(h, { serverId: S, ownerId: 'owner-1', tier: 'free' }, { 'admin-1': 'admin', 'user-1': 'user' });
+  await seedServer(h, { serverId: OTHER, ownerId: 'stranger', tier: 'pro' });
+});
+
+afterEach(async () => {
+  await h.close();
 });
 
 describe('GET /logs/my', () => {
   it('answers the spec field names, newest first, with X-Total-Count', async () => {
-    await h.logStore.insertBatch([
+    await h.deps.logStore.insertBatch([
       record(S, { id: 'a', createdAt: NOW - 2000, message: 'older', metadata: { player: 'Steve' } }),
       record(S, { id: 'b', createdAt: NOW - 1000, message: 'newer' }),
       record(OTHER, { id: 'c', createdAt: NOW - 500 }),
@@ -49,7 +51,7 @@ describe('GET /logs/my', () => {
   });
 
   it('combined includes photo logs with signed image paths', async () => {
-    await h.logStore.insertBatch([
+    await h.deps.logStore.insertBatch([
       record(S, { id: 't', createdAt: NOW - 2000 }),
       record(S, { id: 'p', createdAt: NOW - 100, logType: 'photo', imageKey: 'photos/srv-1/p.webp', thumbKey: 'thumbs/srv-1/p.webp' }),
     ]);
@@ -62,7 +64,7 @@ describe('GET /logs/my', () => {
 
   it('filters case-insensitively, searches metadata, and bounds dates by whole UTC days', async () => {
     const day = (iso: string) => Date.parse(iso);
-    await h.logStore.insertBatch([
+    await h.deps.logStore.insertBatch([
       record(S, { id: 'd1-start', createdAt: day('2025-08-18T00:00:00.000Z'), level: 'error', type: 'Combat', resource: 'ArenaRes' }),
       record(S, { id: 'd1-end', createdAt: day('2025-08-18T23:59:59.999Z'), level: 'warn', metadata: { weapon: 'Crossbow' } }),
       record(S, { id: 'd0', createdAt: day('2025-08-17T23:59:59.999Z'), level: 'error' }),
@@ -77,7 +79,7 @@ describe('GET /logs/my', () => {
   });
 
   it('pages on the server (page from 1, pageSize) and answers the newest 1000 without page', async () => {
-    await h.logStore.insertBatch(Array.from({ length: 1005 }, (_, i) => record(S, { id: `n${String(i).padStart(4, '0')}`, createdAt: NOW - 10_000 + i })));
+    await h.deps.logStore.insertBatch(Array.from({ length: 1005 }, (_, i) => record(S, { id: `n${String(i).padStart(4, '0')}`, createdAt: NOW - 10_000 + i })));
     const page2 = await get(`/logs/my?serverId=${S}&page=2&pageSize=3`);
     expect(page2.headers['x-total-count']).toBe('1005');
     expect(page2.json().map((l: { id: string }) => l.id)).toEqual(['n1001', 'n1000', 'n0999']);
@@ -101,7 +103,7 @@ describe('GET /logs/my', () => {
 
 describe('GET /photologs/my', () => {
   it('answers { photologs, maxPhotoLogs } with only photo logs and the tier maximum', async () => {
-    await h.logStore.insertBatch([
+    await h.deps.logStore.insertBatch([
       record(S, { id: 't' }),
       record(S, { id: 'p1', logType: 'photo', imageKey: 'photos/srv-1/p1.webp', thumbKey: 'thumbs/srv-1/p1.webp' }),
     ]);
@@ -134,9 +136,19 @@ describe('role matrix', () => {
     expect((await get(`/logs/my?serverId=does-not-exist`)).statusCode).toBe(404);
   });
 
+  it('answers 401 to a revoked, malformed or foreign token', async () => {
+    const url = `/logs/my?serverId=${S}`;
+    const bearer = (token: string) => h.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    expect((await bearer(signAccessToken(generateTestKeys(), { sub: 'user-1', role: 'staff', tv: 0 }, 3600))).statusCode).toBe(401);
+    expect((await bearer('not.a.token')).statusCode).toBe(401);
+    await h.identity.revokeSessions('user-1', 1);
+    await waitFor(async () => (await get(url, 'user-1')).statusCode === 401, 'the revocation in the logs read model');
+    expect((await h.injectAs({ id: 'user-1', tv: 1 }, { method: 'GET', url })).statusCode).toBe(200);
+  });
+
   it('lets only admin and owner change colours and delete logs', async () => {
-    const put = (user: string) => h.app.inject({ method: 'PUT', url: `/settings/colors?serverId=${S}`, headers: { 'x-test-user': user }, payload: { info: { bg_color: '#000000', text_color: '#ffffff' } } });
-    const del = (user: string) => h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=1`, headers: { 'x-test-user': user } });
+    const put = (user: string) => h.injectAs({ id: user }, { method: 'PUT', url: `/settings/colors?serverId=${S}`, payload: { info: { bg_color: '#000000', text_color: '#ffffff' } } });
+    const del = (user: string) => h.injectAs({ id: user }, { method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=1` });
     expect((await put('user-1')).statusCode).toBe(403);
     expect((await del('user-1')).statusCode).toBe(403);
     expect((await put('stranger')).statusCode).toBe(404);
@@ -150,29 +162,29 @@ describe('role matrix', () => {
 
 describe('DELETE /logs/cleanup', () => {
   it('deletes logs older than the days, their photo objects, and answers deletedCount', async () => {
-    await h.objects.put('photos/srv-1/old.webp', Buffer.from('x'), 'image/webp');
-    await h.objects.put('thumbs/srv-1/old.webp', Buffer.from('x'), 'image/webp');
-    await h.logStore.insertBatch([
+    await h.deps.objects.put('photos/srv-1/old.webp', Buffer.from('x'), 'image/webp');
+    await h.deps.objects.put('thumbs/srv-1/old.webp', Buffer.from('x'), 'image/webp');
+    await h.deps.logStore.insertBatch([
       record(S, { id: 'old', createdAt: NOW - 3 * 86_400_000, logType: 'photo', imageKey: 'photos/srv-1/old.webp', thumbKey: 'thumbs/srv-1/old.webp' }),
       record(S, { id: 'old-text', createdAt: NOW - 2.5 * 86_400_000 }),
       record(S, { id: 'new', createdAt: NOW - 1000 }),
       record(OTHER, { id: 'other-old', createdAt: NOW - 10 * 86_400_000 }),
     ]);
-    const res = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=2`, headers: { 'x-test-user': 'admin-1' } });
+    const res = await h.injectAs({ id: 'admin-1' }, { method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=2` });
     expect(res.json()).toEqual({ deletedCount: 2 });
-    expect([...h.logStore.records.keys()].sort()).toEqual(['new', 'other-old']);
-    expect(h.objects.objects.size).toBe(0);
-    const all = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=0`, headers: { 'x-test-user': 'admin-1' } });
+    expect([...(await storedIds(h, S)), ...(await storedIds(h, OTHER))].sort()).toEqual(['new', 'other-old']);
+    expect(await storedObjects(h)).toEqual([]);
+    const all = await h.injectAs({ id: 'admin-1' }, { method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=0` });
     expect(all.json()).toEqual({ deletedCount: 1 });
   });
 
   it("refuses missing, negative, fractional or non-numeric days with the spec's message", async () => {
     for (const days of ['', '-1', '1.5', 'abc', '1e3', '%20']) {
-      const res = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=${days}`, headers: { 'x-test-user': 'owner-1' } });
+      const res = await h.injectAs({ id: 'owner-1' }, { method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=${days}` });
       expect(res.statusCode, days).toBe(400);
       expect(res.json().error).toBe('Insert a valid amount of days (0 or more)');
     }
-    const missing = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}`, headers: { 'x-test-user': 'owner-1' } });
+    const missing = await h.injectAs({ id: 'owner-1' }, { method: 'DELETE', url: `/logs/cleanup?serverId=${S}` });
     expect(missing.json().error).toBe('Insert a valid amount of days (0 or more)');
   });
 });
@@ -180,8 +192,8 @@ describe('DELETE /logs/cleanup', () => {
 describe('GET /server/usage/{id}', () => {
   it('reads used from the shared quota counter and limits from the tier', async () => {
     const windowStart = quotaWindowStart(Date.now());
-    h.now = Date.now();
-    await h.counters.consume(quotaKey(S, windowStart), 42, 1000, QUOTA_WINDOW_MS);
+    h.clock.now = Date.now();
+    await h.deps.counters.consume(quotaKey(S, windowStart), 42, 1000, QUOTA_WINDOW_MS);
     const body = (await get(`/server/usage/${S}`)).json();
     expect(body).toEqual({
       used: 42,
@@ -196,7 +208,8 @@ describe('GET /server/usage/{id}', () => {
   });
 
   it("answers an error containing 'suspended' for a suspended server", async () => {
-    h.directory.addServer(S, 'free', true);
+    await h.identity.suspended(S, true);
+    await waitFor(async () => (await get(`/server/usage/${S}`)).statusCode !== 200, 'the suspension in the logs read model');
     const res = await get(`/server/usage/${S}`);
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toContain('suspended');
@@ -210,7 +223,7 @@ describe('colour settings', () => {
     expect(defaults.warn).toEqual({ bg_color: '#fee2b3', text_color: '#b45309' });
     expect(defaults.error).toEqual({ bg_color: '#fecaca', text_color: '#991b1b' });
     expect(defaults.fatal).toEqual({ bg_color: '#fecaca', text_color: '#991b1b' });
-    const put = (payload: unknown) => h.app.inject({ method: 'PUT', url: `/settings/colors?serverId=${S}`, headers: { 'x-test-user': 'owner-1' }, payload: payload as object });
+    const put = (payload: unknown) => h.injectAs({ id: 'owner-1' }, { method: 'PUT', url: `/settings/colors?serverId=${S}`, payload: payload as object });
     const saved = await put({ warn: { bg_color: '#123456', text_color: '#abc' } });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().warn).toEqual({ bg_color: '#123456', text_color: '#abc' });
@@ -224,5 +237,9 @@ describe('colour settings', () => {
 
   it('lists the levels', async () => {
     expect((await get(`/settings/levels?serverId=${S}`)).json()).toEqual({ types: ['info', 'warn', 'error', 'fatal', 'debug'] });
+  });
+
+  it('colours exactly the log levels ingestion accepts (the contracts keep the two lists apart)', () => {
+    expect([...COLOR_LEVELS]).toEqual([...LOG_LEVELS]);
   });
 });

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { IMAGE_URL_BUCKET_MS, createImageUrlSigner } from '../src/domain/image-url.ts';
-import { createHarness, NOW, record } from './support/harness.ts';
+import { createHarness, getAs, NOW, record, seedServer } from './support/harness.ts';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -31,15 +31,15 @@ describe('signed image URLs', () => {
 describe('GET /photologs/image/:id', () => {
   it('serves the photo and thumbnail with content type, nosniff, inline filename and private caching', async () => {
     const h = await createHarness();
-    h.directory.addServer('s');
-    h.directory.grant('s', 'u', 'user');
-    await h.objects.put('photos/s/p1.webp', Buffer.from('full-bytes'), 'image/webp');
-    await h.objects.put('thumbs/s/p1.webp', Buffer.from('thumb'), 'image/webp');
-    await h.logStore.insertBatch([record('s', { id: 'p1', logType: 'photo', imageKey: 'photos/s/p1.webp', thumbKey: 'thumbs/s/p1.webp' })]);
-    const { photologs } = (await h.app.inject({ method: 'GET', url: '/photologs/my?serverId=s', headers: { 'x-test-user': 'u' } })).json();
+    onTestFinished(() => h.close());
+    await seedServer(h, { serverId: 's', ownerId: 'o' }, { u: 'user' });
+    await h.deps.objects.put('photos/s/p1.webp', Buffer.from('full-bytes'), 'image/webp');
+    await h.deps.objects.put('thumbs/s/p1.webp', Buffer.from('thumb'), 'image/webp');
+    await h.deps.logStore.insertBatch([record('s', { id: 'p1', logType: 'photo', imageKey: 'photos/s/p1.webp', thumbKey: 'thumbs/s/p1.webp' })]);
+    const { photologs } = (await getAs(h, '/photologs/my?serverId=s', 'u')).json();
     const local = (path: string) => path.replace(/^\/api/, '');
 
-    const full = await h.app.inject({ method: 'GET', url: local(photologs[0].image_path) });
+    const full = await h.inject({ method: 'GET', url: local(photologs[0].image_path) });
     expect(full.statusCode).toBe(200);
     expect(full.body).toBe('full-bytes');
     expect(full.headers['content-type']).toBe('image/webp');
@@ -47,25 +47,26 @@ describe('GET /photologs/image/:id', () => {
     expect(full.headers['content-disposition']).toBe('inline; filename="photolog-p1.webp"');
     expect(full.headers['cache-control']).toBe('private, max-age=600');
 
-    const thumb = await h.app.inject({ method: 'GET', url: local(photologs[0].thumb_path) });
+    const thumb = await h.inject({ method: 'GET', url: local(photologs[0].thumb_path) });
     expect(thumb.body).toBe('thumb');
     expect(thumb.headers['content-disposition']).toBe('inline; filename="photolog-p1-thumb.webp"');
 
     // Without the token, with another log's id, after expiry, and after the photo is deleted: 404.
-    expect((await h.app.inject({ method: 'GET', url: '/photologs/image/p1' })).statusCode).toBe(400);
-    expect((await h.app.inject({ method: 'GET', url: local(photologs[0].image_path).replace('/p1?', '/p2?') })).statusCode).toBe(404);
-    h.now = NOW + 3 * 600_000;
-    expect((await h.app.inject({ method: 'GET', url: local(photologs[0].image_path) })).statusCode).toBe(404);
-    h.now = NOW;
-    await h.objects.delete(['photos/s/p1.webp']);
-    expect((await h.app.inject({ method: 'GET', url: local(photologs[0].image_path) })).statusCode).toBe(404);
+    expect((await h.inject({ method: 'GET', url: '/photologs/image/p1' })).statusCode).toBe(400);
+    expect((await h.inject({ method: 'GET', url: local(photologs[0].image_path).replace('/p1?', '/p2?') })).statusCode).toBe(404);
+    h.clock.now = NOW + 3 * 600_000;
+    expect((await h.inject({ method: 'GET', url: local(photologs[0].image_path) })).statusCode).toBe(404);
+    h.clock.now = NOW;
+    await h.deps.objects.delete(['photos/s/p1.webp']);
+    expect((await h.inject({ method: 'GET', url: local(photologs[0].image_path) })).statusCode).toBe(404);
   });
 
   it('never renders a stored object of another content type inline', async () => {
     const h = await createHarness();
-    await h.objects.put('photos/s/evil.webp', Buffer.from('<script>alert(1)</script>'), 'text/html');
-    const signer = createImageUrlSigner(h.secretsKey, '');
-    const res = await h.app.inject({ method: 'GET', url: signer.url('evil', 'full', 'photos/s/evil.webp', NOW) });
+    onTestFinished(() => h.close());
+    await h.deps.objects.put('photos/s/evil.webp', Buffer.from('<script>alert(1)</script>'), 'text/html');
+    const signer = createImageUrlSigner(h.deps.secretsKey, '');
+    const res = await h.inject({ method: 'GET', url: signer.url('evil', 'full', 'photos/s/evil.webp', NOW) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/octet-stream');
     expect(res.headers['content-disposition']).toMatch(/^attachment;/);

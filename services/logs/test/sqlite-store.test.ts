@@ -1,29 +1,31 @@
-/** The logs routes on the real embedded log store (SQLite): filters, search, day bounds, paging, stats, cleanup, photo limit. */
+/** The logs routes on the embedded log store (SQLite): filters, search, day bounds, paging, stats, cleanup, photo limit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { createLogStore } from '@skald/adapters';
-import type { LogStore } from '@skald/ports';
+import { createIdentityReadModel } from '@skald/service-kit';
+import type { IdentityReadModel } from '@skald/service-kit';
+import { waitFor } from '@skald/testing';
 import { storeAcceptedBatch } from '../src/domain/store-batch.ts';
-import { createHarness, NOW, record } from './support/harness.ts';
+import { createHarness, getAs, NOW, record, seedServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
 const S = 'srv-sql';
-let dir: string;
-let h: Harness<LogStore>;
+let h: Harness;
+let directory: IdentityReadModel;
 
-const get = (url: string) => h.app.inject({ method: 'GET', url, headers: { 'x-test-user': 'u' } });
+const get = (url: string) => getAs(h, url, 'u');
 const ids = async (q: string) => (await get(`/logs/my/combined?serverId=${S}&${q}`)).json().map((l: { id: string }) => l.id);
+/** The consumer's store step, called directly (its result is asserted) with the service's adapters. */
+const storeBatch = (logs: Parameters<typeof storeAcceptedBatch>[1]['logs']) =>
+  storeAcceptedBatch({ logStore: h.deps.logStore, objects: h.deps.objects, directory, log: h.deps.log }, { serverId: S, logs });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'logs-sqlite-'));
-  h = await createHarness(await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db') }));
-  h.directory.addServer(S, 'free');
-  h.directory.grant(S, 'u', 'owner');
+  h = await createHarness();
+  // A second identity read model over the same bus, started before the server is published so it sees it too.
+  directory = await createIdentityReadModel({ bus: h.deps.bus, docs: h.deps.docs, group: 'test.store-batch.identity', collectionPrefix: 'test_identity_' });
+  await directory.start();
+  await seedServer(h, { serverId: S, ownerId: 'u', tier: 'free' });
+  await waitFor(async () => (await directory.server(S)) !== null, 'the server in the test read model');
   const day = (iso: string) => Date.parse(iso);
-  await h.logStore.insertBatch([
+  await h.deps.logStore.insertBatch([
     record(S, { id: 'a', createdAt: day('2025-08-18T00:00:00.000Z'), level: 'error', type: 'Combat', resource: 'ArenaRes', metadata: { weapon: 'Crossbow' } }),
     record(S, { id: 'b', createdAt: day('2025-08-18T23:59:59.999Z'), level: 'warn', message: 'Player JOINED the game' }),
     record(S, { id: 'c', createdAt: day('2025-08-17T23:59:59.999Z'), level: 'error' }),
@@ -33,8 +35,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await h.logStore.close();
-  await rm(dir, { recursive: true, force: true });
+  await directory.stop();
+  await h.close();
 });
 
 describe('logs routes on the SQLite log store', () => {
@@ -65,22 +67,22 @@ describe('logs routes on the SQLite log store', () => {
       id: `ph${String(i).padStart(2, '0')}`, createdAt: NOW + i, level: 'info' as const, type: 'Shot', resource: 'cam', message: 'photo',
       metadata: null, logType: 'photo' as const, imageKey: `photos/${S}/ph${i}.webp`, thumbKey: `thumbs/${S}/ph${i}.webp`,
     }));
-    for (const l of logs) await h.objects.put(l.imageKey, Buffer.from('x'), 'image/webp');
-    const result = await storeAcceptedBatch({ logStore: h.logStore, objects: h.objects, directory: h.directory, log: pino({ level: 'silent' }) }, { serverId: S, logs });
+    for (const l of logs) await h.deps.objects.put(l.imageKey, Buffer.from('x'), 'image/webp');
+    const result = await storeBatch(logs);
     expect(result.inserted).toBe(11);
     expect(result.photosEvicted).toBe(2); // 'd' and the oldest new one
-    expect(await h.logStore.count(S, 'photo')).toBe(10);
-    expect(h.objects.objects.has(`photos/${S}/ph0.webp`)).toBe(false);
-    expect(h.objects.objects.has(`photos/${S}/ph1.webp`)).toBe(true);
-    const again = await storeAcceptedBatch({ logStore: h.logStore, objects: h.objects, directory: h.directory, log: pino({ level: 'silent' }) }, { serverId: S, logs: logs.slice(5) });
+    expect(await h.deps.logStore.count(S, 'photo')).toBe(10);
+    expect(await h.deps.objects.stat(`photos/${S}/ph0.webp`)).toBeNull();
+    expect(await h.deps.objects.stat(`photos/${S}/ph1.webp`)).not.toBeNull();
+    const again = await storeBatch(logs.slice(5));
     expect(again.inserted).toBe(0);
   });
 
   it('cleanup deletes by age on the real store', async () => {
-    h.now = NOW + 60_000; // after the photo logs above
-    const res = await h.app.inject({ method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=0`, headers: { 'x-test-user': 'u' } });
+    h.clock.now = NOW + 60_000; // after the photo logs above
+    const res = await h.injectAs({ id: 'u' }, { method: 'DELETE', url: `/logs/cleanup?serverId=${S}&days=0` });
     expect(res.json().deletedCount).toBe(13);
-    expect(await h.logStore.count(S)).toBe(0);
-    expect(await h.logStore.count('other')).toBe(1);
+    expect(await h.deps.logStore.count(S)).toBe(0);
+    expect(await h.deps.logStore.count('other')).toBe(1);
   });
 });

@@ -2,35 +2,11 @@
  * Dashboard statistics (spec 000 §2 Dashboard, §9), computed from the log store's rollups, never by
  * scanning logs. Windows: the last 7 UTC days including today versus the 7 days before them.
  */
+import type { ApiLog, DashboardStats, NamedCount } from '@skald/contracts';
 import type { LogStats, TextPhotoCount } from '@skald/ports';
 import { lastDays } from './days.ts';
-import type { ApiLog } from './log-view.ts';
 
 export const RECENT_PHOTOS = 8;
-
-export interface NamedCount {
-  readonly name: string;
-  readonly text: number;
-  readonly photo: number;
-}
-
-export interface DashboardStats {
-  readonly totals: { readonly all: number; readonly text: number; readonly photo: number };
-  /** Oldest first, 7 entries, days without logs as zeros. */
-  readonly last7Days: readonly { readonly date: string; readonly text: number; readonly photo: number }[];
-  readonly currentWeekTotal: number;
-  readonly previousWeekTotal: number;
-  /** currentWeekTotal / 7, rounded. */
-  readonly averagePerDay: number;
-  /** Signed percentage against the previous 7 days (see trendPercent). */
-  readonly trend: number;
-  /** Sorted by total descending, then name. */
-  readonly perType: readonly NamedCount[];
-  readonly perLevel: readonly NamedCount[];
-  readonly perResource: readonly NamedCount[];
-  /** The 8 newest photo logs (API shape, with signed image and thumbnail paths). */
-  readonly recentPhotos: readonly ApiLog[];
-}
 
 /** The 14-day range to ask the store for. */
 export function statsRange(now: number): { fromDay: string; toDay: string } {
@@ -44,7 +20,7 @@ export function trendPercent(current: number, previous: number): number {
   return Math.round(((current - previous) / previous) * 100);
 }
 
-export function buildDashboardStats(stats: LogStats, now: number, recentPhotos: readonly ApiLog[]): DashboardStats {
+export function buildDashboardStats(stats: LogStats, now: number, recentPhotos: ApiLog[]): DashboardStats {
   const days = lastDays(now, 14);
   const count = (day: string): TextPhotoCount => stats.perDay[day] ?? { text: 0, photo: 0 };
   const sum = (list: readonly string[]): number => list.reduce((acc, day) => acc + count(day).text + count(day).photo, 0);

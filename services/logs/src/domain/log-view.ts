@@ -1,21 +1,7 @@
-/** The API shape of a log (spec 000 §3): snake_case field names, ISO time, signed image paths for photo logs. */
+/** A stored log in its API shape (ApiLog in @skald/contracts, spec 000 §3), with signed image paths for photo logs. */
+import type { ApiLog } from '@skald/contracts';
 import type { LogRecord } from '@skald/ports';
 import type { ImageUrlSigner } from './image-url.ts';
-
-export interface ApiLog {
-  readonly id: string;
-  readonly created_at: string;
-  readonly level: string;
-  readonly type: string;
-  readonly resource: string;
-  readonly message: string;
-  readonly metadata: Readonly<Record<string, unknown>> | null;
-  readonly log_type: 'text' | 'photo';
-  /** Relative, signed, expiring URL of the photo; null for text logs. */
-  readonly image_path: string | null;
-  /** Relative, signed, expiring URL of the thumbnail; null for text logs. */
-  readonly thumb_path: string | null;
-}
 
 export function toApiLog(record: LogRecord, signer: ImageUrlSigner, now: number): ApiLog {
   return {

@@ -3,10 +3,15 @@ import type { LogsRouteDeps } from './deps.ts';
 import { registerImageRoute } from './image-route.ts';
 import { registerLogRoutes } from './log-routes.ts';
 import { registerSettingsRoutes } from './settings-routes.ts';
+import { registerUsageRoute } from './usage-route.ts';
 
-/** Every route of the logs service, with the spec's paths (the gateway adds /api). */
+/**
+ * Every route of the logs service, with the spec's paths (the gateway adds /api). The caller has
+ * registered the service kit's authPlugin on `app` (app.authenticate, used by the guarded routes).
+ */
 export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
   await registerLogRoutes(app, deps);
   await registerSettingsRoutes(app, deps);
+  await registerUsageRoute(app, deps);
   await registerImageRoute(app, deps);
 }

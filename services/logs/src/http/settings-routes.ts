@@ -1,43 +1,56 @@
-/** GET/PUT /settings/colors and GET /settings/levels, plus GET /server/usage/{id}. */
+/** GET/PUT /settings/colors and GET /settings/levels. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type from 'typebox';
-import { COLOR_LEVELS, LevelColorsUpdateSchema } from '../domain/level-colors.ts';
-import { serverUsage } from '../domain/server-usage.ts';
-import { requireServerRole } from './access.ts';
+import { COLOR_LEVELS, LevelColorsSchema, LevelColorsUpdateSchema, LevelListSchema } from '@skald/contracts';
+import { requireServerRole, serverAccessOf } from '@skald/service-kit';
 import type { LogsRouteDeps } from './deps.ts';
-import { sendError } from './errors.ts';
-
-const ServerIdQuery = Type.Object({ serverId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
-const UsageParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
-
-export const SUSPENDED_ERROR = 'Server suspended';
-export const SUSPENDED_MESSAGE = 'This server is suspended due to an expired or cancelled payment.';
+import { ADMIN_ERRORS, MEMBER_ERRORS, ServerIdQuerySchema } from './route-schemas.ts';
 
 export async function registerSettingsRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  typed.get('/settings/colors', { schema: { querystring: ServerIdQuery } }, async (request, reply) => {
-    if (!(await requireServerRole(deps, request, reply, request.query.serverId, 'user'))) return reply;
-    return deps.colors.get(request.query.serverId);
-  });
+  typed.get(
+    '/settings/colors',
+    {
+      preHandler: [app.authenticate, requireServerRole(deps.directory, 'user')],
+      schema: {
+        tags: ['settings'],
+        summary: "The server's colour for every log level",
+        description: 'Levels never set answer the default colours (spec 000 §3).',
+        querystring: ServerIdQuerySchema,
+        response: { 200: LevelColorsSchema, ...MEMBER_ERRORS },
+      },
+    },
+    async (request) => deps.colors.get(serverAccessOf(request).serverId),
+  );
 
-  typed.put('/settings/colors', { schema: { querystring: ServerIdQuery, body: LevelColorsUpdateSchema } }, async (request, reply) => {
-    if (!(await requireServerRole(deps, request, reply, request.query.serverId, 'admin'))) return reply;
-    return deps.colors.update(request.query.serverId, request.body);
-  });
+  typed.put(
+    '/settings/colors',
+    {
+      preHandler: [app.authenticate, requireServerRole(deps.directory, 'admin')],
+      schema: {
+        tags: ['settings'],
+        summary: 'Change level colours (admin or owner); levels left out keep their colours',
+        description: 'Answers the full map after the change. Colours are CSS hex (#rgb, #rgba, #rrggbb, #rrggbbaa).',
+        querystring: ServerIdQuerySchema,
+        body: LevelColorsUpdateSchema,
+        response: { 200: LevelColorsSchema, ...ADMIN_ERRORS },
+      },
+    },
+    async (request) => deps.colors.update(serverAccessOf(request).serverId, request.body),
+  );
 
-  typed.get('/settings/levels', { schema: { querystring: ServerIdQuery } }, async (request, reply) => {
-    if (!(await requireServerRole(deps, request, reply, request.query.serverId, 'user'))) return reply;
-    return { types: COLOR_LEVELS };
-  });
-
-  typed.get('/server/usage/:id', { schema: { params: UsageParams } }, async (request, reply) => {
-    const serverId = request.params.id;
-    if (!(await requireServerRole(deps, request, reply, serverId, 'user'))) return reply;
-    const info = await deps.directory.server(serverId);
-    // The web app shows its suspended notice when the error text contains 'suspended' (spec 000 §8).
-    if (info?.suspended) return sendError(reply, 403, SUSPENDED_ERROR, SUSPENDED_MESSAGE);
-    return serverUsage(deps.counters, serverId, info, deps.now());
-  });
+  typed.get(
+    '/settings/levels',
+    {
+      preHandler: [app.authenticate, requireServerRole(deps.directory, 'user')],
+      schema: {
+        tags: ['settings'],
+        summary: 'The levels whose colours can be set',
+        querystring: ServerIdQuerySchema,
+        response: { 200: LevelListSchema, ...MEMBER_ERRORS },
+      },
+    },
+    async () => ({ types: [...COLOR_LEVELS] }),
+  );
 }

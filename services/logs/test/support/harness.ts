@@ -1,75 +1,57 @@
 /**
- * Builds the logs routes on a Fastify app with in-memory stores, a fixed clock, a fake identity directory
- * and a test authentication (header `x-test-user`), so route behaviour is tested without the JWT plugin.
+ * The logs service as the test kit builds it: the real factory over the embedded adapters (SQLite log and
+ * document stores, file-system objects, the journal bus, the embedded job queue), real access tokens, and
+ * a settable clock for the read side (LogsServiceOptions.now). Servers and memberships are published as
+ * identity events and awaited until the service's own read model has applied them.
  */
-import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { randomBytes } from 'node:crypto';
-import type { Counters, LogRecord, LogStore } from '@skald/ports';
-import { MemoryCounters } from '@skald/adapters';
-import { createImageUrlSigner } from '../../src/domain/image-url.ts';
-import { createLevelColorsRepository } from '../../src/domain/level-colors.ts';
-import type { ServerDirectory, ServerInfo, ServerRole } from '../../src/domain/server-directory.ts';
-import { registerLogsRoutes } from '../../src/http/routes.ts';
-import { MemoryLogStore } from './memory-log-store.ts';
-import { MemoryDocumentStore, MemoryObjectStore } from './memory-stores.ts';
-
-export class FakeDirectory implements ServerDirectory {
-  readonly roles = new Map<string, ServerRole>();
-  readonly servers = new Map<string, ServerInfo>();
-  async roleOf(userId: string, serverId: string) {
-    return this.roles.get(`${serverId}:${userId}`) ?? null;
-  }
-  async server(serverId: string) {
-    return this.servers.get(serverId) ?? null;
-  }
-  addServer(serverId: string, tier = 'free', suspended = false): void {
-    this.servers.set(serverId, { tier, suspended });
-  }
-  grant(serverId: string, userId: string, role: ServerRole): void {
-    this.roles.set(`${serverId}:${userId}`, role);
-  }
-}
-
-export interface Harness<S extends LogStore = MemoryLogStore> {
-  readonly app: FastifyInstance;
-  readonly logStore: S;
-  readonly objects: MemoryObjectStore;
-  readonly counters: Counters;
-  readonly directory: FakeDirectory;
-  readonly secretsKey: string;
-  now: number;
-}
+import { buildTestService, waitFor } from '@skald/testing';
+import type { SeedServer, TestService } from '@skald/testing';
+import type { ServerRole } from '@skald/contracts';
+import type { LogRecord } from '@skald/ports';
+import type { ServiceModule } from '@skald/service-kit';
+import { createLogsServiceWith } from '../../src/logs-service.ts';
+import type { LogsServiceControl, LogsServiceOptions } from '../../src/logs-service.ts';
 
 export const NOW = Date.parse('2025-08-20T12:00:00.000Z');
 
-export async function createHarness(): Promise<Harness>;
-export async function createHarness<S extends LogStore>(logStore: S): Promise<Harness<S>>;
-export async function createHarness(store?: LogStore): Promise<Harness<LogStore>> {
-  const logStore = store ?? new MemoryLogStore();
-  const objects = new MemoryObjectStore();
-  const counters = new MemoryCounters();
-  const directory = new FakeDirectory();
-  const secretsKey = randomBytes(32).toString('base64');
-  const app = Fastify({ logger: false });
-  const harness: Harness<LogStore> = { app, logStore, objects, counters, directory, secretsKey, now: NOW };
-  await registerLogsRoutes(app, {
-    authenticate: async (request) => {
-      const user = request.headers['x-test-user'];
-      return typeof user === 'string' ? user : null;
-    },
-    directory,
-    logStore,
-    objects,
-    counters,
-    colors: await createLevelColorsRepository(new MemoryDocumentStore()),
-    signer: createImageUrlSigner(secretsKey, '/api'),
-    log: pino({ level: 'silent' }),
-    now: () => harness.now,
-  });
-  await app.ready();
-  return harness;
+export interface Harness extends TestService<ServiceModule & LogsServiceControl> {
+  /** What the service's `now` option answers; starts at NOW. */
+  readonly clock: { now: number };
+}
+
+export async function createHarness(options: Omit<LogsServiceOptions, 'now'> = {}): Promise<Harness> {
+  const clock = { now: NOW };
+  const service = await buildTestService((deps) => createLogsServiceWith(deps, { ...options, now: () => clock.now }), { service: 'logs' });
+  return Object.assign(service, { clock });
+}
+
+/** A GET as `userId` (with a real access token), or without any token when userId is null. */
+export function getAs(h: Harness, url: string, userId: string | null) {
+  return userId === null ? h.inject({ method: 'GET', url }) : h.injectAs({ id: userId }, { method: 'GET', url });
+}
+
+/** True once the service lets the user read the server (the read model has the membership). */
+async function canRead(h: Harness, serverId: string, userId: string): Promise<boolean> {
+  return (await getAs(h, `/settings/levels?serverId=${encodeURIComponent(serverId)}`, userId)).statusCode === 200;
+}
+
+/** Publishes a server (its owner included) and further members, and waits until the service knows each of them. */
+export async function seedServer(h: Harness, server: SeedServer, members: Readonly<Record<string, ServerRole>> = {}): Promise<void> {
+  await h.identity.server(server);
+  for (const [userId, role] of Object.entries(members)) await h.identity.member(server.serverId, userId, role);
+  for (const userId of [server.ownerId, ...Object.keys(members)]) {
+    await waitFor(() => canRead(h, server.serverId, userId), `${userId} on ${server.serverId} in the logs read model`);
+  }
+}
+
+/** Ids of a server's stored logs, newest first. */
+export async function storedIds(h: Harness, serverId: string): Promise<string[]> {
+  return (await h.deps.logStore.query({ serverId, offset: 0, limit: 100_000 })).items.map((r) => r.id);
+}
+
+/** Keys of every stored object. */
+export async function storedObjects(h: Harness): Promise<string[]> {
+  return (await h.deps.objects.list('')).map((o) => o.key);
 }
 
 let seq = 0;

@@ -5,8 +5,8 @@
  */
 import { LogsBatchAcceptedEvent, on, subscribeEvents } from '@skald/contracts';
 import type { EventBus, Subscription } from '@skald/ports';
-import { storeAcceptedBatch } from './store-batch.ts';
-import type { StoreBatchDeps } from './store-batch.ts';
+import { storeAcceptedBatch } from '../domain/store-batch.ts';
+import type { StoreBatchDeps } from '../domain/store-batch.ts';
 
 export const LOGS_CONSUMER_GROUP = 'logs-store';
 

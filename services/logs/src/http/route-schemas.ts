@@ -1,0 +1,17 @@
+/** Request and error-answer schemas shared by the logs route files (answer bodies are in @skald/contracts). */
+import Type from 'typebox';
+import { ErrorBodySchema } from '@skald/contracts';
+
+export const ServerIdSchema = Type.String({ minLength: 1, maxLength: 64 });
+
+export const ServerIdQuerySchema = Type.Object({ serverId: ServerIdSchema }, { additionalProperties: false });
+
+/**
+ * Refusals of a route guarded by requireServerRole(directory, 'user'): 400 a refused parameter, 401 no
+ * valid access token, 404 a server the caller is not a member of (or that does not exist). No 403: every
+ * member has at least the user role.
+ */
+export const MEMBER_ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema } as const;
+
+/** Refusals of a route guarded by requireServerRole(directory, 'admin'): also 403 for a member with the user role. */
+export const ADMIN_ERRORS = { ...MEMBER_ERRORS, 403: ErrorBodySchema } as const;

@@ -1,0 +1,76 @@
+/**
+ * Every route describes itself for the generated OpenAPI document (the gateway builds /api/openapi.json
+ * from the route schemas with @fastify/swagger): tags, a summary, its parameters and every answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import swagger from '@fastify/swagger';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { createHttpApp } from '@skald/service-kit';
+import { createTestDeps } from '@skald/testing';
+import type { TestDeps } from '@skald/testing';
+import { createLogsServiceWith } from '../src/logs-service.ts';
+
+const TAGS = ['logs', 'photologs', 'settings', 'usage'];
+const routes: { method: string; url: string; schema: FastifySchema | undefined }[] = [];
+let deps: TestDeps;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  deps = await createTestDeps({ service: 'logs' });
+  app = createHttpApp({ logLevel: 'silent' });
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'logs', version: '0' } } });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema });
+  });
+  const module = await createLogsServiceWith(deps);
+  await app.register(async (scope) => module.routes(scope));
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+  await deps.cleanup();
+});
+
+describe('logs route schemas', () => {
+  it('give every route a tag, a summary and its answers, errors included', () => {
+    expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'DELETE /logs/cleanup',
+      'GET /logs/my',
+      'GET /logs/my/combined',
+      'GET /logs/stats',
+      'GET /photologs/image/:id',
+      'GET /photologs/my',
+      'GET /server/usage/:id',
+      'GET /settings/colors',
+      'GET /settings/levels',
+      'PUT /settings/colors',
+    ]);
+    for (const { method, url, schema } of routes) {
+      const where = `${method} ${url}`;
+      expect(schema?.tags?.length, where).toBe(1);
+      expect(TAGS, where).toContain(schema?.tags?.[0]);
+      expect(schema?.summary, where).toEqual(expect.any(String));
+      const statuses = Object.keys(schema?.response ?? {});
+      expect(statuses, where).toEqual(expect.arrayContaining(['200', '400', '404']));
+      // The image route is authorised by its signed URL alone; every other route needs an access token.
+      if (url !== '/photologs/image/:id') expect(statuses, where).toContain('401');
+    }
+  });
+
+  it('generate one OpenAPI operation per route', () => {
+    const document = app.swagger() as { paths: Record<string, Record<string, { tags?: string[]; responses?: Record<string, unknown> }>> };
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/logs/cleanup',
+      '/logs/my',
+      '/logs/my/combined',
+      '/logs/stats',
+      '/photologs/image/{id}',
+      '/photologs/my',
+      '/server/usage/{id}',
+      '/settings/colors',
+      '/settings/levels',
+    ]);
+    expect(Object.keys(document.paths['/logs/stats']?.['get']?.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '404']));
+  });
+});
