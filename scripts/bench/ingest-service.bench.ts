@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createCounters, createDocumentStore, createEventBus } from '@skald/adapters';
-import { ApiKeyRotatedEvent, ServerCreatedEvent, TOPICS, publishEvent } from '@skald/contracts';
+import { ApiKeyRotatedEvent, ServerCreatedEvent, TOPICS, hashApiKey, publishEvent } from '@skald/contracts';
 import type { EventBus, ObjectStore } from '@skald/ports';
 import { createHttpApp } from '@skald/service-kit';
 import type { ServiceDeps } from '@skald/service-kit';
-import { createIngestionService, hashApiKey } from '@skald/ingestion-service';
+import { createIngestionService } from '@skald/ingestion-service';
 import type { BenchRow } from './bench-row.ts';
 import { bareFastifyLoad, postLoad } from './http-load.ts';
 

@@ -3,12 +3,14 @@
  * `logs.batch-accepted` messages, keeps each server's arrival order, never exceeds the event schema's
  * batch cap, and answers each caller only with the outcome of the call that carried its logs.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { explainLogsBatchAccepted, LOG_LIMITS } from '@skald/contracts';
 import type { AcceptedLog } from '@skald/contracts';
 import type { PublishInput } from '@skald/ports';
-import { CoalescingPublisher } from '../src/coalescing-publisher.ts';
-import { RecordingBus } from './support/fakes.ts';
+import { createTestDeps } from '@skald/testing';
+import type { TestDeps } from '@skald/testing';
+import { CoalescingPublisher } from '../src/events/coalescing-publisher.ts';
+import { RecordingBus } from './support/doubles.ts';
 
 function logs(prefix: string, count: number): AcceptedLog[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -30,8 +32,18 @@ function data(message: PublishInput): { serverId: string; logs: AcceptedLog[] } 
 }
 
 describe('CoalescingPublisher', () => {
+  // The real embedded bus (SQLite journal), recorded: each test gets a fresh one.
+  let deps: TestDeps;
+  let bus: RecordingBus;
+  beforeEach(async () => {
+    deps = await createTestDeps();
+    bus = new RecordingBus(deps.bus);
+  });
+  afterEach(async () => {
+    await deps.cleanup();
+  });
+
   it('merges concurrent requests of one server into one message, in arrival order', async () => {
-    const bus = new RecordingBus();
     const publisher = new CoalescingPublisher(bus);
     await Promise.all([publisher.publish('s1', logs('a', 1), 1), publisher.publish('s2', logs('x', 2), 1), publisher.publish('s1', logs('b', 2), 1)]);
     expect(bus.publishCalls).toBe(1);
@@ -43,7 +55,6 @@ describe('CoalescingPublisher', () => {
   });
 
   it('splits a merged group at the schema batch cap so every message stays valid', async () => {
-    const bus = new RecordingBus();
     const publisher = new CoalescingPublisher(bus);
     const requests = Array.from({ length: 3 }, (_, i) => publisher.publish('s1', logs(`r${i}`, LOG_LIMITS.maxBatch), 1));
     await Promise.all(requests);
@@ -55,7 +66,6 @@ describe('CoalescingPublisher', () => {
   });
 
   it('rejects every caller of a failed call and publishes nothing for them', async () => {
-    const bus = new RecordingBus();
     bus.failPublish = true;
     const publisher = new CoalescingPublisher(bus);
     const outcomes = await Promise.allSettled([publisher.publish('s1', logs('a', 1), 1), publisher.publish('s1', logs('b', 1), 1)]);
@@ -67,7 +77,6 @@ describe('CoalescingPublisher', () => {
   });
 
   it('keeps a call under the log bound by starting a new call, never splitting a caller', async () => {
-    const bus = new RecordingBus();
     const publisher = new CoalescingPublisher(bus, 3);
     await Promise.all([publisher.publish('s1', logs('a', 2), 1), publisher.publish('s1', logs('b', 2), 1), publisher.publish('s1', logs('c', 5), 1)]);
     expect(bus.publishCalls).toBe(3);

@@ -1,36 +1,31 @@
+/**
+ * POST /logs over the embedded adapters: keys, tiers and suspension arrive as identity events (as from
+ * auth), accepted logs leave as `logs.batch-accepted` messages; refusals publish nothing.
+ */
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
-import { LOGS_BATCH_ACCEPTED_TYPE, TOPICS, isLogsBatchAccepted } from '@skald/contracts';
-import type { LogsBatchAccepted } from '@skald/contracts';
-import type { PublishInput } from '@skald/ports';
+import { LOGS_BATCH_ACCEPTED_TYPE, TOPICS } from '@skald/contracts';
+import { waitFor } from '@skald/testing';
 import { createHarness } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
-import { MapDocumentStore } from './support/fakes.ts';
-import { hashApiKey, KeyDirectory } from '../src/index.ts';
 
 const KEY = 'sk_test_key_0123456789abcdef';
 
-function batchOf(message: PublishInput): LogsBatchAccepted {
-  const envelope = message.payload as { data: unknown };
-  if (!isLogsBatchAccepted(envelope.data)) throw new Error('payload is not a valid logs.batch-accepted');
-  return envelope.data;
-}
-
 function storedIds(h: Harness): string[] {
-  return h.bus.published.flatMap((m) => batchOf(m).logs.map((l) => l.id));
+  return h.batches().flatMap((batch) => batch.logs.map((l) => l.id));
 }
 
-describe('POST /api/logs', () => {
+describe('POST /logs', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await createHarness();
-    await h.createServer('srv-a', KEY);
+    await h.server({ serverId: 'srv-a', apiKey: KEY });
   });
   afterEach(async () => {
     await h.close();
   });
 
   it('accepts one log with the key in X-API-Key and publishes it durably with defaults', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: 'player joined' } });
+    const res = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'player joined' } });
     expect(res.statusCode).toBe(201);
     const { id } = res.json<{ id: string }>();
     expect(h.bus.published).toHaveLength(1);
@@ -38,7 +33,7 @@ describe('POST /api/logs', () => {
     expect(message.topic).toBe(TOPICS.logsIngested);
     expect(message.key).toBe('srv-a');
     expect(message.headers?.['event-type']).toBe(LOGS_BATCH_ACCEPTED_TYPE);
-    const batch = batchOf(message);
+    const batch = h.batches()[0]!;
     expect(batch.serverId).toBe('srv-a');
     expect(batch.logs).toEqual([
       expect.objectContaining({ id, level: 'info', type: 'General', resource: 'unknown', message: 'player joined', metadata: null, logType: 'text', imageKey: null }),
@@ -48,30 +43,31 @@ describe('POST /api/logs', () => {
   });
 
   it('accepts the key as Bearer and as the deprecated ?apiKey= (flagged in the answer)', async () => {
-    const bearer = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { authorization: `Bearer ${KEY}` }, payload: { message: 'a' } });
+    const bearer = await h.inject({ method: 'POST', url: '/logs', headers: { authorization: `Bearer ${KEY}` }, payload: { message: 'a' } });
     expect(bearer.statusCode).toBe(201);
-    const query = await h.app.inject({ method: 'POST', url: `/api/logs?apiKey=${KEY}`, payload: { message: 'b' } });
+    const query = await h.inject({ method: 'POST', url: `/logs?apiKey=${KEY}`, payload: { message: 'b' } });
     expect(query.statusCode).toBe(201);
     expect(query.headers['deprecation']).toBe('true');
   });
 
   it('accepts a batch and answers every id, in one message', async () => {
     const logs = Array.from({ length: 250 }, (_, i) => ({ message: `m${i}`, level: i % 2 ? 'warn' : 'error', metadata: { i } }));
-    const res = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: logs });
+    const res = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: logs });
     expect(res.statusCode).toBe(201);
     const { ids } = res.json<{ ids: string[] }>();
     expect(ids).toHaveLength(250);
     expect(new Set(ids).size).toBe(250);
     expect(storedIds(h)).toEqual(ids);
-    expect(batchOf(h.bus.published[0]!).logs[3]).toMatchObject({ message: 'm3', level: 'warn', metadata: { i: 3 } });
+    expect(h.batches()[0]!.logs[3]).toMatchObject({ message: 'm3', level: 'warn', metadata: { i: 3 } });
   });
 
   it('answers 401 for a missing, unknown or rotated key, identically', async () => {
-    const missing = await h.app.inject({ method: 'POST', url: '/api/logs', payload: { message: 'x' } });
-    const unknown = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': 'nope' }, payload: { message: 'x' } });
-    await h.identity('apikey.rotated.v1', { serverId: 'srv-a', keyHash: hashApiKey('new-key'), previousKeyHash: hashApiKey(KEY) }, 'srv-a');
-    const rotated = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
-    const fresh = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': 'new-key' }, payload: { message: 'x' } });
+    const missing = await h.inject({ method: 'POST', url: '/logs', payload: { message: 'x' } });
+    const unknown = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': 'nope' }, payload: { message: 'x' } });
+    await h.identity.rotateKey('srv-a', 'new-key', KEY);
+    await waitFor(async () => (await h.keyStatus('new-key')) !== 401, 'the rotated key');
+    const rotated = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
+    const fresh = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': 'new-key' }, payload: { message: 'x' } });
     for (const res of [missing, unknown, rotated]) {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'Invalid API key', message: 'Invalid API key' });
@@ -81,35 +77,37 @@ describe('POST /api/logs', () => {
   });
 
   it('answers 403 for a suspended server and accepts again once unsuspended', async () => {
-    await h.identity('server.suspension-changed.v1', { serverId: 'srv-a', suspended: true }, 'srv-a');
-    const res = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
+    await h.identity.suspended('srv-a', true);
+    await waitFor(async () => (await h.keyStatus(KEY)) === 403, 'the suspension');
+    const res = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
     expect(res.statusCode).toBe(403);
     expect(res.json<{ error: string }>().error).toContain('suspended');
-    await h.identity('server.suspension-changed.v1', { serverId: 'srv-a', suspended: false }, 'srv-a');
-    const again = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
+    await h.identity.suspended('srv-a', false);
+    await waitFor(async () => (await h.keyStatus(KEY)) !== 403, 'the end of the suspension');
+    const again = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
     expect(again.statusCode).toBe(201);
   });
 
   it('answers 400 naming the bad field and stores nothing of the batch', async () => {
-    const res = await h.app.inject({
+    const res = await h.inject({
       method: 'POST',
-      url: '/api/logs',
+      url: '/logs',
       headers: { 'x-api-key': KEY },
       payload: [{ message: 'fine' }, { message: 'bad', level: 'loud' }],
     });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ error: string; field: string }>()).toMatchObject({ field: '[1].level' });
     expect(res.json<{ error: string }>().error).toContain("'[1].level'");
-    const operator = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: { $ne: null } } });
+    const operator = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: { $ne: null } } });
     expect(operator.statusCode).toBe(400);
     expect(h.bus.published).toHaveLength(0);
   });
 
   it('answers 413 for a body above the route limit and 400 for malformed JSON', async () => {
     const huge = JSON.stringify([{ message: 'x'.repeat(6 * 1024 * 1024) }]);
-    const tooLarge = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, payload: huge });
+    const tooLarge = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, payload: huge });
     expect(tooLarge.statusCode).toBe(413);
-    const malformed = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, payload: '{"message":' });
+    const malformed = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, payload: '{"message":' });
     expect(malformed.statusCode).toBe(400);
     expect(h.bus.published).toHaveLength(0);
   });
@@ -117,36 +115,37 @@ describe('POST /api/logs', () => {
   it('counts the quota per log, all or nothing, with 429 + Retry-After + usage', async () => {
     // free tier: 1000 logs per hour
     const batch = (n: number) => Array.from({ length: n }, () => ({ message: 'q' }));
-    const first = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: batch(600) });
+    const first = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: batch(600) });
     expect(first.statusCode).toBe(201);
-    const refused = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: batch(600) });
+    const refused = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: batch(600) });
     expect(refused.statusCode).toBe(429);
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(refused.json<{ usage: unknown }>().usage).toMatchObject({ used: 600, limit: 1000, remaining: 400, tierLabel: 'Free' });
-    const rest = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: batch(400) });
+    const rest = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: batch(400) });
     expect(rest.statusCode).toBe(201);
-    const over = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: 'one more' } });
+    const over = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'one more' } });
     expect(over.statusCode).toBe(429);
     expect(storedIds(h)).toHaveLength(1000);
   });
 
   it('applies a tier change from the identity stream to the quota', async () => {
-    await h.identity('server.tier-changed.v1', { serverId: 'srv-a', tier: 'lite' }, 'srv-a');
+    await h.identity.tier('srv-a', 'lite');
+    await waitFor(async () => (await h.stored('srv-a'))?.tier.key === 'lite', 'the tier change');
     const batch = Array.from({ length: 1000 }, () => ({ message: 'q' }));
     for (let i = 0; i < 5; i++) {
-      const res = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: batch });
+      const res = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: batch });
       expect(res.statusCode).toBe(201);
     }
-    const over = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
+    const over = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
     expect(over.statusCode).toBe(429);
     expect(over.json<{ usage: { limit: number } }>().usage.limit).toBe(5000);
   });
 
   it('answers 503 with Retry-After, never 2xx, when the bus refuses the batch', async () => {
     h.bus.failPublish = true;
-    const res = await h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
+    const res = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
   });
@@ -154,35 +153,12 @@ describe('POST /api/logs', () => {
   it('coalesces concurrent requests into fewer publish calls, each answered with its own id', async () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        h.app.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': KEY }, payload: { message: `c${i}` } }),
+        h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: `c${i}` } }),
       ),
     );
     expect(results.every((r) => r.statusCode === 201)).toBe(true);
     const ids = results.map((r) => r.json<{ id: string }>().id);
     expect(new Set(storedIds(h))).toEqual(new Set(ids));
     expect(h.bus.publishCalls).toBeLessThanOrEqual(20);
-  });
-});
-
-describe('KeyDirectory replicas', () => {
-  it('a second replica picks up a rotation it did not consume via refresh()', async () => {
-    const docs = new MapDocumentStore();
-    let clock = 1_000_000;
-    const a = await KeyDirectory.open(docs, () => clock);
-    const b = await KeyDirectory.open(docs, () => clock);
-    await a.apply({ type: 'server.created.v1', data: { serverId: 's1', name: 'S', ownerId: 'u', tier: 'pro', suspended: false, createdAt: '2026-01-01T00:00:00Z' } });
-    await a.apply({ type: 'apikey.rotated.v1', data: { serverId: 's1', keyHash: hashApiKey('k1'), previousKeyHash: null } });
-    await b.load();
-    expect(b.lookup(hashApiKey('k1'))).toMatchObject({ serverId: 's1', suspended: false, tier: { key: 'pro' } });
-    clock += 10_000;
-    await a.apply({ type: 'apikey.rotated.v1', data: { serverId: 's1', keyHash: hashApiKey('k2'), previousKeyHash: hashApiKey('k1') } });
-    await a.apply({ type: 'server.suspension-changed.v1', data: { serverId: 's1', suspended: true } });
-    expect(b.lookup(hashApiKey('k1'))).not.toBeNull();
-    clock += 2_000;
-    await b.refresh();
-    expect(b.lookup(hashApiKey('k1'))).toBeNull();
-    expect(b.lookup(hashApiKey('k2'))).toMatchObject({ serverId: 's1', suspended: true });
-    await a.apply({ type: 'server.deleted.v1', data: { serverId: 's1' } });
-    expect(a.lookup(hashApiKey('k2'))).toBeNull();
   });
 });

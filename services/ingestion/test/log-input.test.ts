@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { InvalidFieldError, parseLogBody, parsePhotoFields } from '../src/log-input.ts';
+import { InvalidFieldError, parseLogBody, parsePhotoFields } from '../src/domain/log-input.ts';
 
 function fieldOf(fn: () => unknown): string {
   try {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { uuidv7, uuidv7Time } from '../src/uuidv7.ts';
+import { uuidv7, uuidv7Time } from '../src/domain/uuidv7.ts';
 
 describe('uuidv7', () => {
   it('has the RFC 9562 layout: version 7, variant 10, timestamp in the first 48 bits', () => {

@@ -13,6 +13,10 @@ export type LogAccepted = Static<typeof LogAcceptedSchema>;
 export const LogsAcceptedSchema = Type.Object({ ids: Type.Array(Type.String()) }, { additionalProperties: false });
 export type LogsAccepted = Static<typeof LogsAcceptedSchema>;
 
+/** 201 of POST /logs: `{ id }` when the body was one log object, `{ ids }` when it was an array. */
+export const PostLogsAnswerSchema = Type.Union([LogAcceptedSchema, LogsAcceptedSchema]);
+export type PostLogsAnswer = Static<typeof PostLogsAnswerSchema>;
+
 /** The tier's hourly quota as a 429 reports it (the window is the clock hour, shared by every instance). */
 export const IngestionUsageSchema = Type.Object(
   {

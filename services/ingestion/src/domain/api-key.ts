@@ -1,10 +1,10 @@
 /**
  * Where a client's API key comes from. Header forms are preferred (they stay out of access logs and
  * proxies); `?apiKey=` remains for compatibility with the original clients and is flagged as deprecated.
- * The key itself is only ever hashed (sha256 hex, the same hash the auth service publishes), never stored
- * or logged.
+ * The key itself is only ever hashed (hashApiKey from the contracts, the hash the auth service publishes),
+ * never stored or logged.
  */
-import { createHash } from 'node:crypto';
+import { hashApiKey } from '@skald/contracts';
 
 export type KeySource = 'header' | 'bearer' | 'query';
 
@@ -15,10 +15,6 @@ export interface PresentedKey {
 
 /** Keys are short random tokens; anything longer is refused before hashing. */
 const MAX_KEY_LENGTH = 256;
-
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
 
 /**
  * Recently presented keys and their hashes. A game server sends the same key on every request, and

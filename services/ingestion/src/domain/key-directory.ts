@@ -4,11 +4,15 @@
  * Built from identity events (never by calling the auth service), persisted in the service's document
  * store so a restart does not need the whole event history, and mirrored in memory so the hot path
  * (`lookup`) is a Map read. Other replicas of the service apply changes they did not consume themselves
- * by polling the store for documents updated since their last sync (`refresh`), so a rotated key or a
- * suspension takes effect everywhere within one refresh interval.
+ * by polling the store for documents updated since their last sync (`refresh`, driven by
+ * replica-refresh.ts), so a rotated key or a suspension takes effect everywhere within one refresh interval.
+ *
+ * One method per identity fact (events/identity-consumer.ts routes them here): store first, then memory,
+ * so a crash in between is repaired by redelivery. Events carry full values (not deltas), so applying
+ * one twice is harmless.
  */
 import { tierOf } from '@skald/contracts';
-import type { IdentityEvent, Tier } from '@skald/contracts';
+import type { ApiKeyRotated, ServerCreated, ServerDeleted, ServerSuspensionChanged, ServerTierChanged, Tier } from '@skald/contracts';
 import type { BaseDocument, Collection, DocumentStore } from '@skald/ports';
 
 export interface ServerDoc extends BaseDocument {
@@ -91,38 +95,32 @@ export class KeyDirectory {
     return changed.length;
   }
 
-  /**
-   * Applies one identity event: store first, then memory, so a crash in between is repaired by redelivery.
-   * Events carry full values (not deltas), so applying one twice is harmless.
-   */
-  async apply(event: IdentityEvent): Promise<void> {
-    const now = this.now();
-    switch (event.type) {
-      case 'server.created.v1':
-        await this.set(event.data.serverId, { tier: event.data.tier, suspended: event.data.suspended, deleted: false }, now);
-        return;
-      case 'server.tier-changed.v1':
-        await this.set(event.data.serverId, { tier: event.data.tier }, now);
-        return;
-      case 'server.suspension-changed.v1':
-        await this.set(event.data.serverId, { suspended: event.data.suspended }, now);
-        return;
-      case 'apikey.rotated.v1':
-        await this.set(event.data.serverId, { keyHash: event.data.keyHash }, now);
-        if (event.data.previousKeyHash !== null && this.keys.get(event.data.previousKeyHash) === event.data.serverId) {
-          this.keys.delete(event.data.previousKeyHash);
-        }
-        return;
-      case 'server.deleted.v1':
-        await this.set(event.data.serverId, { deleted: true, keyHash: null }, now);
-        return;
-      default:
-        // Users, memberships, renames: not needed to accept logs.
-        return;
+  async serverCreated(data: ServerCreated): Promise<void> {
+    await this.set(data.serverId, { tier: data.tier, suspended: data.suspended, deleted: false });
+  }
+
+  async tierChanged(data: ServerTierChanged): Promise<void> {
+    await this.set(data.serverId, { tier: data.tier });
+  }
+
+  async suspensionChanged(data: ServerSuspensionChanged): Promise<void> {
+    await this.set(data.serverId, { suspended: data.suspended });
+  }
+
+  /** The previous key stops resolving at once, even if the server's document was never loaded here. */
+  async keyRotated(data: ApiKeyRotated): Promise<void> {
+    await this.set(data.serverId, { keyHash: data.keyHash });
+    if (data.previousKeyHash !== null && this.keys.get(data.previousKeyHash) === data.serverId) {
+      this.keys.delete(data.previousKeyHash);
     }
   }
 
-  private async set(serverId: string, fields: Partial<Omit<ServerDoc, '_id' | 'updatedAt'>>, now: number): Promise<void> {
+  async serverDeleted(data: ServerDeleted): Promise<void> {
+    await this.set(data.serverId, { deleted: true, keyHash: null });
+  }
+
+  private async set(serverId: string, fields: Partial<Omit<ServerDoc, '_id' | 'updatedAt'>>): Promise<void> {
+    const now = this.now();
     const updated = await this.collection.findOneAndUpdate({ _id: serverId }, { $set: { ...fields, updatedAt: now } });
     if (updated !== null) {
       this.remember(updated);

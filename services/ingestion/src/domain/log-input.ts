@@ -102,8 +102,14 @@ export function normalizeLog(value: unknown, prefix = '', messageRequired = true
   };
 }
 
+export interface ParsedLogBody {
+  /** The body was an array: the answer lists every id (`{ ids }`), else one (`{ id }`). */
+  readonly batch: boolean;
+  readonly logs: LogInput[];
+}
+
 /** A JSON body: one log object, or an array of 1..maxBatch log objects. */
-export function parseLogBody(body: unknown): { readonly batch: boolean; readonly logs: LogInput[] } {
+export function parseLogBody(body: unknown): ParsedLogBody {
   if (Array.isArray(body)) {
     if (body.length === 0) throw new InvalidFieldError('body', 'must contain at least one log');
     if (body.length > LOG_LIMITS.maxBatch) {

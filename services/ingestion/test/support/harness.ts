@@ -1,36 +1,46 @@
 /**
- * Builds the ingestion service on the platform's createHttpApp (the real redaction and error shape),
- * mounted under /api as the gateway does, with fakes for bus/objects/docs and the memory Counters
- * adapter. Log lines are captured so tests can assert what never appears in them.
+ * The ingestion service under test: built by its real factory with the test kit (@skald/testing) over the
+ * embedded adapters, on the service kit's HTTP app (the real redaction and error shape). Two doubles wrap
+ * real adapters: the bus records the log batches the service published and can refuse, the counters can
+ * fail. Servers and keys arrive as identity events through the service's own consumer, as from auth.
+ * Log lines are captured so tests can assert what never appears in them.
  */
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
-import { createCounters } from '@skald/adapters';
-import { TOPICS } from '@skald/contracts';
-import type { Counters } from '@skald/ports';
-import { createHttpApp } from '@skald/service-kit';
-import type { ServiceDeps, ServiceModule } from '@skald/service-kit';
-import { createIngestionService, hashApiKey } from '../../src/index.ts';
-import { MapDocumentStore, MapObjectStore, RecordingBus } from './fakes.ts';
+import { isLogsBatchAccepted, TOPICS } from '@skald/contracts';
+import type { LogsBatchAccepted } from '@skald/contracts';
+import type { PublishInput } from '@skald/ports';
+import { buildTestService, createTestDeps, waitFor } from '@skald/testing';
+import type { SeedServer, TestService } from '@skald/testing';
+import { createIngestionService } from '../../src/index.ts';
+import { KeyDirectory } from '../../src/testing.ts';
+import type { KeyOwner } from '../../src/testing.ts';
+import { FailingCounters, RecordingBus } from './doubles.ts';
 
-export interface Harness {
-  readonly app: FastifyInstance;
-  readonly service: ServiceModule;
+export interface Harness extends TestService {
+  /** Records the `logs.batch-accepted` messages the service published; `failPublish` makes the bus refuse. */
   readonly bus: RecordingBus;
-  readonly objects: MapObjectStore;
-  readonly docs: MapDocumentStore;
-  readonly counters: Counters;
+  readonly counters: FailingCounters;
   readonly logLines: string[];
-  /** Publishes identity events through the bus as the auth service would. */
-  identity(type: string, data: Record<string, unknown>, serverId: string): Promise<void>;
-  /** Creates a server with an API key (server.created + apikey.rotated). */
-  createServer(serverId: string, apiKey: string, options?: { tier?: string; suspended?: boolean }): Promise<void>;
-  close(): Promise<void>;
+  /** A server with its API key (auth's events), returned once the service accepts the key. */
+  server(server: Omit<SeedServer, 'ownerId'> & { readonly apiKey: string }): Promise<void>;
+  /** The status a key gets from POST /logs with a body that is refused before quota: 401, 403 or 400. */
+  keyStatus(apiKey: string): Promise<number>;
+  /** The server as the service's persisted read model holds it (what a second replica would load). */
+  stored(serverId: string): Promise<KeyOwner | null>;
+  /** The data of every published `logs.batch-accepted` message, validated. */
+  batches(): LogsBatchAccepted[];
+  /** Keys of every object in the object store. */
+  objectKeys(): Promise<string[]>;
+  readObject(key: string): Promise<{ readonly body: Buffer; readonly contentType: string } | null>;
 }
 
-let seq = 0;
+function batchOf(message: PublishInput): LogsBatchAccepted {
+  const envelope = message.payload as { data: unknown };
+  if (!isLogsBatchAccepted(envelope.data)) throw new Error('payload is not a valid logs.batch-accepted');
+  return envelope.data;
+}
 
-export async function createHarness(overrides: { docs?: MapDocumentStore; counters?: Counters } = {}): Promise<Harness> {
+export async function createHarness(): Promise<Harness> {
   const logLines: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -38,58 +48,42 @@ export async function createHarness(overrides: { docs?: MapDocumentStore; counte
       callback();
     },
   });
-  const app = createHttpApp({ logStream, logLevel: 'debug' });
-  const bus = new RecordingBus();
-  const objects = new MapObjectStore();
-  const docs = overrides.docs ?? new MapDocumentStore();
-  const counters = overrides.counters ?? (await createCounters({ kind: 'memory' }));
-  const deps = {
-    bus,
-    docs,
-    objects,
-    counters,
-    log: app.log,
-    publicUrl: 'http://localhost',
-    dataDir: '/nonexistent',
-    secretsKey: '',
-  } as Partial<ServiceDeps> as ServiceDeps; // the service uses only the ports above
-  const service = await createIngestionService(deps);
-  await app.register(async (scope) => service.routes(scope), { prefix: '/api' });
-  await service.start();
-  await app.ready();
+  const real = await createTestDeps({ service: 'ingestion', logStream });
+  const bus = new RecordingBus(real.bus, TOPICS.logsIngested);
+  const counters = new FailingCounters(real.counters);
+  const deps = { ...real, bus, counters };
+  const service = await buildTestService(createIngestionService, { deps, logStream, logLevel: 'debug' });
 
-  async function identity(type: string, data: Record<string, unknown>, serverId: string): Promise<void> {
-    const [name, version] = [type.replace(/\.v\d+$/, ''), Number(/\.v(\d+)$/.exec(type)?.[1] ?? 1)];
-    seq += 1;
-    await bus.deliver({
-      id: `identity-${seq}`,
-      topic: TOPICS.identity,
-      key: serverId,
-      headers: { 'event-type': type },
-      payload: { type: name, version, id: `identity-${seq}`, occurredAt: new Date().toISOString(), data },
-    });
-  }
+  const keyStatus = async (apiKey: string): Promise<number> =>
+    (await service.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': apiKey }, payload: [] })).statusCode;
 
   return {
-    app,
-    service,
+    ...service,
     bus,
-    objects,
-    docs,
     counters,
     logLines,
-    identity,
-    async createServer(serverId, apiKey, options = {}) {
-      await identity(
-        'server.created.v1',
-        { serverId, name: serverId, ownerId: 'owner-1', tier: options.tier ?? 'free', suspended: options.suspended ?? false, createdAt: new Date().toISOString() },
-        serverId,
-      );
-      await identity('apikey.rotated.v1', { serverId, keyHash: hashApiKey(apiKey), previousKeyHash: null }, serverId);
+    async server(server) {
+      await service.identity.server({ ...server, ownerId: `owner-of-${server.serverId}` });
+      await waitFor(async () => (await keyStatus(server.apiKey)) !== 401, `the key of ${server.serverId}`);
+    },
+    keyStatus,
+    async stored(serverId) {
+      const replica = await KeyDirectory.open(real.docs);
+      await replica.load();
+      return replica.server(serverId);
+    },
+    batches: () => bus.published.map(batchOf),
+    async objectKeys() {
+      return (await real.objects.list('')).map((info) => info.key);
+    },
+    async readObject(key) {
+      const stored = await real.objects.get(key);
+      if (stored === null) return null;
+      return { body: Buffer.concat(await stored.body.toArray()), contentType: stored.contentType };
     },
     async close() {
-      await service.stop();
-      await app.close();
+      await service.close();
+      await real.cleanup();
     },
   };
 }

@@ -1,0 +1,12 @@
+import type { Counters, ObjectStore } from '@skald/ports';
+import type { KeyDirectory } from '../domain/key-directory.ts';
+import type { CoalescingPublisher } from '../events/coalescing-publisher.ts';
+
+/** Everything the ingestion route files use, built once by the service factory. */
+export interface IngestionRouteDeps {
+  readonly directory: KeyDirectory;
+  readonly counters: Counters;
+  readonly objects: ObjectStore;
+  readonly publisher: CoalescingPublisher;
+  readonly now: () => number;
+}

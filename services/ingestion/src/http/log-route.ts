@@ -1,0 +1,71 @@
+/**
+ * POST /logs (spec 001 §3): one log as a JSON object, or a batch of 1..1000 as a JSON array.
+ *
+ * Order of checks, each answering before any work the next step would cost:
+ *   key (401) -> suspension (403) -> whole body valid (400/413/415) -> quota per log (429) -> durable
+ *   publish (503 if the bus refuses) -> 201 with the generated id(s).
+ * Nothing from a refused request is published.
+ */
+import type { FastifyInstance } from 'fastify';
+import { IngestionErrorSchema, PostLogsAnswerSchema } from '@skald/contracts';
+import { HttpError } from '@skald/service-kit';
+import { toAccepted } from '../domain/accepted-log.ts';
+import { InvalidFieldError, parseLogBody } from '../domain/log-input.ts';
+import type { ParsedLogBody } from '../domain/log-input.ts';
+import { uuidv7 } from '../domain/uuidv7.ts';
+import { admitQuota, answerUnavailable } from './admission.ts';
+import type { ApiKeyHook } from './api-key-auth.ts';
+import { apiKeyOwnerOf } from './api-key-auth.ts';
+import type { IngestionRouteDeps } from './deps.ts';
+
+/** JSON body limit of POST /logs: a batch of 1000 typical logs fits with a wide margin. */
+export const LOGS_BODY_LIMIT = 5 * 1024 * 1024;
+
+export async function registerLogRoute(app: FastifyInstance, deps: IngestionRouteDeps, apiKey: ApiKeyHook): Promise<void> {
+  app.post(
+    '/logs',
+    {
+      bodyLimit: LOGS_BODY_LIMIT,
+      onRequest: apiKey,
+      schema: {
+        tags: ['ingestion'],
+        summary: "Send one log (JSON object) or a batch of up to 1000 (JSON array) with the server's API key",
+        description:
+          'The key goes in X-API-Key or Authorization: Bearer (?apiKey= is deprecated). The whole request is validated ' +
+          'before anything is accepted; each log counts against the hourly quota of the tier.',
+        // Hand-written validation (domain/log-input.ts) names the exact refused field, so no body schema.
+        response: {
+          201: PostLogsAnswerSchema,
+          400: IngestionErrorSchema,
+          401: IngestionErrorSchema,
+          403: IngestionErrorSchema,
+          413: IngestionErrorSchema,
+          415: IngestionErrorSchema,
+          429: IngestionErrorSchema,
+          503: IngestionErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = apiKeyOwnerOf(request);
+      let parsed: ParsedLogBody;
+      try {
+        parsed = parseLogBody(request.body);
+      } catch (error) {
+        if (error instanceof InvalidFieldError) throw new HttpError(400, error.message, { extra: { field: error.field } });
+        throw error;
+      }
+      const at = deps.now();
+      if (!(await admitQuota(deps.counters, request, reply, owner, parsed.logs.length, at))) return reply;
+      const accepted = parsed.logs.map((input) => toAccepted(input, uuidv7(at), at));
+      try {
+        await deps.publisher.publish(owner.serverId, accepted, at);
+      } catch (error) {
+        request.log.error({ err: error }, 'publishing accepted logs failed');
+        return answerUnavailable(reply);
+      }
+      reply.code(201);
+      return parsed.batch ? { ids: accepted.map((log) => log.id) } : { id: accepted[0]!.id };
+    },
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * POST /photologs (spec 001 §7): one image (field `photo`, JPG/PNG/WEBP up to 10 MB) plus the log's text
+ * fields, as multipart/form-data. Same order of checks as POST /logs (log-route.ts); the image is
+ * processed (domain/photo.ts) only after the quota admitted the log, and stored before the event is
+ * published. Multipart parsing is registered for this route's scope only.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { IngestionErrorSchema, LogAcceptedSchema } from '@skald/contracts';
+import { HttpError } from '@skald/service-kit';
+import { InvalidFieldError, parsePhotoFields } from '../domain/log-input.ts';
+import type { LogInput } from '../domain/log-input.ts';
+import { ImageTooLargeError, MAX_PHOTO_BYTES, processPhoto, UnsupportedImageError } from '../domain/photo.ts';
+import type { ProcessedPhoto } from '../domain/photo.ts';
+import { storePhotoLog } from '../domain/photo-log.ts';
+import { uuidv7 } from '../domain/uuidv7.ts';
+import { admitQuota, answerUnavailable } from './admission.ts';
+import type { ApiKeyHook } from './api-key-auth.ts';
+import { apiKeyOwnerOf } from './api-key-auth.ts';
+import type { IngestionRouteDeps } from './deps.ts';
+
+const PHOTO_TOO_LARGE = 'Photo is larger than 10 MB';
+
+interface PhotoForm {
+  readonly photo: Buffer;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+function invalidField(field: string, reason: string): HttpError {
+  return new HttpError(400, `Invalid field '${field}': ${reason}`, { extra: { field } });
+}
+
+/** Reads the whole form: exactly one file named `photo`, text fields beside it. */
+async function readPhotoForm(request: FastifyRequest): Promise<PhotoForm> {
+  if (!request.isMultipart()) throw new HttpError(415, 'Send the photo as multipart/form-data');
+  let photo: Buffer | null = null;
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'photo' || photo !== null) {
+          part.file.resume();
+          throw invalidField(part.fieldname, "only one file, named 'photo', is accepted");
+        }
+        photo = await part.toBuffer();
+        if (part.file.truncated) throw new HttpError(413, PHOTO_TOO_LARGE);
+      } else {
+        if (typeof part.value !== 'string') throw invalidField(part.fieldname, 'must be text');
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    const status = (error as { statusCode?: unknown }).statusCode;
+    if (status === 413) throw new HttpError(413, `${PHOTO_TOO_LARGE} or the form has too many parts`);
+    // Everything else thrown while reading parts is busboy refusing the client's bytes
+    // ("Unexpected end of form", bad boundary, ...): the client's fault, never a 5xx.
+    request.log.info({ err: error }, 'malformed multipart form');
+    throw new HttpError(400, 'Malformed multipart form');
+  }
+  if (photo === null || photo.length === 0) throw invalidField('photo', 'is required');
+  return { photo, fields };
+}
+
+function photoInput(fields: Readonly<Record<string, string>>): LogInput {
+  try {
+    return parsePhotoFields(fields);
+  } catch (error) {
+    if (error instanceof InvalidFieldError) throw new HttpError(400, error.message, { extra: { field: error.field } });
+    throw error;
+  }
+}
+
+async function processed(photo: Buffer): Promise<ProcessedPhoto> {
+  try {
+    return await processPhoto(photo);
+  } catch (error) {
+    if (error instanceof UnsupportedImageError) throw new HttpError(415, error.message);
+    if (error instanceof ImageTooLargeError) throw new HttpError(413, error.message);
+    throw error;
+  }
+}
+
+export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRouteDeps, apiKey: ApiKeyHook): Promise<void> {
+  await app.register(async (photoScope) => {
+    // Limits make busboy stop early and flag overruns.
+    await photoScope.register(multipart, {
+      limits: { fileSize: MAX_PHOTO_BYTES, files: 1, fields: 10, fieldSize: 32 * 1024, parts: 12, headerPairs: 100 },
+    });
+
+    photoScope.post(
+      '/photologs',
+      {
+        onRequest: apiKey,
+        schema: {
+          tags: ['ingestion'],
+          summary: "Send a photo log (multipart/form-data: `photo` plus the log's text fields) with the server's API key",
+          description:
+            'JPG, PNG or WEBP up to 10 MB and 40 megapixels, re-encoded without metadata, with a WebP thumbnail. ' +
+            'Counts as one log against the hourly quota.',
+          response: {
+            201: LogAcceptedSchema,
+            400: IngestionErrorSchema,
+            401: IngestionErrorSchema,
+            403: IngestionErrorSchema,
+            413: IngestionErrorSchema,
+            415: IngestionErrorSchema,
+            429: IngestionErrorSchema,
+            503: IngestionErrorSchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        const owner = apiKeyOwnerOf(request);
+        const form = await readPhotoForm(request);
+        const input = photoInput(form.fields);
+        const at = deps.now();
+        if (!(await admitQuota(deps.counters, request, reply, owner, 1, at))) return reply;
+        const photo = await processed(form.photo);
+        const id = uuidv7(at);
+        try {
+          await storePhotoLog(deps, owner.serverId, input, photo, id, at);
+        } catch (error) {
+          request.log.error({ err: error }, 'storing photo log failed');
+          return answerUnavailable(reply);
+        }
+        reply.code(201);
+        return { id };
+      },
+    );
+  });
+}
