@@ -15,9 +15,9 @@ const INFO: LevelColor = { bg_color: '#f0f0f0', text_color: '#333' };
 const WARN: LevelColor = { bg_color: '#fee2b3', text_color: '#b45309' };
 const DANGER: LevelColor = { bg_color: '#fecaca', text_color: '#991b1b' };
 /** Spec 000 §3 fallback for an unknown level: #374151 on #d1d5db. */
-export const FALLBACK_COLOR: LevelColor = { bg_color: '#374151', text_color: '#d1d5db' };
+const FALLBACK_COLOR: LevelColor = { bg_color: '#374151', text_color: '#d1d5db' };
 
-export const DEFAULT_LEVEL_COLORS: Readonly<LevelColors> = { info: INFO, warn: WARN, error: DANGER, fatal: DANGER, debug: FALLBACK_COLOR };
+const DEFAULT_LEVEL_COLORS: Readonly<LevelColors> = { info: INFO, warn: WARN, error: DANGER, fatal: DANGER, debug: FALLBACK_COLOR };
 
 interface ColorsDocument extends BaseDocument {
   readonly colors: Partial<Record<ColorLevel, LevelColor>>;
