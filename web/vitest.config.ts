@@ -9,5 +9,8 @@ export default defineConfig({
     include: ['test/**/*.test.tsx', 'test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
     css: false,
+    // Screen tests drive antd through many renders; on a shared, loaded CI core a multi-step screen test
+    // (user settings, 2FA) takes 3 to 6 s, so the 5 s default fails them for load, not for behaviour.
+    testTimeout: 20_000,
   },
 });

@@ -1,8 +1,9 @@
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { AppShell } from './features/shell/AppShell.tsx';
 import { RequireRole, RequireToken } from './features/shell/guards.tsx';
 import { STAFF_ROLES } from './features/shell/navigation.ts';
+import { SERVER_SCREENS, type ServerScreenPath } from './features/shell/screens.ts';
 
 // Every route's code loads lazily; only the shell is in the initial bundle.
 const LandingPage = lazy(() => import('./features/landing/LandingPage.tsx'));
@@ -23,16 +24,12 @@ const TermsPage = lazy(() => infoPages().then((m) => ({ default: m.TermsPage }))
 const NotFoundPage = lazy(() => infoPages().then((m) => ({ default: m.NotFoundPage })));
 const NotAvailablePage = lazy(() => infoPages().then((m) => ({ default: m.NotAvailablePage })));
 
-/** Signed-in screens that belong to other issues; they exist so sidebar links never 404. */
-const PENDING_SCREENS: { path: string; title: string }[] = [
-  { path: '/webhooks', title: 'Webhooks' },
-  { path: '/backups', title: 'DB Backups' },
-  { path: '/server-users', title: 'Manage Server Users' },
-  { path: '/settings', title: 'Server settings' },
-  { path: '/billing', title: 'Subscription Plans' },
-  { path: '/audit-logs', title: 'Audit Logs' },
-  { path: '/exports', title: 'Export Logs' },
-];
+/** The server screens built so far; every other screen of the list shows a placeholder (its issue is pending). */
+const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
+  '/dashboard': DashboardPage,
+  '/logs': LogsPage,
+  '/photologs': PhotoLogsPage,
+};
 
 export function AppRoutes() {
   return (
@@ -50,14 +47,12 @@ export function AppRoutes() {
         <Route path="/privacy-policy" element={<PrivacyPage />} />
         <Route path="/terms-of-service" element={<TermsPage />} />
         <Route element={<RequireToken />}>
-          <Route path="/dashboard" element={<DashboardPage />} />
-          <Route path="/logs" element={<LogsPage />} />
-          <Route path="/photologs" element={<PhotoLogsPage />} />
+          {SERVER_SCREENS.map(({ path, title }) => {
+            const Page = SCREEN_PAGES[path];
+            return <Route key={path} path={path} element={Page ? <Page /> : <NotAvailablePage title={title} />} />;
+          })}
           <Route path="/create-server" element={<CreateServerPage />} />
           <Route path="/user-settings" element={<UserSettingsPage />} />
-          {PENDING_SCREENS.map((s) => (
-            <Route key={s.path} path={s.path} element={<NotAvailablePage title={s.title} />} />
-          ))}
         </Route>
         <Route element={<RequireRole allowed={STAFF_ROLES} />}>
           <Route path="/admin/dashboard" element={<NotAvailablePage title="Admin Dashboard" />} />

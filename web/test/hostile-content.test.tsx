@@ -6,6 +6,7 @@ import { resolveApiUrl } from '../src/app/api.ts';
 import LogsPage from '../src/features/logs/LogsPage.tsx';
 import { plainText } from '../src/features/logs/plainText.ts';
 import PhotoLogsPage from '../src/features/photologs/PhotoLogsPage.tsx';
+import { LEVELS, levelColors } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
 const SCRIPT = '<script>window.__pwned = "script"</script>';
@@ -26,8 +27,8 @@ const hostile = {
 };
 
 const settings = {
-  'GET /settings/colors': () => json({}),
-  'GET /settings/levels': () => json({ types: [] }),
+  'GET /settings/colors': () => json(levelColors()),
+  'GET /settings/levels': () => json(LEVELS),
 };
 
 declare global {
@@ -65,7 +66,7 @@ describe('hostile log content renders inert', () => {
 
   it('keeps a hostile image path on the API origin and the caption as text', async () => {
     const photo = { ...hostile, log_type: 'photo', image_path: 'javascript:alert(4)', thumb_path: null };
-    mockApi({ ...settings, 'GET /photologs/my': () => json({ photologs: [photo], maxPhotoLogs: 10 }, { headers: { 'X-Total-Count': '1' } }) });
+    mockApi({ ...settings, 'GET /photologs/my': () => json({ photologs: [photo], maxPhotoLogs: 10, total: 1 }, { headers: { 'X-Total-Count': '1' } }) });
     renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });
     const card = await screen.findByTestId('photo-card');
     expect(activeMarkup(card)).toEqual([]);

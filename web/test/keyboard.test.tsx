@@ -3,18 +3,20 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import LogsPage from '../src/features/logs/LogsPage.tsx';
 import PhotoLogsPage from '../src/features/photologs/PhotoLogsPage.tsx';
+import type { ApiLog } from '@skald/contracts/api';
+import { apiLog, LEVELS, levelColors, photoLogPage } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
-function log(i: number, extra: Record<string, unknown> = {}) {
-  return { id: `l${i}`, created_at: '2026-01-02T10:00:00Z', level: 'info', type: 'Join', resource: 'core', message: `message ${i}`, metadata: {}, log_type: 'text', image_path: null, ...extra };
+function log(i: number, extra: Partial<ApiLog> = {}): ApiLog {
+  return apiLog({ id: `l${i}`, message: `message ${i}`, ...extra });
 }
 function photo(i: number) {
   return log(i, { log_type: 'photo', image_path: `/api/photologs/image/p${i}`, message: `photo ${i}` });
 }
 
 const settings = {
-  'GET /settings/colors': () => json({}),
-  'GET /settings/levels': () => json({ types: ['info'] }),
+  'GET /settings/colors': () => json(levelColors()),
+  'GET /settings/levels': () => json(LEVELS),
 };
 
 /** Tabs through the page and returns a readable name for every element that got focus, in order. */
@@ -83,7 +85,7 @@ describe('Log screens by keyboard', () => {
 describe('Photo viewer by keyboard', () => {
   it('opens from a focused photo card with Enter, keeps focus inside, and closes with Escape back on the card', async () => {
     const user = userEvent.setup();
-    mockApi({ ...settings, 'GET /photologs/my': () => json({ photologs: [photo(1), photo(2)], maxPhotoLogs: 10 }, { headers: { 'X-Total-Count': '2' } }) });
+    mockApi({ ...settings, 'GET /photologs/my': () => json(photoLogPage([photo(1), photo(2)]), { headers: { 'X-Total-Count': '2' } }) });
     renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });
     await screen.findAllByTestId('photo-card');
 

@@ -3,15 +3,17 @@ import { describe, expect, it, vi } from 'vitest';
 import LogsPage from '../src/features/logs/LogsPage.tsx';
 import PhotoLogsPage, { PHOTO_NOTICE } from '../src/features/photologs/PhotoLogsPage.tsx';
 import { wrapIndex } from '../src/features/photologs/PhotoViewer.tsx';
+import type { ApiLog } from '@skald/contracts/api';
+import { apiLog, LEVELS, levelColors, photoLogPage } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
-function log(i: number, extra: Record<string, unknown> = {}) {
-  return { id: `l${i}`, created_at: '2026-01-02T10:00:00Z', level: 'warn', type: 'Join', resource: 'core', message: `message ${i}`, metadata: {}, log_type: 'text', image_path: null, ...extra };
+function log(i: number, extra: Partial<ApiLog> = {}): ApiLog {
+  return apiLog({ id: `l${i}`, level: 'warn', message: `message ${i}`, ...extra });
 }
 
 const settings = {
-  'GET /settings/colors': () => json({ warn: { bg_color: '#123456', text_color: '#abcdef' } }),
-  'GET /settings/levels': () => json({ types: ['info', 'warn', 'danger'] }),
+  'GET /settings/colors': () => json(levelColors({ warn: { bg_color: '#123456', text_color: '#abcdef' } })),
+  'GET /settings/levels': () => json(LEVELS),
 };
 
 describe('Logs screen', () => {
@@ -72,7 +74,7 @@ function photo(i: number) {
 
 describe('Photo logs screen', () => {
   it('shows the notice, the count line and no pager for a single page', async () => {
-    mockApi({ ...settings, 'GET /photologs/my': () => json({ photologs: [photo(1), photo(2)], maxPhotoLogs: 25 }, { headers: { 'X-Total-Count': '2' } }) });
+    mockApi({ ...settings, 'GET /photologs/my': () => json(photoLogPage([photo(1), photo(2)], 25), { headers: { 'X-Total-Count': '2' } }) });
     renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });
     expect(screen.getByText('Loading photologs...')).toBeTruthy();
     expect(await screen.findByText('2 / 25 photologs stored.')).toBeTruthy();
@@ -83,7 +85,7 @@ describe('Photo logs screen', () => {
   });
 
   it('opens the full-screen viewer and wraps around with the keyboard', async () => {
-    mockApi({ ...settings, 'GET /photologs/my': () => json({ photologs: [photo(1), photo(2), photo(3)], maxPhotoLogs: 10 }, { headers: { 'X-Total-Count': '3' } }) });
+    mockApi({ ...settings, 'GET /photologs/my': () => json(photoLogPage([photo(1), photo(2), photo(3)]), { headers: { 'X-Total-Count': '3' } }) });
     renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });
     fireEvent.click(await screen.findByRole('button', { name: 'Open photo: photo 1' }));
     const viewer = screen.getByRole('dialog', { name: 'Photo viewer' });
@@ -100,7 +102,7 @@ describe('Photo logs screen', () => {
   });
 
   it('shows the empty, the error and the no-server states', async () => {
-    mockApi({ ...settings, 'GET /photologs/my': () => json({ photologs: [], maxPhotoLogs: 10 }, { headers: { 'X-Total-Count': '0' } }) });
+    mockApi({ ...settings, 'GET /photologs/my': () => json(photoLogPage([]), { headers: { 'X-Total-Count': '0' } }) });
     const a = renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });
     expect(await screen.findByText('No photo logs found.')).toBeTruthy();
     a.unmount();

@@ -1,9 +1,11 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { CreateServerAnswer, DashboardStats, MessageAnswer } from '@skald/contracts/api';
 import { describe, expect, it, vi } from 'vitest';
 import RegisterPage from '../src/features/auth/RegisterPage.tsx';
 import ResetPasswordPage from '../src/features/auth/ResetPasswordPage.tsx';
 import CreateServerPage from '../src/features/servers/CreateServerPage.tsx';
 import { UsageBar } from '../src/features/shell/UsageBar.tsx';
+import { apiLog, dashboardStats, meAnswer, serverUsage } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
 vi.mock('../src/features/dashboard/DashboardCharts.tsx', () => ({
@@ -12,7 +14,7 @@ vi.mock('../src/features/dashboard/DashboardCharts.tsx', () => ({
 }));
 const { default: DashboardPage } = await import('../src/features/dashboard/DashboardPage.tsx');
 
-const me = { user: { id: 'u1', username: 'ann', email: 'a@x.io', role: 'staff', two_factor_enabled: false }, servers: [{ id: 's1', name: 'Alpha', role: 'owner' }] };
+const me = meAnswer();
 
 describe('Create server', () => {
   it('refuses a blank name without calling the server', async () => {
@@ -46,7 +48,7 @@ describe('Create server', () => {
   });
 
   it('shows the key once, stores the new server and leaves for /dashboard', async () => {
-    mockApi({ 'POST /server/servers': () => json({ id: 's7', name: 'Beta', api_key: 'sk_live_123' }, { status: 201 }) });
+    mockApi({ 'POST /server/servers': () => json({ id: 's7', name: 'Beta', api_key: 'sk_live_123' } satisfies CreateServerAnswer, { status: 201 }) });
     const { store } = renderScreen(<CreateServerPage />, { session: SIGNED_IN });
     fireEvent.change(screen.getByLabelText('Server name'), { target: { value: ' Beta ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create server' }));
@@ -78,7 +80,7 @@ describe('Register and reset', () => {
   });
 
   it('goes to /login 3 seconds after a successful reset', async () => {
-    mockApi({ 'POST /auth/reset-password': () => json({ message: 'ok' }) });
+    mockApi({ 'POST /auth/reset-password': () => json({ message: 'ok' } satisfies MessageAnswer) });
     renderScreen(<ResetPasswordPage />, { path: '/reset-password/tok', route: '/reset-password/:token' });
     fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'n3w-password' } });
     vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -103,7 +105,7 @@ describe('Usage bar', () => {
   });
 
   it('caps the bar at 100 percent and colours it red', async () => {
-    mockApi({ 'GET /server/usage/s1': () => json({ used: 130, limit: 100, tierLabel: 'Free' }) });
+    mockApi({ 'GET /server/usage/s1': () => json(serverUsage({ used: 130, limit: 100, tierLabel: 'Free' })) });
     renderScreen(<UsageBar serverId="s1" />, { session: SIGNED_IN });
     expect(await screen.findByText('100 / 100 logs (100%)')).toBeTruthy();
     expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
@@ -111,17 +113,11 @@ describe('Usage bar', () => {
   });
 });
 
-const stats = (over: Record<string, unknown> = {}) => ({
-  totals: { all: 12, text: 10, photo: 2 },
-  last7Days: [{ date: '2026-01-01', text: 10, photo: 2 }],
-  averagePerDay: 2,
-  trend: -25,
-  perType: [{ name: 'Join', text: 10, photo: 2 }],
-  perLevel: [],
-  perResource: [],
-  recentPhotos: [{ id: 'p1', created_at: '2026-01-01T00:00:00Z', level: 'info', type: 't', resource: 'r', message: 'x'.repeat(80), metadata: {}, log_type: 'photo', image_path: '/api/img/1', thumb_path: '/api/img/1t' }],
-  ...over,
-});
+const stats = (over: Partial<DashboardStats> = {}) =>
+  dashboardStats({
+    recentPhotos: [apiLog({ id: 'p1', created_at: '2026-01-01T00:00:00Z', type: 't', resource: 'r', message: 'x'.repeat(80), log_type: 'photo', image_path: '/api/img/1', thumb_path: '/api/img/1t' })],
+    ...over,
+  });
 
 describe('Dashboard', () => {
   it('shows the cards, a red negative trend, the charts and recent photos cut to 50 characters', async () => {

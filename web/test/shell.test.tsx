@@ -1,3 +1,4 @@
+import type { MeAnswer, ServerRole, SiteRole } from '@skald/contracts/api';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
@@ -7,12 +8,13 @@ import { makeStore } from '../src/app/store.ts';
 import { ThemeProvider } from '../src/app/theme.tsx';
 import { AppShell } from '../src/features/shell/AppShell.tsx';
 import { RequireRole, RequireToken } from '../src/features/shell/guards.tsx';
+import { meAnswer, serverUsage } from './fixtures.ts';
 import { json, mockApi, SIGNED_IN } from './helpers.tsx';
 
-const me = (role = 'staff', serverRole = 'owner') => ({
-  user: { id: 'u1', username: 'ann', email: 'a@x.io', role, two_factor_enabled: false },
-  servers: [{ id: 's1', name: 'Alpha', role: serverRole }, { id: 's2', name: 'Beta', role: 'user' }],
-});
+const me = (role: SiteRole = 'staff', serverRole: ServerRole = 'owner'): MeAnswer => {
+  const answer = meAnswer({ role, serverRole });
+  return { ...answer, servers: [...answer.servers, { id: 's2', name: 'Beta', role: 'user' }] };
+};
 
 function Where() {
   return <div data-testid="where">{useLocation().pathname}</div>;
@@ -63,7 +65,7 @@ describe('shell, guards and session', () => {
 
   it('shows the sidebar with the role in upper case and switching server goes to /dashboard', async () => {
     setMobile(false);
-    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json({ used: 1, limit: 10, maxWebhooks: 0, maxBackups: 2 }), 'GET /server/usage/s2': () => json({ used: 1, limit: 10 }) });
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10, maxWebhooks: 0, maxBackups: 2 })), 'GET /server/usage/s2': () => json(serverUsage({ used: 1, limit: 10 })) });
     const store = renderShell('/logs', SIGNED_IN);
     expect(await screen.findByText('OWNER')).toBeTruthy();
     expect(screen.getByText('Webhooks').closest('[aria-disabled="true"]')).toBeTruthy();
@@ -78,7 +80,7 @@ describe('shell, guards and session', () => {
 
   it('on mobile the sidebar opens from its toggle and closes on the backdrop and on a left swipe over 50 px', async () => {
     setMobile(true);
-    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json({ used: 1, limit: 10 }) });
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })) });
     renderShell('/dashboard', SIGNED_IN);
     const aside = () => document.getElementById('server-sidebar')!;
     expect(aside().className).toContain('closed');
@@ -98,7 +100,7 @@ describe('shell, guards and session', () => {
 
   it('log out clears local storage and goes to /', async () => {
     setMobile(false);
-    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json({ used: 1, limit: 10 }) });
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })) });
     window.localStorage.setItem('token', 'test-token');
     window.localStorage.setItem('theme', 'dark');
     const store = renderShell('/dashboard', SIGNED_IN);
@@ -119,14 +121,14 @@ describe('shell, guards and session', () => {
 
   it('the role guard admits staff roles only and shows the Admin link to them', async () => {
     setMobile(false);
-    mockApi({ 'GET /auth/me': () => json(me('staff')), 'GET /server/usage/s1': () => json({ used: 1, limit: 10 }) });
+    mockApi({ 'GET /auth/me': () => json(me('staff')), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })) });
     renderShell('/admin/dashboard', SIGNED_IN);
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
   });
 
   it('lets a moderator into the admin area', async () => {
     setMobile(false);
-    mockApi({ 'GET /auth/me': () => json(me('moderator')), 'GET /server/usage/s1': () => json({ used: 1, limit: 10 }) });
+    mockApi({ 'GET /auth/me': () => json(me('moderator')), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })) });
     renderShell('/admin/dashboard', SIGNED_IN);
     expect(await screen.findByText('admin area')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Admin' })).toBeTruthy();

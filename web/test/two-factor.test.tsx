@@ -1,3 +1,4 @@
+import type { LoginAnswer, SessionAnswer } from '@skald/contracts/api';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -51,8 +52,8 @@ describe('2FA code boxes (spec 000 §5)', () => {
 describe('login with 2FA', () => {
   it('asks for the complete code, sends the pre-token and stores the final token', async () => {
     const seen = mockApi({
-      'POST /auth/login': () => json({ twofa_required: true, pre_token: 'pre-1' }),
-      'POST /auth/2fa-login': () => json({ token: 'final', servers: [{ id: 's9', name: 'Nine' }] }),
+      'POST /auth/login': () => json({ twofa_required: true, pre_token: 'pre-1' } satisfies LoginAnswer),
+      'POST /auth/2fa-login': () => json({ token: 'final', servers: [{ id: 's9', name: 'Nine', role: 'owner' }] } satisfies SessionAnswer),
     });
     const { store } = renderScreen(<LoginPage />, { path: '/login', route: '/login' });
     fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'ann' } });
@@ -83,7 +84,7 @@ describe('login with 2FA', () => {
 
   it('falls back to "Invalid 2FA code" and Back to login returns to the credentials form', async () => {
     mockApi({
-      'POST /auth/login': () => json({ twofa_required: true, pre_token: 'p' }),
+      'POST /auth/login': () => json({ twofa_required: true, pre_token: 'p' } satisfies LoginAnswer),
       'POST /auth/2fa-login': () => json({}, { status: 400 }),
     });
     renderScreen(<LoginPage />, { path: '/login', route: '/login' });

@@ -1,12 +1,11 @@
+import type { MessageAnswer, MessageWithTokenAnswer, TwoFactorSetupAnswer } from '@skald/contracts/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import UserSettingsPage from '../src/features/user/UserSettingsPage.tsx';
+import { meAnswer } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
-const me = (twoFactor = false) => ({
-  user: { id: 'u1', username: 'ann', email: 'a@x.io', role: 'staff', two_factor_enabled: twoFactor },
-  servers: [{ id: 's1', name: 'Alpha', role: 'owner' }],
-});
+const me = (twoFactor = false) => meAnswer({ twoFactor });
 
 /** The JSON bodies the app sent to `METHOD /path`, in order. */
 async function bodiesOf(seen: Request[], method: string, path: string): Promise<unknown[]> {
@@ -23,7 +22,7 @@ async function renderSettings(handlers: Parameters<typeof mockApi>[0], twoFactor
 
 describe('User settings: account forms (spec 001 §5, §7, §8)', () => {
   it('changes the username and shows the server message', async () => {
-    const { seen } = await renderSettings({ 'PATCH /user/username': () => json({ message: 'Username changed.' }) });
+    const { seen } = await renderSettings({ 'PATCH /user/username': () => json({ message: 'Username changed.' } satisfies MessageAnswer) });
     const field = screen.getByLabelText('Username') as HTMLInputElement;
     expect(field.value).toBe('ann');
     fireEvent.change(field, { target: { value: 'bea' } });
@@ -56,9 +55,9 @@ describe('User settings: account forms (spec 001 §5, §7, §8)', () => {
     expect(await bodiesOf(seen, 'PATCH', '/user/email')).toEqual([{ email: 'new@x.io' }]);
   });
 
-  it('needs current and new password, sends both, shows the server error and clears the fields on success', async () => {
+  it('needs current and new password, sends both, shows the server error, and on success clears the fields and keeps the session with the new token', async () => {
     let answer = json({ error: 'Current password is wrong' }, { status: 400 });
-    const { seen } = await renderSettings({ 'PATCH /user/password': () => answer });
+    const { seen, store } = await renderSettings({ 'PATCH /user/password': () => answer });
     const current = screen.getByLabelText('Current password') as HTMLInputElement;
     const next = screen.getByLabelText('New password') as HTMLInputElement;
     expect(current.type).toBe('password');
@@ -74,9 +73,12 @@ describe('User settings: account forms (spec 001 §5, §7, §8)', () => {
     expect(await screen.findByText('Current password is wrong')).toBeTruthy();
     expect(current.value).toBe('old-secret');
 
-    answer = json({ message: 'Password changed.' });
+    answer = json({ message: 'Password changed.', token: 'after-password' } satisfies MessageWithTokenAnswer);
     fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
     expect(await screen.findByText('Password changed.')).toBeTruthy();
+    // The server revoked every older token: the tab continues with the one it answered.
+    expect(store.getState().session.token).toBe('after-password');
+    expect(window.localStorage.getItem('token')).toBe('after-password');
     // antd remounts reset fields, so look the inputs up again.
     const valueOf = (label: string) => (screen.getByLabelText(label) as HTMLInputElement).value;
     await waitFor(() => expect([valueOf('Current password'), valueOf('New password')]).toEqual(['', '']));
@@ -97,13 +99,16 @@ describe('User settings: enabling 2FA', () => {
   it('shows the QR code and the manual secret, then verifies a 6-digit code and stores the new token', async () => {
     let verifyAnswer = json({}, { status: 400 });
     const { seen, store } = await renderSettings({
-      'GET /2fa/setup': () => json({ qr: 'data:image/png;base64,AAAA', token: 'JBSWY3DPEHPK3PXP' }),
+      'GET /2fa/setup': () =>
+        json({ qr: 'data:image/png;base64,AAAA', secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Skald:ann?secret=JBSWY3DPEHPK3PXP', token: 'setup-token' } satisfies TwoFactorSetupAnswer),
       'POST /2fa/verify': () => verifyAnswer,
     });
     fireEvent.click(screen.getByRole('button', { name: 'Enable 2FA' }));
     const qr = (await screen.findByAltText('2FA QR code')) as HTMLImageElement;
     expect(qr.getAttribute('src')).toBe('data:image/png;base64,AAAA');
     expect(screen.getByTestId('twofa-secret').textContent).toContain('JBSWY3DPEHPK3PXP');
+    // The answer's `token` is the session, never something to show.
+    expect(screen.getByTestId('twofa-secret').textContent).not.toContain('setup-token');
 
     const code = screen.getByPlaceholderText('Enter 6-digit code') as HTMLInputElement;
     expect(code.maxLength).toBe(6);
@@ -119,7 +124,7 @@ describe('User settings: enabling 2FA', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Verify and enable' }));
     expect((await screen.findAllByText('Verification failed')).length).toBeGreaterThan(0);
 
-    verifyAnswer = json({ token: 'rotated-token' });
+    verifyAnswer = json({ message: '2FA enabled.', token: 'rotated-token' } satisfies MessageWithTokenAnswer);
     fireEvent.click(screen.getByRole('button', { name: 'Verify and enable' }));
     expect(await screen.findByText('2FA successfully activated')).toBeTruthy();
     expect(store.getState().session.token).toBe('rotated-token');
@@ -165,7 +170,7 @@ describe('User settings: disabling 2FA', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disable' }));
     expect(await within(dialog).findByText('Disabling failed')).toBeTruthy();
 
-    answer = json({ token: 'after-disable' });
+    answer = json({ message: '2FA disabled.', token: 'after-disable' } satisfies MessageWithTokenAnswer);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('2FA is disabled')).toBeTruthy();
     expect(store.getState().session.token).toBe('after-disable');

@@ -13,7 +13,7 @@ export default function ForgotPasswordPage() {
     setResult(null);
     try {
       const answer = await forgot({ email }).unwrap();
-      setResult({ kind: 'success', text: answer.message ?? 'If the address is registered, a reset link is on its way.' });
+      setResult({ kind: 'success', text: answer.message });
     } catch (err) {
       setResult({ kind: 'error', text: errorText(err, 'Something went wrong.') });
     }

@@ -30,12 +30,12 @@ export default function LoginPage() {
     setError(null);
     try {
       const answer = await login(values).unwrap();
-      if (answer.twofa_required) {
+      if ('twofa_required' in answer) {
         setPreToken(answer.pre_token);
         setCode(emptyCode());
         return;
       }
-      completeSignIn(dispatch, answer.token, answer.servers);
+      completeSignIn(dispatch, answer);
       navigate('/dashboard');
     } catch (err) {
       setError(errorText(err, 'Login failed'));
@@ -50,7 +50,7 @@ export default function LoginPage() {
     setError(null);
     try {
       const answer = await verify({ token: preToken ?? '', code: code.join('') }).unwrap();
-      completeSignIn(dispatch, answer.token, answer.servers);
+      completeSignIn(dispatch, answer);
       navigate('/dashboard');
     } catch (err) {
       setError(errorText(err, 'Invalid 2FA code'));

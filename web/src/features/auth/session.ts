@@ -1,3 +1,4 @@
+import type { ServerListItem, SessionAnswer } from '@skald/contracts/api';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { apiSlice } from '../../app/api.ts';
@@ -5,21 +6,20 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import type { AppDispatch } from '../../app/store.ts';
 import { loggedOut, serverSelected, sessionLost, tokenReceived } from '../../app/sessionSlice.ts';
 import { clearAllStored, readStored, STORAGE_KEYS } from '../../app/storage.ts';
-import type { ServerSummary } from '../common/types.ts';
 
 /**
  * Current server rule (spec 000 §4): the stored serverId if it is still in the user's
  * list, else the first server; null when the user has none.
  */
-export function pickCurrentServer(servers: readonly ServerSummary[], storedId: string | null): ServerSummary | null {
-  return servers.find((s) => String(s.id) === storedId) ?? servers[0] ?? null;
+export function pickCurrentServer<S extends Pick<ServerListItem, 'id'>>(servers: readonly S[], storedId: string | null): S | null {
+  return servers.find((s) => s.id === storedId) ?? servers[0] ?? null;
 }
 
 /** Stores the token and the current server after a full login or a 2FA login. */
-export function completeSignIn(dispatch: AppDispatch, token: string, servers: readonly ServerSummary[] | undefined): void {
+export function completeSignIn(dispatch: AppDispatch, { token, servers }: SessionAnswer): void {
   dispatch(tokenReceived(token));
-  const chosen = pickCurrentServer(servers ?? [], readStored(STORAGE_KEYS.serverId));
-  if (chosen) dispatch(serverSelected({ id: String(chosen.id), name: chosen.name }));
+  const chosen = pickCurrentServer(servers, readStored(STORAGE_KEYS.serverId));
+  if (chosen) dispatch(serverSelected({ id: chosen.id, name: chosen.name }));
   // Data cached for a previous account must never show for this one.
   dispatch(apiSlice.util.resetApiState());
 }

@@ -1,10 +1,10 @@
+import type { DayCount, NamedCount } from '@skald/contracts/api';
 import { BarChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import type { ThemeMode } from '../../app/theme.tsx';
-import type { DayCount, SplitCount } from './dashboardApi.ts';
 
 // Only the pieces the dashboard draws, so echarts stays small and inside this lazy chunk.
 echarts.use([BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
@@ -35,7 +35,7 @@ export function DailyChart({ days, mode }: { days: DayCount[]; mode: ThemeMode }
   return <ReactEChartsCore echarts={echarts} option={option} theme={mode === 'dark' ? 'dark' : undefined} notMerge style={{ height: 280 }} aria-label="Logs per day, last 7 days" role="img" />;
 }
 
-export function SplitChart({ title, rows, mode }: { title: string; rows: SplitCount[]; mode: ThemeMode }) {
+export function SplitChart({ title, rows, mode }: { title: string; rows: NamedCount[]; mode: ThemeMode }) {
   const top = rows.slice(0, 10);
   const option = {
     backgroundColor: 'transparent',

@@ -1,18 +1,17 @@
+import type { ApiLog } from '@skald/contracts/api';
 import { Alert, Card, Col, Empty, Row, Spin, Statistic, Typography } from 'antd';
 import { resolveApiUrl } from '../../app/api.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useThemeMode } from '../../app/theme.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
 import { formatTime } from '../logs/LogCard.tsx';
-import { usePhotoLogsPageQuery } from '../logs/logsApi.ts';
-import { EMPTY_FILTERS, type LogEntry } from '../common/types.ts';
 import { DailyChart, SplitChart } from './DashboardCharts.tsx';
 import { DASHBOARD_POLL_MS, formatTrend, shortMessage, trendTone, useDashboardStatsQuery } from './dashboardApi.ts';
 
 export const RECENT_PHOTOS = 8;
 const TREND_COLORS = { up: '#16a34a', down: '#dc2626', flat: '#6b7280' } as const;
 
-function RecentPhotos({ photos }: { photos: LogEntry[] }) {
+function RecentPhotos({ photos }: { photos: ApiLog[] }) {
   if (photos.length === 0) return <Typography.Text type="secondary">No photo logs yet.</Typography.Text>;
   return (
     <Row gutter={[12, 12]}>
@@ -36,12 +35,6 @@ export default function DashboardPage() {
   const { mode } = useThemeMode();
   const { data: me } = useMeQuery(undefined);
   const { data: stats, isLoading, isError } = useDashboardStatsQuery(serverId ?? '', { skip: !serverId, pollingInterval: DASHBOARD_POLL_MS, skipPollingIfUnfocused: true });
-  // Older stats answers have no recentPhotos; then the newest photo logs page stands in.
-  const needPhotos = Boolean(serverId) && stats !== undefined && stats.recentPhotos === null;
-  const { data: photoPage } = usePhotoLogsPageQuery(
-    { serverId: serverId ?? '', filters: EMPTY_FILTERS, page: 1, pageSize: RECENT_PHOTOS },
-    { skip: !needPhotos, pollingInterval: DASHBOARD_POLL_MS },
-  );
 
   if (!serverId) return <Empty description="Select a server to view the panel." />;
 
@@ -111,7 +104,7 @@ export default function DashboardPage() {
         </Col>
       </Row>
       <Card title="Recent photo logs" className="chart-card">
-        <RecentPhotos photos={stats.recentPhotos ?? photoPage?.photologs ?? []} />
+        <RecentPhotos photos={stats.recentPhotos} />
       </Card>
     </div>
   );

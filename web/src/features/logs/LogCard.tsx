@@ -1,4 +1,4 @@
-import type { LevelColor, LogEntry } from '../common/types.ts';
+import type { ApiLog, LevelColor } from '@skald/contracts/api';
 import { LogMetadata } from './LogMetadata.tsx';
 
 export function formatTime(iso: string): string {
@@ -6,10 +6,10 @@ export function formatTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
 
-/** One log, coloured by its level: time, LEVEL, message, '[Type: x] via resource', metadata. */
-export function LogCard({ log, color }: { log: LogEntry; color: LevelColor }) {
+/** One log, coloured by its level (neutral until the colours load): time, LEVEL, message, '[Type: x] via resource', metadata. */
+export function LogCard({ log, color }: { log: ApiLog; color: LevelColor | undefined }) {
   return (
-    <article className="log-card" style={{ background: color.bg_color, color: color.text_color }} data-testid="log-card">
+    <article className="log-card" style={color && { background: color.bg_color, color: color.text_color }} data-testid="log-card">
       <header className="log-card-head">
         <time dateTime={log.created_at}>{formatTime(log.created_at)}</time>
         <strong className="log-level">{log.level.toUpperCase()}</strong>

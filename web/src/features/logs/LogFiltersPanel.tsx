@@ -1,21 +1,21 @@
 import { FilterOutlined } from '@ant-design/icons';
+import type { ColorLevel } from '@skald/contracts/api';
 import { Button, Col, Input, Row, Select } from 'antd';
 import { useState } from 'react';
-import type { LogFilters } from '../common/types.ts';
-
-const KNOWN_LEVELS = ['info', 'warn', 'error', 'fatal', 'debug'];
+import type { LogFilters } from './logFilters.ts';
 
 interface Props {
   value: LogFilters;
   onChange(next: LogFilters): void;
-  levels?: readonly string[];
+  /** The server's levels (GET /settings/levels); none while they load. */
+  levels?: readonly ColorLevel[];
 }
 
 // Collapsible filters: Search, Type, Level, Resource, Date from, Date to (spec 000 §2).
 export function LogFiltersPanel({ value, onChange, levels = [] }: Props) {
   const [open, setOpen] = useState(false);
   const set = (key: keyof LogFilters, next: string) => onChange({ ...value, [key]: next });
-  const levelOptions = [...new Set([...KNOWN_LEVELS, ...levels.map((l) => l.toLowerCase())])].map((l) => ({ value: l, label: l }));
+  const levelOptions = levels.map((l) => ({ value: l, label: l }));
   const active = Object.values(value).filter((v) => v.trim() !== '').length;
   return (
     <div className="filters">

@@ -1,5 +1,6 @@
+import type { ApiLog, ApiLogList, ColorLevel, LevelColor, LevelColors, LevelList, PhotoLogPage } from '@skald/contracts/api';
 import { apiSlice, totalFromMeta } from '../../app/api.ts';
-import type { ColorMap, LevelColor, LogEntry, LogFilters } from '../common/types.ts';
+import type { LogFilters } from './logFilters.ts';
 import { cleanLogEntry } from './plainText.ts';
 
 export interface PageQuery {
@@ -10,13 +11,7 @@ export interface PageQuery {
 }
 
 export interface LogPage {
-  logs: LogEntry[];
-  total: number;
-}
-
-export interface PhotoLogPage {
-  photologs: LogEntry[];
-  maxPhotoLogs: number;
+  logs: ApiLog[];
   total: number;
 }
 
@@ -30,41 +25,26 @@ export function pageParams({ serverId, filters, page, pageSize }: PageQuery): Re
   return params;
 }
 
-export const DEFAULT_MAX_PHOTO_LOGS = 10;
-
 export const logsApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     logsPage: build.query<LogPage, PageQuery>({
       query: (arg) => ({ url: '/logs/my', params: pageParams(arg) }),
-      transformResponse: (body: LogEntry[], meta) => {
-        const logs = Array.isArray(body) ? body.map(cleanLogEntry) : [];
-        return { logs, total: totalFromMeta(meta, logs.length) };
-      },
+      // The list is one page; the number of matching logs (all pages) comes in X-Total-Count.
+      transformResponse: (body: ApiLogList, meta) => ({ logs: body.map(cleanLogEntry), total: totalFromMeta(meta, body.length) }),
       providesTags: ['Logs'],
     }),
     photoLogsPage: build.query<PhotoLogPage, PageQuery>({
       query: (arg) => ({ url: '/photologs/my', params: pageParams(arg) }),
-      transformResponse: (body: { photologs?: LogEntry[]; maxPhotoLogs?: number }, meta) => {
-        const photologs = (body.photologs ?? []).map(cleanLogEntry);
-        return { photologs, maxPhotoLogs: body.maxPhotoLogs ?? DEFAULT_MAX_PHOTO_LOGS, total: totalFromMeta(meta, photologs.length) };
-      },
+      transformResponse: (body: PhotoLogPage) => ({ ...body, photologs: body.photologs.map(cleanLogEntry) }),
       providesTags: ['PhotoLogs'],
     }),
-    levelColors: build.query<ColorMap, string>({
+    levelColors: build.query<LevelColors, string>({
       query: (serverId) => ({ url: '/settings/colors', params: { serverId } }),
-      // Accept both a bare map and { colors: map }.
-      transformResponse: (body: ColorMap | { colors?: ColorMap }) => {
-        const inner = (body as { colors?: unknown }).colors;
-        return (typeof inner === 'object' && inner !== null ? inner : body) as ColorMap;
-      },
       providesTags: ['Colors'],
     }),
-    levelTypes: build.query<string[], string>({
+    levelTypes: build.query<LevelList['types'], string>({
       query: (serverId) => ({ url: '/settings/levels', params: { serverId } }),
-      transformResponse: (body: { types?: unknown; levels?: unknown } | string[]) => {
-        const list = Array.isArray(body) ? body : Array.isArray(body.types) ? body.types : Array.isArray(body.levels) ? body.levels : [];
-        return list.filter((x): x is string => typeof x === 'string');
-      },
+      transformResponse: (body: LevelList) => body.types,
       providesTags: ['Levels'],
     }),
   }),
@@ -75,17 +55,20 @@ export const { useLogsPageQuery, usePhotoLogsPageQuery, useLevelColorsQuery, use
 /** Logs and photo logs poll every 5 s (spec 000 §7, §9). */
 export const LOGS_POLL_MS = 5_000;
 
-const DEFAULT_COLORS: ColorMap = {
-  info: { bg_color: '#f0f0f0', text_color: '#333' },
-  warn: { bg_color: '#fee2b3', text_color: '#b45309' },
-  danger: { bg_color: '#fecaca', text_color: '#991b1b' },
-};
-const FALLBACK_COLOR: LevelColor = { bg_color: '#374151', text_color: '#d1d5db' };
+/**
+ * Spec 000 §3's colours for a level the server has no colour for. The server answers every level's
+ * colours (its defaults included), so this applies only to a level outside the five.
+ */
+const UNKNOWN_LEVEL_COLOR: LevelColor = { bg_color: '#374151', text_color: '#d1d5db' };
 
-/** The server's colour for a level, else the spec's default, else the unknown-level fallback (spec 000 §3). */
-export function colorForLevel(level: string, colors: ColorMap | undefined): LevelColor {
-  const key = level.toLowerCase();
-  return colors?.[key] ?? colors?.[level] ?? DEFAULT_COLORS[key] ?? FALLBACK_COLOR;
+function isColorLevel(level: string, colors: LevelColors): level is ColorLevel {
+  return Object.hasOwn(colors, level);
+}
+
+/** The server's colour for a level; undefined while the colours load, so the card renders neutrally. */
+export function colorForLevel(level: string, colors: LevelColors | undefined): LevelColor | undefined {
+  if (!colors) return undefined;
+  return isColorLevel(level, colors) ? colors[level] : UNKNOWN_LEVEL_COLOR;
 }
 
 export function totalPages(total: number, pageSize: number): number {

@@ -1,4 +1,4 @@
-import type { LogEntry } from '../common/types.ts';
+import type { ApiLog } from '@skald/contracts/api';
 
 // Log fields are written by game servers, i.e. by whoever holds an API key: treat them as hostile.
 // React already renders them as text (there is no HTML injection anywhere in the app); this module
@@ -18,8 +18,11 @@ export function plainText(value: unknown): string {
   return text.replace(ANSI, '').replace(CONTROL, '\uFFFD');
 }
 
-/** A log as the screens show it: every text field a clean string (a non-string would crash React). */
-export function cleanLogEntry(raw: LogEntry): LogEntry {
+/**
+ * A log as the screens show it: every text field a clean string. The contract types the answer, but its
+ * values were written by API-key holders, so each field is coerced anyway (a non-string would crash React).
+ */
+export function cleanLogEntry(raw: ApiLog): ApiLog {
   const metadata = typeof raw.metadata === 'object' && raw.metadata !== null && !Array.isArray(raw.metadata) ? raw.metadata : null;
   return {
     ...raw,

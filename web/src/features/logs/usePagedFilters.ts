@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { EMPTY_FILTERS, type LogFilters } from '../common/types.ts';
+import { EMPTY_FILTERS, type LogFilters } from './logFilters.ts';
 import { useDebounced } from '../common/useDebounced.ts';
 
 /** Filter, page and page-size state for the log screens; the page returns to 1 when filters or size change. */

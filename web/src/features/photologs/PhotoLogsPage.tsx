@@ -1,8 +1,8 @@
+import type { ApiLog, LevelColor } from '@skald/contracts/api';
 import { Alert, Col, Empty, Row, Space, Spin, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { resolveApiUrl } from '../../app/api.ts';
 import { useAppSelector } from '../../app/hooks.ts';
-import type { LogEntry } from '../common/types.ts';
 import { formatTime } from '../logs/LogCard.tsx';
 import { LogFiltersPanel } from '../logs/LogFiltersPanel.tsx';
 import { LogMetadata } from '../logs/LogMetadata.tsx';
@@ -15,7 +15,7 @@ export const PHOTO_PAGE_SIZES = [6, 12, 18, 24] as const;
 export const PHOTO_NOTICE =
   'When the limit is exceeded, the oldest photo log will be automatically deleted. Allowed filetypes: JPG, PNG, WEBP. Max filesize: 10 MB.';
 
-function PhotoCard({ photo, onOpen, levelColor }: { photo: LogEntry; onOpen(): void; levelColor: { bg_color: string; text_color: string } }) {
+function PhotoCard({ photo, onOpen, levelColor }: { photo: ApiLog; onOpen(): void; levelColor: LevelColor | undefined }) {
   return (
     <article className="photo-card" data-testid="photo-card">
       <button type="button" className="photo-frame" onClick={onOpen} aria-label={`Open photo: ${photo.message}`}>
@@ -24,7 +24,7 @@ function PhotoCard({ photo, onOpen, levelColor }: { photo: LogEntry; onOpen(): v
       <div className="photo-body">
         <div className="photo-meta">
           <time dateTime={photo.created_at}>{formatTime(photo.created_at)}</time>
-          <Tag style={{ background: levelColor.bg_color, color: levelColor.text_color, borderColor: levelColor.bg_color }}>{photo.level.toUpperCase()}</Tag>
+          <Tag style={levelColor && { background: levelColor.bg_color, color: levelColor.text_color, borderColor: levelColor.bg_color }}>{photo.level.toUpperCase()}</Tag>
         </div>
         <p className="log-message">{photo.message}</p>
         <p className="log-origin">
@@ -40,7 +40,7 @@ export default function PhotoLogsPage() {
   const { serverId, serverName } = useAppSelector((s) => s.session);
   const paging = usePagedFilters(PHOTO_PAGE_SIZES[0]);
   const { setPage } = paging;
-  const { data, isLoading, isError } = usePhotoLogsPageQuery(
+  const { data, isError } = usePhotoLogsPageQuery(
     { serverId: serverId ?? '', filters: paging.settledFilters, page: paging.page, pageSize: paging.pageSize },
     { skip: !serverId, pollingInterval: LOGS_POLL_MS, skipPollingIfUnfocused: true },
   );
@@ -67,16 +67,16 @@ export default function PhotoLogsPage() {
         <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
         <PageSizeSelect value={paging.pageSize} sizes={PHOTO_PAGE_SIZES} onChange={paging.setPageSize} />
       </Space>
-      {isLoading ? (
+      {isError ? (
+        <Alert type="error" title="Error while getting photologs." showIcon />
+      ) : !data ? (
         <Space>
           <Spin /> <span>Loading photologs...</span>
         </Space>
-      ) : isError ? (
-        <Alert type="error" title="Error while getting photologs." showIcon />
       ) : (
         <>
           <Typography.Paragraph className="count-line">
-            {data?.total ?? 0} / {data?.maxPhotoLogs ?? 10} photologs stored.
+            {data.total} / {data.maxPhotoLogs} photologs stored.
           </Typography.Paragraph>
           {photos.length === 0 ? (
             <Empty description="No photo logs found." />

@@ -1,9 +1,9 @@
 import { CloseOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
+import type { ApiLog } from '@skald/contracts/api';
 import { Button } from 'antd';
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { resolveApiUrl } from '../../app/api.ts';
-import type { LogEntry } from '../common/types.ts';
 
 /** Wrap-around step through the photos on screen (spec 000 §4 "Photo viewer"). */
 export function wrapIndex(index: number, count: number, delta: number): number {
@@ -12,7 +12,7 @@ export function wrapIndex(index: number, count: number, delta: number): number {
 }
 
 interface Props {
-  photos: readonly LogEntry[];
+  photos: readonly ApiLog[];
   index: number;
   onIndex(next: number): void;
   onClose(): void;

@@ -28,7 +28,7 @@ export default function CreateServerPage() {
     setError(null);
     try {
       const server = await create({ name: trimmed }).unwrap();
-      dispatch(serverSelected({ id: String(server.id), name: server.name }));
+      dispatch(serverSelected({ id: server.id, name: server.name }));
       setApiKey(server.api_key);
     } catch (err) {
       setError(createServerError(err));

@@ -1,5 +1,5 @@
+import type { CreateServerAnswer, ServerUsage } from '@skald/contracts/api';
 import { apiSlice } from '../../app/api.ts';
-import type { ServerUsage } from '../common/types.ts';
 
 export const serversApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
@@ -7,7 +7,7 @@ export const serversApi = apiSlice.injectEndpoints({
       query: (serverId) => `/server/usage/${encodeURIComponent(serverId)}`,
       providesTags: (_r, _e, id) => [{ type: 'Usage', id }],
     }),
-    createServer: build.mutation<{ id: string; name: string; api_key: string }, { name: string }>({
+    createServer: build.mutation<CreateServerAnswer, { name: string }>({
       query: (body) => ({ url: '/server/servers', method: 'POST', body }),
       invalidatesTags: ['Me'],
     }),

@@ -14,15 +14,15 @@ export function ServerSidebar() {
   const navigate = useNavigate();
   const { data: usage } = useServerUsageQuery(serverId ?? '', { skip: !serverId });
   const servers = me?.servers ?? [];
-  const current = servers.find((s) => String(s.id) === serverId);
+  const current = servers.find((s) => s.id === serverId);
   const groups = sidebarGroups(current?.role, usage);
 
   // Choosing another server goes to /dashboard and refreshes that server's usage (spec 000 §2).
   const switchServer = (id: string) => {
-    const chosen = servers.find((s) => String(s.id) === id);
+    const chosen = servers.find((s) => s.id === id);
     if (!chosen) return;
-    dispatch(serverSelected({ id: String(chosen.id), name: chosen.name }));
-    dispatch(serversApi.util.invalidateTags([{ type: 'Usage', id: String(chosen.id) }]));
+    dispatch(serverSelected({ id: chosen.id, name: chosen.name }));
+    dispatch(serversApi.util.invalidateTags([{ type: 'Usage', id: chosen.id }]));
     navigate('/dashboard');
   };
 
@@ -35,7 +35,7 @@ export function ServerSidebar() {
         {servers.length > 0 ? (
           <select id="server-switcher" className="server-switcher" value={serverId ?? ''} onChange={(e) => switchServer(e.target.value)}>
             {servers.map((s) => (
-              <option key={s.id} value={String(s.id)}>
+              <option key={s.id} value={s.id}>
                 {s.name}
               </option>
             ))}

@@ -1,14 +1,13 @@
+import type { ServerUsage } from '@skald/contracts/api';
 import { errorText } from '../../app/errors.ts';
 import { useServerUsageQuery, USAGE_POLL_MS } from '../servers/serversApi.ts';
-import type { ServerUsage } from '../common/types.ts';
 import { isSuspendedError, SUSPENDED_TEXT, usageView } from './navigation.ts';
 
 const BAR_COLORS = { blue: '#1677ff', yellow: '#faad14', red: '#ff4d4f' } as const;
 
-function formatReset(reset: ServerUsage['reset']): string | null {
-  if (reset === null || reset === undefined || reset === '') return null;
-  const date = new Date(typeof reset === 'number' ? reset : String(reset));
-  return Number.isNaN(date.getTime()) ? String(reset) : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+/** The end of the hourly quota window (an ISO time) as the user's local hour and minute. */
+function formatReset(reset: string): string {
+  return new Date(reset).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
 export function UsageView({ usage }: { usage: ServerUsage }) {
@@ -18,7 +17,7 @@ export function UsageView({ usage }: { usage: ServerUsage }) {
     <div className="usage" data-testid="usage">
       <div className="usage-line">
         <strong>Usage</strong>
-        {usage.tierLabel && <span className="muted">{usage.tierLabel}</span>}
+        <span className="muted">{usage.tierLabel}</span>
       </div>
       {/* A plain bar keeps the always-loaded shell small. */}
       <div className="usage-track" role="progressbar" aria-label="Log usage" aria-valuemin={0} aria-valuemax={100} aria-valuenow={view.percent}>
@@ -27,7 +26,7 @@ export function UsageView({ usage }: { usage: ServerUsage }) {
       <span className="usage-text muted">
         {view.shownUsed} / {usage.limit} logs ({view.percent}%)
       </span>
-      {reset && <span className="usage-text muted">Resets at {reset}</span>}
+      <span className="usage-text muted">Resets at {reset}</span>
     </div>
   );
 }

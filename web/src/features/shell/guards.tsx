@@ -1,3 +1,4 @@
+import type { SiteRole } from '@skald/contracts/api';
 import { Navigate, Outlet } from 'react-router';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useMeQuery } from '../auth/authApi.ts';
@@ -12,11 +13,11 @@ export function RequireToken() {
 }
 
 /** Role guard: loads the current user and redirects to / unless the site role is allowed. */
-export function RequireRole({ allowed }: { allowed: readonly string[] }) {
+export function RequireRole({ allowed }: { allowed: readonly SiteRole[] }) {
   const token = useAppSelector((s) => s.session.token);
   const { data, isLoading, isError } = useMeQuery(undefined, { skip: !token });
   if (!token) return <Navigate to="/" replace />;
   if (isLoading) return <PageFallback />;
-  if (isError || !data || !allowed.includes(data.user.role.toLowerCase())) return <Navigate to="/" replace />;
+  if (isError || !data || !allowed.includes(data.user.role)) return <Navigate to="/" replace />;
   return <Outlet />;
 }

@@ -1,6 +1,7 @@
-import type { ServerUsage } from '../common/types.ts';
+import type { ServerRole, ServerUsage, SiteRole } from '@skald/contracts/api';
+import { SERVER_SCREENS, SIDEBAR_GROUPS, type ServerScreen, type TierLimit } from './screens.ts';
 
-// Sidebar groups and visibility by server role (spec 000 §2, §6).
+// Sidebar groups and visibility by server role (spec 000 §2, §6), derived from the screen list.
 export interface SidebarEntry {
   key: string;
   label: string;
@@ -14,37 +15,37 @@ export interface SidebarGroup {
   entries: SidebarEntry[];
 }
 
-function entry(label: string, path: string, locked = false): SidebarEntry {
-  return { key: path, label, path, locked };
+const ROLE_RANK: Record<ServerRole, number> = { user: 0, admin: 1, owner: 2 };
+
+function isServerRoleName(role: string): role is ServerRole {
+  return Object.hasOwn(ROLE_RANK, role);
 }
 
-export function sidebarGroups(role: string | null | undefined, usage: Pick<ServerUsage, 'maxWebhooks' | 'maxBackups'> | null | undefined): SidebarGroup[] {
-  const r = (role ?? '').toLowerCase();
-  const isOwner = r === 'owner';
-  const isManager = isOwner || r === 'admin';
-  // Locked (greyed with a lock) when the tier allows none or the limit is unknown.
-  const webhooksLocked = !usage?.maxWebhooks;
-  const backupsLocked = !usage?.maxBackups;
-
-  const groups: SidebarGroup[] = [
-    { key: 'logs', label: 'Logs', entries: [entry('Dashboard', '/dashboard'), entry('Logs', '/logs'), entry('Photo Logs', '/photologs')] },
-  ];
-  if (isManager) {
-    groups.push({ key: 'integrations', label: 'Integrations', entries: [entry('Webhooks', '/webhooks', webhooksLocked)] });
-    const management: SidebarEntry[] = [];
-    if (isOwner) management.push(entry('Users', '/server-users'), entry('DB Backups', '/backups', backupsLocked));
-    management.push(entry('Settings', '/settings'));
-    groups.push({ key: 'management', label: 'Management', entries: management });
-  }
-  if (isOwner) groups.push({ key: 'billing', label: 'Billing', entries: [entry('Subscriptions', '/billing')] });
-  if (isManager) groups.push({ key: 'audit', label: 'Audit', entries: [entry('Audit Logs', '/audit-logs'), entry('Export Logs', '/exports')] });
-  return groups;
+/** The role's rank; a missing or unknown role sees what a user sees. */
+function rankOf(role: string | null | undefined): number {
+  const name = (role ?? '').toLowerCase();
+  return isServerRoleName(name) ? ROLE_RANK[name] : ROLE_RANK.user;
 }
 
-export const STAFF_ROLES = ['moderator', 'admin', 'superadmin'] as const;
+export function sidebarGroups(role: string | null | undefined, usage: Pick<ServerUsage, TierLimit> | null | undefined): SidebarGroup[] {
+  const rank = rankOf(role);
+  // Locked (greyed with a lock) when the tier allows none or the limit is not known yet.
+  const locked = (limit: TierLimit | undefined) => limit !== undefined && !usage?.[limit];
+  const screens: readonly ServerScreen[] = SERVER_SCREENS;
+  return SIDEBAR_GROUPS.map((group) => ({
+    key: group.key,
+    label: group.label,
+    entries: screens
+      .filter((screen) => screen.group === group.key && ROLE_RANK[screen.minRole] <= rank)
+      .map((screen) => ({ key: screen.path, label: screen.label, path: screen.path, locked: locked(screen.lockedWithout) })),
+  })).filter((group) => group.entries.length > 0);
+}
+
+/** The site roles that reach the staff admin area; `staff`, every account's default role, does not. */
+export const STAFF_ROLES: readonly SiteRole[] = ['moderator', 'admin', 'superadmin'];
 
 export function isStaffRole(role: string | null | undefined): boolean {
-  return (STAFF_ROLES as readonly string[]).includes((role ?? '').toLowerCase());
+  return STAFF_ROLES.some((staff) => staff === role);
 }
 
 export function roleLabel(role: string | null | undefined): string {

@@ -1,3 +1,4 @@
+import type { TwoFactorSetupAnswer } from '@skald/contracts/api';
 import { Alert, Button, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../app/errors.ts';
@@ -5,7 +6,7 @@ import { useAppDispatch } from '../../app/hooks.ts';
 import { apiSlice } from '../../app/api.ts';
 import { tokenReceived } from '../../app/sessionSlice.ts';
 import { useToast } from '../../app/toast.tsx';
-import { useDisableTwoFactorMutation, useSetupTwoFactorMutation, useVerifyTwoFactorMutation, type TwoFactorSetup } from './userApi.ts';
+import { useDisableTwoFactorMutation, useSetupTwoFactorMutation, useVerifyTwoFactorMutation } from './userApi.ts';
 
 export function sanitizeCode(raw: string): string {
   return raw.replace(/\D/g, '').slice(0, 6);
@@ -18,7 +19,7 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
   const [setup, setupState] = useSetupTwoFactorMutation();
   const [verify, verifyState] = useVerifyTwoFactorMutation();
   const [disable, disableState] = useDisableTwoFactorMutation();
-  const [secret, setSecret] = useState<TwoFactorSetup | null>(null);
+  const [secret, setSecret] = useState<TwoFactorSetupAnswer | null>(null);
   const [code, setCode] = useState('');
   const [disableOpen, setDisableOpen] = useState(false);
   const [disableCode, setDisableCode] = useState('');
@@ -43,7 +44,7 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
     try {
       const answer = await verify({ token: code }).unwrap();
       // The server rotates the session token on 2FA changes: store it before refetching the user.
-      if (answer.token) dispatch(tokenReceived(answer.token));
+      dispatch(tokenReceived(answer.token));
       dispatch(apiSlice.util.invalidateTags(['Me']));
       setSecret(null);
       setCode('');
@@ -64,7 +65,7 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
     setError(null);
     try {
       const answer = await disable({ token: disableCode }).unwrap();
-      if (answer.token) dispatch(tokenReceived(answer.token));
+      dispatch(tokenReceived(answer.token));
       dispatch(apiSlice.util.invalidateTags(['Me']));
       setDisableOpen(false);
       setDisableCode('');
@@ -75,9 +76,6 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
       toast.error(text);
     }
   };
-
-  // The manual-entry secret: the API's `secret`, else the spec's `token` field.
-  const manualSecret = secret?.secret ?? secret?.token ?? '';
 
   return (
     <section aria-labelledby="twofa-title">
@@ -109,11 +107,11 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
       ) : secret ? (
         <Space orientation="vertical" className="full-width">
           <Typography.Paragraph>Scan this QR code with your authenticator app, or enter the secret manually, then type the 6-digit code it shows.</Typography.Paragraph>
-          {secret.qr && <img src={secret.qr} alt="2FA QR code" width={180} height={180} className="qr" />}
+          <img src={secret.qr} alt="2FA QR code" width={180} height={180} className="qr" />
           <Typography.Text>
             Secret:{' '}
             <Typography.Text code copyable data-testid="twofa-secret">
-              {manualSecret}
+              {secret.secret}
             </Typography.Text>
           </Typography.Text>
           <form

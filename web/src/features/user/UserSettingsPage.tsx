@@ -1,5 +1,8 @@
+import type { MessageAnswer, MessageWithTokenAnswer } from '@skald/contracts/api';
 import { Alert, Button, Card, Divider, Form, Input, Spin, Typography } from 'antd';
 import { errorText } from '../../app/errors.ts';
+import { useAppDispatch } from '../../app/hooks.ts';
+import { tokenReceived } from '../../app/sessionSlice.ts';
 import { useToast } from '../../app/toast.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
@@ -12,12 +15,19 @@ export default function UserSettingsPage() {
   const [changeEmail, emailState] = useChangeEmailMutation();
   const [changePassword, passwordState] = useChangePasswordMutation();
   const [passwordForm] = Form.useForm<{ currentPassword: string; newPassword: string }>();
+  const dispatch = useAppDispatch();
 
-  // Every account form reports the server's message, else the spec's fallback.
-  const run = async (action: () => Promise<{ message?: string }>, done: string) => {
+  // A password change revokes every older token (other devices too); this tab continues with the new one.
+  const keepSession = (answer: MessageWithTokenAnswer) => {
+    dispatch(tokenReceived(answer.token));
+    return answer;
+  };
+
+  // Every account form reports the server's message.
+  const run = async (action: () => Promise<MessageAnswer>) => {
     try {
       const answer = await action();
-      toast.success(answer.message ?? done);
+      toast.success(answer.message);
       return true;
     } catch (err) {
       toast.error(errorText(err, 'Error while updating'));
@@ -32,7 +42,7 @@ export default function UserSettingsPage() {
     <Card className="narrow-card">
       <Typography.Title level={2}>User settings</Typography.Title>
       <Typography.Title level={4}>Change Username</Typography.Title>
-      <Form layout="vertical" initialValues={{ username: me.user.username }} onFinish={(v: { username: string }) => void run(() => changeUsername(v).unwrap(), 'Username updated')}>
+      <Form layout="vertical" initialValues={{ username: me.user.username }} onFinish={(v: { username: string }) => void run(() => changeUsername(v).unwrap())}>
         <Form.Item label="Username" name="username" rules={[{ required: true, message: 'Please enter a username' }]}>
           <Input autoComplete="username" />
         </Form.Item>
@@ -42,7 +52,7 @@ export default function UserSettingsPage() {
       </Form>
       <Divider />
       <Typography.Title level={4}>Change E-mail</Typography.Title>
-      <Form layout="vertical" initialValues={{ email: me.user.email }} onFinish={(v: { email: string }) => void run(() => changeEmail(v).unwrap(), 'E-mail updated')}>
+      <Form layout="vertical" initialValues={{ email: me.user.email }} onFinish={(v: { email: string }) => void run(() => changeEmail(v).unwrap())}>
         <Form.Item label="E-mail" name="email" rules={[{ required: true, message: 'Please enter an e-mail address' }]}>
           <Input type="email" autoComplete="email" />
         </Form.Item>
@@ -56,7 +66,7 @@ export default function UserSettingsPage() {
         form={passwordForm}
         layout="vertical"
         onFinish={(v: { currentPassword: string; newPassword: string }) =>
-          void run(() => changePassword(v).unwrap(), 'Password updated').then((ok) => ok && passwordForm.resetFields())
+          void run(() => changePassword(v).unwrap().then(keepSession)).then((ok) => ok && passwordForm.resetFields())
         }
       >
         <Form.Item label="Current password" name="currentPassword" rules={[{ required: true, message: 'Please enter your current password' }]}>
