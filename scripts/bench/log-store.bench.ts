@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { LogQuery, LogRecord } from '@skald/ports';
 import { SqliteLogStore } from '../../libs/adapters/src/log-store/sqlite-log-store.ts';
-import { uuidv7 } from '../../services/ingestion/src/uuidv7.ts';
+import { uuidv7 } from '@skald/ingestion-service/testing';
 import type { BenchRow } from './bench-row.ts';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 5_000_000);
