@@ -89,15 +89,15 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     return sendError(reply, 400, text);
   }
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  // Declared headers and extra fields (Retry-After, retryAfter) are meant for clients, also on a 5xx.
+  if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   if (status >= 500) {
     request.log.error({ err: serializeError(error) }, 'request failed');
     const masked = MASKED_5XX[status];
-    return masked ? sendError(reply, status, masked) : sendError(reply, 500, 'Internal Server Error');
+    const extra = error instanceof HttpError ? error.extra : {};
+    return masked ? sendError(reply, status, masked, masked, extra) : sendError(reply, 500, 'Internal Server Error');
   }
-  if (error instanceof HttpError) {
-    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    return sendError(reply, status, error.message, error.detail ?? error.message, error.extra);
-  }
+  if (error instanceof HttpError) return sendError(reply, status, error.message, error.detail ?? error.message, error.extra);
   const text = (error.code && FASTIFY_CLIENT_MESSAGES[error.code]) || error.message || 'Bad Request';
   request.log.info({ statusCode: status, err: serializeError(error) }, 'request refused');
   return sendError(reply, status, text);

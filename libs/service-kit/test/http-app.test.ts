@@ -35,6 +35,12 @@ beforeAll(async () => {
   app.get('/taken', async () => {
     throw new HttpError(409, 'That server name is already taken.');
   });
+  app.get('/busy', async () => {
+    throw new HttpError(503, 'the queue at db-7.internal is full', { headers: { 'retry-after': '5' }, extra: { retryAfter: 5 } });
+  });
+  app.get('/limited', async () => {
+    throw new HttpError(429, 'Log limit reached', { headers: { 'retry-after': '60' }, extra: { usage: { used: 3 } } });
+  });
   app.get('/boom', async () => {
     throw new Error('database password=hunter2 exploded');
   });
@@ -57,6 +63,18 @@ describe('createHttpApp error shape', () => {
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ error: 'Internal Server Error', message: 'Internal Server Error' });
     expect(response.body).not.toContain('hunter2');
+  });
+
+  it('extra fields sit beside error and message; headers are kept, also on a masked 5xx', async () => {
+    const limited = await app.inject({ method: 'GET', url: '/limited' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe('60');
+    expect(limited.json()).toEqual({ usage: { used: 3 }, error: 'Log limit reached', message: 'Log limit reached' });
+    const busy = await app.inject({ method: 'GET', url: '/busy' });
+    expect(busy.statusCode).toBe(503);
+    expect(busy.headers['retry-after']).toBe('5');
+    // The text is masked (it may name internals); the declared extra fields are for clients and stay.
+    expect(busy.json()).toEqual({ retryAfter: 5, error: 'Service Unavailable', message: 'Service Unavailable' });
   });
 
   it('validation errors answer 400 naming the field', async () => {
