@@ -13,7 +13,7 @@ import { toAccepted } from '../domain/accepted-log.ts';
 import { InvalidFieldError, parseLogBody } from '../domain/log-input.ts';
 import type { ParsedLogBody } from '../domain/log-input.ts';
 import { uuidv7 } from '../domain/uuidv7.ts';
-import { admitQuota, answerUnavailable } from './admission.ts';
+import { admitQuota, unavailable } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
@@ -56,13 +56,13 @@ export async function registerLogRoute(app: FastifyInstance, deps: IngestionRout
         throw error;
       }
       const at = deps.now();
-      if (!(await admitQuota(deps.counters, request, reply, owner, parsed.logs.length, at))) return reply;
+      await admitQuota(deps.counters, request, owner, parsed.logs.length, at);
       const accepted = parsed.logs.map((input) => toAccepted(input, uuidv7(at), at));
       try {
         await deps.publisher.publish(owner.serverId, accepted, at);
       } catch (error) {
         request.log.error({ err: error }, 'publishing accepted logs failed');
-        return answerUnavailable(reply);
+        throw unavailable();
       }
       reply.code(201);
       return parsed.batch ? { ids: accepted.map((log) => log.id) } : { id: accepted[0]!.id };

@@ -14,7 +14,7 @@ import { ImageTooLargeError, MAX_PHOTO_BYTES, processPhoto, UnsupportedImageErro
 import type { ProcessedPhoto } from '../domain/photo.ts';
 import { storePhotoLog } from '../domain/photo-log.ts';
 import { uuidv7 } from '../domain/uuidv7.ts';
-import { admitQuota, answerUnavailable } from './admission.ts';
+import { admitQuota, unavailable } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
@@ -115,14 +115,14 @@ export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRo
         const form = await readPhotoForm(request);
         const input = photoInput(form.fields);
         const at = deps.now();
-        if (!(await admitQuota(deps.counters, request, reply, owner, 1, at))) return reply;
+        await admitQuota(deps.counters, request, owner, 1, at);
         const photo = await processed(form.photo);
         const id = uuidv7(at);
         try {
           await storePhotoLog(deps, owner.serverId, input, photo, id, at);
         } catch (error) {
           request.log.error({ err: error }, 'storing photo log failed');
-          return answerUnavailable(reply);
+          throw unavailable();
         }
         reply.code(201);
         return { id };
