@@ -16,7 +16,7 @@ import { ALL_TOPICS, isSiteRole, SITE_ROLES } from '@skald/contracts';
 import type { SiteRole } from '@skald/contracts';
 import type { DocumentStore, EventBus } from '@skald/ports';
 
-/** The auth service's promoteUser (services/auth/src/site-roles.ts), loaded like the launcher loads services. */
+/** The auth service's promoteUser (services/auth/src/domain/site-roles.ts), loaded like the launcher loads services. */
 type PromoteUser = (docs: DocumentStore, bus: EventBus, username: string, role: SiteRole) => Promise<{ readonly username: string } | null>;
 
 const AUTH_PACKAGE = '@skald/auth-service';

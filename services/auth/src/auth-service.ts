@@ -3,31 +3,25 @@
  * Routes use the spec's paths without /api (the gateway adds it). See docs/IDENTITY.md.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Subscription } from '@skald/ports';
+import { TOPICS } from '@skald/contracts';
+import type { Subscription, Worker } from '@skald/ports';
+import { authPlugin, createSecretBox } from '@skald/service-kit';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
-import { createTokenIssuer } from './access-tokens.ts';
-import type { AuthContext } from './context.ts';
-import { createMailQueue, currentUserResolver } from './context.ts';
-import { createIdentityPublisher } from './events.ts';
-import { startIdentityConsumer } from './identity-consumer.ts';
-import { OWASP_SCRYPT_COST, makeDummyHash } from './passwords.ts';
-import type { ScryptCost } from './passwords.ts';
-import { DEFAULT_RATE_LIMITS, createAttemptLimiter } from './rate-limits.ts';
-import type { AuthRateLimits } from './rate-limits.ts';
-import { registerAccountRoutes } from './routes/account-routes.ts';
-import { registerManageRoutes } from './routes/manage-routes.ts';
-import { registerServerRoutes } from './routes/server-routes.ts';
-import { registerTwoFactorRoutes } from './routes/two-factor-routes.ts';
-import { registerUserRoutes } from './routes/user-routes.ts';
-import { createSecretBox } from './secret-box.ts';
-import { openAuthStore } from './store.ts';
-
-export { promoteUser, setSiteRole } from './site-roles.ts';
-export { openAuthStore } from './store.ts';
-export type { AuthStore, UserDoc, ServerDoc, MembershipDoc } from './store.ts';
-
-/** Access tokens live one hour; the web client renews with POST /auth/refresh (see docs/IDENTITY.md). */
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+import { ACCESS_TOKEN_TTL_SECONDS, createTokenIssuer } from './domain/access-tokens.ts';
+import type { AuthContext } from './domain/context.ts';
+import { createMailQueue } from './domain/mail-queue.ts';
+import { membershipRoles } from './domain/memberships.ts';
+import { OWASP_SCRYPT_COST, makeDummyHash } from './domain/passwords.ts';
+import type { ScryptCost } from './domain/passwords.ts';
+import { DEFAULT_RATE_LIMITS, createAttemptLimiter } from './domain/rate-limits.ts';
+import type { AuthRateLimits } from './domain/rate-limits.ts';
+import { sessionRevocationCheck } from './domain/sessions.ts';
+import { openAuthStore } from './domain/store.ts';
+import { startTokenSweep } from './domain/token-sweep.ts';
+import { startIdentityConsumer } from './events/identity-consumer.ts';
+import { createIdentityPublisher } from './events/identity-publisher.ts';
+import { currentUserLoader } from './http/current-user.ts';
+import { registerAuthRoutes } from './http/routes.ts';
 
 export interface AuthServiceOptions {
   /** scrypt cost; default OWASP (N=2^17). Tests lower it to keep the CPU free. */
@@ -36,6 +30,8 @@ export interface AuthServiceOptions {
   readonly accessTokenTtlSeconds?: number;
   /** Clock for TOTP checks (epoch ms); default Date.now. */
   readonly now?: () => number;
+  /** Period of the expired-token sweep; default 10 minutes. */
+  readonly tokenSweepEveryMs?: number;
 }
 
 export interface AuthServiceModule extends ServiceModule {
@@ -43,66 +39,52 @@ export interface AuthServiceModule extends ServiceModule {
   flushMail(): Promise<void>;
 }
 
-const SWEEP_INTERVAL_MS = 10 * 60_000;
-
-export async function buildAuthService(deps: ServiceDeps, options: AuthServiceOptions = {}): Promise<AuthServiceModule> {
+export async function createAuthServiceWith(deps: ServiceDeps, options: AuthServiceOptions = {}): Promise<AuthServiceModule> {
   const store = await openAuthStore(deps.docs);
-  const events = createIdentityPublisher(deps.bus);
-  const tokens = createTokenIssuer(deps.keys, options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS);
   const passwordCost = options.passwordCost ?? OWASP_SCRYPT_COST;
   const ctx: AuthContext = {
     store,
-    events,
-    tokens,
+    events: createIdentityPublisher(deps.bus),
+    tokens: createTokenIssuer(deps.keys, options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS),
     limiter: createAttemptLimiter(deps.counters),
     limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     secrets: createSecretBox(deps.secretsKey),
     passwordCost,
     dummyPasswordHash: await makeDummyHash(passwordCost),
     publicUrl: deps.publicUrl,
+    mail: createMailQueue(deps.mailer, deps.log),
     log: deps.log,
     now: options.now ?? Date.now,
-    ...createMailQueue(deps.mailer, deps.log),
-    currentUser: currentUserResolver(store, tokens),
   };
   let consumer: Subscription | null = null;
-  let sweeper: NodeJS.Timeout | null = null;
-
-  async function sweepExpired(): Promise<void> {
-    const now = Date.now();
-    await store.preTokens.deleteMany({ expiresAt: { $lte: now } });
-    await store.resetTokens.deleteMany({ expiresAt: { $lte: now } });
-  }
+  let sweep: Worker | null = null;
 
   return {
     name: 'auth',
     async routes(app: FastifyInstance) {
-      await registerAccountRoutes(app, ctx);
-      await registerUserRoutes(app, ctx);
-      await registerTwoFactorRoutes(app, ctx);
-      await registerServerRoutes(app, ctx);
-      await registerManageRoutes(app, ctx);
+      // The same token verification as every service; revocation is read from auth's own users.
+      await app.register(authPlugin, { keys: deps.keys, isRevoked: sessionRevocationCheck(store) });
+      await registerAuthRoutes(app, { ...ctx, memberships: membershipRoles(store), currentUser: currentUserLoader(store) });
     },
     async start() {
-      consumer = await startIdentityConsumer(deps.bus, store, events);
-      sweeper = setInterval(() => {
-        sweepExpired().catch((err: unknown) => deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'token sweep failed'));
-      }, SWEEP_INTERVAL_MS);
-      sweeper.unref();
+      await deps.bus.ensureTopics([TOPICS.identity, TOPICS.audit]);
+      consumer = await startIdentityConsumer(deps.bus, ctx);
+      sweep = await startTokenSweep(deps.jobs, ctx, options.tokenSweepEveryMs);
     },
     async stop() {
-      if (sweeper !== null) clearInterval(sweeper);
-      sweeper = null;
+      const worker = sweep;
+      sweep = null;
+      if (worker !== null) await worker.close();
       const current = consumer;
       consumer = null;
       if (current !== null) await current.stop();
-      await ctx.flushMail();
+      await ctx.mail.flush();
     },
     async ready() {
-      return true;
+      return consumer !== null && sweep !== null;
     },
-    flushMail: () => ctx.flushMail(),
+    flushMail: () => ctx.mail.flush(),
   };
 }
 
-export const createAuthService: ServiceFactory = (deps) => buildAuthService(deps);
+export const createAuthService: ServiceFactory = (deps) => createAuthServiceWith(deps);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, json, registerAndLogin, startHarness, uniqueName, waitFor, eventTypes } from './harness.ts';
-import type { Harness } from './harness.ts';
+import { bearer, json, registerAndLogin, startHarness, uniqueName, waitFor, eventTypes } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

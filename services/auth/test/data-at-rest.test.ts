@@ -2,8 +2,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, codeAt, createServer, json, registerAndLogin, startHarness, waitFor } from './harness.ts';
-import type { Harness } from './harness.ts';
+import { bearer, codeAt, createServer, json, registerAndLogin, startHarness, waitFor } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,8 +1,9 @@
 /** Changes other services publish on the identity topic (admin area, billing) land in the auth service. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOPICS } from '@skald/contracts';
-import { bearer, json, registerAndLogin, startHarness, waitFor } from './harness.ts';
-import type { Harness } from './harness.ts';
+import { UserActiveChangedEvent, UserSiteRoleChangedEvent, identityMessage } from '@skald/contracts';
+import type { UserSessionsRevoked } from '@skald/contracts';
+import { bearer, eventData, json, registerAndLogin, startHarness, waitFor } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,29 +11,24 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-function publish(type: string, key: string, data: Record<string, unknown>) {
-  return h.bus.publish([
-    { topic: TOPICS.identity, key, headers: { 'event-type': `${type}.v1` }, payload: { type, version: 1, id: `${type}-${key}-${Date.now()}`, occurredAt: new Date().toISOString(), data } },
-  ]);
-}
 
 describe('identity events from other publishers', () => {
   it('user.active-changed false disables the account: its tokens die and login answers 403', async () => {
     const u = await registerAndLogin(h);
-    await publish('user.active-changed', u.id, { userId: u.id, active: false });
+    await h.bus.publish([identityMessage(UserActiveChangedEvent, { userId: u.id, active: false })]);
     await waitFor(async () => (await h.store.users.findOne({ _id: u.id }))?.active === false);
     expect((await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(u.token) })).statusCode).toBe(401);
     const login = await h.app.inject({ method: 'POST', url: '/auth/login', payload: { username: u.username, password: u.password } });
     expect(login.statusCode).toBe(403);
-    await waitFor(() => h.published.some((m) => m.headers['event-type'] === 'user.sessions-revoked.v1' && (m.payload as { data: { userId: string; reason: string } }).data.userId === u.id));
-    await publish('user.active-changed', u.id, { userId: u.id, active: true });
+    await waitFor(() => h.published.some((m) => m.headers['event-type'] === 'user.sessions-revoked.v1' && eventData<UserSessionsRevoked>(m).userId === u.id));
+    await h.bus.publish([identityMessage(UserActiveChangedEvent, { userId: u.id, active: true })]);
     await waitFor(async () => (await h.store.users.findOne({ _id: u.id }))?.active === true);
     expect((await h.app.inject({ method: 'POST', url: '/auth/login', payload: { username: u.username, password: u.password } })).statusCode).toBe(200);
   });
 
   it('user.site-role-changed sets the role shown by /auth/me and revokes older tokens', async () => {
     const u = await registerAndLogin(h);
-    await publish('user.site-role-changed', u.id, { userId: u.id, role: 'moderator' });
+    await h.bus.publish([identityMessage(UserSiteRoleChangedEvent, { userId: u.id, role: 'moderator' })]);
     await waitFor(async () => (await h.store.users.findOne({ _id: u.id }))?.siteRole === 'moderator');
     expect((await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(u.token) })).statusCode).toBe(401);
     const token = json<{ token: string }>(await h.app.inject({ method: 'POST', url: '/auth/login', payload: { username: u.username, password: u.password } })).token;

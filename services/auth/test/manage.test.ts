@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, bearer, createServer, json, registerAndLogin, startHarness, waitFor } from './harness.ts';
-import type { Harness } from './harness.ts';
+import { addMember, bearer, createServer, json, registerAndLogin, startHarness, waitFor } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -39,14 +39,7 @@ describe('server users (/manage)', () => {
     expect(full.statusCode).toBe(403);
     expect(json(full)['error']).toBe('This server has reached its limit of 2 users on the Free plan. Upgrade the plan or remove a user first.');
     // Billing/admin publish server.tier-changed; the auth service applies it.
-    await h.bus.publish([
-      {
-        topic: 'skald.identity.v1',
-        key: server.id,
-        headers: { 'event-type': 'server.tier-changed.v1' },
-        payload: { type: 'server.tier-changed', version: 1, id: 'x1', occurredAt: new Date().toISOString(), data: { serverId: server.id, tier: 'lite' } },
-      },
-    ]);
+    await h.kit.identity.tier(server.id, 'lite');
     await waitFor(async () => (await h.store.servers.findOne({ _id: server.id }))?.tier === 'lite');
     const count = json(await h.app.inject({ method: 'GET', url: `/manage/server/${server.id}/user-count`, headers: bearer(owner.token) }));
     expect(count).toEqual({ current: 2, limit: 3 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, codeAt, json, outboxMails, registerAndLogin, startHarness, TEST_PUBLIC_URL } from './harness.ts';
-import type { Harness } from './harness.ts';
+import { bearer, codeAt, json, outboxMails, registerAndLogin, startHarness, TEST_PUBLIC_URL } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {

@@ -4,8 +4,8 @@
  * required role, success at or above it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, bearer, createServer, registerAndLogin, startHarness, uniqueName } from './harness.ts';
-import type { Harness, TestUser } from './harness.ts';
+import { addMember, bearer, createServer, registerAndLogin, startHarness, uniqueName } from './support/harness.ts';
+import type { Harness, Account } from './support/harness.ts';
 
 type Caller = 'owner' | 'admin' | 'user' | 'otherTenant' | 'anonymous';
 type MinRole = 'owner' | 'admin' | 'user';
@@ -38,7 +38,7 @@ function expected(caller: Caller, min: MinRole, ok: number): number {
 }
 
 let h: Harness;
-let people: Record<Exclude<Caller, 'anonymous'>, TestUser>;
+let people: Record<Exclude<Caller, 'anonymous'>, Account>;
 beforeAll(async () => {
   h = await startHarness();
   people = {

@@ -1,19 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiKeyRotatedEvent, hashApiKey, on, subscribeEvents } from '@skald/contracts';
+import type { Subscription } from '@skald/ports';
 import { createIdentityReadModel } from '@skald/service-kit';
 import type { IdentityReadModel } from '@skald/service-kit';
-import { addMember, bearer, createServer, json, registerAndLogin, startHarness, uniqueName, waitFor } from './harness.ts';
-import type { Harness } from './harness.ts';
-import { sha256Hex } from '../src/opaque-tokens.ts';
+import { addMember, bearer, createServer, json, registerAndLogin, startHarness, uniqueName, waitFor } from './support/harness.ts';
+import type { Harness } from './support/harness.ts';
 
 let h: Harness;
 let readModel: IdentityReadModel;
+/** An ingestion-style key lookup: its own consumer group, the current key hash of each server. */
+const currentKeyHash = new Map<string, string>();
+let keyConsumer: Subscription;
+function serverByKeyHash(keyHash: string): string | null {
+  for (const [serverId, current] of currentKeyHash) if (current === keyHash) return serverId;
+  return null;
+}
+
 beforeAll(async () => {
   h = await startHarness();
-  // A consumer exactly like another service's: its own group, its own collections.
-  readModel = await createIdentityReadModel({ bus: h.bus, docs: h.docs, group: 'test.ingestion-like', collectionPrefix: 'rm_' });
+  // Consumers exactly like another service's: their own groups, their own state.
+  readModel = await createIdentityReadModel({ bus: h.bus, docs: h.docs, group: 'test.logs-like', collectionPrefix: 'rm_' });
   await readModel.start();
+  keyConsumer = await subscribeEvents(h.bus, {
+    group: 'test.ingestion-like',
+    handlers: [
+      on(ApiKeyRotatedEvent, async (rotated) => {
+        currentKeyHash.set(rotated.serverId, rotated.keyHash);
+      }),
+    ],
+  });
 });
 afterAll(async () => {
+  await keyConsumer.stop();
   await readModel.stop();
   await h.close();
 });
@@ -28,7 +46,7 @@ describe('POST /server/servers', () => {
     expect(body.name).toBe(name.trim());
     expect(body.api_key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     const stored = await h.store.servers.findOne({ _id: body.id });
-    expect(stored).toMatchObject({ ownerId: owner.id, tier: 'free', suspended: false, keyHash: sha256Hex(body.api_key) });
+    expect(stored).toMatchObject({ ownerId: owner.id, tier: 'free', suspended: false, keyHash: hashApiKey(body.api_key) });
     expect(JSON.stringify(stored)).not.toContain(body.api_key);
     const me = json<{ servers: unknown[] }>(await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(owner.token) }));
     expect(me.servers).toEqual([{ id: body.id, name: body.name, role: 'owner' }]);
@@ -101,17 +119,17 @@ describe('POST /settings/api-key/reset', () => {
   it('answers a new key once; the old key stops working at once in the ingestion-style read model', async () => {
     const owner = await registerAndLogin(h);
     const server = await createServer(h, owner);
-    const oldHash = sha256Hex(server.api_key);
-    await waitFor(async () => (await readModel.serverByKeyHash(oldHash))?.id === server.id);
+    const oldHash = hashApiKey(server.api_key);
+    await waitFor(() => serverByKeyHash(oldHash) === server.id);
     const res = await h.app.inject({ method: 'POST', url: `/settings/api-key/reset?serverId=${server.id}`, headers: bearer(owner.token) });
     expect(res.statusCode).toBe(200);
     const { apiKey } = json<{ apiKey: string }>(res);
     expect(apiKey).toMatch(/^sk_/);
     expect(apiKey).not.toBe(server.api_key);
-    expect((await h.store.servers.findOne({ _id: server.id }))?.keyHash).toBe(sha256Hex(apiKey));
-    await waitFor(async () => (await readModel.serverByKeyHash(sha256Hex(apiKey)))?.id === server.id);
-    expect(await readModel.serverByKeyHash(oldHash)).toBeNull();
-    const rotated = h.published.find((m) => m.headers['event-type'] === 'apikey.rotated.v1' && (m.payload as { data: { keyHash: string } }).data.keyHash === sha256Hex(apiKey));
+    expect((await h.store.servers.findOne({ _id: server.id }))?.keyHash).toBe(hashApiKey(apiKey));
+    await waitFor(() => serverByKeyHash(hashApiKey(apiKey)) === server.id);
+    expect(serverByKeyHash(oldHash)).toBeNull();
+    const rotated = h.published.find((m) => m.headers['event-type'] === 'apikey.rotated.v1' && (m.payload as { data: { keyHash: string } }).data.keyHash === hashApiKey(apiKey));
     expect((rotated?.payload as { data: { previousKeyHash: string } }).data.previousKeyHash).toBe(oldHash);
     expect(JSON.stringify(h.published.map((m) => m.payload))).not.toContain(apiKey);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, codeAt, json, registerAndLogin, startHarness } from './harness.ts';
-import type { Harness, TestUser } from './harness.ts';
+import { bearer, codeAt, json, registerAndLogin, startHarness } from './support/harness.ts';
+import type { Harness, Account } from './support/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ interface Setup {
 }
 
 /** Registers a user and turns 2FA on; returns the user (with the fresh token) and the seed. */
-async function userWith2fa(): Promise<{ user: TestUser; secret: string }> {
+async function userWith2fa(): Promise<{ user: Account; secret: string }> {
   const user = await registerAndLogin(h);
   const setup = json<Setup>(await h.app.inject({ method: 'GET', url: '/2fa/setup', headers: bearer(user.token) }));
   h.clock += STEP;

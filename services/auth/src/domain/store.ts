@@ -36,7 +36,7 @@ export interface ServerDoc {
   readonly ownerId: string;
   readonly tier: string;
   readonly suspended: boolean;
-  /** SHA-256 hex of the current API key. */
+  /** hashApiKey (SHA-256 hex) of the current API key. */
   readonly keyHash: string;
   readonly createdAt: string;
 }

@@ -6,6 +6,7 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 
 export const TOTP_ISSUER = 'Skald';
+export const INVALID_2FA_CODE = 'Invalid 2FA code';
 const TOLERANCE_SECONDS = 30;
 
 export function newTotpSecret(): string {

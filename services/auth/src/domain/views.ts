@@ -1,15 +1,12 @@
-/** Answer shapes shared by several routes (spec 000 §3, 001 §3). */
-import type { ServerRole } from '@skald/contracts';
+/**
+ * Answer shapes shared by several routes (spec 000 §3, 001 §3), typed by the identity API contract.
+ * Built field by field: the routes' response schemas refuse anything they do not list.
+ */
+import type { ServerList, ServerListItem, UserView } from '@skald/contracts/api';
 import type { AuthStore, UserDoc } from './store.ts';
 
-export interface ServerListItem {
-  readonly id: string;
-  readonly name: string;
-  readonly role: ServerRole;
-}
-
 /** The user's servers with the user's role on each, oldest membership first. */
-export async function serversOfUser(store: AuthStore, userId: string): Promise<ServerListItem[]> {
+export async function serversOfUser(store: Pick<AuthStore, 'memberships' | 'servers'>, userId: string): Promise<ServerList> {
   const memberships = await store.memberships.find({ userId }, { sort: { createdAt: 1 } });
   if (memberships.length === 0) return [];
   const servers = await store.servers.find({ _id: { $in: memberships.map((m) => m.serverId) } });
@@ -22,7 +19,7 @@ export async function serversOfUser(store: AuthStore, userId: string): Promise<S
   return items;
 }
 
-export function userView(user: UserDoc) {
+export function userView(user: UserDoc): UserView {
   return {
     id: user._id,
     username: user.username,

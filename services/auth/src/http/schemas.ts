@@ -1,9 +1,11 @@
 /**
- * Request schemas. Bodies refuse unknown fields (additionalProperties false: Fastify's Ajv strips or
- * refuses them, so role, tier, owner or ids can never be mass-assigned) and every field is typed, so a
- * JSON operator object such as {"$ne": null} in any field is a 400.
+ * Request schemas; the answer schemas are the identity API contract (@skald/contracts/api). Bodies
+ * refuse unknown fields (additionalProperties false: Fastify's Ajv strips or refuses them, so role, tier,
+ * owner or ids can never be mass-assigned) and every field is typed, so a JSON operator object such as
+ * {"$ne": null} in any field is a 400.
  */
 import Type from 'typebox';
+import { ErrorBodySchema } from '@skald/contracts/api';
 
 const Username = Type.String({ minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$' });
 const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
@@ -37,3 +39,8 @@ export const ServerUserParams = Type.Object({ id: IdSchema, userId: IdSchema }, 
 const AssignableRole = Type.Union([Type.Literal('admin'), Type.Literal('user')]);
 export const AddUserBody = Type.Object({ serverId: IdSchema, email: Type.String({ minLength: 1, maxLength: 254 }), role: AssignableRole }, { additionalProperties: false });
 export const RoleBody = Type.Object({ role: AssignableRole }, { additionalProperties: false });
+
+/** Error answers a route can give, all in the one `{ error, message }` shape. */
+export function errorAnswers<const C extends readonly number[]>(...codes: C): Record<C[number], typeof ErrorBodySchema> {
+  return Object.fromEntries(codes.map((code) => [code, ErrorBodySchema])) as Record<C[number], typeof ErrorBodySchema>;
+}

@@ -1,127 +1,74 @@
 /**
- * Test harness: the auth service on the embedded adapters in a temp folder (SQLite documents,
- * SQLite bus journal, memory counters, local mail outbox), mounted on the service kit's HTTP app.
+ * The auth service under test: built by its real factory with the test kit (`@skald/testing`) over the
+ * embedded adapters in a temp folder (SQLite documents, the bus journal, the embedded job queue, memory
+ * counters, the local mail outbox), plus helpers that go through the public routes.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
-import { createCounters, createDocumentStore, createEventBus, createMailer } from '@skald/adapters';
-import type { BusMessage, DocumentStore, EventBus, JobQueue, LogStore, ObjectStore } from '@skald/ports';
-import { TOPICS } from '@skald/contracts';
-import { createHttpApp } from '@skald/service-kit';
-import type { KeyMaterial, ServiceDeps } from '@skald/service-kit';
-import { buildAuthService } from '../src/index.ts';
-import type { AuthServiceModule, AuthServiceOptions } from '../src/index.ts';
-import { openAuthStore } from '../src/store.ts';
-import type { AuthStore } from '../src/store.ts';
+import type { BusMessage, DocumentStore, EventBus } from '@skald/ports';
+import type { KeyMaterial } from '@skald/service-kit';
+import { buildTestService } from '@skald/testing';
+import type { TestService } from '@skald/testing';
+import { createAuthServiceWith, openAuthStore } from '../../src/testing.ts';
+import type { AuthServiceModule, AuthServiceOptions, AuthStore } from '../../src/testing.ts';
 
-function notUsed(): never {
-  throw new Error('not used by the auth service');
-}
+export { TEST_PUBLIC_URL, waitFor } from '@skald/testing';
 
-const objects: ObjectStore = { put: notUsed, get: notUsed, stat: notUsed, delete: notUsed, list: notUsed, close: async () => {} };
-const jobs: JobQueue = { add: notUsed, schedule: notUsed, unschedule: notUsed, process: notUsed, deadJobs: notUsed, retryDead: notUsed, close: async () => {} };
-const logStore: LogStore = {
-  insertBatch: notUsed,
-  query: notUsed,
-  stats: notUsed,
-  facets: notUsed,
-  count: notUsed,
-  deleteBefore: notUsed,
-  deleteExpired: notUsed,
-  deleteOldest: notUsed,
-  close: async () => {},
-};
-
-export const TEST_PUBLIC_URL = 'https://skald.test';
 /** Low scrypt cost for tests only: the machine is shared; the production default is N=2^17. */
 export const FAST_SCRYPT = { logN: 10, r: 8, p: 1 } as const;
 
 export interface Harness {
   readonly app: FastifyInstance;
+  readonly kit: TestService<AuthServiceModule>;
   readonly service: AuthServiceModule;
   readonly store: AuthStore;
   readonly docs: DocumentStore;
   readonly bus: EventBus;
+  /** The temp folder holding every store (data-at-rest scans it). */
   readonly dir: string;
   readonly keys: KeyMaterial;
-  /** Every message published so far, in order (captured by a test consumer group). */
-  readonly published: BusMessage[];
+  /** Every message published so far, in order (captured by the kit's own consumer group). */
+  readonly published: readonly BusMessage[];
   /** The TOTP clock the service uses (epoch ms); tests move it. */
   clock: number;
   close(): Promise<void>;
 }
 
-export function makeKeys(): KeyMaterial {
-  const pair = generateKeyPairSync('ed25519', {
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
-  return { privateKeyPem: pair.privateKey, publicKeyPem: pair.publicKey, issuer: 'skald', audience: 'skald-api' };
+/** The service options every test uses unless it overrides them. */
+export function testOptions(options: AuthServiceOptions, now: () => number): AuthServiceOptions {
+  return {
+    passwordCost: FAST_SCRYPT,
+    now,
+    ...options,
+    // Every inject comes from 127.0.0.1: keep the per-IP login window out of unrelated tests.
+    rateLimits: { loginPerIp: { limit: 1000, windowMs: 60_000 }, ...options.rateLimits },
+  };
 }
 
 export async function startHarness(options: AuthServiceOptions = {}): Promise<Harness> {
-  const dir = await mkdtemp(join(tmpdir(), 'skald-auth-'));
-  const docs = await createDocumentStore({ kind: 'sqlite', file: join(dir, 'auth', 'documents.db') });
-  const bus = await createEventBus({ kind: 'memory', file: join(dir, 'bus', 'journal.db') });
-  await bus.ensureTopics([TOPICS.identity, TOPICS.audit]);
-  const counters = await createCounters({ kind: 'memory' });
-  const mailer = await createMailer({ kind: 'outbox', dir: join(dir, 'outbox'), from: 'skald@skald.test', publishLine: () => {} });
-  const app = createHttpApp({ logLevel: 'silent' });
-  const keys = makeKeys();
-  const deps: ServiceDeps = {
-    bus,
-    docs,
-    logStore,
-    objects,
-    jobs,
-    counters,
-    mailer,
-    keys,
-    log: app.log,
-    publicUrl: TEST_PUBLIC_URL,
-    dataDir: dir,
-    secretsKey: randomBytes(32).toString('base64'),
-  };
-  const harness: Harness = {
-    app,
-    docs,
-    bus,
-    dir,
-    keys,
-    published: [],
-    clock: Date.now(),
-    store: await openAuthStore(docs),
-    service: await buildAuthService(deps, {
-      passwordCost: FAST_SCRYPT,
-      now: () => harness.clock,
-      ...options,
-      // Every inject comes from 127.0.0.1: keep the per-IP login window out of unrelated tests.
-      rateLimits: { loginPerIp: { limit: 1000, windowMs: 60_000 }, ...options.rateLimits },
-    }),
-    async close() {
-      await app.close();
-      await harness.service.stop();
-      await bus.close();
-      await docs.close();
-      await rm(dir, { recursive: true, force: true });
+  let clock = Date.now();
+  const kit = await buildTestService((deps) => createAuthServiceWith(deps, testOptions(options, () => clock)), { service: 'auth' });
+  return {
+    app: kit.app,
+    kit,
+    service: kit.module,
+    store: await openAuthStore(kit.deps.docs),
+    docs: kit.deps.docs,
+    bus: kit.deps.bus,
+    dir: kit.deps.root,
+    keys: kit.deps.keys,
+    published: kit.published,
+    get clock() {
+      return clock;
     },
-  };
-  const published = harness.published;
-  await bus.subscribe({
-    group: 'test-capture',
-    topics: [TOPICS.identity, TOPICS.audit],
-    handler: async (message) => {
-      published.push(message);
+    set clock(value: number) {
+      clock = value;
     },
-  });
-  await app.register(async (scope) => harness.service.routes(scope));
-  await harness.service.start();
-  await app.ready();
-  return harness;
+    close: () => kit.close(),
+  };
 }
 
 export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {
@@ -138,7 +85,8 @@ export function uniqueName(prefix: string): string {
   return `${prefix}${counter}${randomBytes(3).toString('hex')}`;
 }
 
-export interface TestUser {
+/** An account registered through the API, with its current access token. */
+export interface Account {
   readonly id: string;
   readonly username: string;
   readonly email: string;
@@ -146,7 +94,7 @@ export interface TestUser {
   token: string;
 }
 
-export async function registerAndLogin(h: Harness, prefix = 'user'): Promise<TestUser> {
+export async function registerAndLogin(h: Pick<Harness, 'app'>, prefix = 'user'): Promise<Account> {
   const username = uniqueName(prefix);
   const email = `${username}@example.com`;
   const password = `pw-${username}-long`;
@@ -157,19 +105,19 @@ export async function registerAndLogin(h: Harness, prefix = 'user'): Promise<Tes
   return { id: json<{ id: string }>(reg).id, username, email, password, token: body.token };
 }
 
-export async function createServer(h: Harness, owner: TestUser, name = uniqueName('srv')): Promise<{ id: string; name: string; api_key: string }> {
+export async function createServer(h: Pick<Harness, 'app'>, owner: Account, name = uniqueName('srv')): Promise<{ id: string; name: string; api_key: string }> {
   const res = await h.app.inject({ method: 'POST', url: '/server/servers', headers: bearer(owner.token), payload: { name } });
   if (res.statusCode !== 201) throw new Error(`create server failed: ${res.body}`);
   return json(res);
 }
 
 /** Adds `member` to the server with `role` through the owner's API. */
-export async function addMember(h: Harness, owner: TestUser, serverId: string, member: TestUser, role: 'admin' | 'user'): Promise<void> {
+export async function addMember(h: Pick<Harness, 'app'>, owner: Account, serverId: string, member: Account, role: 'admin' | 'user'): Promise<void> {
   const res = await h.app.inject({ method: 'POST', url: '/manage/add-user', headers: bearer(owner.token), payload: { serverId, email: member.email, role } });
   if (res.statusCode !== 201) throw new Error(`add user failed: ${res.body}`);
 }
 
-/** The TOTP code valid at the harness clock. */
+/** The TOTP code valid at the given time. */
 export function codeAt(secret: string, epochMs: number): Promise<string> {
   return generate({ secret, epoch: Math.floor(epochMs / 1000) });
 }
@@ -181,14 +129,11 @@ export async function outboxMails(h: Harness): Promise<string[]> {
   return Promise.all(names.map((n) => readFile(join(folder, n), 'utf8')));
 }
 
-export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function eventTypes(h: Pick<Harness, 'published'>): string[] {
+  return h.published.map((m) => m.headers['event-type'] ?? '?');
 }
 
-export function eventTypes(h: Harness): string[] {
-  return h.published.map((m) => m.headers['event-type'] ?? '?');
+/** The `data` of a published event envelope. */
+export function eventData<T>(message: BusMessage): T {
+  return (message.payload as { data: T }).data;
 }

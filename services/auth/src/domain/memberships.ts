@@ -1,0 +1,127 @@
+/**
+ * Server users (spec 001 §2 Manage Server Users, §4). The owner cannot be demoted or removed; adding
+ * past the tier's maxServerUsers is refused. Every count includes the owner. The memberships here are
+ * authoritative: `membershipRoles` answers requireServerRole for the auth service's own routes.
+ */
+import { DuplicateKeyError } from '@skald/ports';
+import { MembershipAddedEvent, MembershipRemovedEvent, MembershipRoleChangedEvent, identityMessage, tierOf } from '@skald/contracts';
+import type { ServerRole } from '@skald/contracts';
+import type { AddServerUserAnswer, ServerUserCount, ServerUsers } from '@skald/contracts/api';
+import { HttpError } from '@skald/service-kit';
+import type { ServerRoleSource } from '@skald/service-kit';
+import type { AuthContext } from './context.ts';
+import { loadServer } from './servers.ts';
+import { membershipId } from './store.ts';
+import type { AuthStore, MembershipDoc, UserDoc } from './store.ts';
+
+export const NO_SUCH_USER = 'No user with that e-mail address exists.';
+export const ALREADY_MEMBER = 'That user is already a member of this server.';
+export const OWNER_LOCKED = "The owner's role cannot be changed and the owner cannot be removed.";
+export const NOT_A_MEMBER = 'That user is not a member of this server.';
+export const USER_ADDED = 'Successfully added user to the dashboard';
+export const ROLE_UPDATED = 'User role updated succesfully';
+export const USER_REMOVED = 'Succesfully removed user from the dashboard';
+
+/** Roles the owner can hand out through /manage (ownership moves through the admin area, later). */
+export type AssignableRole = Exclude<ServerRole, 'owner'>;
+
+export function userLimitReached(limit: number, tierLabel: string): string {
+  return `This server has reached its limit of ${limit} users on the ${tierLabel} plan. Upgrade the plan or remove a user first.`;
+}
+
+type MembershipContext = Pick<AuthContext, 'store' | 'events'>;
+
+/** The caller's role on a server, from the authoritative memberships (null: not a member). */
+export function membershipRoles(store: Pick<AuthStore, 'memberships'>): ServerRoleSource {
+  return {
+    async roleOf(userId, serverId) {
+      return (await store.memberships.findOne({ _id: membershipId(serverId, userId) }))?.role ?? null;
+    },
+  };
+}
+
+/** Members with their account details, oldest membership first. */
+export async function listServerUsers(store: Pick<AuthStore, 'memberships' | 'users'>, serverId: string): Promise<ServerUsers> {
+  const members = await store.memberships.find({ serverId }, { sort: { createdAt: 1 } });
+  const users = await store.users.find({ _id: { $in: members.map((m) => m.userId) } });
+  const byId = new Map(users.map((u) => [u._id, u]));
+  return members.flatMap((m) => {
+    const u = byId.get(m.userId);
+    return u === undefined ? [] : [{ id: u._id, username: u.username, email: u.email, role: m.role }];
+  });
+}
+
+export async function countServerUsers(store: Pick<AuthStore, 'memberships' | 'servers'>, serverId: string): Promise<ServerUserCount> {
+  const server = await loadServer(store, serverId);
+  return { current: await store.memberships.count({ serverId: server._id }), limit: tierOf(server.tier).maxServerUsers };
+}
+
+/** Adds an existing active account by e-mail, within the tier's member limit. */
+export async function addServerUser(
+  ctx: MembershipContext,
+  actor: UserDoc,
+  input: { readonly serverId: string; readonly email: string; readonly role: AssignableRole },
+): Promise<AddServerUserAnswer> {
+  const { store } = ctx;
+  const server = await loadServer(store, input.serverId);
+  const target = await store.users.findOne({ email: input.email.trim().toLowerCase() });
+  if (target === null || !target.active) throw new HttpError(404, NO_SUCH_USER);
+  const id = membershipId(server._id, target._id);
+  if ((await store.memberships.findOne({ _id: id })) !== null) throw new HttpError(409, ALREADY_MEMBER);
+  const tier = tierOf(server.tier);
+  if ((await store.memberships.count({ serverId: server._id })) >= tier.maxServerUsers) {
+    throw new HttpError(403, userLimitReached(tier.maxServerUsers, tier.label));
+  }
+  const { role } = input;
+  try {
+    await store.memberships.insertOne({ _id: id, serverId: server._id, userId: target._id, role, createdAt: new Date().toISOString() });
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) throw new HttpError(409, ALREADY_MEMBER);
+    throw err;
+  }
+  // Two owners adding at the same moment could pass the count check together: undo ours if so.
+  if ((await store.memberships.count({ serverId: server._id })) > tier.maxServerUsers) {
+    await store.memberships.deleteOne({ _id: id });
+    throw new HttpError(403, userLimitReached(tier.maxServerUsers, tier.label));
+  }
+  await ctx.events.publish([identityMessage(MembershipAddedEvent, { serverId: server._id, userId: target._id, role })], {
+    actorId: actor._id,
+    actorEmail: actor.email,
+    serverId: server._id,
+    action: 'membership.added',
+    details: { userId: target._id, email: target.email, role },
+  });
+  return { message: USER_ADDED, user: { id: target._id, username: target.username, email: target.email, role } };
+}
+
+/** The membership the owner wants to change: 404 if none, 403 for the owner's own. */
+async function changeableMembership(store: Pick<AuthStore, 'memberships'>, serverId: string, userId: string): Promise<MembershipDoc> {
+  const membership = await store.memberships.findOne({ _id: membershipId(serverId, userId) });
+  if (membership === null) throw new HttpError(404, NOT_A_MEMBER);
+  if (membership.role === 'owner') throw new HttpError(403, OWNER_LOCKED);
+  return membership;
+}
+
+export async function changeServerUserRole(ctx: MembershipContext, actor: UserDoc, serverId: string, userId: string, role: AssignableRole): Promise<void> {
+  const membership = await changeableMembership(ctx.store, serverId, userId);
+  await ctx.store.memberships.updateOne({ _id: membership._id }, { $set: { role } });
+  await ctx.events.publish([identityMessage(MembershipRoleChangedEvent, { serverId, userId: membership.userId, role })], {
+    actorId: actor._id,
+    actorEmail: actor.email,
+    serverId,
+    action: 'membership.role-changed',
+    details: { userId: membership.userId, from: membership.role, to: role },
+  });
+}
+
+export async function removeServerUser(ctx: MembershipContext, actor: UserDoc, serverId: string, userId: string): Promise<void> {
+  const membership = await changeableMembership(ctx.store, serverId, userId);
+  await ctx.store.memberships.deleteOne({ _id: membership._id });
+  await ctx.events.publish([identityMessage(MembershipRemovedEvent, { serverId, userId: membership.userId })], {
+    actorId: actor._id,
+    actorEmail: actor.email,
+    serverId,
+    action: 'membership.removed',
+    details: { userId: membership.userId, role: membership.role },
+  });
+}
