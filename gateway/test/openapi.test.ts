@@ -138,6 +138,11 @@ describe('all-in-one: GET /api/openapi.json generated from the route schemas', (
     expect(doc.security).toEqual([{ bearer: [] }]);
     expect(doc.paths['/api/logs']?.post?.security).toEqual([{ apiKey: [] }]);
     expect(doc.paths['/api/photologs']?.post?.security).toEqual([{ apiKey: [] }]);
+    // Signing up and in, and recovering a password, need no session.
+    for (const path of ['/api/auth/register', '/api/auth/login', '/api/auth/2fa-login', '/api/auth/forgot-password', '/api/auth/reset-password']) {
+      expect(doc.paths[path]?.post?.security, path).toEqual([]);
+    }
+    expect(doc.paths['/api/auth/me']?.get?.security).toBeUndefined();
   });
 });
 

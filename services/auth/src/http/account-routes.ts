@@ -9,13 +9,15 @@ import type { AuthRouteDeps } from './deps.ts';
 import { ForgotBody, LoginBody, RegisterBody, ResetBody, TwoFactorLoginBody, errorAnswers } from './schemas.ts';
 
 const tags = ['auth'];
+/** Every route here is reached without a session (the OpenAPI document must not ask for a token). */
+const security: [] = [];
 
 export async function registerAccountRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.post(
     '/auth/register',
-    { schema: { tags, summary: 'Create an account', body: RegisterBody, response: { 201: RegisterAnswerSchema, ...errorAnswers(400, 409) } } },
+    { schema: { tags, security, summary: 'Create an account', body: RegisterBody, response: { 201: RegisterAnswerSchema, ...errorAnswers(400, 409) } } },
     async (request, reply) => {
       const user = await registerUser(deps, request.body);
       return reply.code(201).send({ message: REGISTERED, id: user._id });
@@ -27,6 +29,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AuthRout
     {
       schema: {
         tags,
+        security,
         summary: 'Sign in: a session, or a pre-token for the 2FA step',
         body: LoginBody,
         response: { 200: LoginAnswerSchema, ...errorAnswers(400, 401, 403, 429) },
@@ -40,6 +43,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AuthRout
     {
       schema: {
         tags,
+        security,
         summary: 'Finish a sign-in with the 2FA code',
         body: TwoFactorLoginBody,
         response: { 200: SessionAnswerSchema, ...errorAnswers(400, 401, 429) },
@@ -53,6 +57,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AuthRout
     {
       schema: {
         tags,
+        security,
         summary: 'Mail a password reset link (same answer for unknown addresses)',
         body: ForgotBody,
         response: { 200: MessageAnswerSchema, ...errorAnswers(400, 429) },
@@ -69,6 +74,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AuthRout
     {
       schema: {
         tags,
+        security,
         summary: 'Set a new password with a mailed reset token',
         body: ResetBody,
         response: { 200: MessageAnswerSchema, ...errorAnswers(400, 429) },
