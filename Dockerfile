@@ -20,6 +20,7 @@ COPY libs/config/package.json libs/config/
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/ports/package.json libs/ports/
 COPY libs/service-kit/package.json libs/service-kit/
+COPY libs/testing/package.json libs/testing/
 COPY services/admin/package.json services/admin/
 COPY services/auth/package.json services/auth/
 COPY services/backups/package.json services/backups/

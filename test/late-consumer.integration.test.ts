@@ -61,6 +61,15 @@ async function ownerState(docs: DocumentStore): Promise<OwnerState> {
   };
 }
 
+/** The adapters' own housekeeping, run at once instead of on its timer (memory: prune; Redis: trim). */
+async function pruneEverythingAllowed(bus: EventBus): Promise<void> {
+  const housekeeping = bus as EventBus & { prune?: (now: number) => unknown; trim?: () => Promise<void> };
+  // Far in the future: past the journal's retention age, so only the history rule can keep a row.
+  if (typeof housekeeping.prune === 'function') housekeeping.prune(Date.now() + 30 * 24 * 3600 * 1000);
+  else if (typeof housekeeping.trim === 'function') await housekeeping.trim();
+  else throw new Error('this bus adapter has no housekeeping hook for the test');
+}
+
 /** The same picture as seen by a read model. */
 async function modelState(model: IdentityReadModel, owner: OwnerState): Promise<OwnerState> {
   const servers = [];
@@ -138,7 +147,7 @@ for (const { kind, available } of busKinds) {
       const alice = await register('alice');
       const bob = await register('bob');
       await register('carol');
-      const bobId = String((await call('GET', '/api/auth/me', bob)).id);
+      const bobId = ((await call('GET', '/api/auth/me', bob)) as { user: { id: string } }).user.id;
       const one = await call('POST', '/api/server/servers', alice, { name: 'Late One' });
       const two = await call('POST', '/api/server/servers', alice, { name: 'Late Two' });
       const oneId = String(one.id);
@@ -155,7 +164,7 @@ for (const { kind, available } of busKinds) {
       await call('POST', '/api/manage/add-user', alice, { serverId: oneId, email: 'carol@late.test', role: 'user' });
       await call('PATCH', `/api/manage/server/${oneId}/users/${bobId}`, alice, { role: 'user' });
       const carol = String((await call('POST', '/api/auth/login', undefined, { username: 'carol', password: PASSWORD })).token);
-      const carolId = String((await call('GET', '/api/auth/me', carol)).id);
+      const carolId = ((await call('GET', '/api/auth/me', carol)) as { user: { id: string } }).user.id;
       await call('DELETE', `/api/manage/server/${oneId}/users/${carolId}`, alice);
       // High-volume traffic on another topic, so journals and streams prune what every group has passed.
       for (let i = 0; i < 20; i++) {
@@ -170,6 +179,9 @@ for (const { kind, available } of busKinds) {
       try {
         await waitFor(async () => (await ownerState(ownerDocs)).servers.some((s) => s.suspended), 'auth to apply the suspension');
         const owner = await ownerState(ownerDocs);
+        // Every existing group has passed every message by now; let the bus drop all it is allowed to.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await pruneEverythingAllowed(bus);
         expect(owner.servers).toHaveLength(2);
         expect(owner.memberships).toHaveLength(3);
         expect(owner.users).toHaveLength(3);
