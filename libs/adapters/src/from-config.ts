@@ -22,6 +22,7 @@ import type { LogStoreConfig } from './log-store/index.ts';
 import { createObjectStore } from './object-store/index.ts';
 import type { ObjectStoreConfig } from './object-store/index.ts';
 import { createJobQueue } from './job-queue/index.ts';
+import { openedAdapters } from './opened-adapters.ts';
 import type { JobQueueConfig } from './job-queue/index.ts';
 
 export function eventBusConfig(config: SkaldConfig): EventBusConfig {
@@ -112,24 +113,7 @@ export interface SharedAdapterOptions {
 }
 
 export async function createSharedAdapters(config: SkaldConfig, options: SharedAdapterOptions = {}): Promise<SharedAdapters> {
-  const opened: { close(): Promise<void> }[] = [];
-  const open = async <T extends { close(): Promise<void> }>(make: () => Promise<T>): Promise<T> => {
-    const adapter = await make();
-    opened.push(adapter);
-    return adapter;
-  };
-  const closeAll = async (): Promise<void> => {
-    let first: unknown;
-    for (const adapter of opened.reverse()) {
-      try {
-        await adapter.close();
-      } catch (error) {
-        first ??= error;
-      }
-    }
-    opened.length = 0;
-    if (first !== undefined) throw first;
-  };
+  const { open, closeAll } = openedAdapters();
   try {
     const bus = await open(() => createEventBus(eventBusConfig(config)));
     const logStore = await open(() => createLogStoreFromConfig(config));

@@ -6,3 +6,4 @@ export * from './document-store/index.ts';
 export * from './log-store/index.ts';
 export * from './object-store/index.ts';
 export * from './job-queue/index.ts';
+export * from './opened-adapters.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { DestinationStream } from 'pino';
-import { createCounters, createDocumentStore, createEventBus, createJobQueue, createLogStore, createMailer, createObjectStore } from '@skald/adapters';
+import { createCounters, createDocumentStore, createEventBus, createJobQueue, createLogStore, createMailer, createObjectStore, openedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
 import type { KeyMaterial, ServiceDeps, ServiceName } from '@skald/service-kit';
 
@@ -47,12 +47,7 @@ export async function createTestDeps(options: TestDepsOptions = {}): Promise<Tes
   const service = options.service ?? 'test';
   const shared = options.shareWith;
   const root = shared?.root ?? (await mkdtemp(join(tmpdir(), 'skald-test-')));
-  const opened: { close(): Promise<void> }[] = [];
-  const open = async <T extends { close(): Promise<void> }>(make: () => Promise<T>): Promise<T> => {
-    const adapter = await make();
-    opened.push(adapter);
-    return adapter;
-  };
+  const { open, closeAll } = openedAdapters();
   const o = options.overrides ?? {};
   const docs = o.docs ?? (await open(() => createDocumentStore({ kind: 'sqlite', file: join(root, service, 'documents.db') })));
   const bus = o.bus ?? shared?.bus ?? (await open(() => createEventBus({ kind: 'memory', file: join(root, 'bus', 'journal.db') })));
@@ -79,17 +74,11 @@ export async function createTestDeps(options: TestDepsOptions = {}): Promise<Tes
     dataDir: join(root, service),
     secretsKey: shared?.secretsKey ?? randomBytes(32).toString('base64'),
     async cleanup() {
-      let first: unknown;
-      for (const adapter of opened.reverse()) {
-        try {
-          await adapter.close();
-        } catch (error) {
-          first ??= error;
-        }
+      try {
+        await closeAll();
+      } finally {
+        if (!shared) await rm(root, { recursive: true, force: true });
       }
-      opened.length = 0;
-      if (!shared) await rm(root, { recursive: true, force: true });
-      if (first !== undefined) throw first;
     },
   };
 }
