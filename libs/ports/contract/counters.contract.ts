@@ -91,6 +91,30 @@ export function countersContract(name: string, makeAdapter: () => Promise<Counte
       expect(Math.abs(full.resetAt - consumed.resetAt)).toBeLessThan(50);
     });
 
+    it('release gives points back within the window, never below 0, and never opens or extends one', async () => {
+      const k = key('release');
+      const opened = await counters.consume(k, 5, 5, 60_000);
+      expect(await counters.release(k, 2)).toBe(3);
+      const after = await counters.peek(k, 5, 60_000);
+      expect(after).toMatchObject({ allowed: true, used: 3 });
+      expect(Math.abs(after.resetAt - opened.resetAt)).toBeLessThan(50);
+      expect((await counters.consume(k, 2, 5, 60_000)).allowed).toBe(true);
+      expect(await counters.release(k, 99)).toBe(0);
+      expect(await counters.get(k)).toBe(0);
+      const never = key('release-unopened');
+      expect(await counters.release(never, 3)).toBe(0);
+      expect(await counters.get(never)).toBe(0);
+      expect((await counters.consume(never, 5, 5, 60_000)).allowed).toBe(true);
+    });
+
+    it('release after the window ended leaves the fresh window alone', async () => {
+      const k = key('release-late');
+      await counters.consume(k, 2, 2, 150);
+      await sleep(250);
+      expect(await counters.release(k, 2)).toBe(0);
+      expect((await counters.consume(k, 2, 2, 150)).allowed).toBe(true);
+    });
+
     it('increments a plain counter that expires ttlMs after its first increment', async () => {
       const k = key('incr');
       expect(await counters.increment(k, 2, 200)).toBe(2);
@@ -124,6 +148,7 @@ export function countersContract(name: string, makeAdapter: () => Promise<Counte
       await expect(counters.consume(key('bad'), -1, 5, 1000)).rejects.toThrow();
       await expect(counters.consume(key('bad'), 1, 5, 0)).rejects.toThrow();
       await expect(counters.increment(key('bad'), 1.5, 1000)).rejects.toThrow();
+      await expect(counters.release(key('bad'), -1)).rejects.toThrow();
     });
   });
 }

@@ -12,6 +12,12 @@ export interface ConsumeResult {
 export interface Counters {
   /** Fixed window: adds `points` only if used + points <= limit (all or nothing, atomic). */
   consume(key: string, points: number, limit: number, windowMs: number): Promise<ConsumeResult>;
+  /**
+   * Gives back points a consume took when the work they paid for was then refused (e.g. the store was
+   * down): never below 0, and nothing when the window has already ended (it does not open one).
+   * Returns the points used in the window afterwards.
+   */
+  release(key: string, points: number): Promise<number>;
   /** Reads the window without consuming. */
   peek(key: string, limit: number, windowMs: number): Promise<ConsumeResult>;
   /** Adds n to a plain counter that expires ttlMs after its first increment; returns the new value. */

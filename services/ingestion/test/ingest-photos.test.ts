@@ -4,50 +4,17 @@
  */
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import sharp from 'sharp';
-import { crc32, deflateSync } from 'node:zlib';
 import type { LogsBatchAccepted } from '@skald/contracts';
 import { createHarness } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
+import { form as encodeForm, pngHeaderOnly } from './support/photo-forms.ts';
+import type { FormPart } from './support/photo-forms.ts';
 
 const KEY = 'sk_photo_key_abcdef0123456789';
 
-/** Minimal multipart/form-data encoder for inject(). */
-function form(parts: ({ name: string; value: string } | { name: string; filename: string; type: string; data: Buffer })[]): {
-  payload: Buffer;
-  headers: Record<string, string>;
-} {
-  const boundary = '----skaldtest' + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\n`));
-    if ('filename' in part) {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.type}\r\n\r\n`));
-      chunks.push(part.data, Buffer.from('\r\n'));
-    } else {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-api-key': KEY } };
-}
-
-/** A PNG that declares width x height but carries almost no data: what a decompression bomb looks like to a header reader. */
-function pngHeaderOnly(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // greyscale
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(width + 1))), chunk('IEND', Buffer.alloc(0))]);
+/** The multipart encoder with this file's key. */
+function form(parts: readonly FormPart[]): { payload: Buffer; headers: Record<string, string> } {
+  return encodeForm(parts, KEY);
 }
 
 async function jpegWithExif(): Promise<Buffer> {

@@ -35,6 +35,14 @@ export class MemoryCounters implements Counters {
     return { allowed: true, used: used + points, limit, resetAt };
   }
 
+  async release(key: string, points: number): Promise<number> {
+    assertPoints(points);
+    const entry = this.#live(key, Date.now());
+    if (!entry) return 0;
+    entry.value = Math.max(0, entry.value - points);
+    return entry.value;
+  }
+
   async peek(key: string, limit: number, windowMs: number): Promise<ConsumeResult> {
     const now = Date.now();
     const entry = this.#live(key, now);
@@ -68,6 +76,10 @@ export class MemoryCounters implements Counters {
 
 /** Shared by both adapters so a bad call fails the same way everywhere. */
 export function assertCounterArgs(points: number, windowMs: number): void {
-  if (!Number.isSafeInteger(points) || points < 0) throw new Error(`points must be a non-negative integer, got ${points}`);
+  assertPoints(points);
   if (!Number.isSafeInteger(windowMs) || windowMs <= 0) throw new Error(`window/ttl must be a positive integer of ms, got ${windowMs}`);
+}
+
+export function assertPoints(points: number): void {
+  if (!Number.isSafeInteger(points) || points < 0) throw new Error(`points must be a non-negative integer, got ${points}`);
 }

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import type { ConsumeResult, Counters } from '@skald/ports';
-import { assertCounterArgs } from './memory-counters.ts';
+import { assertCounterArgs, assertPoints } from './memory-counters.ts';
 
 // KEYS[1] window key; ARGV points, limit, windowMs. Returns {allowed, used, pttl}.
 // A key without a TTL (PTTL -1, e.g. left by a crash between SET and PEXPIRE in older
@@ -40,6 +40,20 @@ end
 return value
 `;
 
+// KEYS[1] window key; ARGV points. Only a live window (with a TTL) is decremented, never below 0, and
+// its TTL is kept: giving points back must not open or extend a window.
+const RELEASE_SCRIPT = `
+if redis.call('PTTL', KEYS[1]) < 0 then
+  return 0
+end
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local back = math.min(used, tonumber(ARGV[1]))
+if back > 0 then
+  return redis.call('DECRBY', KEYS[1], back)
+end
+return used
+`;
+
 const PEEK_SCRIPT = `
 local used = tonumber(redis.call('GET', KEYS[1]) or '0')
 local ttl = redis.call('PTTL', KEYS[1])
@@ -72,6 +86,11 @@ export class RedisCounters implements Counters {
     const reply = await this.#redis.eval(CONSUME_SCRIPT, 1, key, points, limit, windowMs);
     const [allowed, used, ttl] = numberTriple(reply);
     return { allowed: allowed === 1, used, limit, resetAt: Date.now() + ttl };
+  }
+
+  async release(key: string, points: number): Promise<number> {
+    assertPoints(points);
+    return Number(await this.#redis.eval(RELEASE_SCRIPT, 1, key, points));
   }
 
   async peek(key: string, limit: number, windowMs: number): Promise<ConsumeResult> {

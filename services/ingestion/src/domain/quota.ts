@@ -1,6 +1,8 @@
 /**
  * The tier's logs-per-hour quota, counted per log (a batch of 500 uses 500 points, all or nothing) in a
  * clock-hour window shared by every instance through the Counters port (Redis in production).
+ * Only accepted logs count: a request refused after its points were consumed gives them back
+ * (releaseQuota), and a check that must come before costly work reads without consuming (peekQuota).
  */
 import { QUOTA_WINDOW_MS, quotaKey, quotaWindowStart } from '@skald/contracts';
 import type { Tier } from '@skald/contracts';
@@ -29,15 +31,29 @@ export async function consumeQuota(
   logs: number,
   now: number,
 ): Promise<QuotaDecision> {
-  const windowStart = quotaWindowStart(now);
-  const resetAt = windowStart + QUOTA_WINDOW_MS;
-  const result = await counters.consume(quotaKey(serverId, windowStart), logs, tier.limit, QUOTA_WINDOW_MS);
+  const result = await counters.consume(quotaKey(serverId, quotaWindowStart(now)), logs, tier.limit, QUOTA_WINDOW_MS);
+  return decision(result.allowed, result.used, tier, now);
+}
+
+/** Whether `logs` more would fit now, without consuming anything (a later consume still decides). */
+export async function peekQuota(counters: Counters, serverId: string, tier: Tier, logs: number, now: number): Promise<QuotaDecision> {
+  const result = await counters.peek(quotaKey(serverId, quotaWindowStart(now)), tier.limit, QUOTA_WINDOW_MS);
+  return decision(result.used + logs <= tier.limit, result.used, tier, now);
+}
+
+/** Gives back the points consumeQuota took at `consumedAt` for logs that were not accepted after all. */
+export async function releaseQuota(counters: Counters, serverId: string, logs: number, consumedAt: number): Promise<void> {
+  await counters.release(quotaKey(serverId, quotaWindowStart(consumedAt)), logs);
+}
+
+function decision(allowed: boolean, used: number, tier: Tier, now: number): QuotaDecision {
+  const resetAt = quotaWindowStart(now) + QUOTA_WINDOW_MS;
   return {
-    allowed: result.allowed,
+    allowed,
     usage: {
-      used: result.used,
+      used,
       limit: tier.limit,
-      remaining: Math.max(0, tier.limit - result.used),
+      remaining: Math.max(0, tier.limit - used),
       reset: resetIso(resetAt),
       tierLabel: tier.label,
     },

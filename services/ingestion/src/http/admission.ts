@@ -2,12 +2,15 @@
  * The refusals both ingestion routes share once the key is known: the tier's hourly quota (429 with
  * Retry-After and the usage) and an unavailable dependency (503 with Retry-After). Both are thrown as
  * HttpError; the kit's error handler keeps their headers (it masks only a 5xx's text).
+ *
+ * Only accepted logs count against the quota (issue 9 item 4): a route consumes once nothing but the
+ * durable write can refuse the request any more, and gives the points back if that write fails.
  */
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '@skald/service-kit';
 import type { Counters } from '@skald/ports';
 import type { KeyOwner } from '../domain/key-directory.ts';
-import { consumeQuota } from '../domain/quota.ts';
+import { consumeQuota, peekQuota, releaseQuota } from '../domain/quota.ts';
 import type { QuotaDecision } from '../domain/quota.ts';
 
 const RETRY_AFTER_UNAVAILABLE_S = '5';
@@ -17,11 +20,17 @@ export function unavailable(): HttpError {
   return new HttpError(503, 'Service Unavailable', { headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE_S } });
 }
 
-/** Consumes quota for `count` logs (all or nothing); throws the 429, or the 503 when the shared counter is unreachable. */
-export async function admitQuota(counters: Counters, request: FastifyRequest, owner: KeyOwner, count: number, now: number): Promise<void> {
+/** Points consumed for a request that is not accepted yet; `giveBack` when it is refused after all. */
+export interface AdmittedQuota {
+  giveBack(): Promise<void>;
+}
+
+type QuotaCall = (counters: Counters, serverId: string, tier: KeyOwner['tier'], logs: number, now: number) => Promise<QuotaDecision>;
+
+async function decide(call: QuotaCall, counters: Counters, request: FastifyRequest, owner: KeyOwner, count: number, now: number): Promise<void> {
   let decision: QuotaDecision;
   try {
-    decision = await consumeQuota(counters, owner.serverId, owner.tier, count, now);
+    decision = await call(counters, owner.serverId, owner.tier, count, now);
   } catch (error) {
     // Fail closed: without the shared counter we cannot enforce the tier, so refuse and ask for a retry.
     request.log.error({ err: error }, 'quota counter unavailable');
@@ -32,4 +41,24 @@ export async function admitQuota(counters: Counters, request: FastifyRequest, ow
     headers: { 'retry-after': String(decision.retryAfterSeconds) },
     extra: { usage: decision.usage },
   });
+}
+
+/** Throws the 429 (or 503) if `count` more logs would not fit, consuming nothing: the check before costly work. */
+export async function checkQuota(counters: Counters, request: FastifyRequest, owner: KeyOwner, count: number, now: number): Promise<void> {
+  await decide(peekQuota, counters, request, owner, count, now);
+}
+
+/** Consumes quota for `count` logs (all or nothing); throws the 429, or the 503 when the shared counter is unreachable. */
+export async function admitQuota(counters: Counters, request: FastifyRequest, owner: KeyOwner, count: number, now: number): Promise<AdmittedQuota> {
+  await decide(consumeQuota, counters, request, owner, count, now);
+  return {
+    async giveBack() {
+      try {
+        await releaseQuota(counters, owner.serverId, count, now);
+      } catch (error) {
+        // The request is answered 503 either way; a point left counted is the lesser harm than a masked 503.
+        request.log.warn({ err: error }, 'could not give back the quota of a refused request');
+      }
+    },
+  };
 }

@@ -4,7 +4,8 @@
  * Order of checks, each answering before any work the next step would cost:
  *   key (401) -> suspension (403) -> whole body valid (400/413/415) -> quota per log (429) -> durable
  *   publish (503 if the bus refuses) -> 201 with the generated id(s).
- * Nothing from a refused request is published.
+ * Nothing from a refused request is published, and a refused request costs no quota: the points are
+ * consumed only after the body is valid and given back if the publish fails.
  */
 import type { FastifyInstance } from 'fastify';
 import { IngestionErrorSchema, PostLogsAnswerSchema } from '@skald/contracts';
@@ -56,12 +57,13 @@ export async function registerLogRoute(app: FastifyInstance, deps: IngestionRout
         throw error;
       }
       const at = deps.now();
-      await admitQuota(deps.counters, request, owner, parsed.logs.length, at);
+      const quota = await admitQuota(deps.counters, request, owner, parsed.logs.length, at);
       const accepted = parsed.logs.map((input) => toAccepted(input, uuidv7(at), at));
       try {
         await deps.publisher.publish(owner.serverId, accepted, at);
       } catch (error) {
         request.log.error({ err: error }, 'publishing accepted logs failed');
+        await quota.giveBack();
         throw unavailable();
       }
       reply.code(201);

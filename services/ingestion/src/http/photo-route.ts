@@ -1,8 +1,10 @@
 /**
  * POST /photologs (spec 001 §7): one image (field `photo`, JPG/PNG/WEBP up to 10 MB) plus the log's text
- * fields, as multipart/form-data. Same order of checks as POST /logs (log-route.ts); the image is
- * processed (domain/photo.ts) only after the quota admitted the log, and stored before the event is
- * published. Multipart parsing is registered for this route's scope only.
+ * fields, as multipart/form-data. Same order of checks as POST /logs (log-route.ts). The quota is read
+ * before the image is processed (domain/photo.ts), so a full quota answers 429 without decoding anything,
+ * but consumed only once the image is accepted (a 413 or 415 photo costs nothing) and given back if
+ * storing fails. Objects are stored before the event is published. Multipart parsing is registered for
+ * this route's scope only.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -14,7 +16,7 @@ import { ImageTooLargeError, MAX_PHOTO_BYTES, processPhoto, UnsupportedImageErro
 import type { ProcessedPhoto } from '../domain/photo.ts';
 import { storePhotoLog } from '../domain/photo-log.ts';
 import { uuidv7 } from '../domain/uuidv7.ts';
-import { admitQuota, unavailable } from './admission.ts';
+import { admitQuota, checkQuota, unavailable } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
@@ -115,13 +117,15 @@ export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRo
         const form = await readPhotoForm(request);
         const input = photoInput(form.fields);
         const at = deps.now();
-        await admitQuota(deps.counters, request, owner, 1, at);
+        await checkQuota(deps.counters, request, owner, 1, at);
         const photo = await processed(form.photo);
+        const quota = await admitQuota(deps.counters, request, owner, 1, at);
         const id = uuidv7(at);
         try {
           await storePhotoLog(deps, owner.serverId, input, photo, id, at);
         } catch (error) {
           request.log.error({ err: error }, 'storing photo log failed');
+          await quota.giveBack();
           throw unavailable();
         }
         reply.code(201);

@@ -55,6 +55,9 @@ export class FailingCounters implements Counters {
     if (this.failConsume !== null) return Promise.reject(this.failConsume);
     return this.inner.consume(key, points, limit, windowMs);
   }
+  release(key: string, points: number): Promise<number> {
+    return this.inner.release(key, points);
+  }
   peek(key: string, limit: number, windowMs: number): Promise<ConsumeResult> {
     return this.inner.peek(key, limit, windowMs);
   }

@@ -6,7 +6,7 @@
  * Log lines are captured so tests can assert what never appears in them.
  */
 import { Writable } from 'node:stream';
-import { isLogsBatchAccepted, TOPICS } from '@skald/contracts';
+import { isLogsBatchAccepted, QUOTA_WINDOW_MS, quotaKey, quotaWindowStart, TOPICS } from '@skald/contracts';
 import type { LogsBatchAccepted } from '@skald/contracts';
 import type { PublishInput } from '@skald/ports';
 import { buildTestService, createTestDeps, waitFor } from '@skald/testing';
@@ -32,6 +32,8 @@ export interface Harness extends TestService {
   /** Keys of every object in the object store. */
   objectKeys(): Promise<string[]>;
   readObject(key: string): Promise<{ readonly body: Buffer; readonly contentType: string } | null>;
+  /** Logs counted against the server's quota this hour: the counter GET /server/usage reads (same key, peek). */
+  quotaUsed(serverId: string): Promise<number>;
 }
 
 function batchOf(message: PublishInput): LogsBatchAccepted {
@@ -80,6 +82,10 @@ export async function createHarness(): Promise<Harness> {
       const stored = await real.objects.get(key);
       if (stored === null) return null;
       return { body: Buffer.concat(await stored.body.toArray()), contentType: stored.contentType };
+    },
+    async quotaUsed(serverId) {
+      const key = quotaKey(serverId, quotaWindowStart(Date.now()));
+      return (await real.counters.peek(key, Number.MAX_SAFE_INTEGER, QUOTA_WINDOW_MS)).used;
     },
     async close() {
       await service.close();
