@@ -26,5 +26,7 @@ export async function launch(config: SkaldConfig, options: LauncherOptions = {})
     { target: config.target, mode: config.mode, dataDir: config.dataDir, adapters: config.adapters, startupMs: Date.now() - started },
     `Skald (${config.target}) listening on ${address}`,
   );
+  // After the listening line, so an operator reading the start-up log sees them next to the address.
+  for (const warning of config.startupWarnings) running.app.log.warn(warning);
   return running;
 }

@@ -56,8 +56,10 @@ export interface SkaldConfig {
   readonly port: number;
   /** Absolute path. */
   readonly dataDir: string;
-  /** Public base URL without a trailing slash. */
+  /** Public base URL without a trailing slash (PUBLIC_URL, else guessed from the listen address: public-url.ts). */
   readonly publicUrl: string;
+  /** Lines the launcher logs as warnings once it listens (e.g. PUBLIC_URL guessed in production). */
+  readonly startupWarnings: readonly string[];
   readonly corsOrigins: readonly string[];
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Whole-request timeout (Fastify requestTimeout); connectionTimeout uses the same value. */

@@ -10,6 +10,7 @@ import type { TSchema } from 'typebox';
 import { ENV_NAMES, EnvSchema } from './env-schema.ts';
 import type { EnvName, RawEnv, Target } from './env-schema.ts';
 import { DEFAULT_PORTS, SERVICES } from './config.ts';
+import { publicUrlSettings } from './public-url.ts';
 import type { AdapterChoice, ServiceKey, SkaldConfig } from './config.ts';
 
 export class ConfigError extends Error {
@@ -165,13 +166,19 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     if (target === 'auth') required(raw.JWT_PRIVATE_KEY_FILE, 'JWT_PRIVATE_KEY_FILE', 'when TARGET=auth');
   }
 
+  const host = raw.HOST ?? '0.0.0.0';
+  const port = raw.PORT ?? DEFAULT_PORTS[target];
+  // NODE_ENV is the ecosystem's switch, not a Skald variable: read as is, never validated.
+  const publicUrl = publicUrlSettings({ given: raw.PUBLIC_URL, target, host, port, nodeEnv: env.NODE_ENV });
+
   return {
     target,
     mode: embedded ? 'all-in-one' : 'distributed',
-    host: raw.HOST ?? '0.0.0.0',
-    port: raw.PORT ?? DEFAULT_PORTS[target],
+    host,
+    port,
     dataDir,
-    publicUrl: (raw.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),
+    publicUrl: publicUrl.url,
+    startupWarnings: publicUrl.warning === null ? [] : [publicUrl.warning],
     corsOrigins: splitList(raw.CORS_ORIGINS),
     logLevel: raw.LOG_LEVEL ?? 'info',
     requestTimeoutMs: raw.REQUEST_TIMEOUT_MS ?? 30_000,

@@ -110,3 +110,34 @@ describe('loadConfig defaults', () => {
     expect(errorOf({ SKALD_CONFIG_FILE: file })).toContain('PORT must be an integer');
   });
 });
+
+describe('PUBLIC_URL (the base of links in mails)', () => {
+  it('defaults to the address the all-in-one and the gateway listen on, 0.0.0.0 and :: read as localhost', () => {
+    expect(loadConfig({}).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PORT: '9191' }).publicUrl).toBe('http://localhost:9191');
+    expect(loadConfig({ PORT: '9191', HOST: '::' }).publicUrl).toBe('http://localhost:9191');
+    expect(loadConfig({ HOST: '192.168.1.20', PORT: '3000' }).publicUrl).toBe('http://192.168.1.20:3000');
+    expect(loadConfig({ HOST: '::1', PORT: '3000' }).publicUrl).toBe('http://[::1]:3000');
+    expect(loadConfig({ TARGET: 'gateway', PORT: '9292' }).publicUrl).toBe('http://localhost:9292');
+  });
+
+  it('a single service is reached through the gateway, so its default is the gateway default, not its own port', () => {
+    const env = { ...distributedBase, TARGET: 'logs', EVENT_BUS: 'memory', DOC_STORE: 'sqlite', LOG_STORE: 'sqlite', OBJECT_STORE: 'fs', JOB_QUEUE: 'embedded', COUNTERS: 'memory', MAILER: 'outbox' };
+    expect(loadConfig(env).publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('the value given wins, without its trailing slash, and brings no warning', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://logs.example.com/', PORT: '9191', NODE_ENV: 'production' });
+    expect(config.publicUrl).toBe('https://logs.example.com');
+    expect(config.startupWarnings).toEqual([]);
+  });
+
+  it('warns once when it is unset in production or outside the all-in-one, not on a local all-in-one', () => {
+    expect(loadConfig({ PORT: '9191' }).startupWarnings).toEqual([]);
+    const production = loadConfig({ PORT: '9191', NODE_ENV: 'production' }).startupWarnings;
+    expect(production).toHaveLength(1);
+    expect(production[0]).toContain('PUBLIC_URL is not set');
+    expect(production[0]).toContain('http://localhost:9191');
+    expect(loadConfig({ TARGET: 'gateway' }).startupWarnings).toHaveLength(1);
+  });
+});
