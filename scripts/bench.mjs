@@ -5,6 +5,7 @@
 // a named `run` export is accepted too. Exit code: non-zero only when a benchmark crashes or returns no
 // rows; a missed target is printed as MISSED but does not fail the run (figures, not gates).
 // Environment: BENCH_ROWS (log-store benchmark size, default 5,000,000) and whatever each file documents.
+import './require-node.mjs';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds the web app if web/dist is missing (npm run build:web), then runs the launcher
 // (`node gateway/src/main.ts`, TARGET=all by default) in this process's place, forwarding signals.
+import './require-node.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The README's test command: typecheck, lint, then every vitest suite (backend unit, contract and
 // integration; web components; browser end-to-end). Prints one closing line "N passed, N failed, N skipped".
+import './require-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +37,8 @@ function vitest(label, configArgs, reportName) {
   return passed;
 }
 
+// The runtime every step below inherits (through npm: the `node` package's Node 24, whatever the machine has).
+console.log(`== node ${process.version} (${process.execPath})`);
 // Nx computes the project graph the module-boundary lint rule needs (its daemon does not start here).
 ok = run('project graph', bin('nx'), ['show', 'projects']) && ok;
 ok = run('typecheck (services, libs, gateway)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
