@@ -58,7 +58,8 @@ export async function registerProxy(app: FastifyInstance, config: SkaldConfig): 
         },
         onError: (errorReply, { error }) => {
           const timedOut = (error as { statusCode?: number }).statusCode === 504;
-          request.log.warn({ upstream: owner.service, code: (error as { code?: string }).code }, 'upstream request failed');
+          // The raw error: the logger's err serializer writes its message, code and stack (redacted) once.
+          request.log.warn({ upstream: owner.service, err: error }, 'upstream request failed');
           void sendError(
             errorReply as FastifyReply,
             timedOut ? 504 : 502,

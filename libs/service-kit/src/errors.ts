@@ -6,7 +6,7 @@
  * 4xx texts pass through; every 5xx is masked as 'Internal Server Error' (details only in the log).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { serializeError } from './redaction.ts';
+import { redactUrl } from './redaction.ts';
 
 export interface ErrorBody {
   readonly error: string;
@@ -59,11 +59,13 @@ interface ValidationIssue {
 function describeValidation(error: FastifyError): string {
   const issue = (error.validation as readonly ValidationIssue[] | undefined)?.[0];
   if (!issue) return error.message;
-  const missing = issue.params?.missingProperty;
-  if (typeof missing === 'string') return `${missing} is required`;
-  const extra = issue.params?.additionalProperty;
-  if (typeof extra === 'string') return `${extra} is not allowed`;
   const field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  // Required and unknown fields are reported on their parent object: name the field itself, with its path.
+  const child = (name: string) => (field ? `${field}.${name}` : name);
+  const missing = issue.params?.missingProperty;
+  if (typeof missing === 'string') return `${child(missing)} is required`;
+  const extra = issue.params?.additionalProperty;
+  if (typeof extra === 'string') return `${child(extra)} is not allowed`;
   const where = field || error.validationContext || 'request';
   return `${where} ${issue.message ?? 'is invalid'}`;
 }
@@ -82,31 +84,37 @@ const MASKED_5XX: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
+/**
+ * Errors are logged raw (`err: error`): the logger's `err` serializer (redaction.ts serializeError) is the
+ * one place that turns them into a redacted { type, message, stack, cause }.
+ */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.validation) {
     const text = describeValidation(error);
-    request.log.info({ statusCode: 400, err: serializeError(error) }, 'request validation failed');
+    request.log.info({ statusCode: 400, err: error }, 'request validation failed');
     return sendError(reply, 400, text);
   }
   const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   // Declared headers and extra fields (Retry-After, retryAfter) are meant for clients, also on a 5xx.
   if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   if (status >= 500) {
-    request.log.error({ err: serializeError(error) }, 'request failed');
+    request.log.error({ err: error }, 'request failed');
     const masked = MASKED_5XX[status];
     const extra = error instanceof HttpError ? error.extra : {};
     return masked ? sendError(reply, status, masked, masked, extra) : sendError(reply, 500, 'Internal Server Error');
   }
   if (error instanceof HttpError) return sendError(reply, status, error.message, error.detail ?? error.message, error.extra);
   const text = (error.code && FASTIFY_CLIENT_MESSAGES[error.code]) || error.message || 'Bad Request';
-  request.log.info({ statusCode: status, err: serializeError(error) }, 'request refused');
+  request.log.info({ statusCode: status, err: error }, 'request refused');
   return sendError(reply, status, text);
 }
 
 /** 404 without the raw URL in the log line (Fastify's default one logs it, query string included). */
 export function handleNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  request.log.info({ method: request.method, path: request.url.split('?')[0] }, 'route not found');
-  return sendError(reply, 404, 'Not Found', `Route ${request.method} ${request.url.split('?')[0]} not found`);
+  // The path alone, and still through the URL rule: a credential can sit in a path segment (/reset-password/<token>).
+  const path = redactUrl(request.url.split('?')[0]!);
+  request.log.info({ method: request.method, path }, 'route not found');
+  return sendError(reply, 404, 'Not Found', `Route ${request.method} ${path} not found`);
 }
 
 export function installErrorHandlers(

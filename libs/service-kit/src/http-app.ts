@@ -1,14 +1,19 @@
 /**
  * createHttpApp: the Fastify 5 instance every Skald process (gateway and each service) starts from,
- * with redacting logs, request ids, the JSON error shape, timeouts and body limits already set.
+ * with redacting logs, request ids, the JSON error shape, timeouts and body limits already set, and the
+ * request rules every route follows: typed bodies without coercion or unknown fields (validation.ts),
+ * JSON bodies that are valid UTF-8 (json-body.ts), secret-bearing answers never cached (no-store.ts).
  */
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { installErrorHandlers } from './errors.ts';
+import { registerStrictJsonParser } from './json-body.ts';
 import { lazyChildLoggerFactory } from './lazy-logger.ts';
+import { installNoStoreForSecrets } from './no-store.ts';
 import { redactPaths, REDACTED, serializeError, serializeRequest } from './redaction.ts';
 import { genRequestId, REQUEST_ID_HEADER } from './request-id.ts';
+import { buildPartValidator } from './validation.ts';
 
 export interface HttpAppOptions {
   /** pino level; default 'info'. */
@@ -69,6 +74,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController: { compilersFactory: { buildValidator: buildPartValidator } },
   });
   // Callback style: an async hook costs a promise per request for nothing to await.
   app.addHook('onRequest', (request, reply, done) => {
@@ -76,5 +82,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     done();
   });
   installErrorHandlers(app, options.notFoundHandler);
+  registerStrictJsonParser(app);
+  installNoStoreForSecrets(app);
   return app;
 }

@@ -13,3 +13,6 @@ export * from './identity/read-model.ts';
 export * from './identity/server-access.ts';
 export * from './skeleton-service.ts';
 export * from './openapi.ts';
+export * from './validation.ts';
+export * from './json-body.ts';
+export * from './no-store.ts';

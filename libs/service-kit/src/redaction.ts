@@ -1,27 +1,98 @@
 /**
- * Log redaction: secrets must never reach a log line. Three layers:
- *  1. the request serializer logs the URL with secret query values replaced (Fastify logs req.url
- *     verbatim by default, and ?apiKey= is part of the public ingestion API);
- *  2. pino `redact` paths for headers and body fields, should anyone log them;
- *  3. error messages and stacks are scrubbed with the same query rule (some Fastify errors echo the URL).
+ * Log redaction: secrets must never reach a log line. Three layers, each ONE rule for every route:
+ *  1. the request serializer logs the URL through redactUrl: the value of every credential-bearing query
+ *     parameter (SECRET_PARAM_NAMES: ?apiKey= of the public ingestion API, the signed photo URLs' ?t=,
+ *     a bearer token tried as ?jwt=, ...) and every credential path segment (/reset-password/<token>)
+ *     becomes [REDACTED]; Fastify would log req.url verbatim, and a URL copied from a log must not open
+ *     anything;
+ *  2. pino `redact` paths for headers and secret fields (SECRET_FIELDS), should anyone log them;
+ *  3. errors are serialised ONCE, by the logger's `err` serializer (serializeError): callers log the raw
+ *     error as `{ err: error }`; its message, stack and cause go through the same URL rule (some errors
+ *     echo a URL or a `key=value`).
  */
 import type { FastifyRequest } from 'fastify';
 
 export const REDACTED = '[REDACTED]';
 
-/** Query/form parameter names whose values are secrets. Matched case-insensitively. */
-export const SECRET_PARAM_NAMES = ['apiKey', 'api_key', 'key', 'token', 'access_token', 'pre_token', 'code', 'password', 'sig', 'signature'];
+/**
+ * Query/form parameter names whose values are credentials. Matched case-insensitively, after
+ * percent-decoding the name (`?%74=` is `?t=` to the query parser).
+ */
+export const SECRET_PARAM_NAMES = [
+  't', // signed photo URLs: GET /photologs/image/:id?t=
+  'jwt',
+  'token',
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'pre_token',
+  'apiKey',
+  'api_key',
+  'key',
+  'secret',
+  'code',
+  'password',
+  'sig',
+  'signature',
+  'session',
+  'auth',
+  'authorization',
+];
 
-/** Body/object fields that are secrets wherever they appear in a logged object. */
-export const SECRET_FIELDS = ['password', 'currentPassword', 'newPassword', 'token', 'code', 'pre_token', 'db_pass_enc', 'apiKey', 'api_key', 'secret'];
+/**
+ * Path prefixes whose next segment is a credential: the password-reset link the auth service mails
+ * (`/reset-password/<token>`, a web route the gateway's SPA fallback serves).
+ */
+export const SECRET_PATH_PREFIXES = ['/reset-password/'];
+
+/**
+ * Field names that hold secrets wherever they appear: redacted in logged objects (below), and an answer
+ * whose schema has one of them is never cached (no-store.ts).
+ */
+export const SECRET_FIELDS = [
+  'password',
+  'currentPassword',
+  'newPassword',
+  'token',
+  'code',
+  'pre_token',
+  'db_pass_enc',
+  'apiKey',
+  'api_key',
+  'secret',
+  'otpauth_url',
+];
 
 const SECRET_HEADERS = ['authorization', 'x-api-key', 'cookie', 'set-cookie', 'proxy-authorization'];
 
-const secretParam = new RegExp(`([?&;](?:${SECRET_PARAM_NAMES.join('|')})=)[^&#\\s"']*`, 'gi');
+const secretNames: ReadonlySet<string> = new Set(SECRET_PARAM_NAMES.map((name) => name.toLowerCase()));
 
-/** Replaces secret query values in a URL or any text that embeds one. */
+/**
+ * `name=value` where the name starts the text or follows a separator (`?`, `&`, `;`, whitespace, a quote
+ * or bracket). The value runs to the next `&`, `#`, whitespace or quote: a `;` inside it is kept in the
+ * value (so `?t=abc;def` is redacted whole) and the value is scanned again for `;name=` pairs.
+ */
+const PARAM = /(^|[?&;\s,(['"{])([^=&?#;\s,'"()[\]{}]+)=([^&#\s"']*)/g;
+
+const secretPath = new RegExp(`(${SECRET_PATH_PREFIXES.map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})[^/?#\\s"']+`, 'gi');
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
+}
+
+function redactParams(text: string): string {
+  return text.replace(PARAM, (_match, lead: string, name: string, value: string) =>
+    secretNames.has(decodedName(name)) ? `${lead}${name}=${REDACTED}` : `${lead}${name}=${redactParams(value)}`,
+  );
+}
+
+/** Replaces credential values in a URL or any text that embeds one (query parameters and credential path segments). */
 export function redactUrl(text: string): string {
-  return text.replace(secretParam, `$1${REDACTED}`);
+  return redactParams(text.replace(secretPath, `$1${REDACTED}`));
 }
 
 /** pino redact paths: headers under req/res/headers, and secret fields up to three levels deep. */
@@ -55,19 +126,40 @@ export function serializeRequest(request: FastifyRequest): SerializedRequest {
 export type SerializedError = {
   type: string;
   message: string;
-  code?: string;
+  /**
+   * The error's `code` (FST_ERR_..., ENOSPC). Not named `code`: that is a secret field name (2FA codes)
+   * and the redact paths would censor it.
+   */
+  errorCode?: string;
   statusCode?: number;
   stack: string;
+  cause?: SerializedError;
 };
 
-export function serializeError(error: unknown): SerializedError {
-  if (!(error instanceof Error)) return { type: typeof error, message: redactUrl(String(error)), stack: '' };
-  const withCode = error as Error & { code?: unknown; statusCode?: unknown };
+/** Causes deeper than this are left out (a cause chain can be a cycle). */
+const MAX_CAUSE_DEPTH = 3;
+
+/**
+ * The logger's `err` serializer, and only that: callers log `{ err: error }` with the raw error. Anything
+ * thrown is accepted (a non-Error keeps its `message`/`code` if it has them); text is redacted.
+ */
+export function serializeError(error: unknown, depth = 0): SerializedError {
+  if (typeof error !== 'object' || error === null) return { type: typeof error, message: redactUrl(String(error)), stack: '' };
+  const fields = error as { name?: unknown; message?: unknown; code?: unknown; statusCode?: unknown; stack?: unknown; cause?: unknown };
+  const type = error instanceof Error ? error.name : (error.constructor?.name ?? 'object');
+  const message = typeof fields.message === 'string' ? fields.message : error instanceof Error ? '' : safeText(error);
   return {
-    type: error.name,
-    message: redactUrl(error.message),
-    ...(typeof withCode.code === 'string' ? { code: withCode.code } : {}),
-    ...(typeof withCode.statusCode === 'number' ? { statusCode: withCode.statusCode } : {}),
-    stack: redactUrl(error.stack ?? ''),
+    type,
+    message: redactUrl(message),
+    ...(typeof fields.code === 'string' || typeof fields.code === 'number' ? { errorCode: String(fields.code) } : {}),
+    ...(typeof fields.statusCode === 'number' ? { statusCode: fields.statusCode } : {}),
+    stack: redactUrl(typeof fields.stack === 'string' ? fields.stack : ''),
+    ...(fields.cause !== undefined && depth < MAX_CAUSE_DEPTH ? { cause: serializeError(fields.cause, depth + 1) } : {}),
   };
+}
+
+/** A thrown object without a message: its own string form if it has one, else its keys (never its values: they may be secrets). */
+function safeText(value: object): string {
+  const text = String(value);
+  return text === '[object Object]' ? `object with keys ${Object.keys(value).join(', ') || '(none)'}` : text;
 }

@@ -14,7 +14,8 @@ export function createMailQueue(mailer: Mailer, log: FastifyBaseLogger): MailQue
     send(mail) {
       const task = mailer
         .send(mail)
-        .catch((err: unknown) => log.error({ err: err instanceof Error ? err.message : String(err) }, 'sending mail failed'))
+        // The raw error: the logger's err serializer writes its message and stack, redacted (a string here lost the stack).
+        .catch((error: unknown) => log.error({ err: error }, 'sending mail failed'))
         .finally(() => pending.delete(task));
       pending.add(task);
     },
