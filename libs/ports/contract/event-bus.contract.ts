@@ -9,6 +9,8 @@
  * trimming or pruning the adapter does, so the history test can prove it spares those topics.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PoisonMessageError, deadLetterTopic } from '../src/event-bus.ts';
 import type { BusMessage, EventBus, MessageHandler, Subscription } from '../src/event-bus.ts';
@@ -303,6 +305,57 @@ export function eventBusContract(
       } finally {
         await Promise.all(own.map((subscription) => subscription.stop()));
         await tight.cleanup();
+      }
+    });
+
+    it('keeps timers and an HTTP server answering while a handler republishes everything it consumes, until stop()', { timeout: testTimeout }, async () => {
+      // A storm: every delivery publishes a copy, so the consumer is never idle. Issue 9 item 0 saw a
+      // bus whose delivery chain never left the microtask queue: timers and sockets of the whole process
+      // stopped (the /health probe timed out). The valve ends the storm by wall clock (Date.now() needs
+      // no event loop), so a starving bus fails the test below instead of hanging it.
+      const valveAt = Date.now() + timeout;
+      let valveTripped = false;
+      let deliveries = 0;
+      const storm = await subscribe('g-storm', async (message) => {
+        deliveries++;
+        if (Date.now() > valveAt) {
+          valveTripped = true;
+          return;
+        }
+        await bus.publish([{ topic, key: message.key, payload: message.payload }]);
+      });
+      const server = createServer((_request, response) => response.end('ok'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 10);
+      let answers = 0;
+      let clientRunning = true;
+      const client = (async () => {
+        while (clientRunning) {
+          const response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => null);
+          if ((await response?.text()) === 'ok') answers++;
+        }
+      })();
+      try {
+        await bus.publish(['a', 'b', 'c', 'd'].map((key) => ({ topic, key, payload: { key } })));
+        await pause(1_000);
+        // Counts, not timings: a starved process gets (almost) no tick and no answer at all.
+        await waitFor(() => valveTripped || (deliveries >= 20 && ticks >= 20 && answers >= 10), timeout, 'the storm, timers and HTTP answers');
+        expect(valveTripped, `timers and sockets starved while the storm ran (${ticks} ticks, ${answers} HTTP answers)`).toBe(false);
+        const beforeMeasure = deliveries;
+        await waitFor(() => deliveries > beforeMeasure, timeout, 'the storm to keep going');
+
+        await storm.stop();
+        const afterStop = deliveries;
+        await pause(300);
+        expect(deliveries, 'deliveries after stop() resolved').toBe(afterStop);
+        expect(valveTripped).toBe(false);
+      } finally {
+        clientRunning = false;
+        clearInterval(ticker);
+        await client.catch(() => undefined);
+        await new Promise((resolve) => server.close(resolve));
       }
     });
 

@@ -29,9 +29,9 @@ beforeAll(async () => {
   // Another service's view of the same topic, to check that it settles on the same value.
   readModel = await createIdentityReadModel({ bus: h.bus, docs: h.docs, group: 'test.role-races', collectionPrefix: 'race_' });
   await readModel.start();
-  // A bouncing consumer republishes without ever yielding to timers, so no timed wait would end: this
-  // consumer runs in the same chain, stops the auth service once the flood is unmistakable, and the
-  // test then fails on its count instead of hanging.
+  // A bouncing consumer would flood the topic for good (the bus keeps timers running since it yields
+  // between pages, see identity-storm.test.ts): this consumer stops the auth service once the flood is
+  // unmistakable, so the test fails on its count at once instead of after the settling timeout.
   const perUser = new Map<string, number>();
   breaker = await h.bus.subscribe({
     group: 'test.role-races.breaker',

@@ -33,6 +33,11 @@ const DEFAULT_MAX_MESSAGES_PER_TOPIC = 20_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const ERROR_BACKOFF_MS = 1_000;
 
+/** Resolves in the check phase, after the timers and I/O callbacks that are due have run. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 function serializePayload(payload: unknown): string {
   const text = JSON.stringify(payload);
   if (text === undefined) throw new TypeError('event bus: payload must be JSON-serializable');
@@ -97,6 +102,11 @@ class TopicConsumer {
           if (this.#signal.aborted) return;
           if (!(await this.#deliver(row))) return;
         }
+        // Everything above is synchronous SQLite plus promises, and a publish in this process settles
+        // the wait below at once: without a macrotask here, a handler that publishes as fast as it
+        // consumes keeps this loop in the microtask queue for good, and the process's timers and
+        // sockets never run again (issue 9 item 0: /health stopped answering). One yield per page.
+        await yieldToEventLoop();
         // A short page was everything committed at fetch time; anything published in this process
         // since has set #woken (so this returns at once), and other processes are covered by the poll
         // timer. Waiting here saves the empty fetch that would otherwise follow every delivery.
