@@ -19,8 +19,9 @@ export function apiLog(over: Partial<ApiLog> = {}): ApiLog {
   };
 }
 
-export function photoLogPage(photologs: ApiLog[], maxPhotoLogs = 10): PhotoLogPage {
-  return { photologs, maxPhotoLogs, total: photologs.length };
+/** One page that holds every matching photo; `stored` counts the server's photos whatever the filters. */
+export function photoLogPage(photologs: ApiLog[], maxPhotoLogs = 10, stored = photologs.length): PhotoLogPage {
+  return { photologs, maxPhotoLogs, total: photologs.length, stored };
 }
 
 /** Every level gets a plain pair unless the test names its own. */
@@ -63,6 +64,9 @@ export function dashboardStats(over: Partial<DashboardStats> = {}): DashboardSta
     perType: [{ name: 'Join', text: 10, photo: 2 }],
     perLevel: [],
     perResource: [],
+    perTypeOther: { names: 0, text: 0, photo: 0 },
+    perLevelOther: { names: 0, text: 0, photo: 0 },
+    perResourceOther: { names: 0, text: 0, photo: 0 },
     recentPhotos: [],
     ...over,
   };

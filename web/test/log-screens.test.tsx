@@ -84,6 +84,26 @@ describe('Photo logs screen', () => {
     expect(screen.getByAltText('photo 1').getAttribute('src')).toBe('/api/photologs/image/p1?t=thumb');
   });
 
+  it('counts the photos stored, not the ones the filters match (issue 9 item 5)', async () => {
+    // One photo is stored; a level filter that matches nothing must not make the line read 0.
+    const seen = mockApi({
+      ...settings,
+      'GET /photologs/my': (request) => {
+        const filtered = new URL(request.url).searchParams.get('level') === 'error';
+        return json(filtered ? photoLogPage([], 10, 1) : photoLogPage([photo(1)], 10, 1), { headers: { 'X-Total-Count': filtered ? '0' : '1' } });
+      },
+    });
+    renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });
+    expect(await screen.findByText('1 / 10 photologs stored.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /Show filters/ }));
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Level' }));
+    fireEvent.click(await screen.findByTitle('error'));
+    await waitFor(() => expect(seen.some((r) => new URL(r.url).searchParams.get('level') === 'error')).toBe(true));
+    expect(await screen.findByText('No photo logs found.')).toBeTruthy();
+    expect(screen.getByText('1 / 10 photologs stored.')).toBeTruthy();
+    expect(screen.queryByText('0 / 10 photologs stored.')).toBeNull();
+  });
+
   it('opens the full-screen viewer and wraps around with the keyboard', async () => {
     mockApi({ ...settings, 'GET /photologs/my': () => json(photoLogPage([photo(1), photo(2), photo(3)]), { headers: { 'X-Total-Count': '3' } }) });
     renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });

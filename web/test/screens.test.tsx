@@ -10,7 +10,11 @@ import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
 vi.mock('../src/features/dashboard/DashboardCharts.tsx', () => ({
   DailyChart: () => <div data-testid="daily-chart" />,
-  SplitChart: ({ title }: { title: string }) => <div data-testid="split-chart">{title}</div>,
+  SplitChart: ({ title, other }: { title: string; other: { names: number } }) => (
+    <div data-testid="split-chart" data-other={other.names}>
+      {title}
+    </div>
+  ),
 }));
 const { default: DashboardPage } = await import('../src/features/dashboard/DashboardPage.tsx');
 
@@ -121,12 +125,15 @@ const stats = (over: Partial<DashboardStats> = {}) =>
 
 describe('Dashboard', () => {
   it('shows the cards, a red negative trend, the charts and recent photos cut to 50 characters', async () => {
-    mockApi({ 'GET /logs/stats': () => json(stats()), 'GET /auth/me': () => json(me) });
+    const others = { perTypeOther: { names: 4, text: 4, photo: 0 }, perResourceOther: { names: 15, text: 20, photo: 1 } };
+    mockApi({ 'GET /logs/stats': () => json(stats(others)), 'GET /auth/me': () => json(me) });
     renderScreen(<DashboardPage />, { session: SIGNED_IN });
     expect(await screen.findByText('Total logs')).toBeTruthy();
     expect(screen.getByText('-25%')).toBeTruthy();
     expect(screen.getByTestId('stat-Trend vs previous week').getAttribute('data-tone')).toBe('down');
     expect(screen.getAllByTestId('split-chart').map((c) => c.textContent)).toEqual(['Logs per type', 'Logs per level', 'Logs per resource']);
+    // Each chart gets the server's other bucket of its own breakdown (issue 9 item 6).
+    expect(screen.getAllByTestId('split-chart').map((c) => c.getAttribute('data-other'))).toEqual(['4', '0', '15']);
     expect(screen.getByText(`${'x'.repeat(50)}…`)).toBeTruthy();
     expect(await screen.findByText(/Welcome back, ann/)).toBeTruthy();
   });

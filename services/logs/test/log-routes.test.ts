@@ -90,6 +90,31 @@ describe('GET /logs/my', () => {
     expect(unpaged.json()[0].id).toBe('n1004');
   });
 
+  it("bounds dates by the caller's local days when timeZone is given (issue 9 item 7)", async () => {
+    // Berlin is UTC+2 in August: its 2025-08-18 runs from 2025-08-17T22:00Z to 2025-08-18T21:59:59.999Z.
+    // New York is UTC-4: 2025-08-18T02:00Z is still the evening of its 2025-08-17.
+    await h.deps.logStore.insertBatch([
+      record(S, { id: 'before', createdAt: Date.parse('2025-08-17T21:59:59.999Z') }),
+      record(S, { id: 'first', createdAt: Date.parse('2025-08-17T22:00:00.000Z') }),
+      record(S, { id: 'utc-night', createdAt: Date.parse('2025-08-18T02:00:00.000Z') }),
+      record(S, { id: 'last', createdAt: Date.parse('2025-08-18T21:59:59.999Z') }),
+      record(S, { id: 'after', createdAt: Date.parse('2025-08-18T22:00:00.000Z') }),
+    ]);
+    const ids = async (q: string) => (await get(`/logs/my?serverId=${S}&${q}`)).json().map((l: { id: string }) => l.id);
+    expect(await ids('dateFrom=2025-08-18&dateTo=2025-08-18&timeZone=Europe/Berlin')).toEqual(['last', 'utc-night', 'first']);
+    expect(await ids('dateFrom=2025-08-18&timeZone=Europe%2FBerlin')).toEqual(['after', 'last', 'utc-night', 'first']);
+    expect(await ids('dateTo=2025-08-17&timeZone=America/New_York')).toEqual(['utc-night', 'first', 'before']);
+    // Without a time zone (or an empty one) the days stay UTC days, as before.
+    expect(await ids('dateTo=2025-08-17')).toEqual(['first', 'before']);
+    expect(await ids('dateFrom=2025-08-18&dateTo=2025-08-18')).toEqual(['after', 'last', 'utc-night']);
+    expect(await ids('dateFrom=2025-08-18&dateTo=2025-08-18&timeZone=')).toEqual(['after', 'last', 'utc-night']);
+    const photos = await get(`/photologs/my?serverId=${S}&dateFrom=2025-08-18&timeZone=Asia/Kolkata`);
+    expect(photos.statusCode).toBe(200);
+    const unknown = await get(`/logs/my?serverId=${S}&dateFrom=2025-08-18&timeZone=Mars/Olympus_Mons`);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error).toContain('timeZone');
+  });
+
   it('refuses bad parameters with 400 naming the field', async () => {
     expect((await get(`/logs/my?serverId=${S}&pageSize=251&page=1`)).statusCode).toBe(400);
     expect((await get(`/logs/my?serverId=${S}&page=0`)).statusCode).toBe(400);
@@ -115,6 +140,19 @@ describe('GET /photologs/my', () => {
     expect(body.photologs.map((l: { id: string }) => l.id)).toEqual(['p1']);
     const pro = await get(`/photologs/my?serverId=${OTHER}`, 'stranger');
     expect(pro.json().maxPhotoLogs).toBe(6000);
+  });
+
+  it('answers how many photo logs are stored whatever the filters, beside the filtered total (issue 9 item 5)', async () => {
+    await h.deps.logStore.insertBatch([
+      record(S, { id: 't', level: 'error' }),
+      record(S, { id: 'p1', level: 'info', logType: 'photo', imageKey: 'photos/srv-1/p1.webp', thumbKey: 'thumbs/srv-1/p1.webp' }),
+      record(S, { id: 'p2', level: 'warn', logType: 'photo', imageKey: 'photos/srv-1/p2.webp', thumbKey: 'thumbs/srv-1/p2.webp' }),
+      record(OTHER, { id: 'p3', logType: 'photo', imageKey: 'photos/srv-2/p3.webp', thumbKey: 'thumbs/srv-2/p3.webp' }),
+    ]);
+    const none = await get(`/photologs/my?serverId=${S}&level=error&page=1`);
+    expect(none.json()).toMatchObject({ photologs: [], total: 0, stored: 2, maxPhotoLogs: 10 });
+    const one = (await get(`/photologs/my?serverId=${S}&level=warn&page=1&pageSize=6`)).json();
+    expect([one.total, one.stored]).toEqual([1, 2]);
   });
 });
 

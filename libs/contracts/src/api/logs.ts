@@ -51,13 +51,18 @@ export type ApiLog = Static<typeof ApiLogSchema>;
 export const ApiLogListSchema = Type.Array(ApiLogSchema);
 export type ApiLogList = Static<typeof ApiLogListSchema>;
 
-/** GET /photologs/my: one page of photo logs, the tier's photo-log limit and the number matching the filters. */
+/**
+ * GET /photologs/my: one page of photo logs, the tier's photo-log limit, the number matching the filters and
+ * the number stored (the screen's 'n / max photologs stored.' is `stored`, whatever the filters).
+ */
 export const PhotoLogPageSchema = Type.Object(
   {
     photologs: ApiLogListSchema,
     maxPhotoLogs: Type.Integer(),
     /** Same number as the X-Total-Count header. */
     total: Type.Integer(),
+    /** Every photo log the server has stored, filters ignored (from the store's rollups, not a count of rows). */
+    stored: Type.Integer(),
   },
   { additionalProperties: false },
 );
@@ -69,6 +74,13 @@ export const NamedCountSchema = Type.Object(
   { additionalProperties: false },
 );
 export type NamedCount = Static<typeof NamedCountSchema>;
+
+/** What a breakdown list leaves out: how many names, and their logs counted apart (all zero when none). */
+export const OtherCountSchema = Type.Object(
+  { names: Type.Integer(), text: Type.Integer(), photo: Type.Integer() },
+  { additionalProperties: false },
+);
+export type OtherCount = Static<typeof OtherCountSchema>;
 
 /** Text and photo logs of one UTC day (YYYY-MM-DD). */
 export const DayCountSchema = Type.Object(
@@ -89,10 +101,16 @@ export const DashboardStatsSchema = Type.Object(
     averagePerDay: Type.Integer(),
     /** Signed percentage against the previous 7 days: 100 when those were 0 and these are not, 0 when both are 0. */
     trend: Type.Integer(),
-    /** Each sorted by total descending, then name; names without logs are left out. */
+    /**
+     * Each the top 10 names by total descending, then name; names without logs are left out. The names past
+     * the top 10 are summed in the matching `…Other`, so the rows plus the other bucket add up to `totals`.
+     */
     perType: Type.Array(NamedCountSchema),
     perLevel: Type.Array(NamedCountSchema),
     perResource: Type.Array(NamedCountSchema),
+    perTypeOther: OtherCountSchema,
+    perLevelOther: OtherCountSchema,
+    perResourceOther: OtherCountSchema,
     /** The 8 newest photo logs (never null; empty without photos). */
     recentPhotos: ApiLogListSchema,
   },

@@ -2,11 +2,16 @@
  * Dashboard statistics (spec 000 §2 Dashboard, §9), computed from the log store's rollups, never by
  * scanning logs. Windows: the last 7 UTC days including today versus the 7 days before them.
  */
-import type { ApiLog, DashboardStats, NamedCount } from '@skald/contracts';
+import type { ApiLog, DashboardStats, NamedCount, OtherCount } from '@skald/contracts';
 import type { LogStats, TextPhotoCount } from '@skald/ports';
 import { lastDays } from './days.ts';
 
 export const RECENT_PHOTOS = 8;
+/**
+ * Rows per breakdown list (type, level, resource): a chart of more is unreadable, and a server with
+ * thousands of resources must not send them all every 10 s. The rest is summed in an other bucket.
+ */
+export const BREAKDOWN_ROWS = 10;
 
 /** The 14-day range to ask the store for. */
 export function statsRange(now: number): { fromDay: string; toDay: string } {
@@ -27,6 +32,7 @@ export function buildDashboardStats(stats: LogStats, now: number, recentPhotos: 
   const previous = days.slice(0, 7);
   const current = days.slice(7);
   const currentWeekTotal = sum(current);
+  const [perType, perLevel, perResource] = [breakdown(stats.perType), breakdown(stats.perLevel), breakdown(stats.perResource)];
   const previousWeekTotal = sum(previous);
   return {
     totals: { all: stats.totals.text + stats.totals.photo, text: stats.totals.text, photo: stats.totals.photo },
@@ -35,16 +41,27 @@ export function buildDashboardStats(stats: LogStats, now: number, recentPhotos: 
     previousWeekTotal,
     averagePerDay: Math.round(currentWeekTotal / 7),
     trend: trendPercent(currentWeekTotal, previousWeekTotal),
-    perType: toNamedCounts(stats.perType),
-    perLevel: toNamedCounts(stats.perLevel),
-    perResource: toNamedCounts(stats.perResource),
+    perType: perType.rows,
+    perTypeOther: perType.other,
+    perLevel: perLevel.rows,
+    perLevelOther: perLevel.other,
+    perResource: perResource.rows,
+    perResourceOther: perResource.other,
     recentPhotos,
   };
 }
 
-function toNamedCounts(map: Readonly<Record<string, TextPhotoCount>>): NamedCount[] {
-  return Object.entries(map)
+/** The top BREAKDOWN_ROWS names by total (then name), and the rest summed. */
+function breakdown(map: Readonly<Record<string, TextPhotoCount>>): { rows: NamedCount[]; other: OtherCount } {
+  const rows = Object.entries(map)
     .map(([name, c]) => ({ name, text: c.text, photo: c.photo }))
     .filter((c) => c.text + c.photo > 0)
     .sort((a, b) => b.text + b.photo - (a.text + a.photo) || a.name.localeCompare(b.name));
+  const rest = rows.slice(BREAKDOWN_ROWS);
+  const other: OtherCount = {
+    names: rest.length,
+    text: rest.reduce((n, r) => n + r.text, 0),
+    photo: rest.reduce((n, r) => n + r.photo, 0),
+  };
+  return { rows: rows.slice(0, BREAKDOWN_ROWS), other };
 }

@@ -1,4 +1,7 @@
-/** UTC calendar-day helpers. Every day boundary in the logs service is UTC (documented in docs/LOGS_API.md). */
+/**
+ * UTC calendar-day helpers: the rollups and the dashboard's days are UTC days (docs/LOGS_API.md). The list
+ * filters' days are the caller's, in its time zone (local-days.ts, built on these).
+ */
 
 export const DAY_MS = 86_400_000;
 
@@ -12,12 +15,6 @@ export function startOfDay(day: string): number | null {
   const ms = Date.UTC(Number(y), Number(m) - 1, Number(d));
   // Date.UTC rolls 2024-02-31 over to March: a round trip catches impossible days.
   return dayOf(ms) === day ? ms : null;
-}
-
-/** Epoch ms of 23:59:59.999 UTC of the day (the inclusive end of the day). */
-export function endOfDay(day: string): number | null {
-  const start = startOfDay(day);
-  return start === null ? null : start + DAY_MS - 1;
 }
 
 /** `YYYY-MM-DD` (UTC) of an epoch-ms instant. */

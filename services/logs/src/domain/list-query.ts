@@ -5,7 +5,7 @@
 import Type from 'typebox';
 import type { Static } from 'typebox';
 import type { LogQuery, LogType } from '@skald/ports';
-import { endOfDay, startOfDay } from './days.ts';
+import { endOfDayIn, isTimeZone, startOfDayIn } from './local-days.ts';
 
 export const MAX_PAGE_SIZE = 250;
 /** Without `page`, a list answers the newest this many logs (the spec's polling screens expect "the list"). */
@@ -16,6 +16,8 @@ export const DEFAULT_PHOTO_PAGE_SIZE = 6;
 const text = (maxLength: number) => Type.Optional(Type.String({ maxLength }));
 /** Empty string allowed: the web client sends `dateFrom=&dateTo=` when no date is picked. */
 const day = Type.Optional(Type.String({ maxLength: 10, pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' }));
+/** An IANA zone name (`Europe/Berlin`) or an offset (`+02:00`); empty or absent means UTC. */
+const zone = Type.Optional(Type.String({ maxLength: 64, pattern: '^[A-Za-z0-9_+\\-/:]*$' }));
 
 export const ListQuerySchema = Type.Object(
   {
@@ -26,6 +28,8 @@ export const ListQuerySchema = Type.Object(
     resource: text(200),
     dateFrom: day,
     dateTo: day,
+    /** The time zone in which dateFrom and dateTo name their days (issue 9 item 7); UTC when absent. */
+    timeZone: zone,
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
   },
@@ -46,13 +50,15 @@ export function toLogQuery(input: ListQuery, logType: LogType | undefined, defau
   let to: number | undefined;
   const dateFrom = nonBlank(input.dateFrom);
   const dateTo = nonBlank(input.dateTo);
+  const timeZone = nonBlank(input.timeZone) ?? 'UTC';
+  if (!isTimeZone(timeZone)) return { ok: false, error: 'timeZone must be a time zone such as Europe/Berlin or +02:00' };
   if (dateFrom !== undefined) {
-    const start = startOfDay(dateFrom);
+    const start = startOfDayIn(dateFrom, timeZone);
     if (start === null) return { ok: false, error: 'dateFrom must be a date YYYY-MM-DD' };
     from = start;
   }
   if (dateTo !== undefined) {
-    const end = endOfDay(dateTo);
+    const end = endOfDayIn(dateTo, timeZone);
     if (end === null) return { ok: false, error: 'dateTo must be a date YYYY-MM-DD' };
     to = end;
   }

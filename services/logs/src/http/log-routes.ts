@@ -10,7 +10,7 @@ import { DAY_MS } from '../domain/days.ts';
 import { DEFAULT_LOG_PAGE_SIZE, DEFAULT_PHOTO_PAGE_SIZE, ListQuerySchema, MAX_PAGE_SIZE, UNPAGED_LIMIT, toLogQuery } from '../domain/list-query.ts';
 import type { ListQuery } from '../domain/list-query.ts';
 import { toApiLog } from '../domain/log-view.ts';
-import { RECENT_PHOTOS, buildDashboardStats, statsRange } from '../domain/dashboard-stats.ts';
+import { BREAKDOWN_ROWS, RECENT_PHOTOS, buildDashboardStats, statsRange } from '../domain/dashboard-stats.ts';
 import { tierOfServer } from '../domain/server-directory.ts';
 import { deleteObjects } from '../domain/store-batch.ts';
 import type { LogsRouteDeps } from './deps.ts';
@@ -25,7 +25,7 @@ const CleanupQuery = Type.Object({ serverId: ServerIdSchema, days: Type.Optional
 
 const LIST_DESCRIPTION =
   `Newest first; filters, search and paging run on the server. X-Total-Count carries the number of logs matching the filters (all pages). ` +
-  `Without page the newest ${UNPAGED_LIMIT} are answered; pageSize at most ${MAX_PAGE_SIZE}. Days are whole UTC days.`;
+  `Without page the newest ${UNPAGED_LIMIT} are answered; pageSize at most ${MAX_PAGE_SIZE}. dateFrom and dateTo are whole days in timeZone (an IANA name or an offset; UTC when absent).`;
 
 export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -77,16 +77,21 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
       ...member,
       schema: {
         tags: ['photologs'],
-        summary: "Photo logs of a server and its tier's photo-log limit",
+        summary: "Photo logs of a server, its tier's photo-log limit and how many it stores",
         description: `${LIST_DESCRIPTION} Default pageSize ${DEFAULT_PHOTO_PAGE_SIZE}.`,
         querystring: ListQuerySchema,
         response: { 200: PhotoLogPageSchema, ...MEMBER_ERRORS },
       },
     },
     async (request, reply) => {
-      const result = await list(request.query, reply, 'photo', DEFAULT_PHOTO_PAGE_SIZE);
-      const tier = await tierOfServer(deps.directory, serverAccessOf(request).serverId);
-      return { photologs: result.logs, maxPhotoLogs: tier.maxPhotoLogs, total: result.total };
+      const { serverId } = serverAccessOf(request);
+      // `stored` ignores the filters: the screen's 'n / max photologs stored.' (a rollup sum, not a row count).
+      const [result, tier, stored] = await Promise.all([
+        list(request.query, reply, 'photo', DEFAULT_PHOTO_PAGE_SIZE),
+        tierOfServer(deps.directory, serverId),
+        deps.logStore.count(serverId, 'photo'),
+      ]);
+      return { photologs: result.logs, maxPhotoLogs: tier.maxPhotoLogs, total: result.total, stored };
     },
   );
 
@@ -97,7 +102,7 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
       schema: {
         tags: ['logs'],
         summary: 'Dashboard statistics of a server (spec 000 §9)',
-        description: 'Computed from the log store rollups. Windows: the last 7 UTC days including today versus the 7 days before.',
+        description: `Computed from the log store rollups. Windows: the last 7 UTC days including today versus the 7 days before. Breakdowns: the top ${BREAKDOWN_ROWS} names, the rest summed in perTypeOther, perLevelOther and perResourceOther.`,
         querystring: ServerIdQuerySchema,
         response: { 200: DashboardStatsSchema, ...MEMBER_ERRORS },
       },

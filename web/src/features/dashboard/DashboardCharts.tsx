@@ -1,10 +1,12 @@
-import type { DayCount, NamedCount } from '@skald/contracts/api';
+import type { DayCount, NamedCount, OtherCount } from '@skald/contracts/api';
+import { Typography } from 'antd';
 import { BarChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import type { ThemeMode } from '../../app/theme.tsx';
+import { breakdownRows, hiddenNote } from './breakdownRows.ts';
 
 // Only the pieces the dashboard draws, so echarts stays small and inside this lazy chunk.
 echarts.use([BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
@@ -35,8 +37,19 @@ export function DailyChart({ days, mode }: { days: DayCount[]; mode: ThemeMode }
   return <ReactEChartsCore echarts={echarts} option={option} theme={mode === 'dark' ? 'dark' : undefined} notMerge style={{ height: 280 }} aria-label="Logs per day, last 7 days" role="img" />;
 }
 
-export function SplitChart({ title, rows, mode }: { title: string; rows: NamedCount[]; mode: ThemeMode }) {
-  const top = rows.slice(0, 10);
+interface SplitChartProps {
+  title: string;
+  /** Plural of what the rows are (types, levels, resources), for the note under the chart. */
+  noun: string;
+  rows: NamedCount[];
+  /** The names the server summed past its top rows. */
+  other: OtherCount;
+  mode: ThemeMode;
+}
+
+export function SplitChart({ title, noun, rows, other, mode }: SplitChartProps) {
+  const top = breakdownRows(rows, other);
+  const note = hiddenNote(rows.length, other, noun);
   const option = {
     backgroundColor: 'transparent',
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
@@ -49,5 +62,10 @@ export function SplitChart({ title, rows, mode }: { title: string; rows: NamedCo
       top.map((r) => r.photo),
     ),
   };
-  return <ReactEChartsCore echarts={echarts} option={option} theme={mode === 'dark' ? 'dark' : undefined} notMerge style={{ height: Math.max(160, 60 + top.length * 28) }} aria-label={title} role="img" />;
+  return (
+    <>
+      <ReactEChartsCore echarts={echarts} option={option} theme={mode === 'dark' ? 'dark' : undefined} notMerge style={{ height: Math.max(160, 60 + top.length * 28) }} aria-label={note ? `${title}. ${note}` : title} role="img" />
+      {note && <Typography.Text type="secondary">{note}</Typography.Text>}
+    </>
+  );
 }

@@ -89,17 +89,17 @@ export default function DashboardPage() {
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
           <Card title="Logs per type" className="chart-card">
-            <SplitChart title="Logs per type" rows={stats.perType} mode={mode} />
+            <SplitChart title="Logs per type" noun="types" rows={stats.perType} other={stats.perTypeOther} mode={mode} />
           </Card>
         </Col>
         <Col xs={24} lg={8}>
           <Card title="Logs per level" className="chart-card">
-            <SplitChart title="Logs per level" rows={stats.perLevel} mode={mode} />
+            <SplitChart title="Logs per level" noun="levels" rows={stats.perLevel} other={stats.perLevelOther} mode={mode} />
           </Card>
         </Col>
         <Col xs={24} lg={8}>
           <Card title="Logs per resource" className="chart-card">
-            <SplitChart title="Logs per resource" rows={stats.perResource} mode={mode} />
+            <SplitChart title="Logs per resource" noun="resources" rows={stats.perResource} other={stats.perResourceOther} mode={mode} />
           </Card>
         </Col>
       </Row>

@@ -2,6 +2,7 @@ import type { ApiLog, ApiLogList, ColorLevel, LevelColor, LevelColors, LevelList
 import { apiSlice, totalFromMeta } from '../../app/api.ts';
 import type { LogFilters } from './logFilters.ts';
 import { cleanLogEntry } from './plainText.ts';
+import { userTimeZone } from './userTimeZone.ts';
 
 export interface PageQuery {
   serverId: string;
@@ -15,13 +16,18 @@ export interface LogPage {
   total: number;
 }
 
-/** Only filled filters go on the query string; filtering and paging happen on the server. */
+/**
+ * Only filled filters go on the query string; filtering and paging happen on the server. A date filter
+ * names the user's local day, so it travels with the browser's time zone.
+ */
 export function pageParams({ serverId, filters, page, pageSize }: PageQuery): Record<string, string> {
   const params: Record<string, string> = { serverId, page: String(page), pageSize: String(pageSize) };
   for (const [key, value] of Object.entries(filters)) {
     const trimmed = value.trim();
     if (trimmed !== '') params[key] = trimmed;
   }
+  const timeZone = params['dateFrom'] || params['dateTo'] ? userTimeZone() : undefined;
+  if (timeZone) params['timeZone'] = timeZone;
   return params;
 }
 

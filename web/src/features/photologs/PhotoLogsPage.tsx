@@ -76,7 +76,7 @@ export default function PhotoLogsPage() {
       ) : (
         <>
           <Typography.Paragraph className="count-line">
-            {data.total} / {data.maxPhotoLogs} photologs stored.
+            {data.stored} / {data.maxPhotoLogs} photologs stored.
           </Typography.Paragraph>
           {photos.length === 0 ? (
             <Empty description="No photo logs found." />
