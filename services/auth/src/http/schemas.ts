@@ -1,8 +1,8 @@
 /**
  * Request schemas; the answer schemas are the identity API contract (@skald/contracts/api). Bodies
- * refuse unknown fields (additionalProperties false: Fastify's Ajv strips or refuses them, so role, tier,
- * owner or ids can never be mass-assigned) and every field is typed, so a JSON operator object such as
- * {"$ne": null} in any field is a 400.
+ * refuse unknown fields (additionalProperties false: the service kit's validator answers 400 naming the
+ * field, so role, tier, owner or ids can never be mass-assigned) and every field is typed without
+ * coercion, so a JSON operator object such as {"$ne": null}, an array or a number in a text field is a 400.
  */
 import Type from 'typebox';
 import { ErrorBodySchema } from '@skald/contracts/api';
