@@ -14,6 +14,7 @@ import { createLauncherApp, runningProcess } from './launcher-app.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 import { mountService } from './mount-service.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
+import { registerCompression } from './compression.ts';
 import { registerAllInOneOpenApi } from './openapi.ts';
 import { registerSecurity } from './security.ts';
 import { loadServiceFactory } from './service-registry.ts';
@@ -40,6 +41,8 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
       modules.push(await factory(deps));
     }
     await registerSecurity(app, config.corsOrigins);
+    // Before any route: the plugin attaches itself to the routes declared after it.
+    await registerCompression(app);
     registerAllInOneHealth(app, modules);
     await registerAllInOneOpenApi(app);
     for (const module of modules) await mountService(app, module, { prefix: '/api', defaultBodyLimit: config.bodyLimitBytes });

@@ -1,5 +1,6 @@
 /** TARGET=gateway: the proxying gateway alone (no adapters): headers, CORS, limits, web app, proxy. */
 import type { SkaldConfig } from '@skald/config';
+import { registerCompression } from './compression.ts';
 import { createLauncherApp, runningProcess } from './launcher-app.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 import { registerProxy, registerProxyHealth } from './proxy.ts';
@@ -11,6 +12,8 @@ export async function buildGateway(config: SkaldConfig, options: LauncherOptions
   const webDist = options.webDist ?? DEFAULT_WEB_DIST;
   const app = createLauncherApp(config, options, { notFoundHandler: spaNotFoundHandler(webDist) });
   await registerSecurity(app, config.corsOrigins);
+  // Before any route: the plugin attaches itself to the routes declared after it.
+  await registerCompression(app);
   registerProxyHealth(app, config);
   registerProxyOpenApi(app, config);
   await registerProxy(app, config);

@@ -27,6 +27,9 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     prefix: '/',
     wildcard: true,
     index: ['index.html'],
+    // The build writes `.br` and `.gz` beside each text file (web/vite.config.ts): served as they are to
+    // clients that accept them, with Vary: accept-encoding, so no answer compresses an asset per request.
+    preCompressed: true,
     setHeaders: (res, path) => {
       // Vite fingerprints everything under assets/; index.html must be revalidated to pick up new builds.
       res.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

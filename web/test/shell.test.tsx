@@ -98,9 +98,13 @@ describe('shell, guards and session', () => {
     expect(aside().className).toContain('closed');
   });
 
-  it('log out clears local storage and goes to /', async () => {
+  it('log out revokes the token on the server, clears local storage and goes to / (spec 000 §2, issue 9 item 3)', async () => {
     setMobile(false);
-    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })) });
+    const seen = mockApi({
+      'GET /auth/me': () => json(me()),
+      'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })),
+      'POST /auth/logout': () => json({ message: 'Logged out.' }),
+    });
     window.localStorage.setItem('token', 'test-token');
     window.localStorage.setItem('theme', 'dark');
     const store = renderShell('/dashboard', SIGNED_IN);
@@ -108,7 +112,27 @@ describe('shell, guards and session', () => {
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
     expect(Object.keys(window.localStorage)).toEqual([]);
     expect(store.getState().session.token).toBeNull();
+    const logouts = seen.filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/api/auth/logout');
+    expect(logouts).toHaveLength(1);
+    expect(logouts[0]!.headers.get('Authorization')).toBe('Bearer test-token');
   });
+
+  for (const [failure, answer] of [
+    ['answers 500', () => json({ error: 'boom' }, { status: 500 })],
+    ['cannot be reached', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ] as const) {
+    it(`log out still signs out here when the logout call ${failure}`, async () => {
+      setMobile(false);
+      const seen = mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })), 'POST /auth/logout': answer });
+      window.localStorage.setItem('token', 'test-token');
+      const store = renderShell('/dashboard', SIGNED_IN);
+      fireEvent.click(await screen.findByRole('button', { name: 'Log out' }));
+      await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
+      await waitFor(() => expect(seen.some((r) => r.url.endsWith('/auth/logout'))).toBe(true));
+      expect(window.localStorage.getItem('token')).toBeNull();
+      expect(store.getState().session).toMatchObject({ token: null, lost: false });
+    });
+  }
 
   it('session loss: a failing current-user call on a protected path clears storage and goes to /login', async () => {
     setMobile(false);

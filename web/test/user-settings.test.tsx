@@ -107,8 +107,9 @@ describe('User settings: enabling 2FA', () => {
     const qr = (await screen.findByAltText('2FA QR code')) as HTMLImageElement;
     expect(qr.getAttribute('src')).toBe('data:image/png;base64,AAAA');
     expect(screen.getByTestId('twofa-secret').textContent).toContain('JBSWY3DPEHPK3PXP');
-    // The answer's `token` is the session, never something to show.
+    // The answer's `token` is the session, never something to show; it is stored (spec 001 §4, issue 9 item 1).
     expect(screen.getByTestId('twofa-secret').textContent).not.toContain('setup-token');
+    expect(store.getState().session.token).toBe('setup-token');
 
     const code = screen.getByPlaceholderText('Enter 6-digit code') as HTMLInputElement;
     expect(code.maxLength).toBe(6);

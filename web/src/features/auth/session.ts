@@ -1,11 +1,14 @@
 import type { ServerListItem, SessionAnswer } from '@skald/contracts/api';
 import { useCallback } from 'react';
+import { useStore } from 'react-redux';
 import { useNavigate } from 'react-router';
 import { apiSlice } from '../../app/api.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import type { AppDispatch } from '../../app/store.ts';
 import { loggedOut, serverSelected, sessionLost, tokenReceived } from '../../app/sessionSlice.ts';
+import { requestLogout } from '../../app/sessionCalls.ts';
 import { clearAllStored, readStored, STORAGE_KEYS } from '../../app/storage.ts';
+import { currentToken } from '../../app/tokenRenewal.ts';
 
 /**
  * Current server rule (spec 000 §4): the stored serverId if it is still in the user's
@@ -34,12 +37,19 @@ export function endSession(dispatch: AppDispatch, lost = false): void {
   dispatch(apiSlice.util.resetApiState());
 }
 
-/** Log out clears all local storage and goes to / (spec 000 §2). */
+/**
+ * Log out clears all local storage and goes to / (spec 000 §2), and revokes the token on the server
+ * (issue 9 item 3), so a copy of it stops working at once rather than at its expiry. This tab signs out
+ * first and does not wait: a server that is down or slow never keeps anyone signed in.
+ */
 export function useLogout(): () => void {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const store = useStore();
   return useCallback(() => {
+    const token = currentToken(store);
     endSession(dispatch);
     navigate('/');
-  }, [dispatch, navigate]);
+    if (token) void requestLogout(token);
+  }, [dispatch, navigate, store]);
 }

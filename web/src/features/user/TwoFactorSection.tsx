@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { errorText } from '../../app/errors.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { apiSlice } from '../../app/api.ts';
-import { tokenReceived } from '../../app/sessionSlice.ts';
 import { useToast } from '../../app/toast.tsx';
 import { useDisableTwoFactorMutation, useSetupTwoFactorMutation, useVerifyTwoFactorMutation } from './userApi.ts';
 
@@ -42,9 +41,9 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
     }
     setError(null);
     try {
-      const answer = await verify({ token: code }).unwrap();
-      // The server rotates the session token on 2FA changes: store it before refetching the user.
-      dispatch(tokenReceived(answer.token));
+      // The server rotates the session token on 2FA changes; the endpoint stored the new one, so the
+      // refetched user goes out with it.
+      await verify({ token: code }).unwrap();
       dispatch(apiSlice.util.invalidateTags(['Me']));
       setSecret(null);
       setCode('');
@@ -64,8 +63,7 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
     if (!window.confirm('Are you sure you want to disable 2FA?')) return;
     setError(null);
     try {
-      const answer = await disable({ token: disableCode }).unwrap();
-      dispatch(tokenReceived(answer.token));
+      await disable({ token: disableCode }).unwrap();
       dispatch(apiSlice.util.invalidateTags(['Me']));
       setDisableOpen(false);
       setDisableCode('');

@@ -1,8 +1,6 @@
-import type { MessageAnswer, MessageWithTokenAnswer } from '@skald/contracts/api';
+import type { MessageAnswer } from '@skald/contracts/api';
 import { Alert, Button, Card, Divider, Form, Input, Spin, Typography } from 'antd';
 import { errorText } from '../../app/errors.ts';
-import { useAppDispatch } from '../../app/hooks.ts';
-import { tokenReceived } from '../../app/sessionSlice.ts';
 import { useToast } from '../../app/toast.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
@@ -15,13 +13,6 @@ export default function UserSettingsPage() {
   const [changeEmail, emailState] = useChangeEmailMutation();
   const [changePassword, passwordState] = useChangePasswordMutation();
   const [passwordForm] = Form.useForm<{ currentPassword: string; newPassword: string }>();
-  const dispatch = useAppDispatch();
-
-  // A password change revokes every older token (other devices too); this tab continues with the new one.
-  const keepSession = (answer: MessageWithTokenAnswer) => {
-    dispatch(tokenReceived(answer.token));
-    return answer;
-  };
 
   // Every account form reports the server's message.
   const run = async (action: () => Promise<MessageAnswer>) => {
@@ -65,8 +56,10 @@ export default function UserSettingsPage() {
       <Form
         form={passwordForm}
         layout="vertical"
+        // A password change revokes every older token (other devices too); the endpoint stores the new
+        // one it answers (userApi: issuesToken), so this tab stays signed in.
         onFinish={(v: { currentPassword: string; newPassword: string }) =>
-          void run(() => changePassword(v).unwrap().then(keepSession)).then((ok) => ok && passwordForm.resetFields())
+          void run(() => changePassword(v).unwrap()).then((ok) => ok && passwordForm.resetFields())
         }
       >
         <Form.Item label="Current password" name="currentPassword" rules={[{ required: true, message: 'Please enter your current password' }]}>
