@@ -4,8 +4,11 @@
  *   - the built web app is compressed once, at build time (web/vite.config.ts writes `.br` and `.gz` beside
  *     each file); @fastify/static serves them with `preCompressed` (web-app.ts), no CPU per request;
  *   - API answers above COMPRESS_THRESHOLD_BYTES are compressed on the fly (@fastify/compress, brotli at
- *     quality 4, else gzip) when the client asks for it. Small answers (a single-log POST's `{id}`, the
- *     hottest route) are sent as they are: compressing them costs more than it saves.
+ *     quality 4, else gzip) when the client asks for it. Smaller answers are sent as they are: compressing
+ *     them costs more than it saves.
+ * The game servers' ingestion routes (POST /api/logs, /api/photologs) are left out altogether: they are
+ * the hottest path, their answers are ids (a batch's answer is a fraction of the logs the server just
+ * sent), and in all-in-one the plugin's hook is not even attached to them.
  * Images are never compressed (photos are JPEG/PNG/WebP: compressed already), nor opaque
  * `application/octet-stream` bodies; an answer that already carries a Content-Encoding (a precompressed
  * asset) is left alone. Headers set by the routes (Cache-Control: no-store on ingestion and token answers,
@@ -13,7 +16,8 @@
  */
 import { Readable } from 'node:stream';
 import compress from '@fastify/compress';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MACHINE_API_ROUTES } from './security.ts';
 
 /** Below this many bytes an answer is sent uncompressed (the plugin's own threshold for buffered answers). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -28,12 +32,24 @@ export const COMPRESS_ENCODINGS = ['br', 'gzip'] as const;
  */
 const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|^application\/javascript(?:;|$)/u;
 
+function isIngestion(request: FastifyRequest): boolean {
+  return request.method === 'POST' && MACHINE_API_ROUTES.has(request.url.split('?', 1)[0] ?? '');
+}
+
 export async function registerCompression(app: FastifyInstance): Promise<void> {
-  // The plugin checks its threshold only for answers it holds in memory. A proxied answer (gateway mode)
-  // is a stream, so the upstream's Content-Length decides instead; `x-no-compression` is the plugin's own
-  // per-request switch, read by its onSend hook, which runs after this application-level one.
+  // All-in-one: the ingestion routes are real routes, declared after this; `compress: false` keeps the
+  // plugin's hook off them (onRoute hooks run in registration order, so this one runs before the plugin's).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('POST') && MACHINE_API_ROUTES.has(route.url)) route.compress = false;
+  });
+  // Gateway mode proxies every /api path through one wildcard route, so the choice is made per request:
+  // ingestion answers are left alone, and since the plugin checks its threshold only for answers it holds
+  // in memory, a proxied answer (a stream) is judged by the upstream's Content-Length. `x-no-compression`
+  // is the plugin's own per-request switch, read by its onSend hook, which runs after this one.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (payload instanceof Readable) {
+    if (isIngestion(request)) request.headers['x-no-compression'] = 'ingestion';
+    else if (payload instanceof Readable) {
       const length = Number(reply.getHeader('content-length'));
       if (Number.isFinite(length) && length < COMPRESS_THRESHOLD_BYTES) request.headers['x-no-compression'] = 'below threshold';
     }
