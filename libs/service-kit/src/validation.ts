@@ -12,7 +12,8 @@
  *  - headers: Fastify's defaults (a header schema lists the headers it reads, never all of them).
  * Everything else (formats, defaults, allErrors off, shared schemas) stays as Fastify's own compiler has it.
  */
-import AjvCompiler from '@fastify/ajv-compiler';
+import { createRequire } from 'node:module';
+import type AjvCompiler from '@fastify/ajv-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
 
 /** The `schemaController.compilersFactory.buildValidator` shape (the kind Fastify's own default is). */
@@ -25,7 +26,13 @@ type RouteCompiler = FastifySchemaCompiler<unknown>;
 export const BODY_VALIDATION: Readonly<CustomOptions> = { coerceTypes: false, removeAdditional: false };
 export const TEXT_PART_VALIDATION: Readonly<CustomOptions> = { coerceTypes: 'array', removeAdditional: false };
 
-const fromPool = AjvCompiler();
+/**
+ * Fastify's own validator compiler package, resolved from fastify's location: it is fastify's dependency
+ * (so always the version Fastify itself compiles with, and installed wherever fastify is), not one of
+ * ours. Declaring it in package.json would allow a plain import.
+ */
+const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+const fromPool = (fromFastify('@fastify/ajv-compiler') as typeof AjvCompiler)();
 
 /** `schemaController.compilersFactory.buildValidator` of createHttpApp. */
 export const buildPartValidator: ValidatorFactory = (externalSchemas, serverOptions) => {
