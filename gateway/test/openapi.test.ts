@@ -121,7 +121,7 @@ describe('all-in-one: GET /api/openapi.json generated from the route schemas', (
   it('documents the query parameters and the 200 answer of the log list', () => {
     const list = doc.paths['/api/logs/my']?.get;
     const query = (list?.parameters ?? []).filter((p) => p.in === 'query');
-    expect(query.map((p) => p.name).sort()).toEqual(['dateFrom', 'dateTo', 'level', 'page', 'pageSize', 'resource', 'search', 'serverId', 'type']);
+    expect(query.map((p) => p.name).sort()).toEqual(['dateFrom', 'dateTo', 'level', 'page', 'pageSize', 'resource', 'search', 'serverId', 'timeZone', 'type']);
     expect(query.find((p) => p.name === 'serverId')?.required).toBe(true);
     const answer = list?.responses?.['200']?.content?.['application/json']?.schema;
     expect(answer).toMatchObject({ type: 'array', items: { type: 'object' } });
