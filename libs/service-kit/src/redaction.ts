@@ -76,23 +76,28 @@ const PARAM = /(^|[?&;\s,(['"{])([^=&?#;\s,'"()[\]{}]+)=([^&#\s"']*)/g;
 
 const secretPath = new RegExp(`(${SECRET_PATH_PREFIXES.map((prefix) => prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})[^/?#\\s"']+`, 'gi');
 
-function decodedName(name: string): string {
+function isSecretName(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (secretNames.has(lower)) return true;
+  if (!lower.includes('%') && !lower.includes('+')) return false;
   try {
-    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
+    return secretNames.has(decodeURIComponent(lower.replace(/\+/g, ' ')).toLowerCase());
   } catch {
-    return name.toLowerCase();
+    return false;
   }
 }
 
 function redactParams(text: string): string {
   return text.replace(PARAM, (_match, lead: string, name: string, value: string) =>
-    secretNames.has(decodedName(name)) ? `${lead}${name}=${REDACTED}` : `${lead}${name}=${redactParams(value)}`,
+    isSecretName(name) ? `${lead}${name}=${REDACTED}` : `${lead}${name}=${value.includes('=') ? redactParams(value) : value}`,
   );
 }
 
 /** Replaces credential values in a URL or any text that embeds one (query parameters and credential path segments). */
 export function redactUrl(text: string): string {
-  return redactParams(text.replace(secretPath, `$1${REDACTED}`));
+  // Most logged URLs have no query and no reset link: nothing to scan.
+  const pathRedacted = text.includes('/') ? text.replace(secretPath, `$1${REDACTED}`) : text;
+  return pathRedacted.includes('=') ? redactParams(pathRedacted) : pathRedacted;
 }
 
 /** pino redact paths: headers under req/res/headers, and secret fields up to three levels deep. */
