@@ -7,6 +7,7 @@
  */
 import { LOG_LEVELS, LOG_LIMITS } from '@skald/contracts';
 import type { LogLevel } from '@skald/contracts';
+import { METADATA_MAX_DEPTH, metadataShapeProblem } from './metadata-shape.ts';
 
 export interface LogInput {
   readonly level: LogLevel;
@@ -77,8 +78,12 @@ function normalizeMessage(value: unknown, path: string): string {
 function normalizeMetadata(value: unknown, path: string): Record<string, unknown> | null {
   if (value === undefined || value === null) return null;
   if (!isPlainObject(value)) throw new InvalidFieldError(path, 'must be a JSON object');
-  const size = JSON.stringify(value).length;
-  if (size > LOG_LIMITS.maxMetadataLength) {
+  // The shape first: JSON.stringify below recurses per nesting level and would overflow the stack.
+  const problem = metadataShapeProblem(value);
+  if (problem?.kind === 'depth') {
+    throw new InvalidFieldError(path, `must nest objects and arrays at most ${METADATA_MAX_DEPTH} levels deep`);
+  }
+  if (problem !== null || JSON.stringify(value).length > LOG_LIMITS.maxMetadataLength) {
     throw new InvalidFieldError(path, `must be at most ${LOG_LIMITS.maxMetadataLength} characters as JSON`);
   }
   return value;
