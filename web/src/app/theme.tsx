@@ -1,10 +1,11 @@
-import { ConfigProvider, theme as antTheme } from 'antd';
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { ConfigProvider } from 'antd';
+import { createContext, useCallback, useContext, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { antdThemeConfig, cssVariables, type ThemeMode } from './palette.ts';
 import { readStored, STORAGE_KEYS, writeStored } from './storage.ts';
 import { ToastProvider } from './toast.tsx';
 
 // Light by default, dark from the header toggle; the choice is kept in local storage.
-export type ThemeMode = 'light' | 'dark';
+export type { ThemeMode } from './palette.ts';
 
 interface ThemeContextValue {
   mode: ThemeMode;
@@ -27,18 +28,16 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     });
   }, []);
   const value = useMemo(() => ({ mode, toggle }), [mode, toggle]);
-  const themeConfig = useMemo(
-    () => ({
-      algorithm: mode === 'dark' ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
-      token: { colorPrimary: '#2563eb' },
-    }),
-    [mode],
-  );
+  const themeConfig = useMemo(() => antdThemeConfig(mode), [mode]);
+  // Custom properties are valid inline style values; React's CSSProperties type just does not list them.
+  const variables = useMemo(() => cssVariables(mode) as CSSProperties, [mode]);
   return (
     <ThemeContext.Provider value={value}>
       <ConfigProvider theme={themeConfig}>
         <ToastProvider>
-          <div className={`skald-app skald-${mode}`}>{children}</div>
+          <div className={`skald-app skald-${mode}`} style={variables}>
+            {children}
+          </div>
         </ToastProvider>
       </ConfigProvider>
     </ThemeContext.Provider>

@@ -5,6 +5,7 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { useThemeMode } from '../../app/theme.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
 import { formatTime } from '../logs/LogCard.tsx';
+import { PageTitle } from '../shell/PageTitle.tsx';
 import { DailyChart, SplitChart } from './DashboardCharts.tsx';
 import { DASHBOARD_POLL_MS, formatTrend, shortMessage, trendTone, useDashboardStatsQuery } from './dashboardApi.ts';
 
@@ -36,13 +37,20 @@ export default function DashboardPage() {
   const { data: me } = useMeQuery(undefined);
   const { data: stats, isLoading, isError } = useDashboardStatsQuery(serverId ?? '', { skip: !serverId, pollingInterval: DASHBOARD_POLL_MS, skipPollingIfUnfocused: true });
 
-  if (!serverId) return <Empty description="Select a server to view the panel." />;
+  if (!serverId) {
+    return (
+      <div className="page">
+        <PageTitle>Dashboard</PageTitle>
+        <Empty description="Select a server to view the panel." />
+      </div>
+    );
+  }
 
   const heading = (
-    <>
-      <Typography.Title level={2}>{serverName}</Typography.Title>
+    <header className="page-header">
+      <PageTitle>{serverName}</PageTitle>
       <Typography.Paragraph type="secondary">Welcome back{me ? `, ${me.user.username}` : ''}! Here is what your server logged recently.</Typography.Paragraph>
-    </>
+    </header>
   );
   if (isLoading) return <Spin />;
   if (isError || !stats) {
@@ -74,15 +82,13 @@ export default function DashboardPage() {
   return (
     <div className="page dashboard">
       {heading}
-      <Row gutter={[16, 16]}>
+      <div className="stat-grid">
         {cards.map((c) => (
-          <Col xs={12} md={8} xl={4} key={c.title} flex="1 1 160px">
-            <Card size="small">
-              <Statistic title={c.title} value={c.value} styles={c.color ? { content: { color: c.color } } : undefined} data-testid={`stat-${c.title}`} data-tone={c.color ? tone : undefined} />
-            </Card>
-          </Col>
+          <Card size="small" key={c.title}>
+            <Statistic title={c.title} value={c.value} styles={c.color ? { content: { color: c.color } } : undefined} data-testid={`stat-${c.title}`} data-tone={c.color ? tone : undefined} />
+          </Card>
         ))}
-      </Row>
+      </div>
       <Card title="Logs per day (last 7 days)" className="chart-card">
         <DailyChart days={stats.last7Days} mode={mode} />
       </Card>

@@ -1,5 +1,6 @@
-import { Button, Card, Form, Input, Typography } from 'antd';
+import { Button, Card, Form, Input } from 'antd';
 import { useToast } from '../../app/toast.tsx';
+import { PageTitle } from '../shell/PageTitle.tsx';
 
 interface ContactForm {
   name: string;
@@ -13,7 +14,7 @@ export default function ContactPage() {
   const toast = useToast();
   return (
     <Card className="narrow-card">
-      <Typography.Title level={2}>Contact support</Typography.Title>
+      <PageTitle>Contact support</PageTitle>
       <Form
         form={form}
         layout="vertical"

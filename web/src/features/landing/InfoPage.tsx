@@ -1,12 +1,13 @@
 import { Card, Typography } from 'antd';
 import { Link } from 'react-router';
+import { PageTitle } from '../shell/PageTitle.tsx';
 
 // Documentation, legal and not-yet-built screens share this simple page; their full
 // content belongs to other issues (spec 001), but links must never lead nowhere.
 export function InfoPage({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <Card className="narrow-card">
-      <Typography.Title level={2}>{title}</Typography.Title>
+      <PageTitle>{title}</PageTitle>
       {children}
     </Card>
   );

@@ -15,7 +15,7 @@ export default function LandingPage() {
   return (
     <div className="landing">
       <section className="hero">
-        <Typography.Title>Logs for your game servers</Typography.Title>
+        <Typography.Title className="hero-title">Logs for your game servers</Typography.Title>
         <Typography.Paragraph className="hero-text">
           Skald collects text and photo logs from your FiveM servers (Minecraft coming soon), with dashboards, filters, webhooks and backups.
         </Typography.Paragraph>

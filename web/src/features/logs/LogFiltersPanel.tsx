@@ -19,7 +19,7 @@ export function LogFiltersPanel({ value, onChange, levels = [] }: Props) {
   const active = Object.values(value).filter((v) => v.trim() !== '').length;
   return (
     <div className="filters">
-      <Button icon={<FilterOutlined />} onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls="log-filters">
+      <Button className="filters-toggle" icon={<FilterOutlined />} onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls="log-filters">
         {open ? 'Hide filters' : 'Show filters'}
         {active > 0 ? ` (${active})` : ''}
       </Button>

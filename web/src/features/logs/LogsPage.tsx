@@ -1,5 +1,7 @@
-import { Alert, Empty, Space, Spin, Typography } from 'antd';
+import { Alert, Empty, Spin } from 'antd';
 import { useAppSelector } from '../../app/hooks.ts';
+import { PageTitle } from '../shell/PageTitle.tsx';
+import { LevelContrastNote } from './LevelContrastNote.tsx';
 import { LogCard } from './LogCard.tsx';
 import { LogFiltersPanel } from './LogFiltersPanel.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, useLogsPageQuery } from './logsApi.ts';
@@ -18,16 +20,23 @@ export default function LogsPage() {
   const { data: colors } = useLevelColorsQuery(serverId ?? '', { skip: !serverId });
   const { data: levels } = useLevelTypesQuery(serverId ?? '', { skip: !serverId });
 
-  if (!serverId) return <Empty description="Select a server to view the panel." />;
+  if (!serverId) {
+    return (
+      <div className="page">
+        <PageTitle>Logs</PageTitle>
+        <Empty description="Select a server to view the panel." />
+      </div>
+    );
+  }
   const pages = totalPages(data?.total ?? 0, paging.pageSize);
 
   return (
     <div className="page">
-      <Typography.Title level={2}>Logs – {serverName}</Typography.Title>
-      <Space className="toolbar" wrap>
+      <PageTitle>Logs – {serverName}</PageTitle>
+      <div className="toolbar">
         <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
         <PageSizeSelect value={paging.pageSize} sizes={LOG_PAGE_SIZES} onChange={paging.setPageSize} />
-      </Space>
+      </div>
       {isLoading ? (
         <Spin />
       ) : isError ? (
@@ -41,6 +50,7 @@ export default function LogsPage() {
               <LogCard key={log.id} log={log} color={colorForLevel(log.level, colors)} />
             ))}
           </div>
+          <LevelContrastNote levels={data.logs.map((log) => log.level)} colors={colors} />
           <Pager page={paging.page} pages={pages} onPage={paging.setPage} />
         </>
       )}

@@ -27,7 +27,7 @@ export function Pager({ page, pages, onPage }: Props) {
 // every browser and with screen readers, which a styled combobox only approximates.
 export function PageSizeSelect({ value, sizes, onChange }: { value: number; sizes: readonly number[]; onChange(size: number): void }) {
   return (
-    <Space>
+    <div className="page-size-field">
       <label htmlFor="page-size">Per page</label>
       <select id="page-size" className="native-select page-size" value={value} onChange={(e) => onChange(Number(e.target.value))}>
         {sizes.map((s) => (
@@ -36,6 +36,6 @@ export function PageSizeSelect({ value, sizes, onChange }: { value: number; size
           </option>
         ))}
       </select>
-    </Space>
+    </div>
   );
 }

@@ -4,11 +4,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { resolveApiUrl } from '../../app/api.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { formatTime } from '../logs/LogCard.tsx';
+import { LevelContrastNote } from '../logs/LevelContrastNote.tsx';
 import { LogFiltersPanel } from '../logs/LogFiltersPanel.tsx';
 import { LogMetadata } from '../logs/LogMetadata.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, usePhotoLogsPageQuery } from '../logs/logsApi.ts';
 import { PageSizeSelect, Pager } from '../logs/Pager.tsx';
 import { usePagedFilters } from '../logs/usePagedFilters.ts';
+import { PageTitle } from '../shell/PageTitle.tsx';
 import { PhotoViewer } from './PhotoViewer.tsx';
 
 export const PHOTO_PAGE_SIZES = [6, 12, 18, 24] as const;
@@ -55,18 +57,25 @@ export default function PhotoLogsPage() {
     if (total !== undefined) setPage(1);
   }, [total, setPage]);
 
-  if (!serverId) return <Empty description="Select a server." />;
+  if (!serverId) {
+    return (
+      <div className="page">
+        <PageTitle>Photo Logs</PageTitle>
+        <Empty description="Select a server." />
+      </div>
+    );
+  }
   const photos = data?.photologs ?? [];
   const pages = totalPages(data?.total ?? 0, paging.pageSize);
 
   return (
     <div className="page">
-      <Typography.Title level={2}>Photo Logs – {serverName}</Typography.Title>
+      <PageTitle>Photo Logs – {serverName}</PageTitle>
       <Alert type="info" title={PHOTO_NOTICE} showIcon className="notice" />
-      <Space className="toolbar" wrap>
+      <div className="toolbar">
         <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
         <PageSizeSelect value={paging.pageSize} sizes={PHOTO_PAGE_SIZES} onChange={paging.setPageSize} />
-      </Space>
+      </div>
       {isError ? (
         <Alert type="error" title="Error while getting photologs." showIcon />
       ) : !data ? (
@@ -89,6 +98,7 @@ export default function PhotoLogsPage() {
               ))}
             </Row>
           )}
+          <LevelContrastNote levels={photos.map((photo) => photo.level)} colors={colors} />
           {pages > 1 && <Pager page={paging.page} pages={pages} onPage={paging.setPage} />}
         </>
       )}

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { errorText, statusOf } from '../../app/errors.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { serverSelected } from '../../app/sessionSlice.ts';
+import { PageTitle } from '../shell/PageTitle.tsx';
 import { useCreateServerMutation } from './serversApi.ts';
 
 export function createServerError(err: unknown): string {
@@ -37,7 +38,7 @@ export default function CreateServerPage() {
 
   return (
     <Card className="narrow-card">
-      <Typography.Title level={2}>Create new server</Typography.Title>
+      <PageTitle>Create new server</PageTitle>
       <form
         onSubmit={(e) => {
           e.preventDefault();

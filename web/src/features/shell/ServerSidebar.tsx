@@ -33,9 +33,10 @@ export function ServerSidebar() {
           Server
         </label>
         {servers.length > 0 ? (
-          <select id="server-switcher" className="server-switcher" value={serverId ?? ''} onChange={(e) => switchServer(e.target.value)}>
+          // The 12rem sidebar cuts long names: the full name is the switcher's tooltip.
+          <select id="server-switcher" className="server-switcher" value={serverId ?? ''} title={current?.name} onChange={(e) => switchServer(e.target.value)}>
             {servers.map((s) => (
-              <option key={s.id} value={s.id}>
+              <option key={s.id} value={s.id} title={s.name}>
                 {s.name}
               </option>
             ))}

@@ -77,7 +77,7 @@ export function TwoFactorSection({ enabled }: { enabled: boolean }) {
 
   return (
     <section aria-labelledby="twofa-title">
-      <Typography.Title level={4} id="twofa-title">
+      <Typography.Title level={2} id="twofa-title" className="section-title">
         Two-Factor Authentication
       </Typography.Title>
       {enabled ? (

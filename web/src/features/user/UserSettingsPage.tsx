@@ -3,6 +3,7 @@ import { Alert, Button, Card, Divider, Form, Input, Spin, Typography } from 'ant
 import { errorText } from '../../app/errors.ts';
 import { useToast } from '../../app/toast.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
+import { PageTitle } from '../shell/PageTitle.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import { useChangeEmailMutation, useChangePasswordMutation, useChangeUsernameMutation } from './userApi.ts';
 
@@ -31,8 +32,8 @@ export default function UserSettingsPage() {
 
   return (
     <Card className="narrow-card">
-      <Typography.Title level={2}>User settings</Typography.Title>
-      <Typography.Title level={4}>Change Username</Typography.Title>
+      <PageTitle>User settings</PageTitle>
+      <Typography.Title level={2} className="section-title">Change Username</Typography.Title>
       <Form layout="vertical" initialValues={{ username: me.user.username }} onFinish={(v: { username: string }) => void run(() => changeUsername(v).unwrap())}>
         <Form.Item label="Username" name="username" rules={[{ required: true, message: 'Please enter a username' }]}>
           <Input autoComplete="username" />
@@ -42,7 +43,7 @@ export default function UserSettingsPage() {
         </Button>
       </Form>
       <Divider />
-      <Typography.Title level={4}>Change E-mail</Typography.Title>
+      <Typography.Title level={2} className="section-title">Change E-mail</Typography.Title>
       <Form layout="vertical" initialValues={{ email: me.user.email }} onFinish={(v: { email: string }) => void run(() => changeEmail(v).unwrap())}>
         <Form.Item label="E-mail" name="email" rules={[{ required: true, message: 'Please enter an e-mail address' }]}>
           <Input type="email" autoComplete="email" />
@@ -52,7 +53,7 @@ export default function UserSettingsPage() {
         </Button>
       </Form>
       <Divider />
-      <Typography.Title level={4}>Change Password</Typography.Title>
+      <Typography.Title level={2} className="section-title">Change Password</Typography.Title>
       <Form
         form={passwordForm}
         layout="vertical"
