@@ -24,14 +24,24 @@ export interface AuthPluginOptions {
   readonly isRevoked: (claims: AccessClaims) => boolean | Promise<boolean>;
   /** Upper bound on a token's age counted from iat, whatever its exp says. Default 7 days. */
   readonly maxAgeSeconds?: number;
+  /**
+   * How long after its expiry a token may still be exchanged for a new one on a route guarded by
+   * `authenticateForRenewal` (the auth service's /auth/refresh): a tab that slept past the hour
+   * resumes its session instead of landing on /login. Revocation, signature and max age still apply.
+   * Default 24 hours.
+   */
+  readonly renewalGraceSeconds?: number;
 }
 
-export type AuthenticateHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+/** Resolves with the reply once it answered 401 (Fastify then skips the handler), else with nothing. */
+export type AuthenticateHook = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest/preHandler hook: 401 unless a valid, unrevoked access token is presented. */
     authenticate: AuthenticateHook;
+    /** authenticate, but a token expired less than renewalGraceSeconds ago passes (token renewal only). */
+    authenticateForRenewal: AuthenticateHook;
   }
 }
 
@@ -61,19 +71,28 @@ export const authPlugin = fp<AuthPluginOptions>(
     // Declared once so every request object has the same shape; requireServerRole fills it in.
     if (!app.hasRequestDecorator('serverAccess')) app.decorateRequest('serverAccess', null);
 
-    app.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-      if (!request.headers.authorization) {
-        await sendError(reply, 401, AUTH_REQUIRED_MESSAGE);
-        return reply;
-      }
-      try {
-        await request.jwtVerify();
-      } catch (error) {
-        request.log.info({ reason: (error as { code?: string }).code ?? 'invalid' }, 'access token refused');
-        await sendError(reply, 401, AUTH_INVALID_MESSAGE);
-        return reply;
-      }
-    });
+    const renewalGraceMs = (options.renewalGraceSeconds ?? 24 * 3600) * 1000;
+    const verifyWith = (allowExpired: boolean): AuthenticateHook =>
+      async function verifyAccessToken(request: FastifyRequest, reply: FastifyReply) {
+        if (!request.headers.authorization) return sendError(reply, 401, AUTH_REQUIRED_MESSAGE);
+        try {
+          if (!allowExpired) {
+            await request.jwtVerify();
+            return undefined;
+          }
+          // Everything but the expiry is verified as usual (algorithm, issuer, audience, max age from iat,
+          // revocation); the expiry is then held to the grace period here.
+          await request.jwtVerify({ ignoreExpiration: true });
+          if (request.user.exp * 1000 + renewalGraceMs < Date.now()) throw Object.assign(new Error('expired beyond the renewal grace'), { code: 'FAST_JWT_EXPIRED' });
+          return undefined;
+        } catch (error) {
+          request.log.info({ reason: (error as { code?: string }).code ?? 'invalid' }, 'access token refused');
+          return sendError(reply, 401, AUTH_INVALID_MESSAGE);
+        }
+      };
+
+    app.decorate('authenticate', verifyWith(false));
+    app.decorate('authenticateForRenewal', verifyWith(true));
   },
   { name: 'skald-auth', fastify: '5.x' },
 );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAccessToken } from '@skald/service-kit';
 import { bearer, json, registerAndLogin, startHarness, uniqueName, waitFor, eventTypes } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
@@ -139,6 +140,25 @@ describe('token revocation', () => {
     const res = await h.app.inject({ method: 'POST', url: '/auth/refresh', headers: bearer(u.token) });
     expect(res.statusCode).toBe(200);
     expect((await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(json<{ token: string }>(res).token) })).statusCode).toBe(200);
+  });
+
+  it('renews a token that expired within the grace (a tab that slept), never one past it or a revoked one', async () => {
+    const u = await registerAndLogin(h);
+    const claims = JSON.parse(Buffer.from(u.token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string; role: 'staff'; tv: number };
+    const hour = 3600_000;
+    const expiredAnHourAgo = signAccessToken(h.keys, claims, 3600, Date.now() - 2 * hour);
+    const expiredTwoDaysAgo = signAccessToken(h.keys, claims, 3600, Date.now() - 49 * hour);
+    // Expired means expired everywhere else, /auth/me included.
+    expect((await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(expiredAnHourAgo) })).statusCode).toBe(401);
+    const renewed = await h.app.inject({ method: 'POST', url: '/auth/refresh', headers: bearer(expiredAnHourAgo) });
+    expect(renewed.statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(json<{ token: string }>(renewed).token) })).statusCode).toBe(200);
+    const tooLate = await h.app.inject({ method: 'POST', url: '/auth/refresh', headers: bearer(expiredTwoDaysAgo) });
+    expect(tooLate.statusCode).toBe(401);
+    expect(json(tooLate)['error']).toBe('Your session has expired or is invalid. Please log in again.');
+    // Logging out revokes every token of the user, expired ones too: nothing left to renew.
+    await h.app.inject({ method: 'POST', url: '/auth/logout', headers: bearer(json<{ token: string }>(renewed).token) });
+    expect((await h.app.inject({ method: 'POST', url: '/auth/refresh', headers: bearer(expiredAnHourAgo) })).statusCode).toBe(401);
   });
 });
 

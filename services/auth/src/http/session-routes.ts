@@ -37,7 +37,12 @@ export async function registerSessionRoutes(app: FastifyInstance, deps: AuthRout
 
   typed.post(
     '/auth/refresh',
-    { ...signedIn, schema: { tags, summary: 'A fresh access token of the same session', response: { 200: TokenAnswerSchema, ...errorAnswers(401) } } },
+    {
+      // A token that expired less than the renewal grace ago (a tab that slept) may still be renewed;
+      // a revoked one never (the token version is checked as on every route).
+      preHandler: [app.authenticateForRenewal],
+      schema: { tags, summary: 'A fresh access token of the same session', response: { 200: TokenAnswerSchema, ...errorAnswers(401) } },
+    },
     async (request) => ({ token: deps.tokens.issue(await deps.currentUser(request)) }),
   );
 }
