@@ -7,6 +7,7 @@
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { installBodyDrainBeforeClose } from './body-drain.ts';
 import { installErrorHandlers } from './errors.ts';
 import { registerStrictJsonParser } from './json-body.ts';
 import { lazyChildLoggerFactory } from './lazy-logger.ts';
@@ -84,5 +85,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   installErrorHandlers(app, options.notFoundHandler);
   registerStrictJsonParser(app);
   installNoStoreForSecrets(app);
+  // A 413 (or any answer that closes the connection) is sent once the client finished sending, within a bound.
+  installBodyDrainBeforeClose(app);
   return app;
 }
