@@ -1,20 +1,26 @@
 // End-to-end in headless Chromium against the real all-in-one server: register, log in, create a
 // server, send text logs and a photo through the public API, see them on the dashboard, logs and
-// photo-logs pages, enable 2FA, log out and log in again with a code. Screenshots of each screen
-// (light and dark, desktop and mobile) go to test-output/e2e/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// photo-logs pages, enable 2FA, log out and log in again with a code. Every screen is screenshotted
+// (light and dark, desktop and mobile) to test-output/e2e/ and checked with axe-core (WCAG 2.1 AA plus
+// the heading rules) in each of those four views; the findings are listed at the end.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
+import * as layout from './layout.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 const DESKTOP = { width: 1440, height: 900 };
 const MOBILE = { width: 375, height: 812 };
+const DEVICES = [['desktop', DESKTOP], ['mobile', MOBILE]] as const;
+type Device = (typeof DEVICES)[number][0];
+type Theme = 'light' | 'dark';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
@@ -25,6 +31,8 @@ let context: BrowserContext;
 let page: Page;
 let profileDir: string;
 const consoleErrors: string[] = [];
+/** One entry per page view checked with axe (screen, theme, device). */
+const a11yViews: { view: string; violations: A11yViolation[] }[] = [];
 let currentStep = 'start';
 
 async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
@@ -32,29 +40,68 @@ async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    throw new Error(`e2e step failed: ${name}\n${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    // What the page showed when the step failed, for whoever reads the report.
+    const shot = join(SHOTS, `failed-${name.replace(/[^a-z0-9]+/gi, '-')}.png`);
+    await page?.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
+    throw new Error(`e2e step failed: ${name} (screenshot ${shot}, at ${page?.url()})\n${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
-/** Screenshots one screen in light and dark, desktop and mobile; the theme choice lives in local storage. */
-async function shootAll(name: string, ready: () => Promise<unknown>): Promise<void> {
+interface ViewOptions {
+  /** Brings the view back once theme and size are set; the default reloads the page (the theme is read at start). */
+  open?: () => Promise<unknown>;
+  /** A view a reload would lose (a one-time dialog): the theme changes with the header toggle instead. */
+  keepPage?: boolean;
+  devices?: readonly Device[];
+  /** false for a fixed overlay (the sidebar drawer), which a full-page shot would leave hanging at the top. */
+  fullPage?: boolean;
+}
+
+/** Flips the theme with the header toggle (clicked from script: a modal mask may cover it). */
+async function toggleThemeInPage(theme: Theme): Promise<void> {
+  if (await page.locator(`.skald-${theme}`).count()) return;
+  await page.evaluate((t) => document.querySelector<HTMLButtonElement>(`button[aria-label="Switch to ${t} theme"]`)?.click(), theme);
+  await page.locator(`.skald-${theme}`).first().waitFor();
+}
+
+/**
+ * Shows one screen in light and dark, desktop and mobile: screenshot, no sideways scrolling on
+ * mobile, and the accessibility check (findings are collected and asserted at the end, so one run
+ * lists every view's problems).
+ */
+async function shootAll(name: string, ready: () => Promise<unknown>, options: ViewOptions = {}): Promise<void> {
+  const open = options.open ?? (() => page.reload());
+  const devices = DEVICES.filter(([device]) => (options.devices ?? ['desktop', 'mobile']).includes(device));
   for (const theme of ['light', 'dark'] as const) {
-    for (const [device, size] of [['desktop', DESKTOP], ['mobile', MOBILE]] as const) {
+    for (const [device, size] of devices) {
       await page.setViewportSize(size);
-      await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-      await page.reload();
+      if (options.keepPage) {
+        await toggleThemeInPage(theme);
+      } else {
+        await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
+        await open();
+      }
       await ready();
       await page.waitForTimeout(400); // let charts and antd motion settle
       if (device === 'mobile') {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
       }
-      await page.screenshot({ path: join(SHOTS, `${name}-${theme}-${device}.png`), fullPage: true });
+      const view = `${name}-${theme}-${device}`;
+      a11yViews.push({ view, violations: await checkAccessibility(page) });
+      // From the top: a click may have scrolled, and the sticky header would land mid-shot.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: options.fullPage ?? true });
     }
   }
-  await page.setViewportSize(DESKTOP);
+  // Back to light, on desktop unless the view exists only on mobile (the sidebar drawer, the header menu).
+  await page.setViewportSize(devices[0]?.[1] ?? DESKTOP);
+  if (options.keepPage) {
+    await toggleThemeInPage('light');
+    return;
+  }
   await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
-  await page.reload();
+  await open();
   await ready();
 }
 
@@ -108,7 +155,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     await server?.stop();
   });
 
-  it('registers, creates a server, shows ingested logs and photos, and signs in again with 2FA', async () => {
+  it('shows the public pages', { timeout: 600_000 }, async () => {
     await step('landing page', async () => {
       await page.goto('/');
       await page.getByRole('heading', { name: 'Logs for your game servers' }).waitFor();
@@ -125,6 +172,32 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.locator('.skald-light').waitFor();
     });
 
+    await step('mobile header menu', async () => {
+      const openMenu = async () => {
+        await page.reload();
+        await page.getByRole('button', { name: 'Open menu' }).click();
+      };
+      await shootAll('header-menu', () => page.locator('#mobile-menu').waitFor(), { open: openMenu, devices: ['mobile'] });
+    });
+
+    const infoPages = [
+      ['docs', '/docs', 'Documentation'],
+      ['contact', '/contact', 'Contact support'],
+      ['privacy-policy', '/privacy-policy', 'Privacy Policy'],
+      ['terms-of-service', '/terms-of-service', 'Terms of Service'],
+      ['not-found', '/no-such-page', 'Page not found'],
+      ['forgot-password', '/forgot-password', 'Forgot password'],
+      ['reset-password', '/reset-password/e2e-token', 'Set New Password'],
+    ] as const;
+    for (const [name, path, title] of infoPages) {
+      await step(`${name} page`, async () => {
+        await page.goto(path);
+        await shootAll(name, () => page.getByRole('heading', { name: title }).waitFor());
+      });
+    }
+  });
+
+  it('registers, creates a server, shows ingested logs and photos, and signs in again with 2FA', { timeout: 900_000 }, async () => {
     await step('register', async () => {
       await page.goto('/register');
       await shootAll('register', () => page.getByRole('button', { name: 'Register' }).waitFor());
@@ -144,11 +217,13 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByRole('button', { name: 'Login' }).click();
       await page.waitForURL('**/dashboard');
       await page.getByText('Select a server to view the panel.').waitFor();
+      await shootAll('dashboard-no-server', () => page.getByText('Select a server to view the panel.').waitFor());
     });
 
     const apiKey = await step('create a server and read its one-time API key', async () => {
       await page.getByRole('link', { name: 'Create Server' }).first().click();
       await page.waitForURL('**/create-server');
+      await shootAll('create-server', () => page.getByLabel('Server name').waitFor());
       await page.getByRole('button', { name: 'Create server' }).click();
       await page.getByText('Give the server a name!').waitFor();
       await page.getByLabel('Server name').fill('E2E Survival');
@@ -156,9 +231,12 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByText('Save your API key').waitFor();
       const key = (await page.getByTestId('api-key').locator('code').innerText()).trim();
       expect(key.length).toBeGreaterThan(10);
-      await page.screenshot({ path: join(SHOTS, 'create-server-key-light-desktop.png') });
+      // The key is shown once: a reload would lose the dialog, so the theme flips in place.
+      await shootAll('create-server-key', () => page.getByText('Save your API key').waitFor(), { keepPage: true });
       await page.getByRole('button', { name: 'I have saved it' }).click();
       await page.waitForURL('**/dashboard');
+      await page.getByText('This server has no logs yet.').waitFor();
+      await shootAll('dashboard-empty', () => page.getByText('This server has no logs yet.').waitFor());
       return key;
     });
 
@@ -204,6 +282,19 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await shootAll('dashboard', () => page.locator('canvas').first().waitFor());
     });
 
+    // Layout checks are soft: one run reports every one that fails, and the walkthrough goes on.
+    await step('header, sidebar and dashboard layout (issue 9 item 10)', async () => {
+      const header = await layout.headerLinks(page);
+      expect.soft(header.logout, 'Log out is set like the header links beside it').toEqual(header.link);
+      const side = await layout.sidebar(page);
+      expect.soft(side.switcherTitle, 'the server switcher names the server in full').toBe('E2E Survival');
+      expect.soft(side.roleToCaption, 'space between the role line and the first group caption').toBeGreaterThanOrEqual(12);
+      const dash = await layout.dashboard(page);
+      expect.soft(dash.titleToWelcome, 'gap under the title').toBeLessThanOrEqual(8);
+      expect.soft(dash.welcomeToStats, 'gap under the welcome line').toBeLessThanOrEqual(24);
+      expect.soft(Math.abs(dash.statRowShortBy), 'the five stat cards fill the row').toBeLessThanOrEqual(1);
+    });
+
     await step('mobile sidebar opens from its toggle and closes on the backdrop', async () => {
       await page.setViewportSize(MOBILE);
       // The toggle appears once the app has reacted to the resize; measure only after that.
@@ -219,7 +310,11 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       expect(overlaps).toEqual({ found: true, footer: false, main: false });
       await page.getByRole('button', { name: 'Server menu' }).click();
       await page.getByTestId('sidebar-backdrop').waitFor();
-      await page.screenshot({ path: join(SHOTS, 'sidebar-open-light-mobile.png') });
+      const openSidebar = async () => {
+        await page.reload();
+        await page.getByRole('button', { name: 'Server menu' }).click();
+      };
+      await shootAll('sidebar-open', () => page.getByTestId('sidebar-backdrop').waitFor(), { open: openSidebar, devices: ['mobile'], fullPage: false });
       await page.getByTestId('sidebar-backdrop').click({ position: { x: 350, y: 400 } });
       await page.getByTestId('sidebar-backdrop').waitFor({ state: 'detached' });
       await page.setViewportSize(DESKTOP);
@@ -241,6 +336,23 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByLabel('Per page').selectOption('25');
       await page.getByText('Page 1 of 1').waitFor();
       await shootAll('logs', () => page.getByTestId('log-card').first().waitFor());
+      // The filters panel is the page's widest layout: check it open too.
+      const openFilters = async () => {
+        await page.reload();
+        await page.getByRole('button', { name: /Show filters/ }).click();
+      };
+      await shootAll('logs-filters', () => page.getByLabel('Date to').waitFor(), { open: openFilters });
+      for (const [device, size] of DEVICES) {
+        await page.setViewportSize(size);
+        const bar = await layout.logsToolbar(page);
+        expect.soft(bar.toggleWidth, `${device}: the filters toggle keeps its own width`).toBeLessThan(Math.min(200, bar.mainWidth / 2));
+        expect.soft(bar.pageSizeOnToggleRow, `${device}: Per page stays on the toggle's row`).toBe(true);
+        expect.soft(bar.filtersBelowToggle, `${device}: the open filters sit below the toggle`).toBe(true);
+        const title = await layout.pageTitle(page);
+        expect.soft(title.size, `${device}: title size`).toBeLessThanOrEqual(device === 'mobile' ? 20 : 24);
+        expect.soft(title.lines, `${device}: 'Logs – E2E Survival' fits one line`).toBe(1);
+      }
+      await page.setViewportSize(DESKTOP);
     });
 
     await step('photo logs page shows the photo, count line and the keyboard viewer', async () => {
@@ -258,7 +370,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByRole('dialog', { name: 'Photo viewer' }).waitFor();
       await page.keyboard.press('ArrowRight');
       await page.getByText('1 / 1 — Screenshot of the crash site').waitFor();
-      await page.screenshot({ path: join(SHOTS, 'photo-viewer-light-desktop.png') });
+      await shootAll('photo-viewer', () => page.getByRole('dialog', { name: 'Photo viewer' }).waitFor(), { keepPage: true });
       await page.keyboard.press('Escape');
       await page.getByRole('dialog', { name: 'Photo viewer' }).waitFor({ state: 'detached' });
       // Focus returns to the card that opened the viewer.
@@ -271,8 +383,11 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByRole('link', { name: 'User Settings' }).first().click();
       await page.waitForURL('**/user-settings');
       await shootAll('user-settings', () => page.getByRole('button', { name: 'Enable 2FA' }).waitFor());
-      await page.getByRole('button', { name: 'Enable 2FA' }).click();
-      await page.getByAltText('2FA QR code').waitFor();
+      const startSetup = async () => {
+        await page.reload();
+        await page.getByRole('button', { name: 'Enable 2FA' }).click();
+      };
+      await shootAll('user-settings-2fa-setup', () => page.getByAltText('2FA QR code').waitFor(), { open: startSetup });
       const text = (await page.getByTestId('twofa-secret').innerText()).trim();
       expect(text).toMatch(/^[A-Z2-7]+=*$/);
       const { code, step: s } = await totpFor(text, 0);
@@ -282,6 +397,11 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByText('2FA successfully activated').waitFor();
       await page.getByRole('button', { name: 'Disable 2FA' }).waitFor();
       return text;
+    });
+
+    await step('a placeholder server screen', async () => {
+      await page.goto('/settings');
+      await shootAll('settings-placeholder', () => page.getByRole('heading', { name: 'Server settings' }).waitFor());
     });
 
     await step('log out clears local storage', async () => {
@@ -298,7 +418,14 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByLabel('Password').fill(user.password);
       await page.getByRole('button', { name: 'Login' }).click();
       await page.getByText('Enter 2FA code').waitFor();
-      await page.screenshot({ path: join(SHOTS, 'login-2fa-light-desktop.png') });
+      // The code step lives in the page's state: each view signs in again up to it.
+      const reachCodeStep = async () => {
+        await page.goto('/login');
+        await page.getByLabel('Username').fill(user.username);
+        await page.getByLabel('Password').fill(user.password);
+        await page.getByRole('button', { name: 'Login' }).click();
+      };
+      await shootAll('login-2fa', () => page.getByText('Enter 2FA code').waitFor(), { open: reachCodeStep });
       const { code } = await totpFor(secret, usedStep);
       await page.getByLabel('Digit 1').focus();
       await page.keyboard.type(code);
@@ -310,5 +437,13 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     await step('no console errors', async () => {
       expect(consoleErrors).toEqual([]);
     });
+  });
+
+  it('every page view passes the accessibility check (axe-core, WCAG 2.1 AA, headings)', () => {
+    expect(a11yViews.length, 'the walkthrough checked no page views').toBeGreaterThan(0);
+    const failing = a11yViews.filter((v) => v.violations.length > 0);
+    writeFileSync(join(SHOTS, 'axe-report.json'), JSON.stringify(a11yViews, null, 2));
+    console.log(`accessibility: ${a11yViews.length} page views checked, ${failing.length} with violations`);
+    expect(failing.length, `\n${failing.map((v) => formatViolations(v.view, v.violations)).join('\n\n')}\n`).toBe(0);
   });
 });

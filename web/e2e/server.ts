@@ -22,7 +22,10 @@ export function freePort(): Promise<number> {
 /** `npm run build:web`, unless SKIP_WEB_BUILD=1 and a build exists. */
 export function buildWeb(): void {
   if (process.env.SKIP_WEB_BUILD === '1' && existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html'))) return;
-  const result = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'pipe', encoding: 'utf8' });
+  // vitest sets NODE_ENV=test, which Vite would honour and build React's and antd's development
+  // bundles; the walkthrough must see (and screenshot, and check) what users get.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const result = spawnSync('npm', ['run', 'build:web'], { cwd: REPO_ROOT, stdio: 'pipe', encoding: 'utf8', env });
   if (result.status !== 0) throw new Error(`npm run build:web failed:\n${result.stdout}\n${result.stderr}`);
 }
 
