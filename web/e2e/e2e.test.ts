@@ -53,7 +53,7 @@ interface ViewOptions {
   /** A view a reload would lose (a one-time dialog): the theme changes with the header toggle instead. */
   keepPage?: boolean;
   devices?: readonly Device[];
-  /** false for a fixed overlay (the sidebar drawer), which a full-page shot would leave hanging at the top. */
+  /** false for a fixed overlay (sidebar drawer, photo viewer), which a full-page shot would cover only in part. */
   fullPage?: boolean;
 }
 
@@ -370,7 +370,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByRole('dialog', { name: 'Photo viewer' }).waitFor();
       await page.keyboard.press('ArrowRight');
       await page.getByText('1 / 1 — Screenshot of the crash site').waitFor();
-      await shootAll('photo-viewer', () => page.getByRole('dialog', { name: 'Photo viewer' }).waitFor(), { keepPage: true });
+      await shootAll('photo-viewer', () => page.getByRole('dialog', { name: 'Photo viewer' }).waitFor(), { keepPage: true, fullPage: false });
       await page.keyboard.press('Escape');
       await page.getByRole('dialog', { name: 'Photo viewer' }).waitFor({ state: 'detached' });
       // Focus returns to the card that opened the viewer.
