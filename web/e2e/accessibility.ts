@@ -67,8 +67,14 @@ export function isSpecDefaultPair(node: A11yNode): boolean {
   return SPEC_DEFAULT_LEVEL_PAIRS.some((pair) => pair.fg === contrast.fg.toLowerCase() && pair.bg === contrast.bg.toLowerCase());
 }
 
+export interface A11yResult {
+  violations: A11yViolation[];
+  /** Elements painted in the spec's default warn colours, left out of color-contrast (listed, not hidden). */
+  excused: A11yNode[];
+}
+
 /** axe's findings on the page as it is now, minus the spec's default level colours. */
-export async function checkAccessibility(page: Page): Promise<A11yViolation[]> {
+export async function checkAccessibility(page: Page): Promise<A11yResult> {
   // Evaluated through the DevTools protocol rather than page.addScriptTag: the app's Content-Security-
   // Policy (script-src 'self') rightly refuses an injected inline script, and the walkthrough keeps
   // that policy on (no bypassCSP) so it still proves the app runs under it.
@@ -89,14 +95,16 @@ export async function checkAccessibility(page: Page): Promise<A11yViolation[]> {
     { tags: WCAG_21_AA_TAGS, extra: HEADING_RULES },
   );
   const violations: A11yViolation[] = [];
+  const excused: A11yNode[] = [];
   for (const v of results) {
     const nodes = v.nodes.map(toNode);
+    if (v.id === 'color-contrast') excused.push(...nodes.filter(isSpecDefaultPair));
     const kept = v.id === 'color-contrast' ? nodes.filter((n) => !isSpecDefaultPair(n)) : nodes;
     if (kept.length > 0) violations.push({ rule: v.id, impact: v.impact, help: v.help, nodes: kept });
   }
   const h1s = await page.evaluate(() => Array.from(document.querySelectorAll('h1, [role="heading"][aria-level="1"]')).filter((el) => el.getClientRects().length > 0).length);
   if (h1s > 1) violations.push({ rule: 'single-heading-one', impact: 'moderate', help: 'A page view has exactly one level-one heading', nodes: [{ target: 'h1', html: `${h1s} visible level-one headings`, summary: '' }] });
-  return violations;
+  return { violations, excused };
 }
 
 /** One readable block per view: rule, impact, help, then each element with its colours when it is a contrast finding. */
