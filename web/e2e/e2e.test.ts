@@ -2,17 +2,26 @@
 // server, send text logs and a photo through the public API, see them on the dashboard, logs and
 // photo-logs pages, enable 2FA, log out and log in again with a code. Every screen is screenshotted
 // (light and dark, desktop and mobile) to test-output/e2e/ and checked with axe-core (WCAG 2.1 AA plus
-// the heading rules) in each of those four views; the findings are listed at the end.
+// the heading rules) in each of those four views; the findings are listed at the end. Issue 9's session
+// and data fixes are walked through too, so they cannot regress: precompressed assets, the stored photo
+// count under a filter, the dashboard's Other bar, date filters in the browser's own days, token renewal
+// (fake clock), a password change with a second tab open, and log out revoking the token.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { TIERS } from '@skald/contracts';
+import type { DashboardStats, ServerUsage } from '@skald/contracts/api';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations, type A11yNode, type A11yViolation } from './accessibility.ts';
+import { lastRowTooltip } from './charts.ts';
+import { assetsLoadedBy, PRECOMPRESSED_FROM_BYTES } from './compression.ts';
 import * as layout from './layout.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
+import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
+import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
@@ -21,30 +30,66 @@ const MOBILE = { width: 375, height: 812 };
 const DEVICES = [['desktop', DESKTOP], ['mobile', MOBILE]] as const;
 type Device = (typeof DEVICES)[number][0];
 type Theme = 'light' | 'dark';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
 const user = { username: `e2e${Date.now().toString(36)}`, email: `e2e${Date.now().toString(36)}@example.com`, password: 'Correct-horse-battery-9' };
+/** What the password becomes on /user-settings (the later 2FA sign-in uses it). */
+const NEW_PASSWORD = 'Staple-lantern-orbit-4';
+/** How hashed assets are cached (gateway/src/web-app.ts); compression must leave it as it is. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 let server: RunningServer;
 let context: BrowserContext;
 let page: Page;
+/** A second browser for contexts the main (persistent) one cannot give: another time zone, a fake clock. */
+let spare: Browser | undefined;
 let profileDir: string;
 const consoleErrors: string[] = [];
 /** One entry per page view checked with axe (screen, theme, device). */
 const a11yViews: { view: string; violations: A11yViolation[]; excused: A11yNode[] }[] = [];
 let currentStep = 'start';
+/** Seconds per step, written to step-times.json: where the walkthrough's time goes. */
+const stepTimes: { step: string; seconds: number; failed?: true }[] = [];
 
-async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+/** `shotOf` names the page to screenshot when the step fails (the main page unless the step drives another). */
+async function step<T>(name: string, run: () => Promise<T>, shotOf: () => Page | undefined = () => page): Promise<T> {
   currentStep = name;
+  const started = performance.now();
+  const took = () => Math.round((performance.now() - started) / 100) / 10;
   try {
-    return await run();
+    const result = await run();
+    stepTimes.push({ step: name, seconds: took() });
+    return result;
   } catch (error) {
+    stepTimes.push({ step: name, seconds: took(), failed: true });
     // What the page showed when the step failed, for whoever reads the report.
-    const shot = join(SHOTS, `failed-${name.replace(/[^a-z0-9]+/gi, '-')}.png`);
-    await page?.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
-    throw new Error(`e2e step failed: ${name} (screenshot ${shot}, at ${page?.url()})\n${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const shot = join(SHOTS, `failed-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}.png`);
+    const shown = shotOf();
+    await shown?.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
+    throw new Error(`e2e step failed: ${name} (screenshot ${shot}, at ${shown?.url()})\n${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+async function spareBrowser(): Promise<Browser> {
+  spare ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return spare;
+}
+
+/**
+ * A fresh context of the spare browser whose page is signed in with `session`, in `timezoneId` if given,
+ * with playwright's fake clock installed before anything loads if `fakeClock`. Its page errors count as
+ * the walkthrough's console errors.
+ */
+async function signedInContext(session: StoredSession, options: { timezoneId?: string; fakeClock?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const other = await (await spareBrowser()).newContext({ baseURL: server.baseUrl, viewport: DESKTOP, timezoneId: options.timezoneId });
+  const otherPage = await other.newPage();
+  otherPage.setDefaultTimeout(20_000);
+  otherPage.on('pageerror', (err) => consoleErrors.push(`[${currentStep}] page error (second context): ${err.message}`));
+  if (options.fakeClock) await otherPage.clock.install();
+  await seedSession(otherPage, session);
+  return { context: other, page: otherPage };
 }
 
 interface ViewOptions {
@@ -112,6 +157,13 @@ async function apiJson(path: string): Promise<{ status: number; total: string | 
   }, path);
 }
 
+/** POST /api/logs as the game server does: one log, or a batch as an array. */
+async function postLogs(apiKey: string, logs: readonly Record<string, unknown>[]): Promise<void> {
+  const body = logs.length === 1 ? logs[0] : logs;
+  const res = await fetch(`${server.baseUrl}/api/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body: JSON.stringify(body) });
+  expect(res.status, `POST /api/logs answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(300);
+}
+
 async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -137,7 +189,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: CHROMIUM_ARGS,
       viewport: DESKTOP,
       baseURL: server.baseUrl,
     });
@@ -150,12 +202,31 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
   });
 
   afterAll(async () => {
+    writeFileSync(join(SHOTS, 'step-times.json'), JSON.stringify(stepTimes, null, 2));
+    await spare?.close();
     await context?.close();
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     await server?.stop();
   });
 
   it('shows the public pages', { timeout: 600_000 }, async () => {
+    // First, while the profile is fresh: every asset comes over the wire, none from the cache.
+    await step('landing scripts and styles come brotli-compressed (issue 9 item 12)', async () => {
+      const assets = await assetsLoadedBy(page, async () => {
+        await page.goto('/');
+        await page.getByRole('heading', { name: 'Logs for your game servers' }).waitFor();
+      });
+      const listed = (list: typeof assets) => list.map((a) => `${a.path}: ${a.status}, ${a.bytes} B, ${a.contentEncoding ?? 'identity'}, cache-control ${a.cacheControl ?? 'none'}`);
+      const worth = assets.filter((a) => a.bytes >= PRECOMPRESSED_FROM_BYTES);
+      expect(worth.some((a) => a.kind === 'js') && worth.some((a) => a.kind === 'css'), `scripts and a stylesheet of 1 KiB or more:\n${listed(assets).join('\n')}`).toBe(true);
+      expect(assets.filter((a) => !/\bbr\b/.test(a.acceptEncoding)).map((a) => `${a.path}: ${a.acceptEncoding}`), 'Chromium asks for br').toEqual([]);
+      expect(listed(worth.filter((a) => a.status !== 200 || a.contentEncoding !== 'br')), 'every script and stylesheet of 1 KiB or more is served br').toEqual([]);
+      expect(listed(assets.filter((a) => a.cacheControl !== IMMUTABLE)), 'hashed assets keep their immutable caching').toEqual([]);
+      const kib = (n: number) => (n / 1024).toFixed(0);
+      const sum = (pick: (a: (typeof assets)[number]) => number) => assets.reduce((total, a) => total + pick(a), 0);
+      console.log(`landing, first load: ${assets.length} scripts and stylesheets, ${kib(sum((a) => a.bytes))} KiB decoded, ${kib(sum((a) => a.transferred))} KiB over the wire`);
+    });
+
     await step('landing page', async () => {
       await page.goto('/');
       await page.getByRole('heading', { name: 'Logs for your game servers' }).waitFor();
@@ -378,6 +449,89 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await shootAll('photologs', () => page.getByTestId('photo-card').first().waitFor());
     });
 
+    await step('photo logs: a level filter matching nothing still counts the stored photo (issue 9 item 5)', async () => {
+      const { serverId } = await readSession(page);
+      const usage = (await apiJson(`/server/usage/${serverId}`)).body as ServerUsage;
+      const tier = TIERS.find((t) => t.label === usage.tierLabel);
+      if (!tier) throw new Error(`no tier labelled ${usage.tierLabel}`);
+      const countLine = `1 / ${tier.maxPhotoLogs} photologs stored.`;
+      // The one photo is a warn log, so level error matches none.
+      const filterOnError = async () => {
+        await page.reload();
+        await page.getByRole('button', { name: /Show filters/ }).click();
+        await page.locator('.ant-select:has(#filter-level)').click();
+        await page.locator('.ant-select-dropdown').getByTitle('error', { exact: true }).click();
+      };
+      const filtered = async () => {
+        await page.getByText('No photo logs found.').waitFor();
+        await page.getByText(countLine, { exact: true }).waitFor();
+      };
+      await filterOnError();
+      await filtered();
+      await shootAll('photologs-no-match', filtered, { open: filterOnError });
+    });
+
+    await step('dashboard: past 10 resources, the top 10, a note and an Other bar (issue 9 item 6)', async () => {
+      const { serverId } = await readSession(page);
+      const stats = async () => (await apiJson(`/logs/stats?serverId=${serverId}`)).body as DashboardStats;
+      const before = await stats();
+      const known = before.perResource.length + before.perResourceOther.names;
+      const resources = 13;
+      const hidden = resources - 10;
+      const heartbeats = Array.from({ length: resources - known }, (_, i) => ({ message: `Heartbeat from zone ${i + 1}`, level: 'info', type: 'Heartbeat', resource: `zone-${String(i + 1).padStart(2, '0')}` }));
+      await postLogs(apiKey, heartbeats);
+      await waitFor(async () => (await stats()).perResourceOther.names === hidden, `the stats to hold ${resources} resources`);
+      await page.goto('/dashboard');
+      const note = page.getByText(new RegExp(`^Top 10 of ${resources} resources\\b`));
+      await note.waitFor();
+      const tooltip = await lastRowTooltip(page, page.getByRole('img', { name: /^Logs per resource\b/ }));
+      expect(tooltip, 'the last bar of Logs per resource').toContain(`Other (${hidden})`);
+      await shootAll('dashboard-other', () => note.waitFor());
+    });
+
+    let zonedPage: Page | undefined;
+    await step('Date from = Date to = the local today, in a zone off the UTC date, shows a log sent just now (issue 9 item 7)', async () => {
+      const session = await readSession(page);
+      const zone = zoneOffTheUtcDate(new Date());
+      const { context: zoned, page: zp } = await signedInContext(session, { timezoneId: zone });
+      zonedPage = zp;
+      try {
+        const countLogs = async () => Number((await apiJson(`/logs/my?serverId=${session.serverId}&page=1&pageSize=1`)).total);
+        const before = await countLogs();
+        const message = `Clock check ${Date.now().toString(36)}`;
+        await postLogs(apiKey, [{ message, level: 'info', type: 'Join', resource: 'core' }]);
+        await waitFor(async () => (await countLogs()) === before + 1, 'the log to be stored');
+        await zp.goto('/logs');
+        await zp.getByTestId('log-card').first().waitFor();
+        const today = await zp.evaluate(() => {
+          const d = new Date();
+          const pad = (n: number) => String(n).padStart(2, '0');
+          return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+        });
+        const utcToday = new Date().toISOString().slice(0, 10);
+        expect(today, `the browser's date in ${zone}`).toBe(localDate(new Date(), zone));
+        expect(today, `the local date in ${zone} is not the UTC date`).not.toBe(utcToday);
+        await zp.getByRole('button', { name: /Show filters/ }).click();
+        const setDay = async (day: string) => {
+          const answered = zp.waitForResponse((r) => {
+            const url = new URL(r.url());
+            return url.pathname === '/api/logs/my' && url.searchParams.get('dateFrom') === day && url.searchParams.get('dateTo') === day;
+          });
+          await zp.getByLabel('Date from').fill(day);
+          await zp.getByLabel('Date to').fill(day);
+          expect((await answered).status()).toBe(200);
+        };
+        const card = zp.getByTestId('log-card').filter({ hasText: message });
+        // The UTC date is another day there: the log is not in it (UTC days would have shown it).
+        await setDay(utcToday);
+        await expect.poll(() => card.count(), { message: `the log is not on ${utcToday} in ${zone}` }).toBe(0);
+        await setDay(today);
+        await card.waitFor();
+      } finally {
+        await zoned.close();
+      }
+    }, () => zonedPage);
+
     let usedStep = 0;
     const secret = await step('enable 2FA in user settings', async () => {
       await page.getByRole('link', { name: 'User Settings' }).first().click();
@@ -399,15 +553,82 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       return text;
     });
 
+    let clockedPage: Page | undefined;
+    await step('a tab left open renews its token before the hour is up (issue 9 item 2)', async () => {
+      const session = await readSession(page);
+      const { context: clocked, page: cp } = await signedInContext(session, { fakeClock: true });
+      clockedPage = cp;
+      try {
+        await cp.goto('/dashboard');
+        await cp.getByText('Total logs').waitFor();
+        const refreshed = cp.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/auth/refresh');
+        // Tokens live an hour and the tab renews 5 minutes before the end: the lid closes for 56 minutes.
+        await cp.clock.fastForward('56:00');
+        expect((await refreshed).status(), 'POST /api/auth/refresh').toBe(200);
+        // Polled from here, not in the page: its timers are the fake clock's.
+        await waitFor(async () => (await readSession(cp)).token !== session.token, 'the renewed token to be stored', 10_000);
+        const renewed = await readSession(cp);
+        expect(await meStatus(server.baseUrl, renewed.token), 'GET /api/auth/me with the renewed token').toBe(200);
+        await cp.reload();
+        await cp.getByText('Total logs').waitFor();
+        expect(new URL(cp.url()).pathname).toBe('/dashboard');
+      } finally {
+        await clocked.close();
+      }
+    }, () => clockedPage);
+
+    let secondTab: Page | undefined;
+    await step('a password change keeps this tab and a second one signed in and revokes the old token (issue 9 item 1)', async () => {
+      const before = await readSession(page);
+      const tab = await context.newPage();
+      secondTab = tab;
+      tab.on('pageerror', (err) => consoleErrors.push(`[${currentStep}] page error (second tab): ${err.message}`));
+      await tab.goto('/dashboard');
+      await tab.getByText('Total logs').waitFor();
+      await page.bringToFront();
+      await page.goto('/user-settings');
+      await page.getByLabel('Current password').fill(user.password);
+      await page.getByLabel('New password').fill(NEW_PASSWORD);
+      await page.getByRole('button', { name: 'Change Password' }).click();
+      await page.getByText('Password updated.').waitFor();
+      user.password = NEW_PASSWORD;
+      const after = await readSession(page);
+      expect(after.token, 'the token the answer carried is stored').not.toBe(before.token);
+      await waitForMeStatus(server.baseUrl, before.token, 401);
+      expect(await meStatus(server.baseUrl, after.token), 'GET /api/auth/me with the stored token').toBe(200);
+      await page.reload();
+      await page.getByRole('button', { name: 'Change Password' }).waitFor();
+      for (const [device, size] of DEVICES) {
+        await page.setViewportSize(size);
+        await page.goto('/dashboard');
+        await page.reload();
+        await page.getByText('Total logs').waitFor();
+        expect(new URL(page.url()).pathname, `${device}: still signed in after reloading`).toBe('/dashboard');
+      }
+      await page.setViewportSize(DESKTOP);
+      // The other tab's next call (a navigation here) goes out with the token this tab stored.
+      await tab.bringToFront();
+      const listed = tab.waitForRequest((r) => new URL(r.url()).pathname === '/api/logs/my');
+      await tab.locator('#server-sidebar').getByRole('link', { name: 'Logs', exact: true }).click();
+      expect(await (await listed).headerValue('authorization'), 'the second tab follows the token the first stored').toBe(`Bearer ${after.token}`);
+      await tab.getByTestId('log-card').first().waitFor();
+      expect(new URL(tab.url()).pathname, 'the second tab stays signed in').toBe('/logs');
+      await tab.close();
+      await page.bringToFront();
+    }, () => secondTab ?? page);
+
     await step('a placeholder server screen', async () => {
       await page.goto('/settings');
       await shootAll('settings-placeholder', () => page.getByRole('heading', { name: 'Server settings' }).waitFor());
     });
 
-    await step('log out clears local storage', async () => {
-      await page.getByRole('button', { name: 'Log out' }).click();
+    await step('log out clears local storage, shows the landing and revokes the token (issue 9 item 3)', async () => {
+      const { token } = await readSession(page);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log out' }).click();
       await page.waitForURL(`${server.baseUrl}/`);
+      await page.getByRole('heading', { name: 'Logs for your game servers' }).waitFor();
       expect(await page.evaluate(() => window.localStorage.length)).toBe(0);
+      await waitForMeStatus(server.baseUrl, token, 401);
       await page.goto('/dashboard');
       await page.waitForURL(`${server.baseUrl}/`);
     });
@@ -432,6 +653,19 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByRole('button', { name: 'Verify 2FA' }).click();
       await page.waitForURL('**/dashboard');
       await page.getByText('Total logs').waitFor();
+    });
+
+    await step('log out from the phone menu in the dark theme: landing shown, token revoked (issue 9 item 3)', async () => {
+      await page.setViewportSize(MOBILE);
+      await toggleThemeInPage('dark');
+      const { token } = await readSession(page);
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.locator('#mobile-menu').getByRole('button', { name: 'Log out' }).click();
+      await page.waitForURL(`${server.baseUrl}/`);
+      await page.getByRole('heading', { name: 'Logs for your game servers' }).waitFor();
+      expect(await page.evaluate(() => window.localStorage.getItem('token')), 'no token stored').toBeNull();
+      await waitForMeStatus(server.baseUrl, token, 401);
+      await page.setViewportSize(DESKTOP);
     });
 
     await step('no console errors', async () => {
