@@ -44,6 +44,8 @@ describe.each(MODES)('%s theme colours meet AA (4.5:1)', (mode) => {
     ['muted on panel', p.muted, p.panel],
     ['link on page', p.link, p.page],
     ['link on panel', p.link, p.panel],
+    ['card and landing text', p.bodyText, p.panel],
+    ['landing text on the page', p.bodyText, p.page],
     ['active sidebar entry', p.linkStrong, p.activeBg, p.panel],
     // antd components
     ['antd link', token.colorLink, token.colorBgContainer],
@@ -67,5 +69,10 @@ describe.each(MODES)('%s theme colours meet AA (4.5:1)', (mode) => {
   it('antd cards and layout use the same page and panel colours as our own markup', () => {
     expect(token.colorBgContainer).toBe(p.panel);
     expect(token.colorBgLayout).toBe(p.page);
+  });
+
+  it("our cards (Panel) and plain paragraphs take antd's card border and text colours (issue 9 item 12)", () => {
+    expect(parseColor(p.bodyText)).toEqual(parseColor(token.colorText));
+    expect(parseColor(p.cardBorder)).toEqual(parseColor(token.colorBorderSecondary));
   });
 });

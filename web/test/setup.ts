@@ -37,6 +37,11 @@ globalThis.Request = class extends NodeRequest {
 const computed = window.getComputedStyle.bind(window);
 window.getComputedStyle = (elt: Element, pseudo?: string | null) => computed(elt, pseudo ? undefined : pseudo);
 
+// The app fetches antd's message code (toasts) after the first screen (src/app/toast.tsx); in a browser
+// that is one cached request, here it is a module graph to transform. Loaded once per file up front, so a
+// test's first toast does not pay for it within the test's time limit.
+await import('../src/app/ToastHost.tsx');
+
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();

@@ -31,6 +31,10 @@ export interface Palette {
   /** Primary buttons on hover and press (white text on them). */
   primaryHover: string;
   primaryActive: string;
+  /** antd's text colour (colorText), for our markup that stands in for antd's Card and Typography. */
+  bodyText: string;
+  /** antd's card border (colorBorderSecondary), for the same. */
+  cardBorder: string;
 }
 
 export const PALETTES: Readonly<Record<ThemeMode, Palette>> = {
@@ -47,6 +51,8 @@ export const PALETTES: Readonly<Record<ThemeMode, Palette>> = {
     placeholder: 'rgba(0, 0, 0, 0.56)',
     primaryHover: '#1d4ed8',
     primaryActive: '#1e40af',
+    bodyText: 'rgba(0, 0, 0, 0.88)',
+    cardBorder: '#f0f0f0',
   },
   dark: {
     page: '#0f1115',
@@ -61,6 +67,8 @@ export const PALETTES: Readonly<Record<ThemeMode, Palette>> = {
     placeholder: 'rgba(255, 255, 255, 0.5)',
     primaryHover: '#2a5fd8',
     primaryActive: '#1d4ed8',
+    bodyText: 'rgba(255, 255, 255, 0.85)',
+    cardBorder: '#303030',
   },
 };
 
@@ -76,6 +84,8 @@ export function cssVariables(mode: ThemeMode): Record<string, string> {
     '--link': p.link,
     '--link-strong': p.linkStrong,
     '--active-bg': p.activeBg,
+    '--body-text': p.bodyText,
+    '--card-border': p.cardBorder,
     '--font': FONT_FAMILY,
   };
 }

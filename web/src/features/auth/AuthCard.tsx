@@ -1,15 +1,15 @@
-import { Card } from 'antd';
 import type { ReactNode } from 'react';
+import { Panel } from '../common/Panel.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 
 // Login, register, forgot and reset screens show no header, footer or sidebar (spec 000 §2).
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (
     <main className="auth-screen">
-      <Card className="auth-card">
+      <Panel className="auth-card">
         <PageTitle className="auth-title">{title}</PageTitle>
         {children}
-      </Card>
+      </Panel>
     </main>
   );
 }

@@ -12,6 +12,12 @@ import { breakdownRows, hiddenNote } from './breakdownRows.ts';
 echarts.use([BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 const TEXT_COLOR = '#3b82f6';
+
+/**
+ * Options every chart shares. No animation: the bars grew from zero on every load and on every 10 s poll
+ * that changed a figure, costing CPU on a tab left open, and screenshots caught charts half drawn.
+ */
+const COMMON = { backgroundColor: 'transparent', animation: false } as const;
 const PHOTO_COLOR = '#f59e0b';
 
 function series(texts: number[], photos: number[]) {
@@ -23,7 +29,7 @@ function series(texts: number[], photos: number[]) {
 
 export function DailyChart({ days, mode }: { days: DayCount[]; mode: ThemeMode }) {
   const option = {
-    backgroundColor: 'transparent',
+    ...COMMON,
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: { left: 40, right: 16, top: 40, bottom: 30 },
@@ -51,7 +57,7 @@ export function SplitChart({ title, noun, rows, other, mode }: SplitChartProps) 
   const top = breakdownRows(rows, other);
   const note = hiddenNote(rows.length, other, noun);
   const option = {
-    backgroundColor: 'transparent',
+    ...COMMON,
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
     legend: { top: 0 },
     grid: { left: 90, right: 16, top: 36, bottom: 24 },

@@ -1,9 +1,10 @@
 import type { ApiLog } from '@skald/contracts/api';
-import { Alert, Card, Col, Empty, Row, Spin, Statistic, Typography } from 'antd';
+import { Alert, Col, Empty, Row, Spin, Statistic, Typography } from 'antd';
 import { resolveApiUrl } from '../../app/api.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useThemeMode } from '../../app/theme.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
+import { Panel } from '../common/Panel.tsx';
 import { formatTime } from '../logs/LogCard.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { DailyChart, SplitChart } from './DashboardCharts.tsx';
@@ -84,34 +85,34 @@ export default function DashboardPage() {
       {heading}
       <div className="stat-grid">
         {cards.map((c) => (
-          <Card size="small" key={c.title}>
-            <Statistic title={c.title} value={c.value} styles={c.color ? { content: { color: c.color } } : undefined} data-testid={`stat-${c.title}`} data-tone={c.color ? tone : undefined} />
-          </Card>
+          <Panel size="small" key={c.title} data-testid={`stat-${c.title}`} data-tone={c.color ? tone : undefined}>
+            <Statistic title={c.title} value={c.value} styles={c.color ? { content: { color: c.color } } : undefined} />
+          </Panel>
         ))}
       </div>
-      <Card title="Logs per day (last 7 days)" className="chart-card">
+      <Panel title="Logs per day (last 7 days)" className="chart-card">
         <DailyChart days={stats.last7Days} mode={mode} />
-      </Card>
+      </Panel>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={8}>
-          <Card title="Logs per type" className="chart-card">
+          <Panel title="Logs per type" className="chart-card">
             <SplitChart title="Logs per type" noun="types" rows={stats.perType} other={stats.perTypeOther} mode={mode} />
-          </Card>
+          </Panel>
         </Col>
         <Col xs={24} lg={8}>
-          <Card title="Logs per level" className="chart-card">
+          <Panel title="Logs per level" className="chart-card">
             <SplitChart title="Logs per level" noun="levels" rows={stats.perLevel} other={stats.perLevelOther} mode={mode} />
-          </Card>
+          </Panel>
         </Col>
         <Col xs={24} lg={8}>
-          <Card title="Logs per resource" className="chart-card">
+          <Panel title="Logs per resource" className="chart-card">
             <SplitChart title="Logs per resource" noun="resources" rows={stats.perResource} other={stats.perResourceOther} mode={mode} />
-          </Card>
+          </Panel>
         </Col>
       </Row>
-      <Card title="Recent photo logs" className="chart-card">
+      <Panel title="Recent photo logs" className="chart-card">
         <RecentPhotos photos={stats.recentPhotos} />
-      </Card>
+      </Panel>
     </div>
   );
 }

@@ -1,5 +1,6 @@
-import { Button, Card, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useToast } from '../../app/toast.tsx';
+import { Panel } from '../common/Panel.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 
 interface ContactForm {
@@ -13,7 +14,7 @@ export default function ContactPage() {
   const [form] = Form.useForm<ContactForm>();
   const toast = useToast();
   return (
-    <Card className="narrow-card">
+    <Panel className="narrow-card">
       <PageTitle>Contact support</PageTitle>
       <Form
         form={form}
@@ -36,6 +37,6 @@ export default function ContactPage() {
           Send
         </Button>
       </Form>
-    </Card>
+    </Panel>
   );
 }

@@ -1,29 +1,30 @@
-import { Card, Typography } from 'antd';
 import { Link } from 'react-router';
+import { Panel } from '../common/Panel.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 
 // Documentation, legal and not-yet-built screens share this simple page; their full
-// content belongs to other issues (spec 001), but links must never lead nowhere.
+// content belongs to other issues (spec 001), but links must never lead nowhere. Plain paragraphs in a
+// Panel, styled like antd's Typography and Card (styles.css .prose): public pages load no antd code.
 export function InfoPage({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <Card className="narrow-card">
+    <Panel className="narrow-card prose">
       <PageTitle>{title}</PageTitle>
       {children}
-    </Card>
+    </Panel>
   );
 }
 
 export function DocsPage() {
   return (
     <InfoPage title="Documentation">
-      <Typography.Paragraph>
+      <p>
         Send text logs with <code>POST /api/logs</code> and photo logs with <code>POST /api/photologs</code> (multipart, field <code>photo</code>),
         authenticated with your server's API key in the <code>X-API-Key</code> header.
-      </Typography.Paragraph>
-      <Typography.Paragraph>
+      </p>
+      <p>
         Text logs take <code>message</code> (required), <code>level</code> (info, warn, error, fatal, debug), <code>type</code>, <code>resource</code> and a{' '}
         <code>metadata</code> object. Photos may be JPG, PNG or WEBP up to 10 MB.
-      </Typography.Paragraph>
+      </p>
       <Link to="/create-server">Create a server to get an API key</Link>
     </InfoPage>
   );
@@ -32,11 +33,11 @@ export function DocsPage() {
 export function PrivacyPage() {
   return (
     <InfoPage title="Privacy Policy">
-      <Typography.Paragraph>Last updated 11-08-2025.</Typography.Paragraph>
-      <Typography.Paragraph>
+      <p>Last updated 11-08-2025.</p>
+      <p>
         We store the account details you give us, the logs and photo logs your servers send, and a session token and your theme choice in your browser's local
         storage. Our servers are located in Germany.
-      </Typography.Paragraph>
+      </p>
     </InfoPage>
   );
 }
@@ -44,10 +45,10 @@ export function PrivacyPage() {
 export function TermsPage() {
   return (
     <InfoPage title="Terms of Service">
-      <Typography.Paragraph>Last updated 11-08-2025.</Typography.Paragraph>
-      <Typography.Paragraph>
+      <p>Last updated 11-08-2025.</p>
+      <p>
         You must be at least 16 years old. Subscriptions are per server and monthly; billing is managed on the /billing page of each server.
-      </Typography.Paragraph>
+      </p>
     </InfoPage>
   );
 }
@@ -55,7 +56,7 @@ export function TermsPage() {
 export function NotAvailablePage({ title }: { title: string }) {
   return (
     <InfoPage title={title}>
-      <Typography.Paragraph>This screen is not available yet.</Typography.Paragraph>
+      <p>This screen is not available yet.</p>
     </InfoPage>
   );
 }

@@ -1,7 +1,8 @@
-import { Card, Col, Row, Typography } from 'antd';
 import { Link } from 'react-router';
+import { Panel } from '../common/Panel.tsx';
 
-// Landing page offers (spec 000 §1); every Get Started goes to /register.
+// Landing page offers (spec 000 §1); every Get Started goes to /register. Plain markup styled like antd's
+// Typography, Card and grid (styles.css): the first page a visitor opens loads no antd component code.
 const FEATURES = [
   { title: 'Easy Setup', text: 'Create a server, copy its API key and send your first log in minutes.' },
   { title: 'Manage Servers', text: 'Run multiple servers with scoped logs and user roles for your team.' },
@@ -15,10 +16,10 @@ export default function LandingPage() {
   return (
     <div className="landing">
       <section className="hero">
-        <Typography.Title className="hero-title">Logs for your game servers</Typography.Title>
-        <Typography.Paragraph className="hero-text">
+        <h1 className="hero-title">Logs for your game servers</h1>
+        <p className="hero-text">
           Skald collects text and photo logs from your FiveM servers (Minecraft coming soon), with dashboards, filters, webhooks and backups.
-        </Typography.Paragraph>
+        </p>
         {/* A styled link, not a button inside a link: one element, one tab stop, valid HTML. */}
         <Link to="/register" className="cta-link">
           Get Started
@@ -30,16 +31,14 @@ export default function LandingPage() {
           </li>
         </ul>
       </section>
-      <Row gutter={[16, 16]}>
+      <div className="feature-grid">
         {FEATURES.map((f) => (
-          <Col xs={24} md={12} lg={8} key={f.title}>
-            <Card title={f.title} className="feature-card">
-              <Typography.Paragraph>{f.text}</Typography.Paragraph>
-              <Link to="/register">Get Started</Link>
-            </Card>
-          </Col>
+          <Panel key={f.title} title={f.title} className="feature-card">
+            <p>{f.text}</p>
+            <Link to="/register">Get Started</Link>
+          </Panel>
         ))}
-      </Row>
+      </div>
     </div>
   );
 }

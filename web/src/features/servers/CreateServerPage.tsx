@@ -1,9 +1,10 @@
-import { Alert, Button, Card, Input, Modal, Typography } from 'antd';
+import { Alert, Button, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText, statusOf } from '../../app/errors.ts';
 import { useAppDispatch } from '../../app/hooks.ts';
 import { serverSelected } from '../../app/sessionSlice.ts';
+import { Panel } from '../common/Panel.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { useCreateServerMutation } from './serversApi.ts';
 
@@ -37,7 +38,7 @@ export default function CreateServerPage() {
   };
 
   return (
-    <Card className="narrow-card">
+    <Panel className="narrow-card">
       <PageTitle>Create new server</PageTitle>
       <form
         onSubmit={(e) => {
@@ -73,6 +74,6 @@ export default function CreateServerPage() {
           <code>{apiKey}</code>
         </Typography.Paragraph>
       </Modal>
-    </Card>
+    </Panel>
   );
 }

@@ -1,8 +1,9 @@
 import type { MessageAnswer } from '@skald/contracts/api';
-import { Alert, Button, Card, Divider, Form, Input, Spin, Typography } from 'antd';
+import { Alert, Button, Divider, Form, Input, Spin, Typography } from 'antd';
 import { errorText } from '../../app/errors.ts';
 import { useToast } from '../../app/toast.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
+import { Panel } from '../common/Panel.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { TwoFactorSection } from './TwoFactorSection.tsx';
 import { useChangeEmailMutation, useChangePasswordMutation, useChangeUsernameMutation } from './userApi.ts';
@@ -31,7 +32,7 @@ export default function UserSettingsPage() {
   if (isError || !me) return <Alert type="error" title="Failed to gather information." showIcon />;
 
   return (
-    <Card className="narrow-card">
+    <Panel className="narrow-card">
       <PageTitle>User settings</PageTitle>
       <Typography.Title level={2} className="section-title">Change Username</Typography.Title>
       <Form layout="vertical" initialValues={{ username: me.user.username }} onFinish={(v: { username: string }) => void run(() => changeUsername(v).unwrap())}>
@@ -75,6 +76,6 @@ export default function UserSettingsPage() {
       </Form>
       <Divider />
       <TwoFactorSection enabled={me.user.two_factor_enabled} />
-    </Card>
+    </Panel>
   );
 }
