@@ -1,0 +1,41 @@
+/**
+ * The billing service (issue 11): the tier list, each server's subscription, and (with Stripe configured)
+ * checkout, the customer portal and Stripe's webhooks. The only publisher of a server's tier and
+ * suspension (`server.tier-changed`, `server.suspension-changed` on the identity topic).
+ */
+import type { FastifyInstance } from 'fastify';
+import { authPlugin, createIdentityReadModel } from '@skald/service-kit';
+import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
+import { createSubscriptionRepository } from './domain/subscriptions.ts';
+import { registerBillingRoutes } from './http/routes.ts';
+
+export interface BillingServiceOptions {
+  /** The clock (period ends, grace); default Date.now. */
+  readonly now?: () => number;
+}
+
+export async function createBillingServiceWith(deps: ServiceDeps, _options: BillingServiceOptions = {}): Promise<ServiceModule> {
+  const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'billing.identity' });
+  const subscriptions = await createSubscriptionRepository(deps.docs);
+  let started = false;
+  return {
+    name: 'billing',
+    async routes(app: FastifyInstance) {
+      await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
+      await registerBillingRoutes(app, { directory, subscriptions, log: deps.log });
+    },
+    async start() {
+      await directory.start();
+      started = true;
+    },
+    async stop() {
+      started = false;
+      await directory.stop();
+    },
+    async ready() {
+      return started;
+    },
+  };
+}
+
+export const createBillingService: ServiceFactory = (deps) => createBillingServiceWith(deps);

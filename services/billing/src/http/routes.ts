@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import type { BillingRouteDeps } from './deps.ts';
+import { registerTierRoutes } from './tier-routes.ts';
+
+/**
+ * Every route of the billing service, with the spec's paths (the gateway adds /api). The caller has
+ * registered the service kit's authPlugin on `app`.
+ */
+export async function registerBillingRoutes(app: FastifyInstance, deps: BillingRouteDeps): Promise<void> {
+  await registerTierRoutes(app, deps);
+}
