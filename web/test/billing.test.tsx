@@ -246,6 +246,29 @@ describe('Subscription plans: checkout and portal', () => {
     expect(redirect).not.toHaveBeenCalled();
   });
 
+  it('an answered address that is not http(s) is not followed', async () => {
+    billingApi({ extra: { 'POST /billing/create-checkout-session': () => json({ url: 'javascript:alert(1)' } satisfies SessionUrl) } });
+    renderBilling();
+    fireEvent.click(await screen.findByRole('button', { name: 'Upgrade to Lite' }));
+    expect(await screen.findByText('Failed to start payment process.')).toBeTruthy();
+    expect(redirect).not.toHaveBeenCalled();
+  });
+
+  it('once the checkout answered, every action stays disabled while the browser leaves', async () => {
+    billingApi({ extra: { 'POST /billing/create-checkout-session': () => json({ url: 'https://checkout.test/c/cs_2' } satisfies SessionUrl) } });
+    renderBilling();
+    fireEvent.click(await screen.findByRole('button', { name: 'Upgrade to Lite' }));
+    await waitFor(() => expect(redirect).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Upgrade to Pro' }) as HTMLButtonElement).disabled).toBe(true));
+  });
+
+  it('the not-configured text is recognised in the message field too', async () => {
+    billingApi({ extra: { 'POST /billing/create-checkout-session': () => json({ error: 'Service Unavailable', message: PAYMENTS_NOT_CONFIGURED }, { status: 503 }) } });
+    renderBilling();
+    fireEvent.click(await screen.findByRole('button', { name: 'Upgrade to Lite' }));
+    expect(await screen.findByTestId('payments-off')).toBeTruthy();
+  });
+
   it('a 503 for another reason (the service is down) is the ordinary failure toast', async () => {
     billingApi({ extra: { 'POST /billing/create-checkout-session': () => json({ error: 'Service Unavailable' }, { status: 503 }) } });
     renderBilling();

@@ -2,7 +2,7 @@ import type { ApiTier, CurrentTier } from '@skald/contracts/api';
 import { Alert, Button, Col, Empty, Row, Space, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { statusOf, errorText } from '../../app/errors.ts';
+import { errorText, messageText, statusOf } from '../../app/errors.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { useToast } from '../../app/toast.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
@@ -33,6 +33,16 @@ export const BILLING_TEXT = {
   cancelling: 'Your subscription is cancelled: the server keeps its plan until the end of the billing period, then reverts to the free plan.',
   ownerOnly: 'Only the server owner can change the subscription.',
 } as const;
+
+/** Only an http(s) address is followed: the answer decides where the browser goes. */
+function isWebUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
 
 type ReturnBanner = 'success' | 'canceled' | null;
 
@@ -115,6 +125,7 @@ export default function BillingPage() {
   const [banner, setBanner] = useState<ReturnBanner>(() => bannerFrom(searchParams));
   const [paymentsOff, setPaymentsOff] = useState(false);
   const [pendingTier, setPendingTier] = useState<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
 
   const { data: me } = useMeQuery(undefined);
   const tiers = useTiersQuery(undefined, { skip: !serverId });
@@ -145,8 +156,19 @@ export default function BillingPage() {
 
   /** A 503 with the not-configured text is shown on the page (the plans stay); anything else is a toast. */
   const failed = (err: unknown, fallback: string) => {
-    if (statusOf(err) === 503 && errorText(err, '') === PAYMENTS_NOT_CONFIGURED) setPaymentsOff(true);
+    const notConfigured = statusOf(err) === 503 && (errorText(err, '') === PAYMENTS_NOT_CONFIGURED || messageText(err, '') === PAYMENTS_NOT_CONFIGURED);
+    if (notConfigured) setPaymentsOff(true);
     else toast.error(fallback);
+  };
+
+  /** Leaves for the provider's page; the actions stay disabled while the browser goes. */
+  const leaveFor = (url: string, fallback: string) => {
+    if (!isWebUrl(url)) {
+      toast.error(fallback);
+      return;
+    }
+    setLeaving(true);
+    paymentRedirect.to(url);
   };
 
   const upgrade = async (tier: string) => {
@@ -154,7 +176,7 @@ export default function BillingPage() {
     setPendingTier(tier);
     try {
       const { url } = await createCheckout({ serverId, tier }).unwrap();
-      paymentRedirect.to(url);
+      leaveFor(url, BILLING_TEXT.checkoutFailed);
     } catch (err) {
       failed(err, BILLING_TEXT.checkoutFailed);
     } finally {
@@ -166,7 +188,7 @@ export default function BillingPage() {
     if (!serverId) return;
     try {
       const { url } = await createPortal({ serverId }).unwrap();
-      paymentRedirect.to(url);
+      leaveFor(url, BILLING_TEXT.portalFailed);
     } catch (err) {
       failed(err, BILLING_TEXT.portalFailed);
     }
@@ -192,7 +214,7 @@ export default function BillingPage() {
   const isOwner = me?.servers.find((s) => s.id === serverId)?.role === 'owner';
   const currentTier = current.data;
   const active = currentTier ? isSubscriptionActive(currentTier) : false;
-  const busy = checkout.isLoading || portal.isLoading;
+  const busy = leaving || checkout.isLoading || portal.isLoading;
   const list = tiers.data ?? [];
 
   return (
