@@ -108,6 +108,8 @@ describe('Subscription plans: which card offers what (spec 001 §4)', () => {
     for (const line of ['3,000 logs per hour', '21 days retention', '30 photo logs', '4 server users', '15 exports per month', '2 webhooks', '2 database backups']) {
       expect(starter.getByText(line)).toBeTruthy();
     }
+    const lite = within(card('lite'));
+    for (const line of ['1 webhook', '1 database backup']) expect(lite.getByText(line)).toBeTruthy();
     expect(upgradeTiers()).toEqual(LABELS.slice(1));
     expect(screen.queryByRole('button', { name: 'Manage Subscription' })).toBeNull();
     expect(screen.getByTestId('current-summary').textContent).toBe('Current plan: Free');

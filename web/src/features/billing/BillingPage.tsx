@@ -60,15 +60,20 @@ function priceText(price: number): string {
   return `${PRICE.format(price)} / month`;
 }
 
+/** '1 webhook', '3 webhooks': the phrase after the number, singular or plural. */
+function counted(n: number, one: string, many: string): string {
+  return `${COUNT.format(n)} ${n === 1 ? one : many}`;
+}
+
 function limitLines(tier: ApiTier): string[] {
   return [
-    `${COUNT.format(tier.limit)} logs per hour`,
-    `${COUNT.format(tier.retentionDays)} days retention`,
-    `${COUNT.format(tier.maxPhotoLogs)} photo logs`,
-    `${COUNT.format(tier.maxServerUsers)} server users`,
-    `${COUNT.format(tier.maxExportsPerMonth)} exports per month`,
-    `${COUNT.format(tier.maxWebhooks)} webhooks`,
-    `${COUNT.format(tier.maxBackups)} database backups`,
+    counted(tier.limit, 'log per hour', 'logs per hour'),
+    counted(tier.retentionDays, 'day retention', 'days retention'),
+    counted(tier.maxPhotoLogs, 'photo log', 'photo logs'),
+    counted(tier.maxServerUsers, 'server user', 'server users'),
+    counted(tier.maxExportsPerMonth, 'export per month', 'exports per month'),
+    counted(tier.maxWebhooks, 'webhook', 'webhooks'),
+    counted(tier.maxBackups, 'database backup', 'database backups'),
   ];
 }
 
