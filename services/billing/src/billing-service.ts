@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { authPlugin, createIdentityReadModel } from '@skald/service-kit';
+import type { Payments } from '@skald/ports';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
 import { createSubscriptionRepository } from './domain/subscriptions.ts';
 import { registerBillingRoutes } from './http/routes.ts';
@@ -12,17 +13,20 @@ import { registerBillingRoutes } from './http/routes.ts';
 export interface BillingServiceOptions {
   /** The clock (period ends, grace); default Date.now. */
   readonly now?: () => number;
+  /** The payment provider; default deps.payments (null: not configured). */
+  readonly payments?: Payments | null;
 }
 
-export async function createBillingServiceWith(deps: ServiceDeps, _options: BillingServiceOptions = {}): Promise<ServiceModule> {
+export async function createBillingServiceWith(deps: ServiceDeps, options: BillingServiceOptions = {}): Promise<ServiceModule> {
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'billing.identity' });
   const subscriptions = await createSubscriptionRepository(deps.docs);
+  const payments = options.payments !== undefined ? options.payments : (deps.payments ?? null);
   let started = false;
   return {
     name: 'billing',
     async routes(app: FastifyInstance) {
       await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
-      await registerBillingRoutes(app, { directory, subscriptions, log: deps.log });
+      await registerBillingRoutes(app, { directory, subscriptions, payments, publicUrl: deps.publicUrl, log: deps.log });
     },
     async start() {
       await directory.start();

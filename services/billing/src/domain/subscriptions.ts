@@ -55,7 +55,8 @@ export async function createSubscriptionRepository(docs: DocumentStore): Promise
     async put(serverId, state) {
       const current = (await collection.findOne({ _id: serverId })) ?? { _id: serverId, ...EMPTY_SUBSCRIPTION, updatedAt: 0 };
       const next: SubscriptionDocument = { ...current, ...state, _id: serverId, updatedAt: Date.now() };
-      await collection.updateOne({ _id: serverId }, { $set: { ...next } }, { upsert: true });
+      const { _id, ...fields } = next;
+      await collection.updateOne({ _id }, { $set: fields }, { upsert: true });
       return next;
     },
     endedCancellations: (nowMs) => collection.find({ cancelAtPeriodEnd: true, currentPeriodEnd: { $lt: nowMs } }),

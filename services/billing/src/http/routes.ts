@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { BillingRouteDeps } from './deps.ts';
+import { registerSessionRoutes } from './session-routes.ts';
 import { registerTierRoutes } from './tier-routes.ts';
 
 /**
@@ -8,4 +9,5 @@ import { registerTierRoutes } from './tier-routes.ts';
  */
 export async function registerBillingRoutes(app: FastifyInstance, deps: BillingRouteDeps): Promise<void> {
   await registerTierRoutes(app, deps);
+  await registerSessionRoutes(app, deps);
 }
