@@ -16,8 +16,12 @@ export interface SubscriptionDocument extends BaseDocument {
   readonly cancelAtPeriodEnd: boolean;
   /** Epoch ms of the current period's end, or null. */
   readonly currentPeriodEnd: number | null;
-  /** Stripe `created` (epoch seconds) of the newest subscription state applied: older states are ignored. */
+  /** Stripe `created` (epoch seconds) of the newest event whose state was applied (older snapshots are ignored). */
   readonly stateAt: number;
+  /** The tier billing last published for the server (null: never; the identity read model's tier holds). */
+  readonly publishedTier: TierKey | null;
+  /** True while billing holds the server suspended for non-payment (it lifts only its own suspension). */
+  readonly suspendedForPayment: boolean;
   readonly updatedAt: number;
 }
 
@@ -41,6 +45,8 @@ export const EMPTY_SUBSCRIPTION: SubscriptionState = {
   cancelAtPeriodEnd: false,
   currentPeriodEnd: null,
   stateAt: 0,
+  publishedTier: null,
+  suspendedForPayment: false,
 };
 
 export async function createSubscriptionRepository(docs: DocumentStore): Promise<SubscriptionRepository> {
