@@ -163,3 +163,18 @@ describe('POST /billing/webhook: state', () => {
     expect(facts()).toEqual([]);
   });
 });
+
+describe('state rules', () => {
+  it('maps every status as docs/BILLING.md says', async () => {
+    const { desiredState } = await import('../src/domain/subscription-state.ts');
+    expect(desiredState({ status: 'active', tier: 'pro' })).toEqual({ tier: 'pro', suspendedForPayment: false });
+    expect(desiredState({ status: 'trialing', tier: 'lite' })).toEqual({ tier: 'lite', suspendedForPayment: false });
+    expect(desiredState({ status: 'active', tier: null })).toEqual({ tier: null, suspendedForPayment: false });
+    expect(desiredState({ status: 'past_due', tier: 'pro' })).toEqual({ tier: null, suspendedForPayment: null });
+    expect(desiredState({ status: 'unpaid', tier: 'pro' })).toEqual({ tier: null, suspendedForPayment: true });
+    expect(desiredState({ status: 'canceled', tier: 'pro' })).toEqual({ tier: 'free', suspendedForPayment: false });
+    expect(desiredState({ status: 'paused', tier: 'pro' })).toEqual({ tier: 'free', suspendedForPayment: false });
+    expect(desiredState({ status: 'incomplete', tier: 'pro' })).toEqual({ tier: null, suspendedForPayment: null });
+    expect(desiredState({ status: 'incomplete_expired', tier: 'pro' })).toEqual({ tier: null, suspendedForPayment: null });
+  });
+});

@@ -5,9 +5,10 @@
  *  - past_due: grace. Nothing changes while Stripe retries the payment (its Smart Retries schedule);
  *  - unpaid (Stripe's retries are exhausted and it keeps the subscription): the tier stays, the server is
  *    suspended (ingestion answers 403) until an invoice is paid and the status is active again;
- *  - canceled (at the period end after a cancellation, or at once), incomplete_expired, paused: free tier,
- *    billing's suspension lifted (free needs no payment);
- *  - incomplete (the first payment is pending): nothing changes, the server keeps its tier.
+ *  - canceled (at the period end after a cancellation, or at once), paused: free tier, billing's
+ *    suspension lifted (free needs no payment);
+ *  - incomplete, incomplete_expired (the first payment pending or never made): nothing changes, the server
+ *    keeps the tier it had.
  * A cancellation at the period end keeps the tier (status stays active, cancel_at_period_end set) until
  * Stripe ends the subscription; the period-end sweep reverts it to free should that event never come.
  */
@@ -30,11 +31,10 @@ export function desiredState(sub: Pick<PaymentSubscription, 'status' | 'tier'>):
     case 'unpaid':
       return { tier: null, suspendedForPayment: true };
     case 'canceled':
-    case 'incomplete_expired':
     case 'paused':
       return { tier: 'free', suspendedForPayment: false };
     default:
-      // past_due (grace), incomplete (first payment pending), anything new: no change.
+      // past_due (grace), incomplete and incomplete_expired (never paid), anything new: no change.
       return { tier: null, suspendedForPayment: null };
   }
 }
