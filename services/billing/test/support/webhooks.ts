@@ -2,12 +2,13 @@
 import type { StripeTestServer, TestSubscription, TestWebhookEvent, SignOptions } from '@skald/adapters/stripe-test-server';
 import type { Harness } from './harness.ts';
 
+/** As Stripe sends it: `application/json; charset=utf-8`, the Stripe-Signature header, the signed bytes. */
 export async function deliver(h: Harness, stripe: StripeTestServer, event: TestWebhookEvent, options: SignOptions = {}) {
   const signed = stripe.signedWebhook(event, options);
   const res = await h.inject({
     method: 'POST',
     url: '/billing/webhook',
-    headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature },
+    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signed.signature },
     payload: signed.body,
   });
   return Object.assign(res, { eventId: signed.id });
