@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPayments } from '@skald/adapters';
 import type { StripeTestServer } from '@skald/adapters/stripe-test-server';
+import { desiredState } from '../src/domain/subscription-state.ts';
 import { createHarness, getAs, seedServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { stripeFixture } from './support/stripe.ts';
@@ -62,7 +64,6 @@ describe('POST /billing/webhook: verification on the raw body', () => {
   });
 
   it('without a webhook secret the route answers 503', async () => {
-    const { createPayments } = await import('@skald/adapters');
     const payments = await createPayments({ kind: 'stripe', secretKey: stripe.secretKey, apiBase: stripe.url, prices: {} });
     const bare = await createHarness({ payments });
     try {
@@ -166,7 +167,6 @@ describe('POST /billing/webhook: state', () => {
 
 describe('state rules', () => {
   it('maps every status as docs/BILLING.md says', async () => {
-    const { desiredState } = await import('../src/domain/subscription-state.ts');
     expect(desiredState({ status: 'active', tier: 'pro' })).toEqual({ tier: 'pro', suspendedForPayment: false });
     expect(desiredState({ status: 'trialing', tier: 'lite' })).toEqual({ tier: 'lite', suspendedForPayment: false });
     expect(desiredState({ status: 'active', tier: null })).toEqual({ tier: null, suspendedForPayment: false });
