@@ -3,6 +3,9 @@
  * (own DATA_DIR each) talking over a real Redis (event bus and counters, random key prefix).
  * Shows a request through the gateway's proxy, auth -> ingestion (the new server's API key reaches
  * ingestion's read model as an event) and ingestion -> logs (an accepted log is stored and listed).
+ * Billing (issue 11) runs as its own process too, its queue on BullMQ, Stripe being the local
+ * Stripe-compatible test server: a webhook through the gateway's proxy moves ingestion's quota and a
+ * suspension makes ingestion answer 403.
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -11,6 +14,8 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { startStripeTestServer } from '@skald/adapters/stripe-test-server';
+import type { StripeTestServer } from '@skald/adapters/stripe-test-server';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
@@ -40,6 +45,7 @@ if (!reachable) console.log(`skipped: Redis not reachable at ${REDIS_URL} (the m
 const root = mkdtempSync(join(tmpdir(), 'skald-multi-'));
 const processes: SkaldProcess[] = [];
 let gateway: SkaldProcess;
+let stripe: StripeTestServer;
 const redisPrefix = `skaldtest-${randomBytes(6).toString('hex')}`;
 
 /** Removes every key this run created (streams, groups, counters) so runs do not accumulate. */
@@ -86,16 +92,31 @@ function sharedEnv(): Record<string, string> {
 describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
   beforeAll(async () => {
     const env = sharedEnv();
-    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort() };
+    stripe = await startStripeTestServer();
+    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort() };
     for (const service of ['auth', 'ingestion', 'logs'] as const) {
       processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
     }
+    processes.push(
+      spawnSkald('billing', ports.billing, {
+        ...env,
+        TARGET: 'billing',
+        DATA_DIR: join(root, 'billing'),
+        JOB_QUEUE: 'bullmq',
+        PUBLIC_URL: 'https://skald.example',
+        STRIPE_SECRET_KEY: stripe.secretKey,
+        STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+        STRIPE_API_BASE: stripe.url,
+        STRIPE_PRICE_STARTER: 'price_starter',
+      }),
+    );
     gateway = spawnSkald('gateway', ports.gateway, {
       TARGET: 'gateway',
       DATA_DIR: join(root, 'gateway'),
       SERVICE_URL_AUTH: `http://127.0.0.1:${ports.auth}`,
       SERVICE_URL_INGESTION: `http://127.0.0.1:${ports.ingestion}`,
       SERVICE_URL_LOGS: `http://127.0.0.1:${ports.logs}`,
+      SERVICE_URL_BILLING: `http://127.0.0.1:${ports.billing}`,
     });
     processes.push(gateway);
     await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 30_000)));
@@ -104,13 +125,14 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
   afterAll(async () => {
     await Promise.all(processes.map((proc) => proc.kill('SIGTERM')));
     await deleteRedisKeys();
+    await stripe?.close();
     rmSync(root, { recursive: true, force: true });
   });
 
   it('each service answers its own /health and /ready; the gateway reports them', async () => {
     for (const proc of processes) expect((await api(proc.baseUrl, 'GET', '/health')).status).toBe(200);
     const health = await api<{ services: Record<string, string> }>(gateway.baseUrl, 'GET', '/api/health');
-    expect(health.body.services).toMatchObject({ auth: 'ok', ingestion: 'ok', logs: 'ok' });
+    expect(health.body.services).toMatchObject({ auth: 'ok', ingestion: 'ok', logs: 'ok', billing: 'ok' });
     expect((await api(gateway.baseUrl, 'GET', '/api/logs/health')).status).toBe(200);
   });
 
@@ -140,5 +162,41 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     expect(listed.length).toBe(1);
     // The API key never reaches any process's log output.
     for (const proc of processes) expect(proc.output()).not.toContain(server.api_key);
+  });
+
+  it('billing as its own process: checkout, a signed webhook through the proxy, ingestion follows the tier and the suspension', async () => {
+    const token = await registerAndLogin(gateway.baseUrl, 'multi_billing');
+    const server = await createServer(gateway.baseUrl, token, 'Multi Billing');
+    await eventually('billing to know the server', async () => {
+      const response = await api(gateway.baseUrl, 'GET', `/api/tiers/current-tier/${server.id}`, { token });
+      return response.status === 200 ? response : undefined;
+    });
+    const checkout = await api<{ url: string }>(gateway.baseUrl, 'POST', '/api/billing/create-checkout-session', { token, body: { serverId: server.id, tier: 'starter' } });
+    expect(checkout.status).toBe(200);
+    expect(checkout.body.url.startsWith(`${stripe.url}/checkout/`)).toBe(true);
+    const customerId = stripe.requests.find((r) => r.path === '/v1/checkout/sessions')!.params['customer']!;
+
+    const logs = (count: number) =>
+      api(gateway.baseUrl, 'POST', `/api/logs?apiKey=${server.api_key}`, { body: Array.from({ length: count }, () => ({ message: 'q' })) });
+    await eventually('ingestion to accept the key', async () => ((await logs(1)).status === 201 ? true : undefined));
+    expect((await logs(999)).status).toBe(201);
+    expect((await logs(1)).status).toBe(429);
+
+    const webhook = async (event: Parameters<StripeTestServer['signedWebhook']>[0]) => {
+      const signed = stripe.signedWebhook(event);
+      const response = await fetch(`${gateway.baseUrl}/api/billing/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature },
+        body: new Uint8Array(signed.body),
+      });
+      expect(response.status).toBe(200);
+    };
+    stripe.putSubscription({ id: 'sub_multi', customerId, status: 'active', priceId: 'price_starter', serverId: server.id });
+    await webhook({ type: 'checkout.session.completed', serverId: server.id, customerId, subscriptionId: 'sub_multi' });
+    await eventually("ingestion's starter quota", async () => ((await logs(1)).status === 201 ? true : undefined));
+
+    stripe.putSubscription({ id: 'sub_multi', customerId, status: 'unpaid', priceId: 'price_starter', serverId: server.id });
+    await webhook({ type: 'invoice.payment_failed', customerId, subscriptionId: 'sub_multi' });
+    await eventually('the suspension at ingestion', async () => ((await logs(1)).status === 403 ? true : undefined));
   });
 });

@@ -1,7 +1,7 @@
 /** Key material and per-service dependencies, shared by the all-in-one and single-service launchers. */
 import type { FastifyBaseLogger } from 'fastify';
 import type { SkaldConfig } from '@skald/config';
-import { createServiceDocumentStore } from '@skald/adapters';
+import { createPaymentsFromConfig, createServiceDocumentStore } from '@skald/adapters';
 import type { SharedAdapters } from '@skald/adapters';
 import type { DocumentStore } from '@skald/ports';
 import { loadKeysFromFiles, loadOrCreateKeys } from '@skald/service-kit';
@@ -67,6 +67,8 @@ export async function serviceDeps(
       publicUrl: config.publicUrl,
       dataDir,
       secretsKey: keys.secretsKey,
+      // Only billing talks to the payment provider (and only it is given the Stripe key).
+      ...(service === 'billing' ? { payments: await createPaymentsFromConfig(config) } : {}),
     },
   };
 }

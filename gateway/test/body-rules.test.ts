@@ -66,6 +66,8 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'POST /api/manage/add-user': { url: '/api/manage/add-user', sample: { serverId: server.id, email: 'someone@example.test', role: 'user' }, headers: ownerAuth },
     'PATCH /api/manage/server/{id}/users/{userId}': { url: `/api/manage/server/${server.id}/users/${member.userId}`, sample: { role: 'admin' }, headers: ownerAuth },
     'PUT /api/settings/colors': { url: `/api/settings/colors?serverId=${server.id}`, sample: { info: { bg_color: '#000000', text_color: '#ffffff' } }, headers: ownerAuth },
+    'POST /api/billing/create-checkout-session': { url: '/api/billing/create-checkout-session', sample: { serverId: server.id, tier: 'pro' }, headers: ownerAuth },
+    'POST /api/billing/create-portal-session': { url: '/api/billing/create-portal-session', sample: { serverId: server.id }, headers: ownerAuth },
   };
 }
 

@@ -15,6 +15,7 @@ const ResetPasswordPage = lazy(() => import('./features/auth/ResetPasswordPage.t
 const DashboardPage = lazy(() => import('./features/dashboard/DashboardPage.tsx'));
 const LogsPage = lazy(() => import('./features/logs/LogsPage.tsx'));
 const PhotoLogsPage = lazy(() => import('./features/photologs/PhotoLogsPage.tsx'));
+const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
 const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.tsx'));
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
 const infoPages = () => import('./features/landing/InfoPage.tsx');
@@ -29,6 +30,7 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/dashboard': DashboardPage,
   '/logs': LogsPage,
   '/photologs': PhotoLogsPage,
+  '/billing': BillingPage,
 };
 
 export function AppRoutes() {

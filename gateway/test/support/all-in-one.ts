@@ -40,6 +40,8 @@ export interface AllInOneOptions {
   readonly withWebApp?: boolean;
   /** Routes to add to the app before it starts (test-only routes outside the services). */
   readonly extraRoutes?: (running: RunningProcess) => void;
+  /** More configuration variables (e.g. STRIPE_*). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export function bearer(token: string): { authorization: string } {
@@ -65,7 +67,7 @@ export async function startAllInOne(options: AllInOneOptions = {}): Promise<AllI
       callback();
     },
   });
-  const config = loadConfig({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: options.logLevel ?? 'info' });
+  const config = loadConfig({ ...options.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: options.logLevel ?? 'info' });
   const running = await buildAllInOne(config, { logStream, webDist: web });
   options.extraRoutes?.(running);
   await running.start();

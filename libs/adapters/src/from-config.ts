@@ -6,7 +6,7 @@
  * In MongoDB each service has its own database `skald_<service>`; the log store uses `skald_logs`.
  */
 import { join } from 'node:path';
-import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore } from '@skald/ports';
+import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore, Payments } from '@skald/ports';
 import type { SkaldConfig } from '@skald/config';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { createCounters } from './counters/index.ts';
@@ -23,6 +23,8 @@ import { createObjectStore } from './object-store/index.ts';
 import type { ObjectStoreConfig } from './object-store/index.ts';
 import { createJobQueue } from './job-queue/index.ts';
 import { openedAdapters } from './opened-adapters.ts';
+import { createPayments } from './payments/index.ts';
+import type { PaymentsConfig } from './payments/index.ts';
 import type { JobQueueConfig } from './job-queue/index.ts';
 
 export function eventBusConfig(config: SkaldConfig): EventBusConfig {
@@ -131,3 +133,19 @@ export async function createSharedAdapters(config: SkaldConfig, options: SharedA
 export async function createServiceDocumentStore(config: SkaldConfig, service: string): Promise<DocumentStore> {
   return createDocumentStore(documentStoreConfig(config, service));
 }
+
+/** The billing service's payments: the Stripe adapter when STRIPE_SECRET_KEY is set, else none (503 answers). */
+export function paymentsConfig(config: SkaldConfig): PaymentsConfig {
+  const stripe = config.stripe;
+  if (!stripe) return { kind: 'none' };
+  return {
+    kind: 'stripe',
+    secretKey: stripe.secretKey,
+    ...(stripe.webhookSecret ? { webhookSecret: stripe.webhookSecret } : {}),
+    ...(stripe.apiBase ? { apiBase: stripe.apiBase } : {}),
+    webhookToleranceSeconds: stripe.webhookToleranceSeconds,
+    prices: stripe.prices,
+  };
+}
+
+export const createPaymentsFromConfig = (config: SkaldConfig): Promise<Payments | null> => createPayments(paymentsConfig(config));

@@ -7,3 +7,4 @@ export * from './log-store/index.ts';
 export * from './object-store/index.ts';
 export * from './job-queue/index.ts';
 export * from './opened-adapters.ts';
+export * from './payments/index.ts';

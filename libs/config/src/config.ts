@@ -82,5 +82,17 @@ export interface SkaldConfig {
   readonly secretsKey?: string;
   /** Upstream base URLs for the gateway in distributed mode. */
   readonly serviceUrls: Readonly<Record<ServiceKey, string>>;
-  readonly stripe?: { readonly secretKey: string; readonly webhookSecret?: string };
+  /** Present when STRIPE_SECRET_KEY is set (the billing service's payments); absent: payments answer 503. */
+  readonly stripe?: StripeSettings;
+}
+
+export interface StripeSettings {
+  readonly secretKey: string;
+  readonly webhookSecret?: string;
+  /** STRIPE_API_BASE: another Stripe-compatible host. */
+  readonly apiBase?: string;
+  /** STRIPE_WEBHOOK_TOLERANCE_SECONDS; default 300. */
+  readonly webhookToleranceSeconds: number;
+  /** STRIPE_PRICE_<TIER> per paid tier key (lower case), only those set. */
+  readonly prices: Readonly<Record<string, string>>;
 }

@@ -72,6 +72,17 @@ export const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 104857600, description: 'an integer between 1024 and 104857600' })),
   STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
   STRIPE_WEBHOOK_SECRET: Type.Optional(nonEmpty),
+  /** Another Stripe-compatible host for the client (stripe-mock, a local test server); default Stripe's API. */
+  STRIPE_API_BASE: Type.Optional(httpUrl),
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: Type.Optional(Type.Integer({ minimum: 10, maximum: 3600, description: 'an integer between 10 and 3600' })),
+  /** The Stripe price id of each paid tier; a tier without one cannot be bought. */
+  STRIPE_PRICE_LITE: Type.Optional(nonEmpty),
+  STRIPE_PRICE_STARTER: Type.Optional(nonEmpty),
+  STRIPE_PRICE_EXPLORER: Type.Optional(nonEmpty),
+  STRIPE_PRICE_VOYAGER: Type.Optional(nonEmpty),
+  STRIPE_PRICE_PIONEER: Type.Optional(nonEmpty),
+  STRIPE_PRICE_PRO: Type.Optional(nonEmpty),
+  STRIPE_PRICE_LEGEND: Type.Optional(nonEmpty),
 });
 
 export type RawEnv = Static<typeof EnvSchema>;

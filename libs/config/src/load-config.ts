@@ -201,7 +201,31 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     ...(raw.SECRETS_KEY ? { secretsKey: raw.SECRETS_KEY } : {}),
     serviceUrls: serviceUrls(raw),
     ...(raw.STRIPE_SECRET_KEY
-      ? { stripe: { secretKey: raw.STRIPE_SECRET_KEY, ...(raw.STRIPE_WEBHOOK_SECRET ? { webhookSecret: raw.STRIPE_WEBHOOK_SECRET } : {}) } }
+      ? {
+          stripe: {
+            secretKey: raw.STRIPE_SECRET_KEY,
+            ...(raw.STRIPE_WEBHOOK_SECRET ? { webhookSecret: raw.STRIPE_WEBHOOK_SECRET } : {}),
+            ...(raw.STRIPE_API_BASE ? { apiBase: raw.STRIPE_API_BASE } : {}),
+            webhookToleranceSeconds: raw.STRIPE_WEBHOOK_TOLERANCE_SECONDS ?? 300,
+            prices: stripePrices(raw),
+          },
+        }
       : {}),
   };
+}
+
+/** STRIPE_PRICE_<TIER> for every paid tier that has one, keyed by the tier key. */
+function stripePrices(raw: RawEnv): Record<string, string> {
+  const prices: Record<string, string> = {};
+  const given: Record<string, string | undefined> = {
+    lite: raw.STRIPE_PRICE_LITE,
+    starter: raw.STRIPE_PRICE_STARTER,
+    explorer: raw.STRIPE_PRICE_EXPLORER,
+    voyager: raw.STRIPE_PRICE_VOYAGER,
+    pioneer: raw.STRIPE_PRICE_PIONEER,
+    pro: raw.STRIPE_PRICE_PRO,
+    legend: raw.STRIPE_PRICE_LEGEND,
+  };
+  for (const [tier, price] of Object.entries(given)) if (price) prices[tier] = price;
+  return prices;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
-import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore } from '@skald/ports';
+import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore, Payments } from '@skald/ports';
 
 export const SERVICE_NAMES = ['auth', 'ingestion', 'logs', 'webhooks', 'backups', 'billing', 'admin'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -32,6 +32,8 @@ export interface ServiceDeps {
   readonly dataDir: string;
   /** 32-byte key (base64) for encrypting secrets at rest (TOTP seeds, backup passwords). */
   readonly secretsKey: string;
+  /** The billing service's payment provider (Stripe), null or absent when not configured; other services get none. */
+  readonly payments?: Payments | null;
 }
 
 export interface ServiceModule {

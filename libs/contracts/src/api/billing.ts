@@ -1,0 +1,93 @@
+/**
+ * HTTP answer and body shapes of the billing service (spec 001 §3, §4, §7, issue 11): the tier list, a
+ * server's current tier and subscription, and the checkout / portal session calls. Every field listed is
+ * sent on every answer (no optional fields).
+ */
+import Type from 'typebox';
+import type { Static } from 'typebox';
+
+const TierKeySchema = Type.Union([
+  Type.Literal('free'),
+  Type.Literal('lite'),
+  Type.Literal('starter'),
+  Type.Literal('explorer'),
+  Type.Literal('voyager'),
+  Type.Literal('pioneer'),
+  Type.Literal('pro'),
+  Type.Literal('legend'),
+]);
+
+/** One tier (spec 001 §3): the values of libs/contracts/src/tiers.ts. */
+export const ApiTierSchema = Type.Object(
+  {
+    key: TierKeySchema,
+    label: Type.String(),
+    /** Euro per month. */
+    price: Type.Number(),
+    /** Logs per hour. */
+    limit: Type.Integer(),
+    retentionDays: Type.Integer(),
+    maxPhotoLogs: Type.Integer(),
+    maxServerUsers: Type.Integer(),
+    maxExportsPerMonth: Type.Integer(),
+    maxWebhooks: Type.Integer(),
+    maxBackups: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+export type ApiTier = Static<typeof ApiTierSchema>;
+
+/** GET /tiers: the 8 tiers, lowest to highest (free … legend). Public. */
+export const TierListSchema = Type.Array(ApiTierSchema);
+export type TierList = Static<typeof TierListSchema>;
+
+/**
+ * GET /tiers/current-tier/{serverId}: the server's tier and its subscription. A subscription is active when
+ * `stripeSubscriptionId` is set and `subscriptionStatus` is 'active' or 'trialing' (isSubscriptionActive).
+ * A server that never subscribed answers its tier, null, null, false.
+ */
+export const CurrentTierSchema = Type.Object(
+  {
+    tierKey: TierKeySchema,
+    stripeSubscriptionId: Type.Union([Type.String(), Type.Null()]),
+    /** Stripe's subscription status ('active', 'trialing', 'past_due', 'canceled', 'unpaid', …) or null. */
+    subscriptionStatus: Type.Union([Type.String(), Type.Null()]),
+    /** True when the subscription is set to end at the period end (the tier reverts to free then). */
+    is_cancelling: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type CurrentTier = Static<typeof CurrentTierSchema>;
+
+/** Spec 001 §9: active = has a subscription id and the status is active or trialing. */
+export function isSubscriptionActive(current: Pick<CurrentTier, 'stripeSubscriptionId' | 'subscriptionStatus'>): boolean {
+  return (
+    current.stripeSubscriptionId !== null &&
+    (current.subscriptionStatus === 'active' || current.subscriptionStatus === 'trialing')
+  );
+}
+
+/** POST /billing/create-checkout-session body (owner only). */
+export const CreateCheckoutSessionBodySchema = Type.Object(
+  { serverId: Type.String({ minLength: 1 }), tier: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+export type CreateCheckoutSessionBody = Static<typeof CreateCheckoutSessionBodySchema>;
+
+/** POST /billing/create-portal-session body (owner only). */
+export const CreatePortalSessionBodySchema = Type.Object(
+  { serverId: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+export type CreatePortalSessionBody = Static<typeof CreatePortalSessionBodySchema>;
+
+/** Both session calls answer the payment provider's page to redirect to. */
+export const SessionUrlSchema = Type.Object({ url: Type.String() }, { additionalProperties: false });
+export type SessionUrl = Static<typeof SessionUrlSchema>;
+
+/** POST /billing/webhook answers Stripe with this once the event is stored (or was already). */
+export const WebhookAckSchema = Type.Object({ received: Type.Boolean() }, { additionalProperties: false });
+export type WebhookAck = Static<typeof WebhookAckSchema>;
+
+/** The 503 text of checkout and portal without Stripe configured (issue 11). */
+export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this installation.';

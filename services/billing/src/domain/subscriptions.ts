@@ -1,0 +1,70 @@
+/**
+ * Billing's own store of each server's subscription (collection `subscriptions`, one document per server,
+ * _id = server id). Written from Stripe's webhooks and the checkout flow; read by GET /tiers/current-tier.
+ */
+import type { TierKey } from '@skald/contracts';
+import type { BaseDocument, Collection, DocumentStore } from '@skald/ports';
+
+export interface SubscriptionDocument extends BaseDocument {
+  /** Stripe customer id (cus_…); set by checkout.session.completed or the subscription events. */
+  readonly customerId: string | null;
+  readonly subscriptionId: string | null;
+  /** Stripe's subscription status, or null before any subscription. */
+  readonly status: string | null;
+  /** The tier the subscription pays for (from its price), or null when unknown. */
+  readonly tier: TierKey | null;
+  readonly cancelAtPeriodEnd: boolean;
+  /** Epoch ms of the current period's end, or null. */
+  readonly currentPeriodEnd: number | null;
+  /** Stripe `created` (epoch seconds) of the newest event whose state was applied (older snapshots are ignored). */
+  readonly stateAt: number;
+  /** The tier billing last published for the server (null: never; the identity read model's tier holds). */
+  readonly publishedTier: TierKey | null;
+  /** True while billing holds the server suspended for non-payment (it lifts only its own suspension). */
+  readonly suspendedForPayment: boolean;
+  readonly updatedAt: number;
+}
+
+export type SubscriptionState = Omit<SubscriptionDocument, '_id' | 'updatedAt'>;
+
+export interface SubscriptionRepository {
+  get(serverId: string): Promise<SubscriptionDocument | null>;
+  /** Finds the server holding a Stripe customer (portal, invoice events). */
+  byCustomer(customerId: string): Promise<SubscriptionDocument | null>;
+  bySubscription(subscriptionId: string): Promise<SubscriptionDocument | null>;
+  put(serverId: string, state: Partial<SubscriptionState>): Promise<SubscriptionDocument>;
+  /** Subscriptions set to cancel whose period ended before `nowMs` (the period-end sweep). */
+  endedCancellations(nowMs: number): Promise<SubscriptionDocument[]>;
+}
+
+export const EMPTY_SUBSCRIPTION: SubscriptionState = {
+  customerId: null,
+  subscriptionId: null,
+  status: null,
+  tier: null,
+  cancelAtPeriodEnd: false,
+  currentPeriodEnd: null,
+  stateAt: 0,
+  publishedTier: null,
+  suspendedForPayment: false,
+};
+
+export async function createSubscriptionRepository(docs: DocumentStore): Promise<SubscriptionRepository> {
+  const collection: Collection<SubscriptionDocument> = await docs.collection<SubscriptionDocument>('subscriptions', [
+    { fields: ['customerId'] },
+    { fields: ['subscriptionId'] },
+  ]);
+  return {
+    get: (serverId) => collection.findOne({ _id: serverId }),
+    byCustomer: (customerId) => collection.findOne({ customerId }),
+    bySubscription: (subscriptionId) => collection.findOne({ subscriptionId }),
+    async put(serverId, state) {
+      const current = (await collection.findOne({ _id: serverId })) ?? { _id: serverId, ...EMPTY_SUBSCRIPTION, updatedAt: 0 };
+      const next: SubscriptionDocument = { ...current, ...state, _id: serverId, updatedAt: Date.now() };
+      const { _id, ...fields } = next;
+      await collection.updateOne({ _id }, { $set: fields }, { upsert: true });
+      return next;
+    },
+    endedCancellations: (nowMs) => collection.find({ cancelAtPeriodEnd: true, currentPeriodEnd: { $lt: nowMs } }),
+  };
+}

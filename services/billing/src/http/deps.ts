@@ -1,0 +1,19 @@
+/** The one dependency bag every billing route file receives (built by billing-service.ts). */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Payments } from '@skald/ports';
+import type { IdentityReadModel } from '@skald/service-kit';
+import type { SubscriptionRepository } from '../domain/subscriptions.ts';
+import type { WebhookProcessor } from '../domain/webhook-events.ts';
+
+export interface BillingRouteDeps {
+  /** Members' roles (requireServerRole) and each server's tier and suspension as last published. */
+  readonly directory: IdentityReadModel;
+  readonly subscriptions: SubscriptionRepository;
+  /** Null when Stripe is not configured: checkout and portal answer 503. */
+  readonly payments: Payments | null;
+  /** Null when Stripe is not configured. */
+  readonly webhooks: WebhookProcessor | null;
+  /** PUBLIC_URL: the base of the checkout return URLs. */
+  readonly publicUrl: string;
+  readonly log: FastifyBaseLogger;
+}
