@@ -13,6 +13,7 @@ import { HttpError } from '@skald/service-kit';
 import { InvalidFieldError, parsePhotoFields } from '../domain/log-input.ts';
 import type { LogInput } from '../domain/log-input.ts';
 import { ImageTooLargeError, MAX_PHOTO_BYTES, processPhoto, UnsupportedImageError } from '../domain/photo.ts';
+import { PhotoBusyError } from '../domain/photo-gate.ts';
 import type { ProcessedPhoto } from '../domain/photo.ts';
 import { storePhotoLog } from '../domain/photo-log.ts';
 import { uuidv7 } from '../domain/uuidv7.ts';
@@ -20,6 +21,7 @@ import { admitQuota, checkQuota, unavailable } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
+import { admitPhoto, photoBusy } from './photo-admission.ts';
 
 const PHOTO_TOO_LARGE = 'Photo is larger than 10 MB';
 
@@ -79,6 +81,7 @@ async function processed(photo: Buffer): Promise<ProcessedPhoto> {
   } catch (error) {
     if (error instanceof UnsupportedImageError) throw new HttpError(415, error.message);
     if (error instanceof ImageTooLargeError) throw new HttpError(413, error.message);
+    if (error instanceof PhotoBusyError) throw photoBusy(error);
     throw error;
   }
 }
@@ -93,13 +96,15 @@ export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRo
     photoScope.post(
       '/photologs',
       {
-        onRequest: apiKey,
+        // The photo gate after the key: no room in the process is a 503 before the body is read.
+        onRequest: [apiKey, admitPhoto()],
         schema: {
           tags: ['ingestion'],
           summary: "Send a photo log (multipart/form-data: `photo` plus the log's text fields) with the server's API key",
           description:
-            'JPG, PNG or WEBP up to 10 MB and 40 megapixels, re-encoded without metadata, with a WebP thumbnail. ' +
-            'Counts as one log against the hourly quota.',
+            'JPG, PNG or WEBP up to 10 MB and 40 megapixels, re-encoded without metadata (scaled down to at most ' +
+            '3840x2160 pixels worth, 2560x1440 for a WebP with transparency), with a WebP thumbnail. ' +
+            'Counts as one log against the hourly quota. 503 + Retry-After when the service has no room for another photo.',
           response: {
             201: LogAcceptedSchema,
             400: IngestionErrorSchema,

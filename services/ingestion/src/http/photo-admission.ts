@@ -1,0 +1,31 @@
+/**
+ * POST /photologs' admission into the process's photo gate (domain/photo-memory.ts), declared as an
+ * onRequest hook after the API-key check: it runs before the body is read, so an upload the process has
+ * no room for is refused (503 + Retry-After) before its 10 MB are buffered. An admitted upload leaves
+ * the gate when its answer is sent or its connection closes, whichever comes first.
+ */
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { HttpError } from '@skald/service-kit';
+import { PhotoBusyError } from '../domain/photo-gate.ts';
+import type { PhotoGate } from '../domain/photo-gate.ts';
+import { photoGate } from '../domain/photo-memory.ts';
+
+/** 503: nothing of the upload was accepted; the client sends it again after Retry-After. */
+export function photoBusy(error: PhotoBusyError): HttpError {
+  return new HttpError(503, 'Service Unavailable', { headers: { 'retry-after': String(error.retryAfterSeconds) } });
+}
+
+export function admitPhoto(gate: PhotoGate = photoGate) {
+  return (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    let leave: () => void;
+    try {
+      leave = gate.enter();
+    } catch (error) {
+      done(error instanceof PhotoBusyError ? photoBusy(error) : (error as Error));
+      return;
+    }
+    // 'close' follows 'finish' on a sent answer and also fires when the client goes away mid-upload.
+    reply.raw.once('close', leave);
+    done();
+  };
+}
