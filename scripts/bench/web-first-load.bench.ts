@@ -31,12 +31,13 @@ type Manifest = Readonly<Record<string, ManifestChunk>>;
 /**
  * The screens users land on, the page module each one lazy-loads, and its budget in KiB of brotli: the
  * public landing page 160 KiB (React, the router, the store and the shell; no form, tabs or charts code),
- * the signed-in screens 250 KiB, the dashboard 300 KiB (its charts).
+ * the signed-in screens 250 KiB, the dashboard 360 KiB (its charts: echarts' bar-chart core alone is 145 KiB over the 154 KiB floor every screen
+ * loads; docs/DECISIONS.md).
  */
 const SCREENS: readonly { readonly name: string; readonly path: string; readonly page: string; readonly budgetKiB: number }[] = [
   { name: 'landing', path: '/', page: 'src/features/landing/LandingPage.tsx', budgetKiB: 160 },
   { name: 'login', path: '/login', page: 'src/features/auth/LoginPage.tsx', budgetKiB: 250 },
-  { name: 'dashboard', path: '/dashboard', page: 'src/features/dashboard/DashboardPage.tsx', budgetKiB: 300 },
+  { name: 'dashboard', path: '/dashboard', page: 'src/features/dashboard/DashboardPage.tsx', budgetKiB: 360 },
   { name: 'logs', path: '/logs', page: 'src/features/logs/LogsPage.tsx', budgetKiB: 250 },
   { name: 'photo logs', path: '/photologs', page: 'src/features/photologs/PhotoLogsPage.tsx', budgetKiB: 250 },
 ];
