@@ -1,5 +1,7 @@
 // What the browser received for a screen's scripts and stylesheets (issue 9 item 12): the encoding it
 // asked for, the encoding served, the size once decoded and the caching header.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 
 /**
@@ -56,4 +58,13 @@ export async function assetsLoadedBy(page: Page, load: () => Promise<unknown>): 
       };
     }),
   );
+}
+
+/**
+ * Size of the brotli copy the build wrote beside `path` (dist/assets/x.js.br), or null when it wrote none.
+ * An asset sent with exactly that many bytes was served precompressed, not compressed per request.
+ */
+export function builtBrotliBytes(dist: string, path: string): number | null {
+  const file = join(dist, `${path}.br`);
+  return existsSync(file) ? statSync(file).size : null;
 }

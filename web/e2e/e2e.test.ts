@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations, type A11yNode, type A11yViolation } from './accessibility.ts';
 import { lastRowTooltip } from './charts.ts';
-import { assetsLoadedBy, PRECOMPRESSED_FROM_BYTES } from './compression.ts';
+import { assetsLoadedBy, builtBrotliBytes, PRECOMPRESSED_FROM_BYTES } from './compression.ts';
 import * as layout from './layout.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
@@ -25,6 +25,8 @@ import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
+/** The build the server serves (gateway/src/web-app.ts DEFAULT_WEB_DIST). */
+const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
 const DESKTOP = { width: 1440, height: 900 };
 const MOBILE = { width: 375, height: 812 };
 const DEVICES = [['desktop', DESKTOP], ['mobile', MOBILE]] as const;
@@ -219,9 +221,14 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       const listed = (list: typeof assets) => list.map((a) => `${a.path}: ${a.status}, ${a.bytes} B, ${a.contentEncoding ?? 'identity'}, cache-control ${a.cacheControl ?? 'none'}`);
       const worth = assets.filter((a) => a.bytes >= PRECOMPRESSED_FROM_BYTES);
       expect(worth.some((a) => a.kind === 'js') && worth.some((a) => a.kind === 'css'), `scripts and a stylesheet of 1 KiB or more:\n${listed(assets).join('\n')}`).toBe(true);
+      // As the browser sent it; a page.route() anywhere in the context would hide it (intercepted requests
+      // report no accept-encoding), so the walkthrough routes nothing.
       expect(assets.filter((a) => !/\bbr\b/.test(a.acceptEncoding)).map((a) => `${a.path}: ${a.acceptEncoding}`), 'Chromium asks for br').toEqual([]);
       expect(listed(worth.filter((a) => a.status !== 200 || a.contentEncoding !== 'br')), 'every script and stylesheet of 1 KiB or more is served br').toEqual([]);
       expect(listed(assets.filter((a) => a.cacheControl !== IMMUTABLE)), 'hashed assets keep their immutable caching').toEqual([]);
+      // Compressed once at build time (brotli 11), not per request: the bytes sent are the build's .br file.
+      const notPrecompressed = worth.filter((a) => a.transferred !== builtBrotliBytes(WEB_DIST, a.path));
+      expect(notPrecompressed.map((a) => `${a.path}: ${a.transferred} B sent, the build's .br has ${builtBrotliBytes(WEB_DIST, a.path) ?? 'none'}`), 'what is sent is the brotli copy of the build').toEqual([]);
       const kib = (n: number) => (n / 1024).toFixed(0);
       const sum = (pick: (a: (typeof assets)[number]) => number) => assets.reduce((total, a) => total + pick(a), 0);
       console.log(`landing, first load: ${assets.length} scripts and stylesheets, ${kib(sum((a) => a.bytes))} KiB decoded, ${kib(sum((a) => a.transferred))} KiB over the wire`);
