@@ -112,6 +112,19 @@ describe('POST /photologs', () => {
     expect(await h.objectKeys()).toEqual([]);
   });
 
+  it('answers 400 naming the field for a text field that is not valid UTF-8, as JSON routes do', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'white' } }).png().toBuffer();
+    const encoded = form([{ name: 'message', value: 'bad-@@-bytes' }, { name: 'photo', filename: 'a.png', type: 'image/png', data: png }]);
+    const at = encoded.payload.indexOf('@@');
+    // 0xC3 0x28: a two-byte lead followed by a byte that cannot continue it.
+    const payload = Buffer.concat([encoded.payload.subarray(0, at), Buffer.from([0xc3, 0x28]), encoded.payload.subarray(at + 2)]);
+    const res = await h.inject({ method: 'POST', url: '/photologs', headers: encoded.headers, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ field: 'message', error: "Invalid field 'message': is not valid UTF-8" });
+    expect(await h.objectKeys()).toEqual([]);
+    expect(h.batches()).toHaveLength(0);
+  });
+
   it('answers 415 for a JSON body and 401 without a key', async () => {
     const json = await h.inject({ method: 'POST', url: '/photologs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
     expect(json.statusCode).toBe(415);

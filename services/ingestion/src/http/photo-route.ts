@@ -50,6 +50,9 @@ async function readPhotoForm(request: FastifyRequest): Promise<PhotoForm> {
         if (part.file.truncated) throw new HttpError(413, PHOTO_TOO_LARGE);
       } else {
         if (typeof part.value !== 'string') throw invalidField(part.fieldname, 'must be text');
+        // busboy has already decoded the bytes, replacing invalid UTF-8 with U+FFFD; the JSON routes refuse
+        // invalid UTF-8, so a replacement character here is refused too (a game never sends one on purpose).
+        if (part.value.includes('\uFFFD')) throw invalidField(part.fieldname, 'is not valid UTF-8');
         fields[part.fieldname] = part.value;
       }
     }
