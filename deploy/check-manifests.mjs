@@ -12,6 +12,8 @@
 //   and PodDisruptionBudgets select existing pods; the gateway's upstream URLs name existing Services;
 //   the JWT key files named in the config are where the Secret is mounted; all-in-one is one replica,
 //   Recreate, on a PVC;
+// - photo memory: every process that decodes photos (ingestion, all-in-one) runs with MALLOC_ARENA_MAX=2,
+//   and its Kubernetes memory limit holds its idle memory plus the documented photo bound;
 // - deploy/gen-secrets.sh (run in a scratch copy) writes an Ed25519 pair that signs and verifies and a
 //   SECRETS_KEY the configuration accepts.
 // Exits 1 listing every failure.
@@ -23,10 +25,38 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { ENV_NAMES, loadConfig } from '@skald/config';
+import { PHOTO_MEMORY_BOUND_BYTES } from '@skald/ingestion-service/testing';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const failures = [];
 let checks = 0;
+
+/** Variables the runtime reads (the C library), not Skald's configuration: allowed beside ENV_NAMES. */
+const RUNTIME_ENV_NAMES = ['MALLOC_ARENA_MAX'];
+const isKnownEnv = (key) => ENV_NAMES.includes(key) || RUNTIME_ENV_NAMES.includes(key);
+
+/**
+ * A process's memory besides photos, with room to spare: the photo-memory benchmark measures about
+ * 250 MiB idle for the all-in-one process and 160 MiB for ingestion alone (embedded adapters).
+ */
+const IDLE_MEMORY = { all: 320 * 1024 * 1024, ingestion: 224 * 1024 * 1024 };
+
+/** A Kubernetes memory quantity (512Mi, 1Gi, 1536Mi, 800M) in bytes; NaN when unparseable. */
+function memoryBytes(quantity) {
+  const match = /^(\d+)(Ki|Mi|Gi|K|M|G)?$/.exec(String(quantity ?? ''));
+  if (!match) return Number.NaN;
+  const unit = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, K: 1e3, M: 1e6, G: 1e9 }[match[2]] ?? 1;
+  return Number(match[1]) * unit;
+}
+
+/** Issue 10 item 9: a process that decodes photos keeps within the documented bound, and its limit holds it. */
+function checkPhotoMemory(env, limit, target, where) {
+  check(env.MALLOC_ARENA_MAX === '2', `${where}: MALLOC_ARENA_MAX is not 2 (glibc's per-thread heaps let photo decodes creep past the memory bound)`);
+  if (limit === undefined) return;
+  const needed = IDLE_MEMORY[target] + PHOTO_MEMORY_BOUND_BYTES;
+  const mib = (bytes) => Math.round(bytes / 1024 ** 2);
+  check(memoryBytes(limit) >= needed, `${where}: memory limit ${limit} is below idle + photo bound (${mib(IDLE_MEMORY[target])} + ${mib(PHOTO_MEMORY_BOUND_BYTES)} MiB)`);
+}
 
 function check(condition, message) {
   checks += 1;
@@ -216,10 +246,11 @@ function checkCompose(secretsKey) {
   for (const [name, service] of skald) {
     const where = `compose ${name}`;
     const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), vars, where)]));
-    for (const key of Object.keys(env)) check(ENV_NAMES.includes(key), `${where}: ${key} is not a Skald configuration variable`);
+    for (const key of Object.keys(env)) check(isKnownEnv(key), `${where}: ${key} is not a Skald configuration variable`);
     const config = tryLoadConfig(env, where);
     if (!config) continue;
     check(config.target === name, `${where}: TARGET ${config.target} differs from the container name`);
+    if (name === 'ingestion') checkPhotoMemory(env, service.mem_limit ?? service.deploy?.resources?.limits?.memory, 'ingestion', where);
     check(String(config.port) === env.PORT, `${where}: PORT not set explicitly`);
     check(service.healthcheck.test.join(' ').includes('/health'), `${where}: healthcheck does not hit /health`);
     if (name === 'gateway') {
@@ -308,10 +339,11 @@ function checkBase(secretsKey) {
     check(selects(deployment.spec.selector.matchLabels, deployment.spec.template.metadata.labels), `${where}: selector does not match the pod labels`);
     checkPodSecurity(pod, container, where);
     const env = containerEnv(container, configMaps, secrets, where);
-    for (const key of Object.keys(env)) check(ENV_NAMES.includes(key), `${where}: ${key} is not a Skald configuration variable`);
+    for (const key of Object.keys(env)) check(isKnownEnv(key), `${where}: ${key} is not a Skald configuration variable`);
     const config = tryLoadConfig(env, where);
     if (!config) continue;
     check(config.target === deployment.metadata.name, `${where}: TARGET ${config.target} differs from the Deployment name`);
+    if (config.target === 'ingestion') checkPhotoMemory(env, container.resources?.limits?.memory, 'ingestion', where);
     const port = container.ports.find((p) => p.name === 'http').containerPort;
     check(config.port === port, `${where}: PORT ${config.port} is not the container port ${port}`);
     const service = services.find((s) => selects(s.spec.selector, deployment.spec.template.metadata.labels));
@@ -359,9 +391,11 @@ function checkAllInOne() {
   const [container] = pod.containers;
   check(deployment.spec.replicas === 1 && deployment.spec.strategy?.type === 'Recreate', `${where}: must be 1 replica with Recreate`);
   checkPodSecurity(pod, container, where);
-  const config = tryLoadConfig(containerEnv(container, configMaps, {}, where), where);
+  const env = containerEnv(container, configMaps, {}, where);
+  const config = tryLoadConfig(env, where);
   if (!config) return;
   check(config.target === 'all' && config.mode === 'all-in-one', `${where}: TARGET is not all`);
+  checkPhotoMemory(env, container.resources?.limits?.memory, 'all', where);
   const dataMount = container.volumeMounts.find((m) => m.mountPath === config.dataDir);
   const claim = pod.volumes.find((v) => v.name === dataMount?.name)?.persistentVolumeClaim?.claimName;
   check(claim && objects.some((o) => o.kind === 'PersistentVolumeClaim' && o.metadata.name === claim), `${where}: DATA_DIR is not on the PVC`);
