@@ -49,11 +49,14 @@ RUN --mount=type=cache,target=/root/.npm \
 
 # ---- runtime ---------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# MALLOC_ARENA_MAX=2: glibc's per-thread pools otherwise grow with every round of photo decodes past the
+# documented photo memory bound (docs/INGESTION.md, "Photo memory").
 ENV NODE_ENV=production \
     TARGET=all \
     HOST=0.0.0.0 \
     PORT=8080 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
