@@ -7,6 +7,7 @@
  * durable write can refuse the request any more, and gives the points back if that write fails.
  */
 import type { FastifyRequest } from 'fastify';
+import { IngestionErrorSchema } from '@skald/contracts';
 import { HttpError } from '@skald/service-kit';
 import type { Counters } from '@skald/ports';
 import type { KeyOwner } from '../domain/key-directory.ts';
@@ -62,3 +63,14 @@ export async function admitQuota(counters: Counters, request: FastifyRequest, ow
     },
   };
 }
+
+/** Every refusal both ingestion routes can answer, in the one ingestion error shape (response schemas). */
+export const INGESTION_REFUSALS = {
+  400: IngestionErrorSchema,
+  401: IngestionErrorSchema,
+  403: IngestionErrorSchema,
+  413: IngestionErrorSchema,
+  415: IngestionErrorSchema,
+  429: IngestionErrorSchema,
+  503: IngestionErrorSchema,
+} as const;

@@ -8,13 +8,13 @@
  * consumed only after the body is valid and given back if the publish fails.
  */
 import type { FastifyInstance } from 'fastify';
-import { IngestionErrorSchema, PostLogsAnswerSchema } from '@skald/contracts';
+import { PostLogsAnswerSchema } from '@skald/contracts';
 import { HttpError } from '@skald/service-kit';
 import { toAccepted } from '../domain/accepted-log.ts';
 import { InvalidFieldError, parseLogBody } from '../domain/log-input.ts';
 import type { ParsedLogBody } from '../domain/log-input.ts';
 import { uuidv7 } from '../domain/uuidv7.ts';
-import { admitQuota, unavailable } from './admission.ts';
+import { INGESTION_REFUSALS, admitQuota, unavailable } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
@@ -37,13 +37,7 @@ export async function registerLogRoute(app: FastifyInstance, deps: IngestionRout
         // Hand-written validation (domain/log-input.ts) names the exact refused field, so no body schema.
         response: {
           201: PostLogsAnswerSchema,
-          400: IngestionErrorSchema,
-          401: IngestionErrorSchema,
-          403: IngestionErrorSchema,
-          413: IngestionErrorSchema,
-          415: IngestionErrorSchema,
-          429: IngestionErrorSchema,
-          503: IngestionErrorSchema,
+          ...INGESTION_REFUSALS,
         },
       },
     },

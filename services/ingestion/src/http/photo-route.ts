@@ -8,7 +8,7 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IngestionErrorSchema, LogAcceptedSchema } from '@skald/contracts';
+import { LogAcceptedSchema } from '@skald/contracts';
 import { HttpError } from '@skald/service-kit';
 import { InvalidFieldError, parsePhotoFields } from '../domain/log-input.ts';
 import type { LogInput } from '../domain/log-input.ts';
@@ -17,7 +17,7 @@ import { PhotoBusyError } from '../domain/photo-gate.ts';
 import type { ProcessedPhoto } from '../domain/photo.ts';
 import { storePhotoLog } from '../domain/photo-log.ts';
 import { uuidv7 } from '../domain/uuidv7.ts';
-import { admitQuota, checkQuota, unavailable } from './admission.ts';
+import { INGESTION_REFUSALS, admitQuota, checkQuota, unavailable } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
@@ -110,13 +110,7 @@ export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRo
             'Counts as one log against the hourly quota. 503 + Retry-After when the service has no room for another photo.',
           response: {
             201: LogAcceptedSchema,
-            400: IngestionErrorSchema,
-            401: IngestionErrorSchema,
-            403: IngestionErrorSchema,
-            413: IngestionErrorSchema,
-            415: IngestionErrorSchema,
-            429: IngestionErrorSchema,
-            503: IngestionErrorSchema,
+            ...INGESTION_REFUSALS,
           },
         },
       },
