@@ -10,8 +10,8 @@
  *  - suspension: a staff suspension holds until staff lift it (payments never lift it); staff lifting a
  *    non-payment suspension holds until the subscription is paid again, then a new unpaid suspends again.
  */
-import { ServerSuspensionChangedEvent, ServerTierChangedEvent, auditMessage, identityMessage, isTierKey } from '@skald/contracts';
-import type { AuditRecorded, TierKey } from '@skald/contracts';
+import { BillingSubscriptionChangedEvent, ServerSuspensionChangedEvent, ServerTierChangedEvent, auditMessage, eventMessage, identityMessage, isTierKey } from '@skald/contracts';
+import type { AuditRecorded, BillingSubscriptionChanged, TierKey } from '@skald/contracts';
 import type { EventBus, PaymentSubscription, PublishInput } from '@skald/ports';
 import type { IdentityReadModel } from '@skald/service-kit';
 import { desiredState } from './subscription-state.ts';
@@ -92,6 +92,19 @@ function withStripe(doc: SubscriptionDocument | null, desired: Desired): { holds
 
 type AuditInput = Omit<AuditRecorded, 'at'>;
 
+/** The server's subscription as billing's own fact (TOPICS.billing), or null before it has one. */
+function subscriptionFact(serverId: string, doc: SubscriptionDocument | null): BillingSubscriptionChanged | null {
+  if (doc === null || doc.subscriptionId === null || doc.status === null) return null;
+  return {
+    serverId,
+    subscriptionId: doc.subscriptionId,
+    status: doc.status,
+    paidTier: doc.tier,
+    cancelAtPeriodEnd: doc.cancelAtPeriodEnd,
+    currentPeriodEnd: doc.currentPeriodEnd === null ? null : new Date(doc.currentPeriodEnd).toISOString(),
+  };
+}
+
 export function createBillingState(deps: { bus: EventBus; directory: IdentityReadModel; subscriptions: SubscriptionRepository }): BillingState {
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -107,8 +120,10 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
   }
 
   /**
-   * Publishes the tier (when not null and different) and the suspension the holds give, then records the
-   * holds. `audit` builds the staff change's audit entry, published in the same batch as the facts.
+   * Publishes the tier (when not null and different) and the suspension the holds give, and the stored
+   * subscription on TOPICS.billing when it changed, then records the holds and what was published. `doc`
+   * is the document as stored now (with a just-applied Stripe state). `audit` builds the staff change's
+   * audit entry, published in the same batch as the facts.
    */
   async function commit(
     serverId: string,
@@ -123,11 +138,15 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
     if (to.tier !== from.tier) messages.push(identityMessage(ServerTierChangedEvent, { serverId, tier: to.tier }));
     if (to.suspended !== from.suspended) messages.push(identityMessage(ServerSuspensionChangedEvent, { serverId, suspended: to.suspended }));
     if (messages.length > 0 && audit) messages.push(auditMessage({ ...audit(from, to), at: new Date().toISOString() }));
+    // Billing's own fact: the subscription as stored, when it differs from the one last published.
+    const fact = subscriptionFact(serverId, doc);
+    const factJson = fact === null ? null : JSON.stringify(fact);
+    if (fact !== null && factJson !== doc?.publishedFact) messages.push(eventMessage(BillingSubscriptionChangedEvent, serverId, fact));
     // Publish, then record: should the publish fail, the webhook answers 500 and Stripe's retry publishes
     // again (the holds are not recorded yet, so the retry still sees the change); should the record fail
     // after the publish, the retry publishes the same values once more (set-the-full-value facts: harmless).
     if (messages.length > 0) await deps.bus.publish(messages);
-    const record: Partial<SubscriptionState> = { ...holds, ...(to.tier !== from.tier ? { publishedTier: to.tier } : {}) };
+    const record: Partial<SubscriptionState> = { ...holds, ...(to.tier !== from.tier ? { publishedTier: to.tier } : {}), ...(factJson !== null ? { publishedFact: factJson } : {}) };
     const changed = Object.entries(record).some(([field, value]) => (doc as Record<string, unknown> | null)?.[field] !== value);
     if (changed || doc === null) await deps.subscriptions.put(serverId, record);
     return to;

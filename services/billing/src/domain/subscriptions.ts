@@ -33,6 +33,8 @@ export interface SubscriptionDocument extends BaseDocument {
   readonly staffSuspended: boolean;
   /** Staff lifted billing's non-payment suspension; it holds until the subscription is paid again. */
   readonly paymentSuspensionWaived: boolean;
+  /** The billing.subscription-changed data last published for the server (JSON), to publish only changes. */
+  readonly publishedFact: string | null;
   readonly updatedAt: number;
 }
 
@@ -62,6 +64,7 @@ export const EMPTY_SUBSCRIPTION: SubscriptionState = {
   staffTier: null,
   staffSuspended: false,
   paymentSuspensionWaived: false,
+  publishedFact: null,
 };
 
 export async function createSubscriptionRepository(docs: DocumentStore): Promise<SubscriptionRepository> {
