@@ -12,6 +12,9 @@
 //   and PodDisruptionBudgets select existing pods; the gateway's upstream URLs name existing Services;
 //   the JWT key files named in the config are where the Secret is mounted; all-in-one is one replica,
 //   Recreate, on a PVC;
+// - Stripe (issue 11): the billing process gets STRIPE_PRICE_<TIER> for every paid tier and its
+//   STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET from a Secret (k8s) or the .env (compose), never written
+//   into the files; no other process gets any STRIPE_* variable;
 // - photo memory: every process that decodes photos (ingestion, all-in-one) runs with MALLOC_ARENA_MAX=2,
 //   and its Kubernetes memory limit holds its idle memory plus the documented photo bound;
 // - deploy/gen-secrets.sh (run in a scratch copy) writes an Ed25519 pair that signs and verifies and a
@@ -25,6 +28,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { ENV_NAMES, loadConfig } from '@skald/config';
+import { TIER_KEYS } from '@skald/contracts';
 import { PHOTO_MEMORY_BOUND_BYTES } from '@skald/ingestion-service/testing';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,6 +60,28 @@ function checkPhotoMemory(env, limit, target, where) {
   const needed = IDLE_MEMORY[target] + PHOTO_MEMORY_BOUND_BYTES;
   const mib = (bytes) => Math.round(bytes / 1024 ** 2);
   check(memoryBytes(limit) >= needed, `${where}: memory limit ${limit} is below idle + photo bound (${mib(IDLE_MEMORY[target])} + ${mib(PHOTO_MEMORY_BOUND_BYTES)} MiB)`);
+}
+
+/** Stripe's settings: a price per paid tier, the two keys (secrets). */
+const PAID_TIERS = TIER_KEYS.filter((key) => key !== 'free');
+const STRIPE_PRICE_NAMES = PAID_TIERS.map((tier) => `STRIPE_PRICE_${tier.toUpperCase()}`);
+const STRIPE_SECRET_NAMES = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
+
+/**
+ * The billing process has every price and both keys, the keys from a secret source (`fromSecret(name)`);
+ * every other process has no STRIPE_* variable at all.
+ */
+function checkStripeEnv(target, env, config, fromSecret, where) {
+  if (target !== 'billing') {
+    const stray = Object.keys(env).filter((key) => key.startsWith('STRIPE_'));
+    check(stray.length === 0, `${where}: ${stray.join(', ')} must reach the billing process only`);
+    return;
+  }
+  for (const [i, name] of STRIPE_PRICE_NAMES.entries()) {
+    check(name in env, `${where}: ${name} is not set (the ${PAID_TIERS[i]} tier could not be bought)`);
+    if (env[name]) check(config?.stripe?.prices?.[PAID_TIERS[i]] === env[name], `${where}: ${name} does not reach the configuration`);
+  }
+  for (const name of STRIPE_SECRET_NAMES) check(name in env && fromSecret(name), `${where}: ${name} does not come from a Secret`);
 }
 
 function check(condition, message) {
@@ -249,6 +275,9 @@ function checkCompose(secretsKey) {
     for (const key of Object.keys(env)) check(isKnownEnv(key), `${where}: ${key} is not a Skald configuration variable`);
     const config = tryLoadConfig(env, where);
     if (!config) continue;
+    // Compose: a secret comes from the .env by reference (${VAR}), never as a value in the file.
+    const fromEnvFile = (key) => /^\$\{[A-Z0-9_]+(:?-)?\}$/.test(String(service.environment[key] ?? ''));
+    checkStripeEnv(name, env, config, fromEnvFile, where);
     check(config.target === name, `${where}: TARGET ${config.target} differs from the container name`);
     if (name === 'ingestion') checkPhotoMemory(env, service.mem_limit ?? service.deploy?.resources?.limits?.memory, 'ingestion', where);
     check(String(config.port) === env.PORT, `${where}: PORT not set explicitly`);
@@ -342,6 +371,11 @@ function checkBase(secretsKey) {
     for (const key of Object.keys(env)) check(isKnownEnv(key), `${where}: ${key} is not a Skald configuration variable`);
     const config = tryLoadConfig(env, where);
     if (!config) continue;
+    const secretRefs = (container.envFrom ?? []).filter((source) => source.secretRef).map((source) => secrets[source.secretRef.name] ?? {});
+    const configMapRefs = (container.envFrom ?? []).filter((source) => source.configMapRef).map((source) => configMaps[source.configMapRef.name] ?? {});
+    const fromSecret = (key) =>
+      secretRefs.some((data) => key in data) && !configMapRefs.some((data) => key in data) && !(container.env ?? []).some((item) => item.name === key);
+    checkStripeEnv(config.target, env, config, fromSecret, where);
     check(config.target === deployment.metadata.name, `${where}: TARGET ${config.target} differs from the Deployment name`);
     if (config.target === 'ingestion') checkPhotoMemory(env, container.resources?.limits?.memory, 'ingestion', where);
     const port = container.ports.find((p) => p.name === 'http').containerPort;

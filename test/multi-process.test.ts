@@ -5,19 +5,22 @@
  * ingestion's read model as an event) and ingestion -> logs (an accepted log is stored and listed).
  * Billing (issue 11) runs as its own process too, its queue on BullMQ, Stripe being the local
  * Stripe-compatible test server: a webhook through the gateway's proxy moves ingestion's quota and a
- * suspension makes ingestion answer 403.
+ * suspension makes ingestion answer 403; a superadmin (promoted with the operator command) sets the tier
+ * and suspends through the proxy, and ingestion follows.
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { startStripeTestServer } from '@skald/adapters/stripe-test-server';
 import type { StripeTestServer } from '@skald/adapters/stripe-test-server';
-import { api, createServer, registerAndLogin } from './support/api-client.ts';
-import { eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
+import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
+import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -47,6 +50,8 @@ const processes: SkaldProcess[] = [];
 let gateway: SkaldProcess;
 let stripe: StripeTestServer;
 const redisPrefix = `skaldtest-${randomBytes(6).toString('hex')}`;
+/** The auth process's configuration: what the operator command `users:promote` opens. */
+let authEnv: Record<string, string> = {};
 
 /** Removes every key this run created (streams, groups, counters) so runs do not accumulate. */
 async function deleteRedisKeys(): Promise<void> {
@@ -94,6 +99,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     const env = sharedEnv();
     stripe = await startStripeTestServer();
     const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort() };
+    authEnv = { ...env, TARGET: 'auth', DATA_DIR: join(root, 'auth') };
     for (const service of ['auth', 'ingestion', 'logs'] as const) {
       processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
     }
@@ -198,5 +204,34 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     stripe.putSubscription({ id: 'sub_multi', customerId, status: 'unpaid', priceId: 'price_starter', serverId: server.id });
     await webhook({ type: 'invoice.payment_failed', customerId, subscriptionId: 'sub_multi' });
     await eventually('the suspension at ingestion', async () => ((await logs(1)).status === 403 ? true : undefined));
+  });
+
+  it('staff through the proxy (billing as its own process): a superadmin promoted by the command sets the tier and suspends; ingestion follows', async () => {
+    const ownerToken = await registerAndLogin(gateway.baseUrl, 'multi_staffed');
+    const server = await createServer(gateway.baseUrl, ownerToken, 'Multi Staffed');
+    await registerAndLogin(gateway.baseUrl, 'multi_super');
+    await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'cli.ts'), 'users:promote', 'multi_super', 'superadmin'], { env: { ...process.env, ...authEnv } });
+    const superToken = await login(gateway.baseUrl, 'multi_super');
+    await eventually('billing to know the server', async () => {
+      const response = await api(gateway.baseUrl, 'GET', `/api/tiers/current-tier/${server.id}`, { token: ownerToken });
+      return response.status === 200 ? response : undefined;
+    });
+    const logs = (count: number) =>
+      api(gateway.baseUrl, 'POST', `/api/logs?apiKey=${server.api_key}`, { body: Array.from({ length: count }, () => ({ message: 'q' })) });
+    await eventually('ingestion to accept the key', async () => ((await logs(1)).status === 201 ? true : undefined));
+    expect((await logs(999)).status).toBe(201);
+    expect((await logs(1)).status).toBe(429);
+
+    const setTier = (token: string, tier: string) => api(gateway.baseUrl, 'PUT', `/api/admin/servers/${server.id}/tier`, { token, body: { tier } });
+    const suspend = (suspended: boolean) => api(gateway.baseUrl, 'PUT', `/api/admin/servers/${server.id}/suspend`, { token: superToken, body: { suspended } });
+    expect((await setTier(ownerToken, 'lite')).status).toBe(403);
+    const changed = await setTier(superToken, 'lite');
+    expect(changed.status).toBe(200);
+    expect(changed.body).toEqual({ id: server.id, tier: 'lite', is_suspended: false });
+    await eventually("ingestion's lite quota after the staff change", async () => ((await logs(1)).status === 201 ? true : undefined));
+    expect((await suspend(true)).status).toBe(200);
+    await eventually('the staff suspension at ingestion', async () => ((await logs(1)).status === 403 ? true : undefined));
+    expect((await suspend(false)).body).toEqual({ id: server.id, tier: 'lite', is_suspended: false });
+    await eventually('the suspension lifted at ingestion', async () => ((await logs(1)).status === 201 ? true : undefined));
   });
 });

@@ -53,6 +53,9 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: '*', pattern: '/backups', service: 'backups' },
   { methods: '*', pattern: '/tiers', service: 'billing' },
   { methods: '*', pattern: '/billing', service: 'billing' },
+  // Staff tier and suspension changes: billing is the one publisher of both facts (spec 001 §6, issue 11).
+  { methods: ['PUT'], pattern: '/admin/servers/:id/tier', exact: true, service: 'billing' },
+  { methods: ['PUT'], pattern: '/admin/servers/:id/suspend', exact: true, service: 'billing' },
   { methods: '*', pattern: '/admin', service: 'admin' },
   { methods: '*', pattern: '/server/:id/audit-logs', service: 'admin', note: 'audit logs: later issue' },
   { methods: '*', pattern: '/exports', service: 'admin', note: 'exports: later issue' },

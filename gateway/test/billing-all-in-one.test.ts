@@ -52,6 +52,15 @@ describe('billing in the all-in-one', () => {
     );
   });
 
+  it('the staff tier and suspension calls are billing routes under /api: anonymous 401, a plain user 403, nothing changed', async () => {
+    const paths = Object.keys((await aio.inject({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: object }>().paths);
+    expect(paths).toEqual(expect.arrayContaining(['/api/admin/servers/{id}/tier', '/api/admin/servers/{id}/suspend']));
+    expect((await aio.inject({ method: 'PUT', url: `/api/admin/servers/${server.id}/tier`, payload: { tier: 'legend' } })).statusCode).toBe(401);
+    expect((await aio.inject({ method: 'PUT', url: `/api/admin/servers/${server.id}/tier`, headers: bearer(owner.token), payload: { tier: 'legend' } })).statusCode).toBe(403);
+    expect((await aio.inject({ method: 'PUT', url: `/api/admin/servers/${server.id}/suspend`, headers: bearer(owner.token), payload: { suspended: true } })).statusCode).toBe(403);
+    expect((await aio.inject({ method: 'GET', url: `/api/tiers/current-tier/${server.id}`, headers: bearer(owner.token) })).json().tierKey).not.toBe('legend');
+  });
+
   it('checkout lands on the test server; the signed webhook passes the gateway raw; ingestion follows', async () => {
     const checkout = await aio.inject({ method: 'POST', url: '/api/billing/create-checkout-session', headers: bearer(owner.token), payload: { serverId: server.id, tier: 'starter' } });
     expect(checkout.statusCode).toBe(200);

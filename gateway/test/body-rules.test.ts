@@ -12,8 +12,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { signAccessToken } from '@skald/service-kit';
 import { waitFor } from '@skald/testing';
-import { bearer, startAllInOne, TEST_PASSWORD } from './support/all-in-one.ts';
+import { bearer, claimsOf, startAllInOne, TEST_PASSWORD } from './support/all-in-one.ts';
 import type { AllInOne, SignedUp } from './support/all-in-one.ts';
 
 type JsonSchema = { readonly type?: string; readonly properties?: Record<string, JsonSchema>; readonly anyOf?: readonly JsonSchema[] };
@@ -47,6 +48,11 @@ afterAll(async () => {
   await aio?.close();
 });
 
+/** The owner's account with the superadmin site role in its token, as auth would sign it after a promotion. */
+function superadminAuth(): { authorization: string } {
+  return bearer(signAccessToken(aio.keys, { sub: owner.userId, role: 'superadmin', tv: claimsOf(owner.token).tv }, 3600));
+}
+
 /** A body each route's schema accepts: the walk changes one field of it at a time. */
 function samples(): Record<string, { url: string; sample: Record<string, unknown>; headers?: Record<string, string> }> {
   const ownerAuth = bearer(owner.token);
@@ -68,6 +74,9 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'PUT /api/settings/colors': { url: `/api/settings/colors?serverId=${server.id}`, sample: { info: { bg_color: '#000000', text_color: '#ffffff' } }, headers: ownerAuth },
     'POST /api/billing/create-checkout-session': { url: '/api/billing/create-checkout-session', sample: { serverId: server.id, tier: 'pro' }, headers: ownerAuth },
     'POST /api/billing/create-portal-session': { url: '/api/billing/create-portal-session', sample: { serverId: server.id }, headers: ownerAuth },
+    // Staff routes check the site role before the body: the walk sends them as a superadmin (a token with that role).
+    'PUT /api/admin/servers/{id}/tier': { url: `/api/admin/servers/${server.id}/tier`, sample: { tier: 'pro' }, headers: superadminAuth() },
+    'PUT /api/admin/servers/{id}/suspend': { url: `/api/admin/servers/${server.id}/suspend`, sample: { suspended: true }, headers: superadminAuth() },
   };
 }
 

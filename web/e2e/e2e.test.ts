@@ -21,6 +21,7 @@ import { assetsLoadedBy, builtBrotliBytes, PRECOMPRESSED_FROM_BYTES } from './co
 import * as layout from './layout.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
+import { startStripeTestProcess, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -43,6 +44,8 @@ const NEW_PASSWORD = 'Staple-lantern-orbit-4';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 let server: RunningServer;
+/** The local Stripe-compatible server the all-in-one's billing talks to (STRIPE_API_BASE). */
+let stripe: StripeTestProcess | undefined;
 let context: BrowserContext;
 let page: Page;
 /** A second browser for contexts the main (persistent) one cannot give: another time zone, a fake clock. */
@@ -186,7 +189,14 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     await step('build the web app (npm run build:web)', async () => buildWeb());
-    server = await step('start the all-in-one server', () => startAllInOne());
+    stripe = await step('start the local Stripe test server', () => startStripeTestProcess());
+    const stripeEnv = {
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
+      ...Object.fromEntries(TIERS.filter((t) => t.price > 0).map((t) => [`STRIPE_PRICE_${t.key.toUpperCase()}`, `price_${t.key}`])),
+    };
+    server = await step('start the all-in-one server', () => startAllInOne(stripeEnv));
     profileDir = mkdtempSync(join(tmpdir(), 'skald-chromium-'));
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath: CHROMIUM,
@@ -209,6 +219,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     await context?.close();
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     await server?.stop();
+    await stripe?.stop();
   });
 
   it('shows the public pages', { timeout: 600_000 }, async () => {
@@ -676,6 +687,103 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
 
     await step('no console errors', async () => {
+      expect(consoleErrors).toEqual([]);
+    });
+  });
+
+  it('subscription plans: 8 cards, Upgrade to the checkout, the return banners, a webhook moves the tier (issue 11)', { timeout: 600_000 }, async () => {
+    const payments = stripe!;
+    const owner = { username: `pay${Date.now().toString(36)}`, password: 'Ledger-harbour-quill-7' };
+    const { token, serverId } = await step('an owner and a server for billing (API)', async () => {
+      const post = async (path: string, body: unknown, bearer?: string) => {
+        const res = await fetch(`${server.baseUrl}/api${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) },
+          body: JSON.stringify(body),
+        });
+        expect(res.status, `POST ${path} answered ${res.status}`).toBeLessThan(300);
+        return res.json() as Promise<Record<string, string>>;
+      };
+      await post('/auth/register', { ...owner, email: `${owner.username}@example.com` });
+      const login = await post('/auth/login', owner);
+      const created = await post('/server/servers', { name: 'E2E Billing' }, login.token);
+      await seedSession(page, { token: login.token!, serverId: created.id!, serverName: 'E2E Billing' });
+      return { token: login.token!, serverId: created.id! };
+    });
+    const card = (tier: string) => page.locator(`[data-testid="plan-card"][data-tier="${tier}"]`);
+    const currentPlan = page.getByText('Current Plan', { exact: true });
+    const upgrades = page.getByRole('button', { name: /^Upgrade to / });
+
+    await step('/billing: 8 plan cards, Current Plan on free, Upgrade on every higher tier', async () => {
+      await page.goto('/billing');
+      await page.getByTestId('plan-card').nth(7).waitFor();
+      expect(await page.getByTestId('plan-card').count()).toBe(8);
+      await card('free').getByText('Current Plan', { exact: true }).waitFor();
+      expect(await currentPlan.count(), "one card says 'Current Plan'").toBe(1);
+      expect(await upgrades.count()).toBe(7);
+      expect(await card('free').getByRole('button', { name: /^Upgrade/ }).count()).toBe(0);
+      await shootAll('billing', () => card('free').getByText('Current Plan', { exact: true }).waitFor());
+    });
+
+    await step('Upgrade lands on the test server checkout with the price and the server', async () => {
+      await card('starter').getByRole('button', { name: 'Upgrade to Starter' }).click();
+      await page.waitForURL(`${payments.url}/checkout/**`);
+      const sent = (await payments.requests()).filter((r) => r.path === '/v1/checkout/sessions');
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.params).toMatchObject({ 'line_items[0][price]': 'price_starter', 'metadata[serverId]': serverId, client_reference_id: serverId });
+      expect(sent[0]!.params.success_url).toMatch(/\/billing\?success=true$/);
+      expect(sent[0]!.params.cancel_url).toMatch(/\/billing\?canceled=true$/);
+    });
+
+    const cleaned = () => page.waitForURL((url) => url.pathname === '/billing' && url.search === '');
+    await step('returning with ?success=true shows the green banner and cleans the address', async () => {
+      const ready = async () => {
+        await page.getByText('Payment succesful! Your subscription has been upgraded.', { exact: true }).waitFor();
+        await cleaned();
+      };
+      await page.goto('/billing?success=true');
+      await ready();
+      await shootAll('billing-success', ready, { open: () => page.goto('/billing?success=true') });
+    });
+
+    await step('returning with ?canceled=true shows the red banner and cleans the address', async () => {
+      await page.goto('/billing?canceled=true');
+      await page.getByText('Payment cancelled. No charges were made.', { exact: true }).waitFor();
+      await cleaned();
+      expect(await page.getByText('Payment succesful! Your subscription has been upgraded.').count()).toBe(0);
+    });
+
+    await step('a signed webhook moves the tier to Pro; the open screen follows within its 10 s refresh', async () => {
+      await page.goto('/billing');
+      await card('free').getByText('Current Plan', { exact: true }).waitFor();
+      const customerId = (await payments.requests()).find((r) => r.path === '/v1/checkout/sessions')!.params.customer!;
+      const subscription = { id: `sub_e2e_${serverId}`, customerId, status: 'active', priceId: 'price_pro', serverId };
+      await payments.putSubscription(subscription);
+      const signed = await payments.sign({ type: 'customer.subscription.updated', subscription });
+      const sentAt = Date.now();
+      const res = await fetch(`${server.baseUrl}/api/billing/webhook`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json; charset=utf-8', 'Stripe-Signature': signed.signature },
+        body: signed.body,
+      });
+      expect(res.status, `POST /api/billing/webhook answered ${res.status}: ${await res.clone().text()}`).toBe(200);
+      await card('pro').getByText('Current Plan', { exact: true }).waitFor({ timeout: 15_000 });
+      expect(Date.now() - sentAt, 'the screen followed within one 10 s refresh (and the request)').toBeLessThan(12_000);
+      expect(await currentPlan.count()).toBe(1);
+      // An active subscription: plan changes go through the portal, no card offers Upgrade.
+      expect(await upgrades.count()).toBe(0);
+      const tier = (await fetch(`${server.baseUrl}/api/tiers/current-tier/${serverId}`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.json())) as { tierKey: string; subscriptionStatus: string };
+      expect(tier).toMatchObject({ tierKey: 'pro', subscriptionStatus: 'active' });
+      await shootAll('billing-subscribed', () => card('pro').getByText('Current Plan', { exact: true }).waitFor());
+    });
+
+    await step('Manage Subscription lands on the test server portal', async () => {
+      await page.getByRole('button', { name: 'Manage Subscription' }).click();
+      await page.waitForURL(`${payments.url}/portal/**`);
+      await page.goto('/');
+    });
+
+    await step('no console errors on the billing screens', async () => {
       expect(consoleErrors).toEqual([]);
     });
   });

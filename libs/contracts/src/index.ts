@@ -5,5 +5,6 @@ export * from './api-key.ts';
 export * from './events/logs.ts';
 export * from './events/identity.ts';
 export * from './events/audit.ts';
+export * from './events/billing.ts';
 export * from './events/framework.ts';
 export * from './api/index.ts';

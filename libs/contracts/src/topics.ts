@@ -10,7 +10,7 @@ export const TOPICS = {
   logsIngested: 'skald.logs.ingested.v1',
   /** Audit entries: who did what on which server (every service -> audit store). */
   audit: 'skald.audit.v1',
-  /** Tier and subscription changes (billing -> everyone). */
+  /** Billing's own facts: each server's subscription (billing.subscription-changed). Tiers and suspensions are identity facts. */
   billing: 'skald.billing.v1',
 } as const;
 
@@ -29,7 +29,7 @@ export const ALL_TOPICS: readonly TopicName[] = Object.values(TOPICS);
  * them in publish order reproduces the current state. A STREAM of work that nobody needs to replay
  * (logs.ingested: high volume, handled once) stays out, and the bus trims it once consumed.
  * - identity: users, servers, API keys, memberships, tiers, suspensions (every read model).
- * - billing: tier and subscription facts.
+ * - billing: subscription facts (a server's tier and suspension are on identity).
  * - audit: the audit trail store needs every entry, including those from before it was deployed.
  */
 export const HISTORY_TOPICS: readonly TopicName[] = [TOPICS.identity, TOPICS.billing, TOPICS.audit];

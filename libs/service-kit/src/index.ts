@@ -11,6 +11,7 @@ export * from './health.ts';
 export * from './shutdown.ts';
 export * from './identity/read-model.ts';
 export * from './identity/server-access.ts';
+export * from './identity/site-access.ts';
 export * from './skeleton-service.ts';
 export * from './openapi.ts';
 export * from './validation.ts';

@@ -65,6 +65,15 @@ const HASH_A = 'a'.repeat(64);
         expect(await model.roleOf('u3', 's1')).toBe('admin');
       });
 
+      it("keeps each user's e-mail from user.registered and user.updated (audit entries name the actor)", async () => {
+        expect(await model.emailOf('u7')).toBeNull();
+        await publish('user.registered.v1', 'u7', { userId: 'u7', username: 'seven', email: 'seven@skald.test', role: 'admin', createdAt: new Date().toISOString() });
+        await until(async () => (await model.emailOf('u7')) === 'seven@skald.test');
+        await publish('user.updated.v1', 'u7', { userId: 'u7', username: 'seven', email: 'new7@skald.test', twoFactorEnabled: true });
+        await until(async () => (await model.emailOf('u7')) === 'new7@skald.test');
+        expect(await model.siteRoleOf('u7')).toBe('admin');
+      });
+
       it('revokes tokens below the token version and of disabled users; never lowers the bar', async () => {
         expect(await model.isRevoked({ sub: 'u1', tv: 0 })).toBe(false);
         await publish('user.sessions-revoked.v1', 'u1', { userId: 'u1', tokenVersion: 2, reason: 'password-changed' });

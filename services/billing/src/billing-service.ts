@@ -35,7 +35,7 @@ export async function createBillingServiceWith(deps: ServiceDeps, options: Billi
     name: 'billing',
     async routes(app: FastifyInstance) {
       await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
-      await registerBillingRoutes(app, { directory, subscriptions, payments, webhooks, publicUrl: deps.publicUrl, log: deps.log });
+      await registerBillingRoutes(app, { directory, subscriptions, state, payments, webhooks, publicUrl: deps.publicUrl, log: deps.log });
     },
     async start() {
       await directory.start();

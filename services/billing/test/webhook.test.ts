@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPayments } from '@skald/adapters';
+import { TOPICS } from '@skald/contracts';
 import type { StripeTestServer } from '@skald/adapters/stripe-test-server';
 import { desiredState } from '../src/domain/subscription-state.ts';
 import { createHarness, getAs, seedServer } from './support/harness.ts';
@@ -176,5 +177,34 @@ describe('state rules', () => {
     expect(desiredState({ status: 'paused', tier: 'pro' })).toEqual({ tier: 'free', suspendedForPayment: false });
     expect(desiredState({ status: 'incomplete', tier: 'pro' })).toEqual({ tier: null, suspendedForPayment: null });
     expect(desiredState({ status: 'incomplete_expired', tier: 'pro' })).toEqual({ tier: null, suspendedForPayment: null });
+  });
+});
+
+describe("billing's own facts on skald.billing.v1", () => {
+  const subscriptionFacts = () =>
+    h.published
+      .filter((m) => m.topic === TOPICS.billing)
+      .map((m) => m.payload as { type: string; data: { serverId: string; subscriptionId: string; status: string; paidTier: string | null; cancelAtPeriodEnd: boolean; currentPeriodEnd: string | null } })
+      .filter((p) => p.type === 'billing.subscription-changed' && p.data.serverId === S)
+      .map((p) => p.data);
+
+  it('billing.subscription-changed: the stored subscription, keyed by server, once per change (not for a redelivery or an unchanged renewal)', async () => {
+    const end = Math.floor(Date.now() / 1000) + 3600;
+    stripe.putSubscription(subscription({ id: 'sub_f', priceId: 'price_starter', currentPeriodEnd: end }));
+    await deliver(h, stripe, { type: 'checkout.session.completed', serverId: S, customerId: 'cus_1', subscriptionId: 'sub_f' });
+    await expect.poll(subscriptionFacts).toEqual([
+      { serverId: S, subscriptionId: 'sub_f', status: 'active', paidTier: 'starter', cancelAtPeriodEnd: false, currentPeriodEnd: new Date(end * 1000).toISOString() },
+    ]);
+    const key = h.published.find((m) => m.topic === TOPICS.billing)!.key;
+    expect(key).toBe(S);
+    await deliver(h, stripe, { type: 'invoice.paid', customerId: 'cus_1', subscriptionId: 'sub_f' });
+    stripe.putSubscription(subscription({ id: 'sub_f', priceId: 'price_starter', currentPeriodEnd: end, cancelAtPeriodEnd: true }));
+    await deliver(h, stripe, { type: 'customer.subscription.updated', subscription: subscription({ id: 'sub_f', priceId: 'price_starter', currentPeriodEnd: end, cancelAtPeriodEnd: true }) });
+    await settle();
+    expect(subscriptionFacts().map((f) => [f.status, f.cancelAtPeriodEnd])).toEqual([
+      ['active', false],
+      ['active', true],
+    ]);
+    expect(facts()).toEqual(['tier:starter']);
   });
 });

@@ -91,3 +91,21 @@ export type WebhookAck = Static<typeof WebhookAckSchema>;
 
 /** The 503 text of checkout and portal without Stripe configured (issue 11). */
 export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this installation.';
+
+/** PUT /admin/servers/{id}/tier body (site role admin or superadmin; spec 001 §4, §6). */
+export const StaffTierBodySchema = Type.Object({ tier: Type.String({ minLength: 1, maxLength: 32 }) }, { additionalProperties: false });
+export type StaffTierBody = Static<typeof StaffTierBodySchema>;
+
+/** PUT /admin/servers/{id}/suspend body (superadmin only): the new state, not a toggle (spec 001 §4). */
+export const StaffSuspensionBodySchema = Type.Object({ suspended: Type.Boolean() }, { additionalProperties: false });
+export type StaffSuspensionBody = Static<typeof StaffSuspensionBodySchema>;
+
+/**
+ * Both staff calls answer the server's billing state after the change, with the admin area's field names
+ * (spec 001 §3 admin server detail: tier, is_suspended). The spec shows no answer for them.
+ */
+export const StaffServerStateSchema = Type.Object(
+  { id: Type.String(), tier: TierKeySchema, is_suspended: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type StaffServerState = Static<typeof StaffServerStateSchema>;

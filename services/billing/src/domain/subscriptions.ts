@@ -22,6 +22,19 @@ export interface SubscriptionDocument extends BaseDocument {
   readonly publishedTier: TierKey | null;
   /** True while billing holds the server suspended for non-payment (it lifts only its own suspension). */
   readonly suspendedForPayment: boolean;
+  /**
+   * The tier Stripe's state last asked for (recorded with the publish, so a retried webhook after a failed
+   * publish still sees the change). A staff tier yields when Stripe asks for another tier than this one.
+   */
+  readonly stripeTier: TierKey | null;
+  /** A tier staff set (admin area or `servers:tier`); it holds over Stripe's until Stripe's tier changes. */
+  readonly staffTier: TierKey | null;
+  /** Staff suspended the server (superadmin); only staff lift it, payments never do. */
+  readonly staffSuspended: boolean;
+  /** Staff lifted billing's non-payment suspension; it holds until the subscription is paid again. */
+  readonly paymentSuspensionWaived: boolean;
+  /** The billing.subscription-changed data last published for the server (JSON), to publish only changes. */
+  readonly publishedFact: string | null;
   readonly updatedAt: number;
 }
 
@@ -47,6 +60,11 @@ export const EMPTY_SUBSCRIPTION: SubscriptionState = {
   stateAt: 0,
   publishedTier: null,
   suspendedForPayment: false,
+  stripeTier: null,
+  staffTier: null,
+  staffSuspended: false,
+  paymentSuspensionWaived: false,
+  publishedFact: null,
 };
 
 export async function createSubscriptionRepository(docs: DocumentStore): Promise<SubscriptionRepository> {
@@ -54,17 +72,19 @@ export async function createSubscriptionRepository(docs: DocumentStore): Promise
     { fields: ['customerId'] },
     { fields: ['subscriptionId'] },
   ]);
+  // Documents written before a field existed read with its default.
+  const complete = (doc: SubscriptionDocument | null): SubscriptionDocument | null => (doc === null ? null : { ...EMPTY_SUBSCRIPTION, ...doc });
   return {
-    get: (serverId) => collection.findOne({ _id: serverId }),
-    byCustomer: (customerId) => collection.findOne({ customerId }),
-    bySubscription: (subscriptionId) => collection.findOne({ subscriptionId }),
+    get: async (serverId) => complete(await collection.findOne({ _id: serverId })),
+    byCustomer: async (customerId) => complete(await collection.findOne({ customerId })),
+    bySubscription: async (subscriptionId) => complete(await collection.findOne({ subscriptionId })),
     async put(serverId, state) {
-      const current = (await collection.findOne({ _id: serverId })) ?? { _id: serverId, ...EMPTY_SUBSCRIPTION, updatedAt: 0 };
+      const current = complete(await collection.findOne({ _id: serverId })) ?? { _id: serverId, ...EMPTY_SUBSCRIPTION, updatedAt: 0 };
       const next: SubscriptionDocument = { ...current, ...state, _id: serverId, updatedAt: Date.now() };
       const { _id, ...fields } = next;
       await collection.updateOne({ _id }, { $set: fields }, { upsert: true });
       return next;
     },
-    endedCancellations: (nowMs) => collection.find({ cancelAtPeriodEnd: true, currentPeriodEnd: { $lt: nowMs } }),
+    endedCancellations: async (nowMs) => (await collection.find({ cancelAtPeriodEnd: true, currentPeriodEnd: { $lt: nowMs } })).map((doc) => complete(doc)!),
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BillingRouteDeps } from './deps.ts';
 import { registerSessionRoutes } from './session-routes.ts';
+import { registerStaffRoutes } from './staff-routes.ts';
 import { registerTierRoutes } from './tier-routes.ts';
 import { registerWebhookRoute } from './webhook-route.ts';
 
@@ -12,4 +13,5 @@ export async function registerBillingRoutes(app: FastifyInstance, deps: BillingR
   await registerTierRoutes(app, deps);
   await registerSessionRoutes(app, deps);
   await registerWebhookRoute(app, deps);
+  await registerStaffRoutes(app, deps);
 }
