@@ -200,6 +200,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     },
     ...(raw.SECRETS_KEY ? { secretsKey: raw.SECRETS_KEY } : {}),
     serviceUrls: serviceUrls(raw),
+    ...(raw.SUPPORT_EMAIL ? { supportEmail: raw.SUPPORT_EMAIL } : {}),
     ...(raw.STRIPE_SECRET_KEY
       ? {
           stripe: {
