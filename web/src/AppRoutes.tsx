@@ -18,6 +18,8 @@ const PhotoLogsPage = lazy(() => import('./features/photologs/PhotoLogsPage.tsx'
 const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
 const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.tsx'));
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
+const SettingsPage = lazy(() => import('./features/settings/SettingsPage.tsx'));
+const ServerUsersPage = lazy(() => import('./features/serverUsers/ServerUsersPage.tsx'));
 const infoPages = () => import('./features/landing/InfoPage.tsx');
 const DocsPage = lazy(() => infoPages().then((m) => ({ default: m.DocsPage })));
 const PrivacyPage = lazy(() => infoPages().then((m) => ({ default: m.PrivacyPage })));
@@ -31,6 +33,8 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/logs': LogsPage,
   '/photologs': PhotoLogsPage,
   '/billing': BillingPage,
+  '/settings': SettingsPage,
+  '/server-users': ServerUsersPage,
 };
 
 export function AppRoutes() {
