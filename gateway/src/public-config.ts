@@ -15,7 +15,9 @@ export function registerPublicConfig(app: FastifyInstance, config: Pick<SkaldCon
   const answer: PublicConfig = { supportEmail: config.supportEmail ?? null };
   app.get(
     PUBLIC_CONFIG_PATH,
-    { schema: { tags: ['site'], summary: 'Installation settings the public pages show (support address)', response: { 200: PublicConfigSchema } } },
+    // Hidden from the OpenAPI document like the gateway's other own routes (health, the document itself):
+    // the document describes the services' routes, and the proxy-only gateway's merged one could not list it.
+    { schema: { hide: true, response: { 200: PublicConfigSchema } } },
     async (_request, reply) => {
       // Short browser cache: the value changes only with a restart.
       reply.header('cache-control', 'public, max-age=300');
