@@ -14,7 +14,7 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
   };
   return (
     <div className="code-block">
-      <pre aria-label={label} tabIndex={0}>
+      <pre role="group" aria-label={label} tabIndex={0}>
         <code>{code}</code>
       </pre>
       <button type="button" className="copy-button" onClick={copy} aria-label={`Copy ${label}`}>

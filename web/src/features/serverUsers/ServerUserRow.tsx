@@ -52,8 +52,8 @@ export function ServerUserRow({ serverId, user }: { serverId: string; user: Serv
       </td>
       <td>
         {role !== 'owner' && (
-          <Popconfirm title={`Remove ${user.email} from this server?`} okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => removeUser()}>
-            <Button danger loading={removing.isLoading} aria-label={`Delete ${user.email}`}>
+          <Popconfirm title={`Remove ${user.email} from this server?`} okText="Delete" onConfirm={() => removeUser()}>
+            <Button loading={removing.isLoading} aria-label={`Delete ${user.email}`}>
               Delete
             </Button>
           </Popconfirm>

@@ -47,7 +47,8 @@ export default function ServerUsersPage() {
           <Spin /> <span>{SERVER_USERS_TEXT.loading}</span>
         </div>
       ) : (
-        <div className="table-scroll">
+        // Focusable and named: on a phone the table scrolls sideways, which keyboards must reach too.
+        <div className="table-scroll" role="region" aria-label="Server users" tabIndex={0}>
           <table className="plain-table">
             <caption className="sr-only">Users of {server?.name}</caption>
             <thead>

@@ -31,7 +31,7 @@ export function ApiKeySection({ serverId, isOwner }: { serverId: string; isOwner
       </h2>
       <p>Your game server sends this key with every log. Resetting it makes a new key and stops the current one at once.</p>
       {isOwner ? (
-        <Button danger onClick={() => setStep({ kind: 'confirm' })}>
+        <Button onClick={() => setStep({ kind: 'confirm' })}>
           Reset
         </Button>
       ) : (
@@ -41,7 +41,7 @@ export function ApiKeySection({ serverId, isOwner }: { serverId: string; isOwner
         open={step.kind === 'confirm'}
         title="Reset the API key?"
         okText="Reset"
-        okButtonProps={{ danger: true }}
+       
         confirmLoading={resetting.isLoading}
         onOk={() => void confirm()}
         onCancel={() => setStep({ kind: 'idle' })}

@@ -48,14 +48,14 @@ export function DeleteLogsSection({ serverId }: { serverId: string }) {
         aria-describedby={days === null ? 'cleanup-days-error' : undefined}
       />
       {days === null && <Alert id="cleanup-days-error" type="warning" title={SETTINGS_TEXT.invalidDays} className="form-alert" showIcon />}
-      <Button danger disabled={days === null} onClick={() => setConfirming(true)} className="form-submit">
+      <Button disabled={days === null} onClick={() => setConfirming(true)} className="form-submit">
         Delete Logs
       </Button>
       <Modal
         open={confirming}
         title="Delete logs?"
         okText="Delete"
-        okButtonProps={{ danger: true }}
+       
         confirmLoading={cleaning.isLoading}
         onOk={() => void confirm()}
         onCancel={() => setConfirming(false)}
