@@ -16,6 +16,7 @@ import { mountService } from './mount-service.ts';
 import { resolveKeys, serviceDeps } from './process-deps.ts';
 import { registerCompression } from './compression.ts';
 import { registerAllInOneOpenApi } from './openapi.ts';
+import { registerPublicConfig } from './public-config.ts';
 import { registerSecurity } from './security.ts';
 import { loadServiceFactory } from './service-registry.ts';
 import { DEFAULT_WEB_DIST, registerWebApp, spaNotFoundHandler } from './web-app.ts';
@@ -45,6 +46,7 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
     await registerCompression(app);
     registerAllInOneHealth(app, modules);
     await registerAllInOneOpenApi(app);
+    registerPublicConfig(app, config);
     for (const module of modules) await mountService(app, module, { prefix: '/api', defaultBodyLimit: config.bodyLimitBytes });
     await registerWebApp(app, webDist);
   } catch (error) {

@@ -5,6 +5,7 @@ import { createLauncherApp, runningProcess } from './launcher-app.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 import { registerProxy, registerProxyHealth } from './proxy.ts';
 import { registerProxyOpenApi } from './openapi-proxy.ts';
+import { registerPublicConfig } from './public-config.ts';
 import { registerSecurity } from './security.ts';
 import { DEFAULT_WEB_DIST, registerWebApp, spaNotFoundHandler } from './web-app.ts';
 
@@ -16,6 +17,7 @@ export async function buildGateway(config: SkaldConfig, options: LauncherOptions
   await registerCompression(app);
   registerProxyHealth(app, config);
   registerProxyOpenApi(app, config);
+  registerPublicConfig(app, config);
   await registerProxy(app, config);
   await registerWebApp(app, webDist);
   return runningProcess(app, [], []);

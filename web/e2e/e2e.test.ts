@@ -19,7 +19,7 @@ import { checkAccessibility, formatViolations, type A11yNode, type A11yViolation
 import { lastRowTooltip } from './charts.ts';
 import { assetsLoadedBy, builtBrotliBytes, PRECOMPRESSED_FROM_BYTES } from './compression.ts';
 import * as layout from './layout.ts';
-import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
+import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
@@ -635,9 +635,9 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.bringToFront();
     }, () => secondTab ?? page);
 
-    await step('a placeholder server screen', async () => {
+    await step('the server settings screen', async () => {
       await page.goto('/settings');
-      await shootAll('settings-placeholder', () => page.getByRole('heading', { name: 'Server settings' }).waitFor());
+      await shootAll('settings', () => page.getByRole('heading', { name: 'Server settings' }).waitFor());
     });
 
     await step('log out clears local storage, shows the landing and revokes the token (issue 9 item 3)', async () => {
@@ -784,6 +784,122 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
 
     await step('no console errors on the billing screens', async () => {
+      expect(consoleErrors).toEqual([]);
+    });
+  });
+
+  it('shows the documentation and legal pages, resets the API key in the settings, and adds and removes a server user (issue 16)', { timeout: 600_000 }, async () => {
+    const docsPages = [
+      ['docs-setup', '/docsapi/setup', 'Setup', 'Try it with curl'],
+      ['docs-logs-api', '/docsapi/logs', 'Logs API', 'up to 1000 logs as a JSON array'],
+      ['docs-photologs-api', '/docsapi/photologs', 'Photo logs API', 'JPG, PNG or WEBP'],
+      ['features', '/features', 'Features', 'Forward logs to Discord'],
+      ['features-apitokens', '/features/apitokens', 'API tokens', 'The old key stops working immediately'],
+      ['features-servers', '/features/servers', 'Servers and roles', 'Full control, including adding and removing users'],
+      ['features-backups', '/features/backups', 'Database backups', 'Use a read-only database user'],
+      ['features-webhooks', '/features/webhooks', 'Webhooks', "dead-letter queue"],
+      ['games-fivem', '/games/fivem', 'FiveM', 'set skald_api_key "YOUR_API_KEY"'],
+      ['games-minecraft', '/games/minecraft', 'Minecraft', 'Minecraft support is coming soon.'],
+    ] as const;
+    for (const [name, path, title, keyText] of docsPages) {
+      await step(`${name} page`, async () => {
+        await page.goto(path);
+        await shootAll(name, () => page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor());
+        await page.getByText(keyText).first().waitFor();
+        // Copyable examples are addressed to this installation.
+        if (path === '/docsapi/logs') await page.getByText(`curl -X POST ${server.baseUrl}/api/logs`).first().waitFor();
+      });
+    }
+
+    await step('privacy policy and terms: support address from SUPPORT_EMAIL, retention table from GET /tiers', async () => {
+      await page.goto('/privacy-policy');
+      await page.getByRole('heading', { name: '8. International transfers' }).waitFor();
+      expect(await page.getByRole('link', { name: E2E_SUPPORT_EMAIL }).getAttribute('href')).toBe(`mailto:${E2E_SUPPORT_EMAIL}`);
+      await page.goto('/terms-of-service');
+      await page.getByRole('heading', { name: '14. Governing law' }).waitFor();
+      const table = page.getByTestId('tier-table');
+      for (const tier of TIERS) await table.getByRole('row', { name: `${tier.label} ${tier.retentionDays}` }).waitFor();
+    });
+
+    // An owner and a second account, made through the API (the first walkthrough's user has 2FA on).
+    const stamp = Date.now().toString(36);
+    const owner = { username: `owner${stamp}`, email: `owner${stamp}@example.com`, password: user.password };
+    const member = { username: `member${stamp}`, email: `member${stamp}@example.com`, password: user.password };
+    const call = async <T,>(method: string, path: string, body: unknown, token?: string): Promise<T> => {
+      const res = await fetch(`${server.baseUrl}/api${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(300);
+      return (await res.json()) as T;
+    };
+    // Each accepted check stores a log: counted, so Delete Logs can be checked to the number.
+    let acceptedChecks = 0;
+    const ingestStatus = async (apiKey: string) => {
+      const res = await fetch(`${server.baseUrl}/api/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body: JSON.stringify({ message: 'key check' }) });
+      await res.arrayBuffer();
+      if (res.status === 201) acceptedChecks += 1;
+      return res.status;
+    };
+
+    const created = await step('an owner with a server, and a second account', async () => {
+      for (const account of [owner, member]) await call('POST', '/auth/register', account);
+      const { token } = await call<{ token: string }>('POST', '/auth/login', { username: owner.username, password: owner.password });
+      const serverInfo = await call<{ id: string; name: string; api_key: string }>('POST', '/server/servers', { name: 'E2E Keys' }, token);
+      await waitFor(async () => (await ingestStatus(serverInfo.api_key)) === 201, 'the new key accepted at ingestion');
+      await seedSession(page, { token, serverId: serverInfo.id, serverName: serverInfo.name });
+      return serverInfo;
+    });
+
+    await step('server settings: reset the API key; the old key stops working at ingestion', async () => {
+      await page.goto('/settings');
+      await shootAll('server-settings', () => page.getByRole('heading', { level: 1, name: 'Server settings: E2E Keys' }).waitFor());
+      await page.getByRole('button', { name: 'Reset', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Reset the API key?' }).getByRole('button', { name: 'Reset' }).click();
+      const shown = page.getByRole('dialog', { name: 'Your new API key' });
+      const newKey = (await shown.getByTestId('api-key').locator('code').innerText()).trim();
+      expect(newKey.length).toBeGreaterThan(10);
+      expect(newKey).not.toBe(created.api_key);
+      await shootAll('server-settings-new-key', () => shown.waitFor(), { keepPage: true });
+      await shown.getByRole('button', { name: 'I have saved it' }).click();
+      await shown.waitFor({ state: 'hidden' });
+      await waitFor(async () => [401, 403].includes(await ingestStatus(created.api_key)), 'the old key refused at ingestion');
+      await waitFor(async () => (await ingestStatus(newKey)) === 201, 'the new key accepted at ingestion');
+    });
+
+    await step('server settings: Delete Logs with 0 days deletes every log', async () => {
+      await waitFor(async () => (await apiJson(`/logs/my?serverId=${created.id}`)).total === String(acceptedChecks), 'every accepted key check stored');
+      await page.getByLabel('Days').fill('0');
+      await page.getByRole('button', { name: 'Delete Logs' }).click();
+      await page.getByRole('dialog', { name: 'Delete logs?' }).getByRole('button', { name: 'Delete' }).click();
+      await page.getByText(`Logs deleted: ${acceptedChecks}`).waitFor();
+      expect((await apiJson(`/logs/my?serverId=${created.id}`)).total).toBe('0');
+    });
+
+    await step('server users: add a member, then remove them', async () => {
+      await page.goto('/server-users');
+      await shootAll('server-users', () => page.getByTestId('user-count').getByText('1 / 2 users').waitFor());
+      await page.getByRole('button', { name: 'Add user' }).click();
+      const form = page.getByRole('form', { name: 'Add user' });
+      await form.getByLabel('E-mail').fill(member.email);
+      await form.getByRole('button', { name: 'Add user' }).click();
+      await page.getByText('Successfully added user to the dashboard').waitFor();
+      const row = page.locator(`[data-testid="server-user-row"][data-user="${member.email}"]`);
+      await row.waitFor();
+      await page.getByTestId('user-count').getByText('2 / 2 users').waitFor();
+      expect(await row.getByRole('combobox', { name: `Role of ${member.email}` }).count()).toBe(1);
+      await shootAll('server-users-member', () => row.waitFor());
+      await row.getByRole('button', { name: `Delete ${member.email}` }).click();
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByText('Succesfully removed user from the dashboard').waitFor();
+      await row.waitFor({ state: 'detached' });
+      await page.getByTestId('user-count').getByText('1 / 2 users').waitFor();
+      const listed = await apiJson(`/manage/server/${created.id}/users`);
+      expect((listed.body as { email: string }[]).map((u) => u.email)).toEqual([owner.email]);
+    });
+
+    await step('no console errors (issue 16)', async () => {
       expect(consoleErrors).toEqual([]);
     });
   });

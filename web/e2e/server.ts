@@ -29,6 +29,9 @@ export function buildWeb(): void {
   if (result.status !== 0) throw new Error(`npm run build:web failed:\n${result.stdout}\n${result.stderr}`);
 }
 
+/** The support address the walkthrough's server is configured with (the privacy policy and terms show it). */
+export const E2E_SUPPORT_EMAIL = 'support@skald.test';
+
 export interface RunningServer {
   baseUrl: string;
   output(): string;
@@ -42,7 +45,7 @@ export async function startAllInOne(env: Readonly<Record<string, string>> = {}):
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'main.ts')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test' },
+    env: { ...process.env, ...env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', SUPPORT_EMAIL: E2E_SUPPORT_EMAIL },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

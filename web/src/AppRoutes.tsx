@@ -18,12 +18,32 @@ const PhotoLogsPage = lazy(() => import('./features/photologs/PhotoLogsPage.tsx'
 const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
 const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.tsx'));
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
+const SettingsPage = lazy(() => import('./features/settings/SettingsPage.tsx'));
+const ServerUsersPage = lazy(() => import('./features/serverUsers/ServerUsersPage.tsx'));
 const infoPages = () => import('./features/landing/InfoPage.tsx');
-const DocsPage = lazy(() => infoPages().then((m) => ({ default: m.DocsPage })));
-const PrivacyPage = lazy(() => infoPages().then((m) => ({ default: m.PrivacyPage })));
-const TermsPage = lazy(() => infoPages().then((m) => ({ default: m.TermsPage })));
+const legalPages = () => import('./features/landing/LegalPages.tsx');
+const PrivacyPage = lazy(() => legalPages().then((m) => ({ default: m.PrivacyPage })));
+const TermsPage = lazy(() => legalPages().then((m) => ({ default: m.TermsPage })));
 const NotFoundPage = lazy(() => infoPages().then((m) => ({ default: m.NotFoundPage })));
 const NotAvailablePage = lazy(() => infoPages().then((m) => ({ default: m.NotAvailablePage })));
+
+/** The public documentation pages (spec 001 §2), one module per group. */
+const apiDocs = () => import('./features/docs/ApiDocsPages.tsx');
+const featureDocs = () => import('./features/docs/FeatureDocsPages.tsx');
+const gameDocs = () => import('./features/docs/GamesPages.tsx');
+const DOCS_ROUTES: readonly { path: string; Page: ComponentType }[] = [
+  { path: '/docs', Page: lazy(() => featureDocs().then((m) => ({ default: m.DocsOverviewPage }))) },
+  { path: '/docsapi/setup', Page: lazy(() => apiDocs().then((m) => ({ default: m.SetupDocsPage }))) },
+  { path: '/docsapi/logs', Page: lazy(() => apiDocs().then((m) => ({ default: m.LogsApiDocsPage }))) },
+  { path: '/docsapi/photologs', Page: lazy(() => apiDocs().then((m) => ({ default: m.PhotoLogsApiDocsPage }))) },
+  { path: '/features', Page: lazy(() => featureDocs().then((m) => ({ default: m.FeaturesDocsPage }))) },
+  { path: '/features/apitokens', Page: lazy(() => featureDocs().then((m) => ({ default: m.ApiTokensDocsPage }))) },
+  { path: '/features/servers', Page: lazy(() => featureDocs().then((m) => ({ default: m.ServersDocsPage }))) },
+  { path: '/features/backups', Page: lazy(() => featureDocs().then((m) => ({ default: m.BackupsDocsPage }))) },
+  { path: '/features/webhooks', Page: lazy(() => featureDocs().then((m) => ({ default: m.WebhooksDocsPage }))) },
+  { path: '/games/fivem', Page: lazy(() => gameDocs().then((m) => ({ default: m.FiveMDocsPage }))) },
+  { path: '/games/minecraft', Page: lazy(() => gameDocs().then((m) => ({ default: m.MinecraftDocsPage }))) },
+];
 
 /** The server screens built so far; every other screen of the list shows a placeholder (its issue is pending). */
 const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
@@ -31,6 +51,8 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/logs': LogsPage,
   '/photologs': PhotoLogsPage,
   '/billing': BillingPage,
+  '/settings': SettingsPage,
+  '/server-users': ServerUsersPage,
 };
 
 export function AppRoutes() {
@@ -44,8 +66,9 @@ export function AppRoutes() {
       <Route element={<AppShell />}>
         <Route index element={<LandingPage />} />
         <Route path="/contact" element={<ContactPage />} />
-        <Route path="/docs" element={<DocsPage />} />
-        <Route path="/features" element={<LandingPage />} />
+        {DOCS_ROUTES.map(({ path, Page }) => (
+          <Route key={path} path={path} element={<Page />} />
+        ))}
         <Route path="/privacy-policy" element={<PrivacyPage />} />
         <Route path="/terms-of-service" element={<TermsPage />} />
         <Route element={<RequireToken />}>

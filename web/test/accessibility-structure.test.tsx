@@ -6,7 +6,8 @@ import type { ApiLog, LevelColors } from '@skald/contracts/api';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import DashboardPage from '../src/features/dashboard/DashboardPage.tsx';
-import { DocsPage, NotFoundPage } from '../src/features/landing/InfoPage.tsx';
+import { DocsOverviewPage } from '../src/features/docs/FeatureDocsPages.tsx';
+import { NotFoundPage } from '../src/features/landing/InfoPage.tsx';
 import LogsPage from '../src/features/logs/LogsPage.tsx';
 import { describeLowContrast, lowContrastLevels } from '../src/features/logs/levelContrast.ts';
 import PhotoLogsPage from '../src/features/photologs/PhotoLogsPage.tsx';
@@ -63,7 +64,7 @@ describe('headings: one h1 per view, no skipped levels', () => {
   });
 
   it('info pages title with an h1', () => {
-    const docs = renderScreen(<DocsPage />);
+    const docs = renderScreen(<DocsOverviewPage />);
     expect(headingLevels()).toEqual([1]);
     docs.unmount();
     renderScreen(<NotFoundPage />);

@@ -84,6 +84,8 @@ export interface SkaldConfig {
   readonly outboundAllowedHosts: readonly string[];
   /** Upstream base URLs for the gateway in distributed mode. */
   readonly serviceUrls: Readonly<Record<ServiceKey, string>>;
+  /** SUPPORT_EMAIL: shown on the public pages (the gateway's GET /api/public-config); absent when unset. */
+  readonly supportEmail?: string;
   /** Present when STRIPE_SECRET_KEY is set (the billing service's payments); absent: payments answer 503. */
   readonly stripe?: StripeSettings;
 }

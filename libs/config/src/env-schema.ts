@@ -72,6 +72,8 @@ export const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 104857600, description: 'an integer between 1024 and 104857600' })),
   /** Private destinations customer-configured calls may reach (webhooks, backup databases): host names, IPs, CIDRs. */
   OUTBOUND_ALLOWED_HOSTS: Type.Optional(Type.String()),
+  /** The support address the public pages (privacy policy, terms) show; unset: they point to the contact form. */
+  SUPPORT_EMAIL: Type.Optional(Type.String({ pattern: '^[^\\s@<>"]+@[^\\s@<>"]+\\.[^\\s@<>"]+$', maxLength: 254, description: 'an e-mail address' })),
   STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
   STRIPE_WEBHOOK_SECRET: Type.Optional(nonEmpty),
   /** Another Stripe-compatible host for the client (stripe-mock, a local test server); default Stripe's API. */

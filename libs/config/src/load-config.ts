@@ -201,6 +201,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     ...(raw.SECRETS_KEY ? { secretsKey: raw.SECRETS_KEY } : {}),
     serviceUrls: serviceUrls(raw),
     outboundAllowedHosts: splitList(raw.OUTBOUND_ALLOWED_HOSTS),
+    ...(raw.SUPPORT_EMAIL ? { supportEmail: raw.SUPPORT_EMAIL } : {}),
     ...(raw.STRIPE_SECRET_KEY
       ? {
           stripe: {

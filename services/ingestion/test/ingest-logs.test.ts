@@ -123,6 +123,8 @@ describe('POST /logs', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(refused.json<{ usage: unknown }>().usage).toMatchObject({ used: 600, limit: 1000, remaining: 400, tierLabel: 'Free' });
+    // The body repeats the delay for clients that get no headers (FXServer's PerformHttpRequest, issue 16).
+    expect(refused.json<{ retryAfter: unknown }>().retryAfter).toBe(retryAfter);
     const rest = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: batch(400) });
     expect(rest.statusCode).toBe(201);
     const over = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'one more' } });
@@ -148,6 +150,7 @@ describe('POST /logs', () => {
     const res = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'x' } });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
+    expect(res.json()).toEqual({ error: 'Service Unavailable', message: 'Service Unavailable', retryAfter: 5 });
   });
 
   it('coalesces concurrent requests into fewer publish calls, each answered with its own id', async () => {

@@ -151,6 +151,7 @@ describe('POST /photologs', () => {
     const res = await h.inject({ method: 'POST', url: '/photologs', headers, payload });
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBeDefined();
+    expect(res.json<{ retryAfter: number }>().retryAfter).toBe(Number(res.headers['retry-after']));
     expect(await h.objectKeys()).toEqual([]);
   });
 });

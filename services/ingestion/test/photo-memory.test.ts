@@ -31,12 +31,12 @@ describe('POST /photologs: memory bounds', () => {
     await h.close();
   });
 
-  async function upload(data: Buffer, filename: string): Promise<{ status: number; stored: Metadata | null; retryAfter: unknown }> {
+  async function upload(data: Buffer, filename: string): Promise<{ status: number; stored: Metadata | null; retryAfter: unknown; body: unknown }> {
     const { payload, headers } = form([{ name: 'photo', filename, type: 'application/octet-stream', data }], KEY);
     const res = await h.inject({ method: 'POST', url: '/photologs', headers, payload });
     const imageKey = (await h.objectKeys()).find((key) => key.startsWith('photos/'));
     const stored = imageKey === undefined ? null : await sharp((await h.readObject(imageKey))!.body).metadata();
-    return { status: res.statusCode, stored, retryAfter: res.headers['retry-after'] };
+    return { status: res.statusCode, stored, retryAfter: res.headers['retry-after'], body: res.json() };
   }
 
   it('stores a 24-megapixel JPEG scaled down to the 4K UHD pixel cap, aspect kept', async () => {
@@ -86,6 +86,8 @@ describe('POST /photologs: memory bounds', () => {
       const refused = await upload(photo, 'busy.jpg');
       expect(refused.status).toBe(503);
       expect(refused.retryAfter).toBe('5');
+      // The same delay in the body, for clients that get no headers (FXServer's PerformHttpRequest).
+      expect(refused.body).toMatchObject({ retryAfter: 5 });
       expect(refused.stored).toBeNull();
       expect(h.bus.published).toHaveLength(0);
       expect(await h.quotaUsed(SERVER)).toBe(0);

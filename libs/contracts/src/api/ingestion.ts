@@ -33,7 +33,9 @@ export type IngestionUsage = Static<typeof IngestionUsageSchema>;
 
 /**
  * Every refusal of the ingestion API: the common `{ error, message }`, plus `field` naming the refused
- * input on a 400 (`message`, `[3].level`, `photo`) and `usage` on a 429.
+ * input on a 400 (`message`, `[3].level`, `photo`), `usage` on a 429, and `retryAfter` on a 429 and a
+ * 503: the `Retry-After` header's seconds again, for clients that cannot read headers (FXServer's
+ * PerformHttpRequest gives a script only the body of an answer of 400 or more).
  */
 export const IngestionErrorSchema = Type.Object(
   {
@@ -41,6 +43,8 @@ export const IngestionErrorSchema = Type.Object(
     message: Type.String(),
     field: Type.Optional(Type.String()),
     usage: Type.Optional(IngestionUsageSchema),
+    /** Seconds to wait before sending again (429, 503), the same value as the Retry-After header. */
+    retryAfter: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { additionalProperties: false },
 );

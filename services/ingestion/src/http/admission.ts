@@ -1,6 +1,7 @@
 /**
  * The refusals both ingestion routes share once the key is known: the tier's hourly quota (429 with
- * Retry-After and the usage) and an unavailable dependency (503 with Retry-After). Both are thrown as
+ * Retry-After and the usage) and an unavailable dependency (503 with Retry-After); both bodies repeat the
+ * delay as `retryAfter` (retryDelay). Both are thrown as
  * HttpError; the kit's error handler keeps their headers (it masks only a 5xx's text).
  *
  * Only accepted logs count against the quota (issue 9 item 4): a route consumes once nothing but the
@@ -14,11 +15,20 @@ import type { KeyOwner } from '../domain/key-directory.ts';
 import { consumeQuota, peekQuota, releaseQuota } from '../domain/quota.ts';
 import type { QuotaDecision } from '../domain/quota.ts';
 
-const RETRY_AFTER_UNAVAILABLE_S = '5';
+const RETRY_AFTER_UNAVAILABLE_S = 5;
+
+/**
+ * The delay of a 429 or 503 as the `Retry-After` header AND as `retryAfter` (seconds) in the body:
+ * FXServer's PerformHttpRequest hands a game script no headers for answers of 400 or more, only the
+ * body (issue 16), so a FiveM resource can honour the delay only if the body carries it.
+ */
+export function retryDelay(seconds: number): { headers: Record<string, string>; extra: { retryAfter: number } } {
+  return { headers: { 'retry-after': String(seconds) }, extra: { retryAfter: seconds } };
+}
 
 /** 503: nothing of the request was accepted; the client retries the same request later. */
 export function unavailable(): HttpError {
-  return new HttpError(503, 'Service Unavailable', { headers: { 'retry-after': RETRY_AFTER_UNAVAILABLE_S } });
+  return new HttpError(503, 'Service Unavailable', retryDelay(RETRY_AFTER_UNAVAILABLE_S));
 }
 
 /** Points consumed for a request that is not accepted yet; `giveBack` when it is refused after all. */
@@ -39,8 +49,8 @@ async function decide(call: QuotaCall, counters: Counters, request: FastifyReque
   }
   if (decision.allowed) return;
   throw new HttpError(429, `Log limit reached: ${owner.tier.label} allows ${owner.tier.limit} logs per hour`, {
-    headers: { 'retry-after': String(decision.retryAfterSeconds) },
-    extra: { usage: decision.usage },
+    headers: retryDelay(decision.retryAfterSeconds).headers,
+    extra: { usage: decision.usage, retryAfter: decision.retryAfterSeconds },
   });
 }
 

@@ -9,10 +9,11 @@ import { HttpError } from '@skald/service-kit';
 import { PhotoBusyError } from '../domain/photo-gate.ts';
 import type { PhotoGate } from '../domain/photo-gate.ts';
 import { photoGate } from '../domain/photo-memory.ts';
+import { retryDelay } from './admission.ts';
 
 /** 503: nothing of the upload was accepted; the client sends it again after Retry-After. */
 export function photoBusy(error: PhotoBusyError): HttpError {
-  return new HttpError(503, 'Service Unavailable', { headers: { 'retry-after': String(error.retryAfterSeconds) } });
+  return new HttpError(503, 'Service Unavailable', retryDelay(error.retryAfterSeconds));
 }
 
 export function admitPhoto(gate: PhotoGate = photoGate) {

@@ -1,0 +1,72 @@
+import { Alert, Button, Spin } from 'antd';
+import { useState } from 'react';
+import { Navigate } from 'react-router';
+import { useAppSelector } from '../../app/hooks.ts';
+import { useMeQuery } from '../auth/authApi.ts';
+import { Panel } from '../common/Panel.tsx';
+import { PageTitle } from '../shell/PageTitle.tsx';
+import { AddUserForm } from './AddUserForm.tsx';
+import { ServerUserRow } from './ServerUserRow.tsx';
+import { atUserLimit, SERVER_USERS_TEXT, userCountText, useServerUserCountQuery, useServerUsersQuery } from './serverUsersApi.ts';
+
+/**
+ * Manage Server Users (spec 001 §2): the members of the current server with 'current / limit users', an
+ * Add user form that toggles open, and per row a role select and Delete. The owner's business only
+ * (docs/DECISIONS.md, server roles): other roles are sent to /dashboard, and the server answers them 403.
+ */
+export default function ServerUsersPage() {
+  const serverId = useAppSelector((s) => s.session.serverId);
+  const me = useMeQuery(undefined);
+  const server = me.data?.servers.find((s) => s.id === serverId);
+  const canManage = server?.role === 'owner';
+  const users = useServerUsersQuery(serverId ?? '', { skip: !serverId || !canManage });
+  const count = useServerUserCountQuery(serverId ?? '', { skip: !serverId || !canManage });
+  const [adding, setAdding] = useState(false);
+
+  if (!serverId || (me.data && !canManage)) return <Navigate to="/dashboard" replace />;
+  if (me.isError || users.isError || count.isError) return <Alert type="error" title={SERVER_USERS_TEXT.loadFailed} showIcon />;
+
+  return (
+    <Panel className="server-users-page">
+      <PageTitle>Manage Server Users</PageTitle>
+      {count.data && (
+        <p className="count-line" data-testid="user-count">
+          {userCountText(count.data)}
+        </p>
+      )}
+      <Button onClick={() => setAdding((open) => !open)} aria-expanded={adding} aria-controls="add-user-panel">
+        {adding ? 'Close' : 'Add user'}
+      </Button>
+      {adding && (
+        <div id="add-user-panel" className="add-user-panel">
+          <AddUserForm serverId={serverId} atLimit={atUserLimit(count.data)} />
+        </div>
+      )}
+      {!users.data ? (
+        <div className="page-loading">
+          <Spin /> <span>{SERVER_USERS_TEXT.loading}</span>
+        </div>
+      ) : (
+        // Focusable and named: on a phone the table scrolls sideways, which keyboards must reach too.
+        <div className="table-scroll" role="region" aria-label="Server users" tabIndex={0}>
+          <table className="plain-table">
+            <caption className="sr-only">Users of {server?.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Username</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.map((user) => (
+                <ServerUserRow key={user.id} serverId={serverId} user={user} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
+  );
+}
