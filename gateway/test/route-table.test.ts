@@ -31,7 +31,11 @@ describe('route table', () => {
     ['POST', '/billing/create-checkout-session', 'billing'],
     ['GET', '/admin/servers/1/logs', 'admin'],
     ['GET', '/server/srv1/audit-logs', 'admin'],
-    ['GET', '/exports/logs/pdf', 'admin'],
+    ['GET', '/exports/logs/pdf', 'logs'],
+    ['GET', '/exports/auditlogs', 'logs'],
+    ['GET', '/exports/custom', 'logs'],
+    ['GET', '/exports/status', 'logs'],
+    ['GET', '/admin/logs', 'admin'],
     ['HEAD', '/logs/my', 'logs'],
   ])('%s %s -> %s', (method, path, service) => {
     expect(serviceFor(method, path)).toBe(service);
