@@ -26,6 +26,7 @@ import {
   UserRegisteredEvent,
   UserSessionsRevokedEvent,
   UserSiteRoleChangedEvent,
+  UserUpdatedEvent,
   on,
   subscribeEvents,
 } from '@skald/contracts';
@@ -66,6 +67,8 @@ export interface IdentityReadModel extends ServerRoleSource {
   serversOf(userId: string): Promise<MembershipView[]>;
   membersOf(serverId: string): Promise<MembershipView[]>;
   siteRoleOf(userId: string): Promise<SiteRole | null>;
+  /** The user's e-mail as last published (audit entries name their actor by it); null when unknown. */
+  emailOf(userId: string): Promise<string | null>;
   /** True when the user is disabled or the token predates the user's last session revocation. */
   isRevoked(claims: RevocableClaims): Promise<boolean>;
 }
@@ -99,6 +102,8 @@ interface UserDoc {
   readonly active: boolean;
   readonly minTokenVersion: number;
   readonly siteRole: SiteRole;
+  /** Absent for users the model learnt of from an event without it (a revocation before the registration). */
+  readonly email?: string;
 }
 
 function membershipId(serverId: string, userId: string): string {
@@ -141,7 +146,8 @@ export async function createIdentityReadModel(options: IdentityReadModelOptions)
   }
 
   const handlers = [
-    on(UserRegisteredEvent, (data) => upsertUser(data.userId, { siteRole: data.role })),
+    on(UserRegisteredEvent, (data) => upsertUser(data.userId, { siteRole: data.role, email: data.email })),
+    on(UserUpdatedEvent, (data) => upsertUser(data.userId, { email: data.email })),
     on(UserSessionsRevokedEvent, async (data) => {
       const current = await users.findOne({ _id: data.userId });
       // Never lower the bar: a redelivered older revocation must not revive tokens.
@@ -203,6 +209,9 @@ export async function createIdentityReadModel(options: IdentityReadModelOptions)
     },
     async siteRoleOf(userId) {
       return (await users.findOne({ _id: userId }))?.siteRole ?? null;
+    },
+    async emailOf(userId) {
+      return (await users.findOne({ _id: userId }))?.email ?? null;
     },
     async isRevoked(claims) {
       const user = await users.findOne({ _id: claims.sub });
