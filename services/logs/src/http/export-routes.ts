@@ -59,7 +59,7 @@ export async function registerExportRoutes(app: FastifyInstance, deps: LogsRoute
     const chunks = csvChunks(exportRows(deps, selection), layout)[Symbol.asyncIterator]();
     let first: IteratorResult<string>;
     try {
-      // The header and the first page are read before answering: a store that fails at once is a clean 500.
+      // The first page (with the header) is read before answering: a store that fails at once is a clean 500.
       first = await chunks.next();
     } catch (error) {
       await ticket.refund();

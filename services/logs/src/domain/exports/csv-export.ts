@@ -1,5 +1,5 @@
 /**
- * CSV exports as a stream of text chunks: the header row, then one chunk per page of rows. Memory holds
+ * CSV exports as a stream of text chunks: one chunk per page of rows, the header row with the first. Memory holds
  * one page whatever the export's size, and the first chunk goes out as soon as the first page is read.
  * Columns: a single-kind export has that kind's columns; the custom export (several kinds in one file)
  * has a `kind` column and every column of every kind, empty where a kind has none.
@@ -44,13 +44,15 @@ export function columnsFor(layout: ExportType | 'custom'): readonly Column[] {
 
 export async function* csvChunks(rows: AsyncIterable<ExportRow[]>, layout: ExportType | 'custom'): AsyncIterable<string> {
   const columns = columnsFor(layout);
-  yield csvRow(columns);
+  // The header goes out with the first page, so the first chunk proves the store answers.
+  let chunk = csvRow(columns);
   for await (const page of rows) {
-    let chunk = '';
     for (const row of page) {
       const cells = cellsOf(row);
       chunk += csvRow(columns.map((c) => cells[c]));
     }
     yield chunk;
+    chunk = '';
   }
+  if (chunk !== '') yield chunk;
 }
