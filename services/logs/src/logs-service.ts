@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { TOPICS } from '@skald/contracts';
 import type { Subscription, Worker } from '@skald/ports';
-import { authPlugin, createIdentityReadModel } from '@skald/service-kit';
+import { authPlugin, createAuditPublisher, createIdentityReadModel } from '@skald/service-kit';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
 import { createAuditCopy } from './domain/exports/audit-copy.ts';
 import { createExportLimit } from './domain/exports/export-limit.ts';
@@ -14,7 +14,6 @@ import { createImageUrlSigner } from './domain/image-url.ts';
 import { createLevelColorsRepository } from './domain/level-colors.ts';
 import { startRetention } from './domain/retention.ts';
 import { startAuditCopyConsumer } from './events/audit-copy-consumer.ts';
-import { createAuditPublisher } from './events/audit-publisher.ts';
 import { startBatchConsumer } from './events/batch-consumer.ts';
 import { registerLogsRoutes } from './http/routes.ts';
 

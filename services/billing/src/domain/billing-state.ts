@@ -4,9 +4,9 @@
  * All writes of one process go through one queue (`serial`), so two webhooks about one server never
  * interleave their read-compare-publish steps.
  */
-import { ServerSuspensionChangedEvent, ServerTierChangedEvent, identityMessage, isTierKey } from '@skald/contracts';
-import type { TierKey } from '@skald/contracts';
-import type { EventBus, PaymentSubscription } from '@skald/ports';
+import { AUDIT_SYSTEM_ACTOR, ServerSuspensionChangedEvent, ServerTierChangedEvent, auditMessage, identityMessage, isTierKey } from '@skald/contracts';
+import type { AuditAction, AuditEntryInput, TierKey } from '@skald/contracts';
+import type { EventBus, PaymentSubscription, PublishInput } from '@skald/ports';
 import type { IdentityReadModel } from '@skald/service-kit';
 import { desiredState } from './subscription-state.ts';
 import type { SubscriptionDocument, SubscriptionRepository } from './subscriptions.ts';
@@ -40,18 +40,36 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
     return server && isTierKey(server.tier) ? server.tier : 'free';
   }
 
-  async function publishChanges(serverId: string, doc: SubscriptionDocument | null, tier: TierKey | null, suspended: boolean | null): Promise<void> {
-    const messages = [];
+  /** An audit entry of a change the payment provider (or the period end) made: no person is the actor. */
+  function systemAudit(serverId: string, action: AuditAction, details: AuditEntryInput['details']): PublishInput {
+    return auditMessage({ ...AUDIT_SYSTEM_ACTOR, serverId, action, details, at: new Date().toISOString() });
+  }
+
+  /**
+   * `audited`: the change comes from the subscription (Stripe or the period end), so its audit entries are
+   * published with it; setTier's callers (staff, the operator command) publish their own.
+   */
+  async function publishChanges(
+    serverId: string,
+    doc: SubscriptionDocument | null,
+    tier: TierKey | null,
+    suspended: boolean | null,
+    audited: { readonly extra?: readonly PublishInput[] } | null,
+  ): Promise<void> {
+    const messages: PublishInput[] = [...(audited?.extra ?? [])];
     const patch: { publishedTier?: TierKey; suspendedForPayment?: boolean } = {};
-    if (tier !== null && tier !== (await knownTier(serverId, doc))) {
+    const fromTier = await knownTier(serverId, doc);
+    if (tier !== null && tier !== fromTier) {
       messages.push(identityMessage(ServerTierChangedEvent, { serverId, tier }));
+      if (audited) messages.push(systemAudit(serverId, 'server.tier-changed', { from: fromTier, to: tier }));
       patch.publishedTier = tier;
     }
     if (suspended !== null && suspended !== (doc?.suspendedForPayment ?? false)) {
       messages.push(identityMessage(ServerSuspensionChangedEvent, { serverId, suspended }));
+      if (audited) messages.push(systemAudit(serverId, 'server.suspension-changed', { suspended, reason: 'payment' }));
       patch.suspendedForPayment = suspended;
     }
-    if (messages.length === 0) return;
+    if (Object.keys(patch).length === 0 && messages.length === 0) return;
     // Publish, then record: should the publish fail, the webhook answers 500 and Stripe's retry publishes
     // again; should the record fail after the publish, the retry publishes the same values once more
     // (set-the-full-value facts: harmless).
@@ -79,11 +97,13 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
         stateAt: Math.max(doc?.stateAt ?? 0, eventCreated),
       });
       const desired = desiredState(sub);
-      await publishChanges(serverId, stored, desired.tier, desired.suspendedForPayment);
+      const statusChanged = stored.status !== (doc?.status ?? null);
+      const extra = statusChanged ? [systemAudit(serverId, 'billing.subscription-changed', { status: stored.status, tier: stored.tier, cancelAtPeriodEnd: stored.cancelAtPeriodEnd })] : [];
+      await publishChanges(serverId, stored, desired.tier, desired.suspendedForPayment, { extra });
       return deps.subscriptions.get(serverId);
     },
     async setTier(serverId, tier) {
-      await publishChanges(serverId, await deps.subscriptions.get(serverId), tier, null);
+      await publishChanges(serverId, await deps.subscriptions.get(serverId), tier, null, null);
     },
     async endCancelledPeriods(nowMs) {
       let ended = 0;
@@ -92,7 +112,7 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
           const fresh = await deps.subscriptions.get(doc._id);
           if (!fresh?.cancelAtPeriodEnd || fresh.currentPeriodEnd === null || fresh.currentPeriodEnd >= nowMs) return;
           await deps.subscriptions.put(doc._id, { status: 'canceled', cancelAtPeriodEnd: false });
-          await publishChanges(doc._id, fresh, 'free', false);
+          await publishChanges(doc._id, fresh, 'free', false, { extra: [systemAudit(doc._id, 'billing.subscription-changed', { status: 'canceled', tier: fresh.tier, cancelAtPeriodEnd: false })] });
           ended += 1;
         });
       }

@@ -1,7 +1,7 @@
 /** The one dependency bag every logs route file receives (built by logs-service.ts). */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Counters, LogStore, ObjectStore } from '@skald/ports';
-import type { AuditPublisher } from '../events/audit-publisher.ts';
+import type { AuditPublisher } from '@skald/service-kit';
 import type { AuditCopy } from '../domain/exports/audit-copy.ts';
 import type { ExportLimit } from '../domain/exports/export-limit.ts';
 import type { ImageUrlSigner } from '../domain/image-url.ts';
