@@ -201,9 +201,9 @@ describe('monthly limit', () => {
     const scan = vi.spyOn(h.deps.logStore, 'scan');
     try {
       // The store fails before the first row: a 500, nothing counted.
-      scan.mockImplementationOnce(async function* fail(): AsyncIterable<LogRecord[]> {
-        throw new Error('store down');
-      });
+      scan.mockImplementationOnce(() => ({
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('store down')) }),
+      }));
       expect((await getAs(h, '/exports/logs?serverId=free', 'owner')).statusCode).toBe(500);
       expect((await statusOf('free')).used).toBe(0);
       // The store fails after the first page went out: the answer is cut, the export given back.
