@@ -3,6 +3,7 @@
  * store (LogStore.scan: keyset pages, nothing held between them), audit entries from the service's audit
  * copy. Kinds follow one another in the order asked for; inside a kind, newest first.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ExportType } from '@skald/contracts';
 import type { LogRecord, LogStore } from '@skald/ports';
 import type { AuditCopy, AuditCopyDocument } from './audit-copy.ts';
@@ -35,6 +36,16 @@ async function* rowsOfKind(sources: ExportSources, selection: ExportSelection, k
   for await (const page of sources.logStore.scan(query, pageRows)) yield page.map((log) => ({ kind, log }));
 }
 
+/**
+ * Every row of the selection, page by page. After each page the event loop gets a turn: the embedded
+ * stores answer synchronously, so without it a million-row export would run in microtasks alone, keeping
+ * its own socket from sending (no first byte until the end) and every other request of the process waiting.
+ */
 export async function* exportRows(sources: ExportSources, selection: ExportSelection, pageRows = EXPORT_PAGE_ROWS): AsyncIterable<ExportRow[]> {
-  for (const kind of selection.kinds) yield* rowsOfKind(sources, selection, kind, pageRows);
+  for (const kind of selection.kinds) {
+    for await (const page of rowsOfKind(sources, selection, kind, pageRows)) {
+      yield page;
+      await nextTurn();
+    }
+  }
 }
