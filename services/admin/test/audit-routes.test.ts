@@ -77,6 +77,14 @@ describe('GET /server/{id}/audit-logs', () => {
     expect((await trailOf('/server/s4/audit-logs?page=3&pageSize=10', 'u4')).logs.map((l) => l.details)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((n) => ({ n })));
   });
 
+  it('keeps the publish order of entries of one millisecond', async () => {
+    await seedServer(h, { serverId: 's5', ownerId: 'u5', name: 'Epsilon' });
+    const at = '2026-02-01T00:00:00.000Z';
+    await publishAudit(h, ...(['billing.subscription-changed', 'server.tier-changed', 'server.suspension-changed'] as const).map((action) => ({ serverId: 's5', actorId: 'system', actorEmail: 'system', action, at })));
+    await waitFor(async () => (await trailOf('/server/s5/audit-logs', 'u5')).total === 3, 'three entries');
+    expect((await trailOf('/server/s5/audit-logs', 'u5')).logs.map((l) => l.action)).toEqual(['server.suspension-changed', 'server.tier-changed', 'billing.subscription-changed']);
+  });
+
   it('refuses bad paging with a 400 and keeps another server out of the trail', async () => {
     expect((await getAs(h, '/server/s1/audit-logs?page=0', 'u-owner')).statusCode).toBe(400);
     expect((await getAs(h, '/server/s1/audit-logs?pageSize=101', 'u-owner')).statusCode).toBe(400);

@@ -21,6 +21,12 @@ export interface AuditEntryDocument extends BaseDocument {
   readonly at: string;
   /** Epoch ms of `at`: the sort key. */
   readonly atMs: number;
+  /**
+   * Order of recording (strictly increasing in a process, about µs since the epoch): breaks ties between
+   * entries of one millisecond (one change publishing several entries at once) in the order they were
+   * published, since one server's entries arrive in publish order.
+   */
+  readonly seq: number;
   /** A staff action (STAFF_AUDIT_ACTIONS): also listed by GET /admin/logs. */
   readonly staff: boolean;
 }
@@ -48,15 +54,25 @@ export interface AuditTrail {
   staffActions(limit: number): Promise<AuditEntryDocument[]>;
 }
 
-const NEWEST_FIRST = { atMs: -1, _id: -1 } as const;
+const NEWEST_FIRST = { atMs: -1, seq: -1 } as const;
+
+/** Strictly increasing numbers close to the wall clock in µs (safe integers until the year 2255). */
+export function createSequence(now: () => number = Date.now): () => number {
+  let last = 0;
+  return () => {
+    last = Math.max(now() * 1000, last + 1);
+    return last;
+  };
+}
 
 export async function createAuditTrail(docs: DocumentStore): Promise<AuditTrail> {
   const entries: Collection<AuditEntryDocument> = await docs.collection<AuditEntryDocument>('audit_entries', [
-    { fields: ['serverId', 'atMs'] },
-    { fields: ['serverId', 'actorId', 'atMs'] },
-    { fields: ['serverId', 'action', 'atMs'] },
-    { fields: ['staff', 'atMs'] },
+    { fields: ['serverId', 'atMs', 'seq'] },
+    { fields: ['serverId', 'actorId', 'atMs', 'seq'] },
+    { fields: ['serverId', 'action', 'atMs', 'seq'] },
+    { fields: ['staff', 'atMs', 'seq'] },
   ]);
+  const nextSeq = createSequence();
   const users: Collection<AuditUserDocument> = await docs.collection<AuditUserDocument>('audit_users', [{ fields: ['serverId'] }]);
 
   function serverFilter(filter: AuditFilter): Filter {
@@ -81,6 +97,7 @@ export async function createAuditTrail(docs: DocumentStore): Promise<AuditTrail>
           details: entry.details,
           at: entry.at,
           atMs: Number.isFinite(atMs) ? atMs : 0,
+          seq: nextSeq(),
           staff: isStaffAuditAction(entry.action),
         });
       } catch (error) {

@@ -19,6 +19,8 @@ export interface AuditCopyDocument extends BaseDocument {
   readonly details: string | Record<string, unknown>;
   readonly at: string;
   readonly atMs: number;
+  /** Order of recording (as in admin's trail): ties of one millisecond keep their publish order. */
+  readonly seq: number;
 }
 
 export interface AuditCopy {
@@ -27,10 +29,19 @@ export interface AuditCopy {
   scan(serverId: string, range: { readonly from?: number; readonly to?: number }, pageSize: number): AsyncIterable<AuditCopyDocument[]>;
 }
 
-const NEWEST_FIRST = { atMs: -1, _id: -1 } as const;
+const NEWEST_FIRST = { atMs: -1, seq: -1 } as const;
+
+function createSequence(): () => number {
+  let last = 0;
+  return () => {
+    last = Math.max(Date.now() * 1000, last + 1);
+    return last;
+  };
+}
 
 export async function createAuditCopy(docs: DocumentStore): Promise<AuditCopy> {
-  const entries: Collection<AuditCopyDocument> = await docs.collection<AuditCopyDocument>('audit_export_copy', [{ fields: ['serverId', 'atMs'] }]);
+  const entries: Collection<AuditCopyDocument> = await docs.collection<AuditCopyDocument>('audit_export_copy', [{ fields: ['serverId', 'atMs', 'seq'] }]);
+  const nextSeq = createSequence();
   return {
     async record(eventId, entry) {
       if (entry.serverId === null) return;
@@ -45,6 +56,7 @@ export async function createAuditCopy(docs: DocumentStore): Promise<AuditCopy> {
           details: entry.details,
           at: entry.at,
           atMs: Number.isFinite(atMs) ? atMs : 0,
+          seq: nextSeq(),
         });
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
@@ -60,7 +72,7 @@ export async function createAuditCopy(docs: DocumentStore): Promise<AuditCopy> {
         // Keyset after the last entry: the rest of its millisecond, then older ones (the document store's
         // filters have no OR, so the two ranges are two finds).
         const last = page[page.length - 1]!;
-        const sameMs = await entries.find({ serverId, atMs: last.atMs, _id: { $lt: last._id } }, { sort: NEWEST_FIRST, limit: pageSize });
+        const sameMs = await entries.find({ serverId, atMs: last.atMs, seq: { $lt: last.seq } }, { sort: NEWEST_FIRST, limit: pageSize });
         const older = sameMs.length < pageSize ? await entries.find({ serverId, ...atMs({ ...lower, $lt: last.atMs }) }, { sort: NEWEST_FIRST, limit: pageSize - sameMs.length }) : [];
         page = [...sameMs, ...older];
       }
