@@ -7,6 +7,8 @@
  * Stripe-compatible test server: a webhook through the gateway's proxy moves ingestion's quota and a
  * suspension makes ingestion answer 403; a superadmin (promoted with the operator command) sets the tier
  * and suspends through the proxy, and ingestion follows.
+ * Admin (issue 14) runs as its own process holding the audit trail, beside logs serving the exports with
+ * its queue on BullMQ and the monthly export count on Redis.
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -98,11 +100,13 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
   beforeAll(async () => {
     const env = sharedEnv();
     stripe = await startStripeTestServer();
-    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort() };
+    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort(), admin: await freePort() };
     authEnv = { ...env, TARGET: 'auth', DATA_DIR: join(root, 'auth') };
-    for (const service of ['auth', 'ingestion', 'logs'] as const) {
+    for (const service of ['auth', 'ingestion'] as const) {
       processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
     }
+    processes.push(spawnSkald('logs', ports.logs, { ...env, TARGET: 'logs', DATA_DIR: join(root, 'logs'), JOB_QUEUE: 'bullmq' }));
+    processes.push(spawnSkald('admin', ports.admin, { ...env, TARGET: 'admin', DATA_DIR: join(root, 'admin') }));
     processes.push(
       spawnSkald('billing', ports.billing, {
         ...env,
@@ -123,6 +127,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
       SERVICE_URL_INGESTION: `http://127.0.0.1:${ports.ingestion}`,
       SERVICE_URL_LOGS: `http://127.0.0.1:${ports.logs}`,
       SERVICE_URL_BILLING: `http://127.0.0.1:${ports.billing}`,
+      SERVICE_URL_ADMIN: `http://127.0.0.1:${ports.admin}`,
     });
     processes.push(gateway);
     await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 30_000)));
@@ -138,7 +143,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
   it('each service answers its own /health and /ready; the gateway reports them', async () => {
     for (const proc of processes) expect((await api(proc.baseUrl, 'GET', '/health')).status).toBe(200);
     const health = await api<{ services: Record<string, string> }>(gateway.baseUrl, 'GET', '/api/health');
-    expect(health.body.services).toMatchObject({ auth: 'ok', ingestion: 'ok', logs: 'ok', billing: 'ok' });
+    expect(health.body.services).toMatchObject({ auth: 'ok', ingestion: 'ok', logs: 'ok', billing: 'ok', admin: 'ok' });
     expect((await api(gateway.baseUrl, 'GET', '/api/logs/health')).status).toBe(200);
   });
 
@@ -233,5 +238,41 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     await eventually('the staff suspension at ingestion', async () => ((await logs(1)).status === 403 ? true : undefined));
     expect((await suspend(false)).body).toEqual({ id: server.id, tier: 'lite', is_suspended: false });
     await eventually('the suspension lifted at ingestion', async () => ((await logs(1)).status === 201 ? true : undefined));
+  });
+
+  it('audit trail in the admin process, exports from the logs process with the monthly count on Redis', async () => {
+    const token = await registerAndLogin(gateway.baseUrl, 'multi_audit');
+    const server = await createServer(gateway.baseUrl, token, 'Multi Audit');
+    expect((await api(gateway.baseUrl, 'PATCH', '/api/settings/server-name', { token, body: { serverId: server.id, newName: 'Multi Audit 2' } })).status).toBe(200);
+    type Trail = { logs: { action: string }[]; total: number };
+    const trail = () => api<Trail>(gateway.baseUrl, 'GET', `/api/server/${server.id}/audit-logs`, { token });
+    await eventually('the trail to list creation and rename', async () => {
+      const response = await trail();
+      return response.status === 200 && response.body.total === 2 ? response : undefined;
+    });
+    expect((await trail()).body.logs.map((l) => l.action)).toEqual(['server.renamed', 'server.created']);
+
+    await eventually('ingestion to accept the key', async () =>
+      (await api(gateway.baseUrl, 'POST', `/api/logs?apiKey=${server.api_key}`, { body: { message: 'exported, "quoted"' } })).status === 201 ? true : undefined,
+    );
+    await eventually('logs to store the log', async () => {
+      const response = await api<unknown[]>(gateway.baseUrl, 'GET', `/api/logs/my?serverId=${server.id}`, { token });
+      return response.status === 200 && response.body.length === 1 ? true : undefined;
+    });
+    const status = () => api<{ used: number; limit: number }>(gateway.baseUrl, 'GET', `/api/exports/status?serverId=${server.id}`, { token });
+    expect((await status()).body).toEqual({ used: 0, limit: 2 });
+    const csv = await api<string>(gateway.baseUrl, 'GET', `/api/exports/logs?serverId=${server.id}`, { token });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.body).toContain('"exported, ""quoted"""');
+    const pdf = await fetch(`${gateway.baseUrl}/api/exports/logs/pdf?serverId=${server.id}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(pdf.status).toBe(200);
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await api(gateway.baseUrl, 'GET', `/api/exports/custom?serverId=${server.id}&types=logs`, { token })).status).toBe(429);
+    expect((await status()).body).toEqual({ used: 2, limit: 2 });
+    await eventually('both exports in the trail', async () => {
+      const response = await trail();
+      return response.body.logs.filter((l) => l.action === 'export.made').length === 2 ? true : undefined;
+    });
   });
 });

@@ -57,8 +57,11 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: ['PUT'], pattern: '/admin/servers/:id/tier', exact: true, service: 'billing' },
   { methods: ['PUT'], pattern: '/admin/servers/:id/suspend', exact: true, service: 'billing' },
   { methods: '*', pattern: '/admin', service: 'admin' },
-  { methods: '*', pattern: '/server/:id/audit-logs', service: 'admin', note: 'audit logs: later issue' },
-  { methods: '*', pattern: '/exports', service: 'admin', note: 'exports: later issue' },
+  // Audit trail and exports (issue 14; docs/ARCHITECTURE.md "Audit trail and exports"): admin owns the trail,
+  // logs serves every export (its log store, plus its own copy of the audit entries) and the monthly count.
+  { methods: ['GET'], pattern: '/server/:id/audit-logs', exact: true, service: 'admin', note: "a server's audit trail" },
+  { methods: ['GET'], pattern: '/admin/logs', exact: true, service: 'admin', note: 'staff actions from the audit trail' },
+  { methods: '*', pattern: '/exports', service: 'logs', note: 'CSV and PDF exports, export status' },
 ];
 
 function segments(path: string): string[] {

@@ -36,7 +36,11 @@ describe('route table', () => {
     ['PUT', '/admin/servers/1/tier/extra', 'admin'],
     ['PUT', '/admin/servers/1/users/u1', 'admin'],
     ['GET', '/server/srv1/audit-logs', 'admin'],
-    ['GET', '/exports/logs/pdf', 'admin'],
+    ['GET', '/exports/logs/pdf', 'logs'],
+    ['GET', '/exports/auditlogs', 'logs'],
+    ['GET', '/exports/custom', 'logs'],
+    ['GET', '/exports/status', 'logs'],
+    ['GET', '/admin/logs', 'admin'],
     ['HEAD', '/logs/my', 'logs'],
   ])('%s %s -> %s', (method, path, service) => {
     expect(serviceFor(method, path)).toBe(service);

@@ -6,7 +6,7 @@
 // and data fixes are walked through too, so they cannot regress: precompressed assets, the stored photo
 // count under a filter, the dashboard's Other bar, date filters in the browser's own days, token renewal
 // (fake clock), a password change with a second tab open, and log out revoking the token.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
@@ -901,6 +901,90 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
 
     await step('no console errors (issue 16)', async () => {
       expect(consoleErrors).toEqual([]);
+    });
+  });
+
+  it('exports CSV and PDF as downloads, hits the monthly limit, and lists its own actions in the audit logs (issue 14)', { timeout: 600_000 }, async () => {
+    const api = async (method: string, path: string, token: string | null, body?: unknown): Promise<Record<string, unknown>> => {
+      const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
+      if (token) headers['Authorization'] = `Bearer ${token}`;
+      const res = await fetch(`${server.baseUrl}/api${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const text = await res.text();
+      expect(res.status, `${method} ${path} answered ${res.status}: ${text}`).toBeLessThan(300);
+      return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    };
+    const owner = { username: `aud${Date.now().toString(36)}`, password: 'Audit-trail-lantern-7' };
+    const { serverId, token } = await step('an owner with a server, renamed, its key reset and colours saved (through the API)', async () => {
+      await api('POST', '/auth/register', null, { username: owner.username, email: `${owner.username}@example.com`, password: owner.password });
+      const login = await api('POST', '/auth/login', null, { username: owner.username, password: owner.password });
+      const session = String(login['token']);
+      const created = await api('POST', '/server/servers', session, { name: 'E2E Audit' });
+      const id = String(created['id']);
+      await api('PATCH', '/settings/server-name', session, { serverId: id, newName: 'E2E Audit Trail' });
+      await api('POST', `/settings/api-key/reset?serverId=${id}`, session);
+      await waitFor(async () => (await fetch(`${server.baseUrl}/api/settings/levels?serverId=${id}`, { headers: { Authorization: `Bearer ${session}` } })).status === 200, 'logs to know the server');
+      await api('PUT', `/settings/colors?serverId=${id}`, session, { info: { bg_color: '#1d4ed8', text_color: '#ffffff' } });
+      await seedSession(page, { token: session, serverId: id, serverName: 'E2E Audit Trail' });
+      return { serverId: id, token: session };
+    });
+
+    const today = () => page.evaluate(() => {
+      const now = new Date();
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+    });
+
+    await step('/exports: a CSV and a PDF arrive as downloads and the month counts them', async () => {
+      await page.goto('/exports');
+      await page.getByText('0 / 2 exports used this month').waitFor();
+      await shootAll('exports', () => page.getByRole('button', { name: 'Export Custom Selection CSV' }).waitFor());
+      const csvDownload = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export Logs as CSV' }).click();
+      const csv = await csvDownload;
+      expect(csv.suggestedFilename()).toBe(`logs-${await today()}.csv`);
+      expect(readFileSync(await csv.path(), 'utf8').split('\r\n')[0]).toBe('id,created_at,level,type,resource,message,metadata');
+      await page.getByText('1 / 2 exports used this month').waitFor();
+      const pdfDownload = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export Audit Logs as PDF' }).click();
+      const pdf = await pdfDownload;
+      expect(pdf.suggestedFilename()).toBe(`auditlogs-${await today()}.pdf`);
+      expect(readFileSync(await pdf.path()).subarray(0, 5).toString()).toBe('%PDF-');
+      await page.getByText('2 / 2 exports used this month').waitFor();
+    });
+
+    await step("/exports: past the limit the custom export opens 'Export limit reached'", async () => {
+      await page.getByRole('button', { name: 'Export Custom Selection CSV' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText("You've reached your export limit for this month. Please try again later.").waitFor();
+      expect(await dialog.getByText('Export limit reached').count()).toBe(1);
+      await shootAll('exports-limit', () => page.getByRole('dialog').getByText('Export limit reached').waitFor(), { keepPage: true });
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await apiJson(`/exports/status?serverId=${serverId}`)).toMatchObject({ status: 200, body: { used: 2, limit: 2 } });
+    });
+
+    await step("/audit-logs lists the walkthrough's own actions", async () => {
+      const own = ['server.created', 'server.renamed', 'apikey.rotated', 'logs.colors-saved', 'export.made', 'export.made'];
+      await waitFor(async () => {
+        const trail = await fetch(`${server.baseUrl}/api/server/${serverId}/audit-logs`, { headers: { Authorization: `Bearer ${token}` } });
+        return ((await trail.json()) as { total?: number }).total === own.length;
+      }, 'the audit trail to hold every action');
+      await page.goto('/audit-logs');
+      await page.getByTestId('audit-row').first().waitFor();
+      const actions = await page.getByTestId('audit-row').locator('td:nth-child(3)').allInnerTexts();
+      expect([...actions].sort()).toEqual([...own].sort());
+      expect(await page.getByTestId('audit-row').first().locator('td:nth-child(2)').innerText()).toBe(`${owner.username}@example.com`);
+      await shootAll('audit-logs', () => page.getByTestId('audit-row').first().waitFor());
+      await page.getByLabel('Action').selectOption('export.made');
+      await waitFor(async () => (await page.getByTestId('audit-row').count()) === 2, 'the Action filter');
+      await page.getByLabel('Action').selectOption('logs.deleted');
+      await page.getByText('No logs found').waitFor();
+    });
+
+    await step('no console errors (exports and audit logs)', async () => {
+      // The browser reports the refused export (429) itself: that one is the step's purpose.
+      const limitStep = "[/exports: past the limit the custom export opens 'Export limit reached']";
+      expect(consoleErrors.filter((e) => !(e.startsWith(limitStep) && e.includes('status of 429')))).toEqual([]);
     });
   });
 

@@ -16,6 +16,8 @@ const DashboardPage = lazy(() => import('./features/dashboard/DashboardPage.tsx'
 const LogsPage = lazy(() => import('./features/logs/LogsPage.tsx'));
 const PhotoLogsPage = lazy(() => import('./features/photologs/PhotoLogsPage.tsx'));
 const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
+const AuditLogsPage = lazy(() => import('./features/audit/AuditLogsPage.tsx'));
+const ExportsPage = lazy(() => import('./features/exports/ExportsPage.tsx'));
 const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.tsx'));
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
 const SettingsPage = lazy(() => import('./features/settings/SettingsPage.tsx'));
@@ -53,6 +55,8 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/billing': BillingPage,
   '/settings': SettingsPage,
   '/server-users': ServerUsersPage,
+  '/audit-logs': AuditLogsPage,
+  '/exports': ExportsPage,
 };
 
 export function AppRoutes() {

@@ -224,6 +224,49 @@ export function logStoreContract(name: string, makeAdapter: () => Promise<LogSto
       });
     });
 
+    describe('scan', () => {
+      const collect = async (query: Parameters<LogStore['scan']>[0], pageSize: number): Promise<{ pages: number[]; ids: string[] }> => {
+        const pages: number[] = [];
+        const ids: string[] = [];
+        for await (const page of store.scan(query, pageSize)) {
+          pages.push(page.length);
+          ids.push(...page.map((r) => r.id));
+        }
+        return { pages, ids };
+      };
+
+      it('hands out every matching log once, newest first, in pages, ties in one millisecond included', async () => {
+        // 23 logs over 5 milliseconds: pages of 4 cut through runs of equal createdAt.
+        const records = Array.from({ length: 23 }, (_, i) => log({ serverId: serverA, createdAt: T0 + Math.floor(i / 5), level: i % 3 === 0 ? 'error' : 'info' }));
+        await store.insertBatch([...records, log({ serverId: serverB, createdAt: T0 })]);
+        const expected = [...records].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+        const all = await collect({ serverId: serverA }, 4);
+        expect(all.ids).toEqual(expected);
+        expect(all.pages).toEqual([4, 4, 4, 4, 4, 3]);
+        const whole = await collect({ serverId: serverA }, 10_000);
+        expect(whole.ids).toEqual(expected);
+        const errors = await collect({ serverId: serverA, level: 'ERROR' }, 3);
+        expect(errors.ids).toEqual(expected.filter((id) => records.find((r) => r.id === id)!.level === 'error'));
+        const ranged = await collect({ serverId: serverA, from: T0 + 1, to: T0 + 2 }, 4);
+        expect(ranged.ids).toEqual(expected.filter((id) => [1, 2].includes(records.find((r) => r.id === id)!.createdAt - T0)));
+      });
+
+      it('round-trips every field and honours the log type', async () => {
+        const text = log({ serverId: serverA, createdAt: T0, metadata: { note: 'a "quoted", comma\nline' } });
+        const photo = log({ serverId: serverA, createdAt: T0 + 1, logType: 'photo' });
+        await store.insertBatch([text, photo]);
+        const pages: LogRecord[][] = [];
+        for await (const page of store.scan({ serverId: serverA, logType: 'text' }, 10)) pages.push(page);
+        expect(pages).toEqual([[text]]);
+      });
+
+      it('yields nothing for an unknown server and refuses a bad page size', async () => {
+        expect((await collect({ serverId: 'nobody' }, 10)).ids).toEqual([]);
+        await expect(collect({ serverId: serverA }, 0)).rejects.toThrow(RangeError);
+        await expect(collect({ serverId: serverA }, 10_001)).rejects.toThrow(RangeError);
+      });
+    });
+
     describe('stats, facets and count', () => {
       it('counts totals, per day in range, and per level/type/resource split by log type', async () => {
         await store.insertBatch([

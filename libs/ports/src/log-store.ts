@@ -42,6 +42,9 @@ export interface LogQuery {
   readonly limit: number;
 }
 
+/** A query without paging, for scan(). */
+export type LogScanQuery = Omit<LogQuery, 'offset' | 'limit'>;
+
 export interface LogPage {
   /** Newest first (createdAt desc, then id desc). */
   readonly items: LogRecord[];
@@ -66,6 +69,13 @@ export interface LogStore {
   /** Inserts the records; a record whose id is already stored is skipped. Returns how many were new. */
   insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }>;
   query(query: LogQuery): Promise<LogPage>;
+  /**
+   * Every log matching the query, newest first (createdAt desc, then id desc), in pages of at most
+   * `pageSize` (1..10,000). Keyset paging: each page starts after the last row of the one before, so page
+   * 1,000 costs what page 1 does, nothing is held between pages and no total is counted (exports).
+   * Rows inserted or deleted while a scan runs may or may not be seen; none is seen twice.
+   */
+  scan(query: LogScanQuery, pageSize: number): AsyncIterable<LogRecord[]>;
   /** Totals and per level/type/resource over all stored logs; perDay over [fromDay, toDay] (inclusive, UTC). */
   stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats>;
   /** Distinct levels, types and resources a server has used (for filters and webhook options). */

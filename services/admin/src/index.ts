@@ -1,8 +1,2 @@
-/**
- * The admin service. Skeleton: it runs in all-in-one and as TARGET=admin with /health and /ready,
- * and owns its route-table entries (gateway/src/route-table.ts), but has no endpoints yet (later issue).
- */
-import { createSkeletonService } from '@skald/service-kit';
-import type { ServiceFactory } from '@skald/service-kit';
-
-export const createAdminService: ServiceFactory = async (deps) => createSkeletonService('admin', deps);
+/** The admin service: its factory is all other packages need (the gateway mounts it by this name). */
+export { createAdminService } from './admin-service.ts';

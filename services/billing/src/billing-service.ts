@@ -4,7 +4,7 @@
  * suspension (`server.tier-changed`, `server.suspension-changed` on the identity topic).
  */
 import type { FastifyInstance } from 'fastify';
-import { authPlugin, createIdentityReadModel } from '@skald/service-kit';
+import { authPlugin, createAuditPublisher, createIdentityReadModel } from '@skald/service-kit';
 import type { Payments, Worker } from '@skald/ports';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
 import { createBillingState } from './domain/billing-state.ts';
@@ -35,7 +35,7 @@ export async function createBillingServiceWith(deps: ServiceDeps, options: Billi
     name: 'billing',
     async routes(app: FastifyInstance) {
       await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
-      await registerBillingRoutes(app, { directory, subscriptions, state, payments, webhooks, publicUrl: deps.publicUrl, log: deps.log });
+      await registerBillingRoutes(app, { directory, subscriptions, state, payments, webhooks, publicUrl: deps.publicUrl, log: deps.log, audit: createAuditPublisher({ bus: deps.bus, directory }) });
     },
     async start() {
       await directory.start();

@@ -82,7 +82,7 @@ describe('PUT /admin/servers/{id}/tier', () => {
       actorId: STAFF[role],
       actorEmail: `${STAFF[role]}@skald.test`,
       serverId: S,
-      action: 'server.tier-changed',
+      action: 'staff.tier-changed',
       details: { from: 'free', to: 'pro', by: 'staff' },
     });
   });
@@ -131,8 +131,8 @@ describe('PUT /admin/servers/{id}/suspend', () => {
     await expect.poll(facts).toEqual(['suspended:true', 'suspended:false']);
     await waitFor(async () => audits().length === 2, 'two audit entries');
     expect(audits().map((a) => [a.action, a.details, a.actorId])).toEqual([
-      ['server.suspension-changed', { from: false, to: true, by: 'staff' }, STAFF.superadmin],
-      ['server.suspension-changed', { from: true, to: false, by: 'staff' }, STAFF.superadmin],
+      ['staff.suspension-changed', { from: false, to: true, by: 'staff' }, STAFF.superadmin],
+      ['staff.suspension-changed', { from: true, to: false, by: 'staff' }, STAFF.superadmin],
     ]);
   });
 

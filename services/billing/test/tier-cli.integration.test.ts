@@ -64,7 +64,7 @@ describe('npm run skald -- servers:tier', () => {
       }
       await waitFor(async () => h.published.some((m) => m.topic === TOPICS.audit), 'the audit entry');
       const audit = h.published.find((m) => m.topic === TOPICS.audit)!.payload as { data: Record<string, unknown> };
-      expect(audit.data).toMatchObject({ actorId: 'cli', actorEmail: 'cli@localhost', serverId: S, action: 'server.tier-changed', details: { from: 'free', to: 'voyager', by: 'staff' } });
+      expect(audit.data).toMatchObject({ actorId: 'cli', actorEmail: 'cli@localhost', serverId: S, action: 'staff.tier-changed', details: { from: 'free', to: 'voyager', by: 'staff' } });
     });
   });
 

@@ -1,15 +1,19 @@
 /**
  * The logs service: consumes accepted log batches into the log store, serves the read side (lists,
- * search, stats, photo images, usage, colour settings, cleanup) and runs the retention sweep.
+ * search, stats, photo images, usage, colour settings, cleanup) and runs the retention sweep. It also serves
+ * every export (CSV and PDF, the monthly count) from its log store and its own copy of the audit entries.
  */
 import type { FastifyInstance } from 'fastify';
 import { TOPICS } from '@skald/contracts';
 import type { Subscription, Worker } from '@skald/ports';
-import { authPlugin, createIdentityReadModel } from '@skald/service-kit';
+import { authPlugin, createAuditPublisher, createIdentityReadModel } from '@skald/service-kit';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
+import { createAuditCopy } from './domain/exports/audit-copy.ts';
+import { createExportLimit } from './domain/exports/export-limit.ts';
 import { createImageUrlSigner } from './domain/image-url.ts';
 import { createLevelColorsRepository } from './domain/level-colors.ts';
 import { startRetention } from './domain/retention.ts';
+import { startAuditCopyConsumer } from './events/audit-copy-consumer.ts';
 import { startBatchConsumer } from './events/batch-consumer.ts';
 import { registerLogsRoutes } from './http/routes.ts';
 
@@ -34,7 +38,11 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const colors = await createLevelColorsRepository(deps.docs);
   const signer = createImageUrlSigner(deps.secretsKey, options.publicPathPrefix ?? '/api');
   const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log };
+  const auditCopy = await createAuditCopy(deps.docs);
+  const audit = createAuditPublisher({ bus: deps.bus, directory, now });
+  const exportLimit = createExportLimit({ counters: deps.counters, directory, now });
   let consumer: Subscription | null = null;
+  let auditCopyConsumer: Subscription | null = null;
   let retention: Worker | null = null;
   let started = false;
 
@@ -57,24 +65,41 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
     async routes(app: FastifyInstance) {
       // app.authenticate: verifies access tokens (EdDSA, pinned options) and checks revocation against the identity read model.
       await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
-      await registerLogsRoutes(app, { directory, logStore: deps.logStore, objects: deps.objects, counters: deps.counters, colors, signer, log: deps.log, now });
+      await registerLogsRoutes(app, {
+        directory,
+        logStore: deps.logStore,
+        objects: deps.objects,
+        counters: deps.counters,
+        colors,
+        signer,
+        log: deps.log,
+        now,
+        audit,
+        auditCopy,
+        exportLimit,
+      });
     },
     async start() {
       await directory.start();
       await control.startConsumer();
+      await deps.bus.ensureTopics([TOPICS.audit]);
+      auditCopyConsumer = await startAuditCopyConsumer(deps.bus, auditCopy);
       retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log }, options.retentionEveryMs);
       started = true;
     },
     async stop() {
       started = false;
       await control.stopConsumer();
+      const copyConsumer = auditCopyConsumer;
+      auditCopyConsumer = null;
+      if (copyConsumer) await copyConsumer.stop();
       const worker = retention;
       retention = null;
       if (worker) await worker.close();
       await directory.stop();
     },
     async ready() {
-      return started && consumer !== null;
+      return started && consumer !== null && auditCopyConsumer !== null;
     },
   };
 }

@@ -10,7 +10,7 @@ import { createTestDeps } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
 import { createLogsServiceWith } from '../src/logs-service.ts';
 
-const TAGS = ['logs', 'photologs', 'settings', 'usage'];
+const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports'];
 const routes: { method: string; url: string; schema: FastifySchema | undefined }[] = [];
 let deps: TestDeps;
 let app: FastifyInstance;
@@ -36,6 +36,10 @@ describe('logs route schemas', () => {
   it('give every route a tag, a summary and its answers, errors included', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
       'DELETE /logs/cleanup',
+      'GET /exports/:type',
+      'GET /exports/:type/pdf',
+      'GET /exports/custom',
+      'GET /exports/status',
       'GET /logs/my',
       'GET /logs/my/combined',
       'GET /logs/stats',
@@ -61,6 +65,10 @@ describe('logs route schemas', () => {
   it('generate one OpenAPI operation per route', () => {
     const document = app.swagger() as { paths: Record<string, Record<string, { tags?: string[]; responses?: Record<string, unknown> }>> };
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/exports/custom',
+      '/exports/status',
+      '/exports/{type}',
+      '/exports/{type}/pdf',
       '/logs/cleanup',
       '/logs/my',
       '/logs/my/combined',

@@ -95,3 +95,10 @@ export class StatsBuilder {
     return { totals: this.totals, perDay: this.perDay, perLevel: this.#dims.level, perType: this.#dims.type, perResource: this.#dims.resource };
   }
 }
+
+/** Largest page scan() hands out at once. */
+export const MAX_SCAN_PAGE = 10_000;
+
+export function validateScanPageSize(pageSize: number): void {
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_SCAN_PAGE) throw new RangeError(`pageSize must be an integer from 1 to ${MAX_SCAN_PAGE}`);
+}

@@ -12,7 +12,7 @@
  */
 import { MongoBulkWriteError, MongoClient } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter, Sort } from 'mongodb';
-import type { DeleteResult, LogPage, LogQuery, LogRecord, LogStats, LogStore, LogType } from '@skald/ports';
+import type { DeleteResult, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
 import {
   DAY_MS,
   DEFAULT_SEARCH_COUNT_CAP,
@@ -24,6 +24,7 @@ import {
   parseDay,
   present,
   validateLogQuery,
+  validateScanPageSize,
 } from './log-store-shared.ts';
 
 const DUPLICATE_KEY = 11000;
@@ -233,6 +234,25 @@ export class MongoLogStore implements LogStore {
     const filter = this.#filter(query);
     const docs = query.limit === 0 ? [] : await this.#logs.find(filter).sort(NEWEST_FIRST).skip(query.offset).limit(query.limit).toArray();
     return { items: docs.map(toRecord), total: await this.#total(query, filter) };
+  }
+
+  async *scan(query: LogScanQuery, pageSize: number): AsyncIterable<LogRecord[]> {
+    validateLogQuery({ ...query, offset: 0, limit: pageSize });
+    validateScanPageSize(pageSize);
+    const base = this.#filter({ ...query, offset: 0, limit: pageSize });
+    let after: { createdAt: number; id: string } | null = null;
+    for (;;) {
+      // Keyset on the (serverId, createdAt, _id) order: strictly after the last row handed out.
+      const filter: Filter<LogDoc> =
+        after === null ? base : { $and: [base, { $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after.id } }] }] };
+      const docs = await this.#logs.find(filter).sort(NEWEST_FIRST).limit(pageSize).toArray();
+      if (docs.length === 0) return;
+      const page = docs.map(toRecord);
+      yield page;
+      if (docs.length < pageSize) return;
+      const last = page[page.length - 1]!;
+      after = { createdAt: last.createdAt, id: last.id };
+    }
   }
 
   async #total(query: LogQuery, filter: Filter<LogDoc>): Promise<number> {

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
-import type { DeleteResult, LogPage, LogQuery, LogRecord, LogStats, LogStore, LogType } from '@skald/ports';
+import type { DeleteResult, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
 import {
   DAY_MS,
   DEFAULT_SEARCH_COUNT_CAP,
@@ -25,6 +25,7 @@ import {
   parseDay,
   present,
   validateLogQuery,
+  validateScanPageSize,
 } from './log-store-shared.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
@@ -40,6 +41,8 @@ export interface SqliteLogStoreOptions {
 type Access = 'key' | 'level' | 'photo';
 
 interface QueryPlan {
+  /** `logs [INDEXED BY …] WHERE …` of the filters, for the page, count and scan statements. */
+  readonly from: string;
   readonly pageSql: string;
   readonly countSql: string;
   readonly cappedCountSql: string;
@@ -282,6 +285,26 @@ export class SqliteLogStore implements LogStore {
     return { items: rows.map((row) => toRecord(query.serverId, row)), total: this.#total(query, serverKey, plan) };
   }
 
+  async *scan(query: LogScanQuery, pageSize: number): AsyncIterable<LogRecord[]> {
+    validateLogQuery({ ...query, offset: 0, limit: pageSize });
+    validateScanPageSize(pageSize);
+    const serverKey = this.#serverKey(query.serverId, false);
+    if (serverKey === undefined) return;
+    const plan = this.#plan({ ...query, offset: 0, limit: pageSize }, serverKey);
+    const first = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM ${plan.from} ORDER BY created_at DESC, id DESC LIMIT ?`);
+    // A row-value comparison on the clustered key (or the chosen index, which ends with it): each page
+    // is a seek to the last row handed out, then a short walk.
+    const next = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM ${plan.from} AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`);
+    let rows = first.all(...plan.params, pageSize);
+    while (rows.length > 0) {
+      const page = rows.map((row) => toRecord(query.serverId, row));
+      yield page;
+      if (rows.length < pageSize) return;
+      const last = page[page.length - 1]!;
+      rows = next.all(...plan.params, last.createdAt, last.id, pageSize);
+    }
+  }
+
   /** EXPLAIN QUERY PLAN of the page query (diagnostics, tests and the benchmark). */
   explainQuery(query: LogQuery): string {
     validateLogQuery(query);
@@ -328,6 +351,7 @@ export class SqliteLogStore implements LogStore {
     const indexedBy = access === 'level' ? ' INDEXED BY logs_server_level' : access === 'photo' ? ' INDEXED BY logs_server_photo' : '';
     const from = `logs${indexedBy} WHERE ${where.join(' AND ')}`;
     return {
+      from,
       pageSql: `SELECT ${PAGE_COLUMNS} FROM ${from} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
       countSql: `SELECT count(*) AS n FROM ${from}`,
       cappedCountSql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT ?)`,

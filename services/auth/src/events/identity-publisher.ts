@@ -5,10 +5,10 @@
  */
 import type { EventBus, PublishInput } from '@skald/ports';
 import { auditMessage } from '@skald/contracts';
-import type { AuditRecorded } from '@skald/contracts';
+import type { AuditEntryInput } from '@skald/contracts';
 
 /** An audit entry without its time (stamped when published). */
-export type AuditInput = Omit<AuditRecorded, 'at'>;
+export type AuditInput = Omit<AuditEntryInput, 'at'>;
 
 export interface IdentityPublisher {
   /** Resolves once the bus has the identity events and the audit entry durably. */

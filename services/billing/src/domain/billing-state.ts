@@ -10,8 +10,8 @@
  *  - suspension: a staff suspension holds until staff lift it (payments never lift it); staff lifting a
  *    non-payment suspension holds until the subscription is paid again, then a new unpaid suspends again.
  */
-import { BillingSubscriptionChangedEvent, ServerSuspensionChangedEvent, ServerTierChangedEvent, auditMessage, eventMessage, identityMessage, isTierKey } from '@skald/contracts';
-import type { AuditRecorded, BillingSubscriptionChanged, TierKey } from '@skald/contracts';
+import { AUDIT_SYSTEM_ACTOR, BillingSubscriptionChangedEvent, ServerSuspensionChangedEvent, ServerTierChangedEvent, auditMessage, eventMessage, identityMessage, isTierKey } from '@skald/contracts';
+import type { AuditAction, AuditEntryInput, BillingSubscriptionChanged, TierKey } from '@skald/contracts';
 import type { EventBus, PaymentSubscription, PublishInput } from '@skald/ports';
 import type { IdentityReadModel } from '@skald/service-kit';
 import { desiredState } from './subscription-state.ts';
@@ -90,7 +90,14 @@ function withStripe(doc: SubscriptionDocument | null, desired: Desired): { holds
   return { holds: next, tier };
 }
 
-type AuditInput = Omit<AuditRecorded, 'at'>;
+type AuditInput = Omit<AuditEntryInput, 'at'>;
+
+/** How a change is audited: staff changes name their actor; the subscription's own changes are the system's. */
+interface AuditOf {
+  readonly staff?: (from: ServerBillingState, to: ServerBillingState) => AuditInput;
+  /** Entries published in the same batch (the subscription's status change). */
+  readonly extra?: readonly PublishInput[];
+}
 
 /** The server's subscription as billing's own fact (TOPICS.billing), or null before it has one. */
 function subscriptionFact(serverId: string, doc: SubscriptionDocument | null): BillingSubscriptionChanged | null {
@@ -122,22 +129,29 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
   /**
    * Publishes the tier (when not null and different) and the suspension the holds give, and the stored
    * subscription on TOPICS.billing when it changed, then records the holds and what was published. `doc`
-   * is the document as stored now (with a just-applied Stripe state). `audit` builds the staff change's
-   * audit entry, published in the same batch as the facts.
+   * is the document as stored now (with a just-applied Stripe state). `audit.staff` builds a staff change's
+   * audit entry; without it the change came from the subscription (Stripe, the period end) and is audited
+   * with the system actor. Audit entries go in the same batch as the facts.
    */
   async function commit(
     serverId: string,
     doc: SubscriptionDocument | null,
     holds: Holds,
     tier: TierKey | null,
-    audit?: (from: ServerBillingState, to: ServerBillingState) => AuditInput,
+    audit: AuditOf = {},
   ): Promise<ServerBillingState> {
     const from: ServerBillingState = { tier: await knownTier(serverId, doc), suspended: isSuspended(holdsOf(doc)) };
     const to: ServerBillingState = { tier: tier ?? from.tier, suspended: isSuspended(holds) };
-    const messages: PublishInput[] = [];
-    if (to.tier !== from.tier) messages.push(identityMessage(ServerTierChangedEvent, { serverId, tier: to.tier }));
-    if (to.suspended !== from.suspended) messages.push(identityMessage(ServerSuspensionChangedEvent, { serverId, suspended: to.suspended }));
-    if (messages.length > 0 && audit) messages.push(auditMessage({ ...audit(from, to), at: new Date().toISOString() }));
+    const messages: PublishInput[] = [...(audit.extra ?? [])];
+    if (to.tier !== from.tier) {
+      messages.push(identityMessage(ServerTierChangedEvent, { serverId, tier: to.tier }));
+      if (!audit.staff) messages.push(systemAudit(serverId, 'server.tier-changed', { from: from.tier, to: to.tier }));
+    }
+    if (to.suspended !== from.suspended) {
+      messages.push(identityMessage(ServerSuspensionChangedEvent, { serverId, suspended: to.suspended }));
+      if (!audit.staff) messages.push(systemAudit(serverId, 'server.suspension-changed', { suspended: to.suspended, reason: 'payment' }));
+    }
+    if ((to.tier !== from.tier || to.suspended !== from.suspended) && audit.staff) messages.push(auditMessage({ ...audit.staff(from, to), at: new Date().toISOString() }));
     // Billing's own fact: the subscription as stored, when it differs from the one last published.
     const fact = subscriptionFact(serverId, doc);
     const factJson = fact === null ? null : JSON.stringify(fact);
@@ -152,8 +166,13 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
     return to;
   }
 
-  function staffAudit(serverId: string, actor: StaffActor, action: string, details: Record<string, unknown>): AuditInput {
+  function staffAudit(serverId: string, actor: StaffActor, action: AuditAction, details: Record<string, unknown>): AuditInput {
     return { actorId: actor.id, actorEmail: actor.email, serverId, action, details: { ...details, by: 'staff' } };
+  }
+
+  /** An audit entry of a change the payment provider (or the period end) made: no person is the actor. */
+  function systemAudit(serverId: string, action: AuditAction, details: AuditEntryInput['details']): PublishInput {
+    return auditMessage({ ...AUDIT_SYSTEM_ACTOR, serverId, action, details, at: new Date().toISOString() });
   }
 
   return {
@@ -177,14 +196,16 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
       });
       // Stripe's tier compares against the document as it was (its stripeTier), not the status just stored.
       const { holds, tier } = withStripe(doc, desiredState(sub));
-      await commit(serverId, stored, holds, tier);
+      const statusChanged = stored.status !== (doc?.status ?? null);
+      const extra = statusChanged ? [systemAudit(serverId, 'billing.subscription-changed', { status: stored.status, tier: stored.tier, cancelAtPeriodEnd: stored.cancelAtPeriodEnd })] : [];
+      await commit(serverId, stored, holds, tier, { extra });
       return deps.subscriptions.get(serverId);
     },
     setStaffTier(serverId, tier, actor) {
       return serial(async () => {
         const doc = await deps.subscriptions.get(serverId);
         const holds: Holds = { ...holdsOf(doc), staffTier: tier, stripeTier: storedStripeTier(doc) };
-        return commit(serverId, doc, holds, tier, (from, to) => staffAudit(serverId, actor, 'server.tier-changed', { from: from.tier, to: to.tier }));
+        return commit(serverId, doc, holds, tier, { staff: (from, to) => staffAudit(serverId, actor, 'staff.tier-changed', { from: from.tier, to: to.tier }) });
       });
     },
     setStaffSuspension(serverId, suspended, actor) {
@@ -199,7 +220,7 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
               suspendedForPayment: false,
               paymentSuspensionWaived: current.paymentSuspensionWaived || current.suspendedForPayment,
             };
-        return commit(serverId, doc, holds, null, (from, to) => staffAudit(serverId, actor, 'server.suspension-changed', { from: from.suspended, to: to.suspended }));
+        return commit(serverId, doc, holds, null, { staff: (from, to) => staffAudit(serverId, actor, 'staff.suspension-changed', { from: from.suspended, to: to.suspended }) });
       });
     },
     async endCancelledPeriods(nowMs) {
@@ -210,7 +231,8 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
           if (!fresh?.cancelAtPeriodEnd || fresh.currentPeriodEnd === null || fresh.currentPeriodEnd >= nowMs) return;
           const stored = await deps.subscriptions.put(doc._id, { status: 'canceled', cancelAtPeriodEnd: false });
           const { holds, tier } = withStripe(fresh, { tier: 'free', suspendedForPayment: false });
-          await commit(doc._id, stored, holds, tier);
+          const extra = [systemAudit(doc._id, 'billing.subscription-changed', { status: 'canceled', tier: fresh.tier, cancelAtPeriodEnd: false })];
+          await commit(doc._id, stored, holds, tier, { extra });
           ended += 1;
         });
       }

@@ -1,7 +1,7 @@
 /** The one dependency bag every billing route file receives (built by billing-service.ts). */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Payments } from '@skald/ports';
-import type { IdentityReadModel } from '@skald/service-kit';
+import type { AuditPublisher, IdentityReadModel } from '@skald/service-kit';
 import type { BillingState } from '../domain/billing-state.ts';
 import type { SubscriptionRepository } from '../domain/subscriptions.ts';
 import type { WebhookProcessor } from '../domain/webhook-events.ts';
@@ -19,4 +19,6 @@ export interface BillingRouteDeps {
   /** PUBLIC_URL: the base of the checkout return URLs. */
   readonly publicUrl: string;
   readonly log: FastifyBaseLogger;
+  /** Audit entries of the owners' own billing actions (checkout started). */
+  readonly audit: AuditPublisher;
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CreateCheckoutSessionBodySchema, CreatePortalSessionBodySchema, PAYMENTS_NOT_CONFIGURED, SessionUrlSchema } from '@skald/contracts';
 import type { Payments } from '@skald/ports';
-import { requireServerRole, sendError, serverAccessOf } from '@skald/service-kit';
+import { requireServerRole, sendError, serverAccessOf, userIdFromRequest } from '@skald/service-kit';
 import { startCheckout, startPortal } from '../domain/checkout.ts';
 import type { BillingRouteDeps } from './deps.ts';
 import { OWNER_ERRORS } from './route-schemas.ts';
@@ -34,7 +34,10 @@ export async function registerSessionRoutes(app: FastifyInstance, deps: BillingR
     },
     async (request, reply) => {
       if (!deps.payments) return notConfigured(reply);
-      return startCheckout(checkoutDeps(deps.payments), serverAccessOf(request).serverId, request.body.tier);
+      const { serverId } = serverAccessOf(request);
+      const session = await startCheckout(checkoutDeps(deps.payments), serverId, request.body.tier);
+      await deps.audit.publish({ actorId: userIdFromRequest(request) ?? '', serverId, action: 'billing.checkout-started', details: { tier: request.body.tier } });
+      return session;
     },
   );
 

@@ -1,6 +1,9 @@
 /** The one dependency bag every logs route file receives (built by logs-service.ts). */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Counters, LogStore, ObjectStore } from '@skald/ports';
+import type { AuditPublisher } from '@skald/service-kit';
+import type { AuditCopy } from '../domain/exports/audit-copy.ts';
+import type { ExportLimit } from '../domain/exports/export-limit.ts';
 import type { ImageUrlSigner } from '../domain/image-url.ts';
 import type { LevelColorsRepository } from '../domain/level-colors.ts';
 import type { ServerDirectory } from '../domain/server-directory.ts';
@@ -15,4 +18,10 @@ export interface LogsRouteDeps {
   readonly signer: ImageUrlSigner;
   readonly log: FastifyBaseLogger;
   readonly now: () => number;
+  /** Audit entries of this service's changes (colours saved, logs deleted, export made). */
+  readonly audit: AuditPublisher;
+  /** The audit entries exports read (this service's copy, fed by the audit topic). */
+  readonly auditCopy: AuditCopy;
+  /** The monthly export count. */
+  readonly exportLimit: ExportLimit;
 }

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { ApiLogListSchema, CleanupAnswerSchema, DashboardStatsSchema, PhotoLogPageSchema } from '@skald/contracts';
 import type { ApiLog } from '@skald/contracts';
 import type { LogType } from '@skald/ports';
-import { HttpError, requireServerRole, serverAccessOf } from '@skald/service-kit';
+import { HttpError, requireServerRole, serverAccessOf, userIdFromRequest } from '@skald/service-kit';
 import { DAY_MS } from '../domain/days.ts';
 import { DEFAULT_LOG_PAGE_SIZE, DEFAULT_PHOTO_PAGE_SIZE, ListQuerySchema, MAX_PAGE_SIZE, UNPAGED_LIMIT, toLogQuery } from '../domain/list-query.ts';
 import type { ListQuery } from '../domain/list-query.ts';
@@ -138,6 +138,7 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
       // days = 0 deletes everything up to now; days = n keeps the last n days.
       const result = await deps.logStore.deleteBefore(serverId, deps.now() - parsedDays * DAY_MS);
       await deleteObjects(deps, result.objectKeys);
+      await deps.audit.publish({ actorId: userIdFromRequest(request) ?? '', serverId, action: 'logs.deleted', details: { days: parsedDays, deletedCount: result.deletedCount } });
       return { deletedCount: result.deletedCount };
     },
   );

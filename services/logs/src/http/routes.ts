@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { LogsRouteDeps } from './deps.ts';
+import { registerExportRoutes } from './export-routes.ts';
 import { registerImageRoute } from './image-route.ts';
 import { registerLogRoutes } from './log-routes.ts';
 import { registerSettingsRoutes } from './settings-routes.ts';
@@ -14,4 +15,5 @@ export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDe
   await registerSettingsRoutes(app, deps);
   await registerUsageRoute(app, deps);
   await registerImageRoute(app, deps);
+  await registerExportRoutes(app, deps);
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { COLOR_LEVELS, LevelColorsSchema, LevelColorsUpdateSchema, LevelListSchema } from '@skald/contracts';
-import { requireServerRole, serverAccessOf } from '@skald/service-kit';
+import { requireServerRole, serverAccessOf, userIdFromRequest } from '@skald/service-kit';
 import type { LogsRouteDeps } from './deps.ts';
 import { ADMIN_ERRORS, MEMBER_ERRORS, ServerIdQuerySchema } from './route-schemas.ts';
 
@@ -37,7 +37,12 @@ export async function registerSettingsRoutes(app: FastifyInstance, deps: LogsRou
         response: { 200: LevelColorsSchema, ...ADMIN_ERRORS },
       },
     },
-    async (request) => deps.colors.update(serverAccessOf(request).serverId, request.body),
+    async (request) => {
+      const { serverId } = serverAccessOf(request);
+      const colors = await deps.colors.update(serverId, request.body);
+      await deps.audit.publish({ actorId: userIdFromRequest(request) ?? '', serverId, action: 'logs.colors-saved', details: { colors: request.body } });
+      return colors;
+    },
   );
 
   typed.get(

@@ -1,0 +1,81 @@
+/**
+ * The logs service's copy of the audit entries, kept only to export them (docs/ARCHITECTURE.md "Audit trail
+ * and exports"): the audit trail itself is the admin service's; every export is served here, so the entries
+ * an export needs come from the audit topic (a history topic: this copy starts from the first entry ever
+ * published, whenever it is deployed) into this service's own store, never from admin's store or API.
+ * Entries without a server (account actions) are not kept: no server's export holds them.
+ */
+import { DuplicateKeyError } from '@skald/ports';
+import type { BaseDocument, Collection, DocumentStore, FieldOperators, Filter } from '@skald/ports';
+import type { AuditRecorded } from '@skald/contracts';
+
+export interface AuditCopyDocument extends BaseDocument {
+  /** The audit event's id (one entry per event, redeliveries included). */
+  readonly _id: string;
+  readonly serverId: string;
+  readonly actorId: string;
+  readonly actorEmail: string;
+  readonly action: string;
+  readonly details: string | Record<string, unknown>;
+  readonly at: string;
+  readonly atMs: number;
+  /** Order of recording (as in admin's trail): ties of one millisecond keep their publish order. */
+  readonly seq: number;
+}
+
+export interface AuditCopy {
+  record(eventId: string, entry: AuditRecorded): Promise<void>;
+  /** The server's entries with atMs in [from, to] (inclusive, either open), newest first, in pages. */
+  scan(serverId: string, range: { readonly from?: number; readonly to?: number }, pageSize: number): AsyncIterable<AuditCopyDocument[]>;
+}
+
+const NEWEST_FIRST = { atMs: -1, seq: -1 } as const;
+
+function createSequence(): () => number {
+  let last = 0;
+  return () => {
+    last = Math.max(Date.now() * 1000, last + 1);
+    return last;
+  };
+}
+
+export async function createAuditCopy(docs: DocumentStore): Promise<AuditCopy> {
+  const entries: Collection<AuditCopyDocument> = await docs.collection<AuditCopyDocument>('audit_export_copy', [{ fields: ['serverId', 'atMs', 'seq'] }]);
+  const nextSeq = createSequence();
+  return {
+    async record(eventId, entry) {
+      if (entry.serverId === null) return;
+      const atMs = Date.parse(entry.at);
+      try {
+        await entries.insertOne({
+          _id: eventId,
+          serverId: entry.serverId,
+          actorId: entry.actorId,
+          actorEmail: entry.actorEmail,
+          action: entry.action,
+          details: entry.details,
+          at: entry.at,
+          atMs: Number.isFinite(atMs) ? atMs : 0,
+          seq: nextSeq(),
+        });
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+    },
+    async *scan(serverId, range, pageSize) {
+      const atMs = (bounds: FieldOperators): Filter => (Object.keys(bounds).length === 0 ? {} : { atMs: bounds });
+      const lower: FieldOperators = range.from === undefined ? {} : { $gte: range.from };
+      let page = await entries.find({ serverId, ...atMs({ ...lower, ...(range.to === undefined ? {} : { $lte: range.to }) }) }, { sort: NEWEST_FIRST, limit: pageSize });
+      while (page.length > 0) {
+        yield page;
+        if (page.length < pageSize) return;
+        // Keyset after the last entry: the rest of its millisecond, then older ones (the document store's
+        // filters have no OR, so the two ranges are two finds).
+        const last = page[page.length - 1]!;
+        const sameMs = await entries.find({ serverId, atMs: last.atMs, seq: { $lt: last.seq } }, { sort: NEWEST_FIRST, limit: pageSize });
+        const older = sameMs.length < pageSize ? await entries.find({ serverId, ...atMs({ ...lower, $lt: last.atMs }) }, { sort: NEWEST_FIRST, limit: pageSize - sameMs.length }) : [];
+        page = [...sameMs, ...older];
+      }
+    },
+  };
+}
