@@ -72,6 +72,10 @@ export const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 104857600, description: 'an integer between 1024 and 104857600' })),
   /** Private destinations customer-configured calls may reach (webhooks, backup databases): host names, IPs, CIDRs. */
   OUTBOUND_ALLOWED_HOSTS: Type.Optional(Type.String()),
+  /** Webhook delivery attempts before a dead letter (docs/WEBHOOKS.md). */
+  WEBHOOK_MAX_ATTEMPTS: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'an integer between 1 and 20' })),
+  /** First webhook retry delay; each later one is 4 times longer (capped at 1 h), with ±20 % jitter. */
+  WEBHOOK_RETRY_BASE_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 3600000, description: 'an integer between 10 and 3600000' })),
   STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
   STRIPE_WEBHOOK_SECRET: Type.Optional(nonEmpty),
   /** Another Stripe-compatible host for the client (stripe-mock, a local test server); default Stripe's API. */

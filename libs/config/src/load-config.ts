@@ -201,6 +201,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     ...(raw.SECRETS_KEY ? { secretsKey: raw.SECRETS_KEY } : {}),
     serviceUrls: serviceUrls(raw),
     outboundAllowedHosts: splitList(raw.OUTBOUND_ALLOWED_HOSTS),
+    webhookDelivery: { maxAttempts: raw.WEBHOOK_MAX_ATTEMPTS ?? 6, retryBaseMs: raw.WEBHOOK_RETRY_BASE_MS ?? 5_000 },
     ...(raw.STRIPE_SECRET_KEY
       ? {
           stripe: {

@@ -23,7 +23,17 @@ export const PAGERDUTY_ROUTING_KEY_REQUIRED = 'PagerDuty requires the routing ke
 /** Bounds the service enforces (and the form mirrors). */
 export const WEBHOOK_LIMITS = { maxUrlLength: 2048, maxChatIdLength: 256, maxFilterLength: 200 } as const;
 
-export const WebhookPlatformSchema = Type.Union(WEBHOOK_PLATFORMS.map((p) => Type.Literal(p)));
+export const WebhookPlatformSchema = Type.Union([
+  Type.Literal('discord'),
+  Type.Literal('slack'),
+  Type.Literal('telegram'),
+  Type.Literal('teams'),
+  Type.Literal('mattermost'),
+  Type.Literal('rocketchat'),
+  Type.Literal('googlechat'),
+  Type.Literal('pagerduty'),
+  Type.Literal('generic'),
+]);
 
 const NullableString = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
 
