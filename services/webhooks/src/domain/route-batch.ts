@@ -1,10 +1,10 @@
 /**
- * From an accepted batch of logs to delivery jobs: note the types and resources seen (the options
- * projection), then for each of the server's served webhooks (enabled, within the tier's limit, server
- * not suspended) the logs it matches, packed into the few messages its platform allows (up to 10 embeds
+ * From an accepted batch of logs to delivery jobs: for each of the server's served webhooks (enabled,
+ * within the tier's limit, server not suspended) the logs it matches, packed into the few messages its platform allows (up to 10 embeds
  * per Discord message and so on: a burst becomes a handful of messages, not a flood). Each message gets
  * a delivery id derived from the webhook and its first log, so a batch the bus hands out twice enqueues
- * the same jobs (deduplicated by job id) instead of new ones.
+ * the same jobs (deduplicated by job id) instead of new ones. Then the types and resources seen are noted
+ * (the options projection).
  */
 import { createHash } from 'node:crypto';
 import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
@@ -33,10 +33,15 @@ function toWebhookLog(log: AcceptedLog): WebhookLog {
   return { id: log.id, createdAt: log.createdAt, level: log.level, type: log.type, resource: log.resource, message: log.message, metadata: log.metadata, logType: log.logType };
 }
 
-/** Returns how many delivery jobs were enqueued. */
+/** Returns how many delivery jobs were enqueued. The options projection is noted last, once routing is done. */
 export async function routeBatch(deps: RouteBatchDeps, batch: LogsBatchAccepted): Promise<number> {
+  const enqueued = await enqueueMatches(deps, batch);
+  await deps.seen.note(batch.serverId, batch.logs);
+  return enqueued;
+}
+
+async function enqueueMatches(deps: RouteBatchDeps, batch: LogsBatchAccepted): Promise<number> {
   const { serverId } = batch;
-  await deps.seen.note(serverId, batch.logs);
   const server = await deps.directory.server(serverId);
   if (server === null || server.suspended) return 0;
   const limit = tierOf(server.tier).maxWebhooks;

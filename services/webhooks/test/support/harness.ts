@@ -16,6 +16,8 @@ import type { WebhooksServiceControl, WebhooksServiceOptions } from '../../src/w
 
 export interface Harness extends TestService<ServiceModule & WebhooksServiceControl> {
   setAllowed(allowed: readonly string[]): void;
+  /** Replaces the guard (e.g. one over a stubbed resolver). */
+  setGuard(guard: OutboundGuard): void;
 }
 
 export const FAST_DELIVERY = { maxAttempts: 3, retryBaseMs: 20, connectTimeoutMs: 1_000, timeoutMs: 2_000 } as const;
@@ -33,6 +35,9 @@ export async function createHarness(
   return Object.assign(service, {
     setAllowed(allowed: readonly string[]) {
       current = createOutboundGuard({ allowed });
+    },
+    setGuard(guard: OutboundGuard) {
+      current = guard;
     },
   });
 }
