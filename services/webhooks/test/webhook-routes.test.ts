@@ -16,7 +16,6 @@ import type { Harness } from './support/harness.ts';
 
 const A = 'srv-a';
 const B = 'srv-b';
-const DISCORD = 'https://discord.com/api/webhooks/123456/SECRET-TOKEN-abcdef';
 let h: Harness;
 
 beforeAll(async () => {
