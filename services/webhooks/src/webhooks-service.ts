@@ -10,10 +10,12 @@ import type { Subscription, Worker } from '@skald/ports';
 import { authPlugin, createIdentityReadModel, createSecretBox } from '@skald/service-kit';
 import type { OutboundGuard, ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
 import { createActorDirectory } from './domain/actors.ts';
-import { DELIVERY_DEFAULTS, startDeliveryWorker } from './domain/delivery.ts';
+import { DELIVERY_DEFAULTS } from './domain/delivery.ts';
 import type { DeliveryJob, DeliverySettings } from './domain/delivery.ts';
+import { createPendingLogs } from './domain/pending-logs.ts';
 import { createSeenFields } from './domain/seen-fields.ts';
 import { createWebhookStore } from './domain/webhook-store.ts';
+import { startWebhooksWorker } from './domain/worker.ts';
 import { createWebhookAudit } from './events/audit.ts';
 import { startBatchConsumer } from './events/batch-consumer.ts';
 import { registerWebhooksRoutes } from './http/routes.ts';
@@ -43,6 +45,7 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
   const actors = await createActorDirectory(deps.bus, deps.docs);
   const store = await createWebhookStore(deps.docs, createSecretBox(deps.secretsKey));
   const seen = await createSeenFields(deps.docs);
+  const pending = await createPendingLogs(deps.docs);
   const audit = createWebhookAudit(deps.bus, actors);
   let consumer: Subscription | null = null;
   let worker: Worker | null = null;
@@ -51,9 +54,12 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
   const control: WebhooksServiceControl = {
     async startWorker() {
       if (worker) return;
-      worker = await startDeliveryWorker({
+      worker = await startWebhooksWorker({
         jobs: deps.jobs,
         store,
+        pending,
+        directory,
+        gatherMs: settings.gatherMs,
         guard,
         settings,
         log: deps.log,
@@ -80,7 +86,7 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
       await actors.start();
       await deps.bus.ensureTopics([TOPICS.logsIngested, TOPICS.audit]);
       await control.startWorker();
-      consumer = await startBatchConsumer(deps.bus, { directory, store, seen, jobs: deps.jobs });
+      consumer = await startBatchConsumer(deps.bus, { directory, store, seen, pending, jobs: deps.jobs, gatherMs: settings.gatherMs, now });
       started = true;
     },
     async stop() {

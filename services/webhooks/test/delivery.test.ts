@@ -326,3 +326,21 @@ describe('retries, dead letters and replay', () => {
     expect(r.requests).toHaveLength(0);
   });
 });
+
+describe('grouping across batches', () => {
+  it('packs the logs of 30 one-log batches arriving within the gather window into Discord messages of 10', async () => {
+    const g = await createHarness({ delivery: { gatherMs: 1_000 } });
+    try {
+      await seedServer(g, { serverId: 'srv-g', ownerId: 'owner', tier: 'legend' });
+      const r = await receiver();
+      await createWebhook(g, 'owner', { serverId: 'srv-g', url: r.url, platform: 'discord' });
+      await Promise.all(Array.from({ length: 30 }, (_, i) => publishBatch(g, 'srv-g', [acceptedLog({ message: `burst ${i}` })])));
+      await waitFor(async () => r.requests.reduce((n, q) => n + (q.body['embeds'] as unknown[]).length, 0) === 30, 'all 30 logs delivered', 10_000);
+      expect(r.requests.length).toBeLessThanOrEqual(6);
+      const messages = r.requests.flatMap((q) => (q.body['embeds'] as { description: string }[]).map((e) => e.description));
+      expect(new Set(messages).size).toBe(30);
+    } finally {
+      await g.close();
+    }
+  });
+});

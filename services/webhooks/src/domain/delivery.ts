@@ -14,7 +14,7 @@
  * edit applies to pending retries and a deleted webhook's jobs end quietly).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { JobQueue, Worker } from '@skald/ports';
+import type { JobQueue } from '@skald/ports';
 import type { OutboundGuard } from '@skald/service-kit';
 import { retryDelayMs } from './retry-schedule.ts';
 import { GONE_REASON, sendDelivery } from './send.ts';
@@ -36,8 +36,10 @@ export interface DeliveryJob {
   /** 1-based attempt number (throttled waits do not count). */
   readonly attempt: number;
   readonly throttles: number;
-  /** Epoch ms the matched logs were accepted (latency figures). */
+  /** Epoch ms the matched logs were accepted, the earliest (latency figures). */
   readonly acceptedAt: number;
+  /** Logs in the message. */
+  readonly logCount: number;
 }
 
 export interface DeliverySettings extends SendSettings {
@@ -47,9 +49,11 @@ export interface DeliverySettings extends SendSettings {
   readonly retryBaseMs: number;
   /** Jobs run at once per process. */
   readonly concurrency: number;
+  /** How long matched logs wait for more before they are packed into messages (docs/WEBHOOKS.md "Grouping"). */
+  readonly gatherMs: number;
 }
 
-export const DELIVERY_DEFAULTS: DeliverySettings = { maxAttempts: 6, retryBaseMs: 5_000, concurrency: 8, connectTimeoutMs: 5_000, timeoutMs: 15_000 };
+export const DELIVERY_DEFAULTS: DeliverySettings = { maxAttempts: 6, retryBaseMs: 5_000, concurrency: 8, gatherMs: 250, connectTimeoutMs: 5_000, timeoutMs: 15_000 };
 
 export interface DeliveryDeps {
   readonly jobs: JobQueue;
@@ -118,18 +122,4 @@ async function failed(deps: DeliveryDeps, webhook: { id: string; serverId: strin
   }
   await deps.store.addDeadLetter(webhook, job.deliveryId, job.payload, `${error} (after ${job.attempt} attempt${job.attempt === 1 ? '' : 's'})`, at);
   deps.log.info({ webhookId: webhook.id, attempts: job.attempt }, 'webhooks: delivery dead-lettered');
-}
-
-export async function startDeliveryWorker(deps: DeliveryDeps): Promise<Worker> {
-  return deps.jobs.process(
-    DELIVERY_QUEUE,
-    async (job) => {
-      if (job.name !== DELIVERY_JOB || !isDeliveryJob(job.data)) {
-        deps.log.error({ jobId: job.id }, 'webhooks: unreadable delivery job dropped');
-        return;
-      }
-      await runDelivery(deps, job.data);
-    },
-    { concurrency: deps.settings.concurrency },
-  );
 }

@@ -20,7 +20,7 @@ export interface Harness extends TestService<ServiceModule & WebhooksServiceCont
   setGuard(guard: OutboundGuard): void;
 }
 
-export const FAST_DELIVERY = { maxAttempts: 3, retryBaseMs: 20, connectTimeoutMs: 1_000, timeoutMs: 2_000 } as const;
+export const FAST_DELIVERY = { maxAttempts: 3, retryBaseMs: 20, gatherMs: 20, connectTimeoutMs: 1_000, timeoutMs: 2_000 } as const;
 
 export async function createHarness(
   options: WebhooksServiceOptions & { allowed?: readonly string[] } = {},
