@@ -35,13 +35,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startAllInOne(): Promise<RunningServer> {
+/** `env` adds settings for one walkthrough's own server (e.g. OUTBOUND_ALLOWED_HOSTS for a local receiver). */
+export async function startAllInOne(env: Readonly<Record<string, string>> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'skald-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'main.ts')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test' },
+    env: { ...process.env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
