@@ -42,7 +42,9 @@ export const GONE_REASON = 'The receiver answered 410 Gone, so the webhook was d
 /** A short, safe description of a non-2xx answer (the receiver's text is cut and kept on one line). */
 function statusError(status: number, body: string): string {
   const snippet = body.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return `The receiver answered HTTP ${status}${snippet ? `: ${snippet}` : ''}`;
+  // An empty JSON body says nothing worth showing.
+  const shown = snippet === '{}' || snippet === '[]' ? '' : snippet;
+  return `The receiver answered HTTP ${status}${shown ? `: ${shown}` : ''}`;
 }
 
 export async function sendDelivery(
