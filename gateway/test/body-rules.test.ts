@@ -68,6 +68,8 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'PUT /api/settings/colors': { url: `/api/settings/colors?serverId=${server.id}`, sample: { info: { bg_color: '#000000', text_color: '#ffffff' } }, headers: ownerAuth },
     'POST /api/billing/create-checkout-session': { url: '/api/billing/create-checkout-session', sample: { serverId: server.id, tier: 'pro' }, headers: ownerAuth },
     'POST /api/billing/create-portal-session': { url: '/api/billing/create-portal-session', sample: { serverId: server.id }, headers: ownerAuth },
+    'POST /api/webhooks': { url: '/api/webhooks', sample: { serverId: server.id, url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
+    'PUT /api/webhooks/{id}': { url: '/api/webhooks/no-such-webhook', sample: { url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
   };
 }
 

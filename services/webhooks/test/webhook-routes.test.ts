@@ -43,7 +43,11 @@ describe('webhook routes', () => {
     const saved = res.json<SavedWebhook>();
     expect(saved.secret).toBeNull();
     discordId = saved.webhook.id;
-    const body = await list(A);
+    const listed = await as(h, 'owner-a', 'GET', `/webhooks?serverId=${A}`);
+    // URLs are credentials: neither the list nor the create answer (a secret field) may be cached.
+    expect(listed.headers['cache-control']).toBe('no-store');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = listed.json<WebhookList>();
     expect(body.limit).toBe(2);
     expect(body.count).toBe(1);
     expect(body.webhooks[0]).toEqual({

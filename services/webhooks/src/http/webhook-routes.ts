@@ -44,8 +44,10 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: Webhooks
         response: { 200: WebhookListSchema, ...ADMIN_ERRORS },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { serverId } = serverAccessOf(request);
+      // The list holds webhook URLs, which are credentials: no cache keeps it.
+      reply.header('cache-control', 'no-store');
       const webhooks = await deps.store.views(serverId);
       return { webhooks, limit: await webhookLimitOf(deps.directory, serverId), count: webhooks.length };
     },
