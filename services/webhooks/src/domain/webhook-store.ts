@@ -98,7 +98,11 @@ export interface WebhookStore {
   get(serverId: string, id: string): Promise<Webhook | null>;
   /** The server a webhook belongs to, or null (access checks of the /webhooks/{id} routes). */
   serverOf(id: string): Promise<string | null>;
-  /** Any server's webhook by id (delivery jobs carry only ids). */
+  /**
+   * Any server's webhook by id (delivery jobs carry only ids). Kept for up to BY_ID_CACHE_MS per process, so
+   * a burst of deliveries does not read and open it for each message; this process's own changes drop it at
+   * once, another replica's are seen within that time.
+   */
   byId(id: string): Promise<Webhook | null>;
   /** What matching needs of the server's webhooks, oldest first, without opening any secret. */
   filtersOf(serverId: string): Promise<WebhookMatcher[]>;
@@ -115,6 +119,8 @@ export interface WebhookStore {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+export const BY_ID_CACHE_MS = 1_000;
 
 export async function createWebhookStore(docs: DocumentStore, box: SecretBox): Promise<WebhookStore> {
   const webhooks: Collection<WebhookDoc> = await docs.collection<WebhookDoc>('webhooks', [{ fields: ['serverId'] }]);
@@ -137,6 +143,9 @@ export async function createWebhookStore(docs: DocumentStore, box: SecretBox): P
     enabled: doc.enabled,
     createdAt: doc.createdAt,
   });
+
+  const recent = new Map<string, { readonly webhook: Webhook; readonly at: number }>();
+  const forget = (id: string) => void recent.delete(id);
 
   const toDeadLetterView = (doc: DeadLetterDoc): ApiDeadLetter => ({ id: doc._id, error_message: doc.errorMessage, payload: doc.payload, failed_at: iso(doc.failedAt) });
 
@@ -193,6 +202,7 @@ export async function createWebhookStore(docs: DocumentStore, box: SecretBox): P
       return toWebhook(doc);
     },
     async update(serverId, id, settings, secret, now) {
+      forget(id);
       const doc = await webhooks.findOneAndUpdate(
         { _id: id, serverId },
         { $set: { ...settingsFields(id, settings), secretSealed: seal(id, 'secret', secret), enabled: true, disabledReason: null, updatedAt: now } },
@@ -200,6 +210,7 @@ export async function createWebhookStore(docs: DocumentStore, box: SecretBox): P
       return doc === null ? null : toWebhook(doc);
     },
     async remove(serverId, id) {
+      forget(id);
       const removed = await webhooks.deleteOne({ _id: id, serverId });
       if (removed === 0) return false;
       await deadLetters.deleteMany({ webhookId: id });
@@ -213,8 +224,18 @@ export async function createWebhookStore(docs: DocumentStore, box: SecretBox): P
       return (await webhooks.findOne({ _id: id }))?.serverId ?? null;
     },
     async byId(id) {
+      const cached = recent.get(id);
+      if (cached && Date.now() - cached.at < BY_ID_CACHE_MS) return cached.webhook;
       const doc = await webhooks.findOne({ _id: id });
-      return doc === null ? null : toWebhook(doc);
+      if (doc === null) {
+        forget(id);
+        return null;
+      }
+      const webhook = toWebhook(doc);
+      // Bounded: a process serving very many webhooks starts over rather than growing.
+      if (recent.size >= 10_000) recent.clear();
+      recent.set(id, { webhook, at: Date.now() });
+      return webhook;
     },
     async filtersOf(serverId) {
       return (await webhooks.find({ serverId }, { sort: { createdAt: 1, _id: 1 } })).map((doc) => ({
@@ -235,6 +256,7 @@ export async function createWebhookStore(docs: DocumentStore, box: SecretBox): P
       return doc === null ? null : toView(doc);
     },
     async recordAttempt(id, attempt) {
+      if (!attempt.ok && attempt.disable !== undefined) forget(id);
       if (attempt.ok) {
         await webhooks.updateOne({ _id: id }, { $set: { lastAttemptAt: attempt.at, lastSuccess: true, lastStatusCode: attempt.statusCode, failedAttempts: 0 } });
         return;
