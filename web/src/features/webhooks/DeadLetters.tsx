@@ -40,7 +40,7 @@ export function DeadLetters({ webhookId, count, deadLetters, replaying, onReplay
               </li>
             ))}
           </ul>
-          <Button size="small" danger onClick={onClear}>
+          <Button size="small" className="webhook-danger" onClick={onClear}>
             Clear dead letters
           </Button>
         </div>

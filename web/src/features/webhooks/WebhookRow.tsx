@@ -56,7 +56,7 @@ export function WebhookRow({ webhook, mode, options, busy, onMode, onEdit, onSav
             {mode.kind === 'confirm-delete' ? (
               <>
                 <span role="alert">Delete this webhook?</span>
-                <Button danger type="primary" onClick={onDelete} loading={busy.deleting}>
+                <Button type="primary" className="webhook-danger" onClick={onDelete} loading={busy.deleting}>
                   Confirm delete
                 </Button>
                 <Button onClick={() => onMode({ kind: 'normal' })}>Cancel</Button>
@@ -67,7 +67,7 @@ export function WebhookRow({ webhook, mode, options, busy, onMode, onEdit, onSav
                   Send test
                 </Button>
                 <Button onClick={() => onMode({ kind: 'editing', values: fromWebhook(webhook) })}>Edit</Button>
-                <Button danger onClick={() => onMode({ kind: 'confirm-delete' })}>
+                <Button className="webhook-danger" onClick={() => onMode({ kind: 'confirm-delete' })}>
                   Delete
                 </Button>
               </>
