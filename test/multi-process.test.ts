@@ -9,6 +9,8 @@
  * and suspends through the proxy, and ingestion follows.
  * Admin (issue 14) runs as its own process holding the audit trail, beside logs serving the exports with
  * its queue on BullMQ and the monthly export count on Redis.
+ * Webhooks (issue 12) runs as its own process too, its queue on BullMQ and its counters on Redis: a log
+ * accepted by ingestion reaches a local receiver, and a failing receiver yields a dead letter that replays.
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -21,6 +23,8 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { startStripeTestServer } from '@skald/adapters/stripe-test-server';
 import type { StripeTestServer } from '@skald/adapters/stripe-test-server';
+import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
+import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
@@ -51,6 +55,7 @@ const root = mkdtempSync(join(tmpdir(), 'skald-multi-'));
 const processes: SkaldProcess[] = [];
 let gateway: SkaldProcess;
 let stripe: StripeTestServer;
+let receiver: Receiver;
 const redisPrefix = `skaldtest-${randomBytes(6).toString('hex')}`;
 /** The auth process's configuration: what the operator command `users:promote` opens. */
 let authEnv: Record<string, string> = {};
@@ -100,7 +105,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
   beforeAll(async () => {
     const env = sharedEnv();
     stripe = await startStripeTestServer();
-    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort(), admin: await freePort() };
+    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort(), admin: await freePort(), webhooks: await freePort() };
     authEnv = { ...env, TARGET: 'auth', DATA_DIR: join(root, 'auth') };
     for (const service of ['auth', 'ingestion'] as const) {
       processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
@@ -120,6 +125,19 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
         STRIPE_PRICE_STARTER: 'price_starter',
       }),
     );
+    // Webhooks (issue 12): its queue on BullMQ, its counters on Redis, a short retry schedule, local receivers allowed.
+    receiver = await startReceiver();
+    processes.push(
+      spawnSkald('webhooks', ports.webhooks, {
+        ...env,
+        TARGET: 'webhooks',
+        DATA_DIR: join(root, 'webhooks'),
+        JOB_QUEUE: 'bullmq',
+        OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+        WEBHOOK_MAX_ATTEMPTS: '2',
+        WEBHOOK_RETRY_BASE_MS: '100',
+      }),
+    );
     gateway = spawnSkald('gateway', ports.gateway, {
       TARGET: 'gateway',
       DATA_DIR: join(root, 'gateway'),
@@ -128,6 +146,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
       SERVICE_URL_LOGS: `http://127.0.0.1:${ports.logs}`,
       SERVICE_URL_BILLING: `http://127.0.0.1:${ports.billing}`,
       SERVICE_URL_ADMIN: `http://127.0.0.1:${ports.admin}`,
+      SERVICE_URL_WEBHOOKS: `http://127.0.0.1:${ports.webhooks}`,
     });
     processes.push(gateway);
     await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 30_000)));
@@ -137,6 +156,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     await Promise.all(processes.map((proc) => proc.kill('SIGTERM')));
     await deleteRedisKeys();
     await stripe?.close();
+    await receiver?.close();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -274,5 +294,47 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
       const response = await trail();
       return response.body.logs.filter((l) => l.action === 'export.made').length === 2 ? true : undefined;
     });
+  });
+
+  it('webhooks as its own process: a paid tier, a webhook through the proxy, ingestion -> delivery on BullMQ, a dead letter and its replay', async () => {
+    const token = await registerAndLogin(gateway.baseUrl, 'multi_webhooks');
+    const server = await createServer(gateway.baseUrl, token, 'Multi Webhooks');
+    await eventually('billing to know the server', async () => ((await api(gateway.baseUrl, 'GET', `/api/tiers/current-tier/${server.id}`, { token })).status === 200 ? true : undefined));
+    await api(gateway.baseUrl, 'POST', '/api/billing/create-checkout-session', { token, body: { serverId: server.id, tier: 'starter' } });
+    const customerId = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.params['customer']!;
+    stripe.putSubscription({ id: 'sub_webhooks', customerId, status: 'active', priceId: 'price_starter', serverId: server.id });
+    const signed = stripe.signedWebhook({ type: 'checkout.session.completed', serverId: server.id, customerId, subscriptionId: 'sub_webhooks' });
+    const paid = await fetch(`${gateway.baseUrl}/api/billing/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature }, body: new Uint8Array(signed.body) });
+    expect(paid.status).toBe(200);
+
+    const webhook = await eventually('the webhooks process to allow a webhook on the starter tier', async () => {
+      const response = await api<{ webhook: { id: string } }>(gateway.baseUrl, 'POST', '/api/webhooks', { token, body: { serverId: server.id, url: receiver.url, platform: 'discord', log_level: 'error' } });
+      return response.status === 201 ? response.body.webhook : undefined;
+    });
+    const list = await api<{ limit: number; count: number }>(gateway.baseUrl, 'GET', `/api/webhooks?serverId=${server.id}`, { token });
+    expect(list.body).toMatchObject({ limit: 2, count: 1 });
+
+    await eventually('ingestion to accept the key', async () => {
+      const response = await api(gateway.baseUrl, 'POST', `/api/logs?apiKey=${server.api_key}`, { body: [{ message: 'not matched', level: 'info' }, { message: 'alert from another process', level: 'error', type: 'Multi' }] });
+      return response.status === 201 ? true : undefined;
+    });
+    await eventually('the Discord delivery', async () => (receiver.requests.length >= 1 ? true : undefined));
+    const embeds = receiver.requests[0]!.body['embeds'] as { description: string }[];
+    expect(embeds.map((e) => e.description)).toEqual(['alert from another process']);
+
+    // A receiver that keeps failing: two attempts on BullMQ, then a dead letter; replayed once it recovers.
+    receiver.answer = () => ({ status: 500 });
+    await api(gateway.baseUrl, 'POST', `/api/logs?apiKey=${server.api_key}`, { body: { message: 'to the dead-letter queue', level: 'error' } });
+    const dead = await eventually('the dead letter', async () => {
+      const response = await api<{ webhooks: { dead_letters: { id: string }[]; failed_attempts: number }[] }>(gateway.baseUrl, 'GET', `/api/webhooks?serverId=${server.id}`, { token });
+      const state = response.body.webhooks?.[0];
+      return state && state.dead_letters.length === 1 ? state : undefined;
+    });
+    expect(dead.failed_attempts).toBe(2);
+    receiver.answer = () => ({ status: 200 });
+    const replay = await api(gateway.baseUrl, 'POST', `/api/webhooks/${webhook.id}/replay/${dead.dead_letters[0]!.id}`, { token });
+    expect(replay.status).toBe(200);
+    expect(receiver.requests.at(-1)!.raw).toContain('to the dead-letter queue');
+    for (const proc of processes) expect(proc.output()).not.toContain(receiver.url);
   });
 });

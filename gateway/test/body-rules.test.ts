@@ -77,6 +77,8 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     // Staff routes check the site role before the body: the walk sends them as a superadmin (a token with that role).
     'PUT /api/admin/servers/{id}/tier': { url: `/api/admin/servers/${server.id}/tier`, sample: { tier: 'pro' }, headers: superadminAuth() },
     'PUT /api/admin/servers/{id}/suspend': { url: `/api/admin/servers/${server.id}/suspend`, sample: { suspended: true }, headers: superadminAuth() },
+    'POST /api/webhooks': { url: '/api/webhooks', sample: { serverId: server.id, url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
+    'PUT /api/webhooks/{id}': { url: '/api/webhooks/no-such-webhook', sample: { url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
   };
 }
 

@@ -24,6 +24,9 @@ const SECRET_ANSWERS = [
   'DELETE /api/2fa/disable',
   'POST /api/server/servers',
   'POST /api/settings/api-key/reset',
+  // A generic webhook's signing secret, answered once (issue 12).
+  'POST /api/webhooks',
+  'PUT /api/webhooks/{id}',
 ];
 
 let aio: AllInOne;
@@ -51,7 +54,7 @@ function nextCode(secret: string): Promise<string> {
 }
 
 describe('answers carrying a token or a secret', () => {
-  it('are exactly the login, 2FA, refresh, password, server creation and key reset answers', async () => {
+  it('are exactly the login, 2FA, refresh, password, server creation, key reset and webhook save answers', async () => {
     const doc = (await aio.inject({ method: 'GET', url: '/api/openapi.json' })).json<OpenApi>();
     const found = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
@@ -86,6 +89,9 @@ describe('answers carrying a token or a secret', () => {
     expect(server['api_key']).toBeTruthy();
     const reset = noStore('POST /api/settings/api-key/reset', await aio.inject({ method: 'POST', url: `/api/settings/api-key/reset?serverId=${server['id']}`, headers: bearer(token) }));
     expect(reset['apiKey']).toBeTruthy();
+    // Every answer of the webhook routes carries the header, refusals included (a free server has no webhooks).
+    noStore('POST /api/webhooks', await aio.inject({ method: 'POST', url: '/api/webhooks', headers: bearer(token), payload: { serverId: server['id'], url: 'http://10.0.0.1/hook', platform: 'generic' } }), 400);
+    noStore('PUT /api/webhooks/{id}', await aio.inject({ method: 'PUT', url: '/api/webhooks/no-such-webhook', headers: bearer(token), payload: { url: 'http://10.0.0.1/hook', platform: 'generic' } }), 404);
 
     const setup = noStore('GET /api/2fa/setup', await aio.inject({ method: 'GET', url: '/api/2fa/setup', headers: bearer(token) }));
     const secret = setup['secret']!;

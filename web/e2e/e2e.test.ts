@@ -23,6 +23,7 @@ import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServ
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
+import { signedSubscriptionEvent, startLocalReceiver, startStripeApi, STRIPE_E2E } from './webhooks.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
@@ -986,6 +987,132 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       const limitStep = "[/exports: past the limit the custom export opens 'Export limit reached']";
       expect(consoleErrors.filter((e) => !(e.startsWith(limitStep) && e.includes('status of 429')))).toEqual([]);
     });
+  });
+
+  it('adds a webhook, sends a test, sees a failed attempt and a dead letter, replays it (issue 12)', { timeout: 600_000 }, async () => {
+    // Its own all-in-one: a local receiver allowed through OUTBOUND_ALLOWED_HOSTS, and Stripe settings so a
+    // signed subscription event gives the new server a tier with webhooks, as billing does in production.
+    const stripeApi = await startStripeApi();
+    const receiver = await startLocalReceiver();
+    const own = await step('start an all-in-one server for the webhooks walkthrough', () =>
+      startAllInOne({
+        OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+        STRIPE_SECRET_KEY: STRIPE_E2E.secretKey,
+        STRIPE_WEBHOOK_SECRET: STRIPE_E2E.webhookSecret,
+        STRIPE_API_BASE: stripeApi.url,
+        STRIPE_PRICE_STARTER: STRIPE_E2E.price,
+      }),
+    );
+    const mainPage = page;
+    try {
+      const call = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
+        const res = await fetch(`${own.baseUrl}/api${path}`, {
+          method: init.method ?? 'GET',
+          headers: { 'Content-Type': 'application/json', ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}) },
+          ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        });
+        return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+      };
+      const session = await step('webhooks: an owner whose server is on the Starter tier', async () => {
+        const owner = { username: `hooks${Date.now().toString(36)}`, password: 'Lantern-harbour-orbit-7' };
+        expect((await call('/auth/register', { method: 'POST', body: { ...owner, email: `${owner.username}@example.com` } })).status).toBeLessThan(300);
+        const token = String((await call('/auth/login', { method: 'POST', body: owner })).body?.['token']);
+        const created = await call('/server/servers', { method: 'POST', token, body: { name: 'E2E Webhooks' } });
+        const serverId = String(created.body?.['id']);
+        stripeApi.serve(serverId);
+        await waitFor(async () => (await call(`/tiers/current-tier/${serverId}`, { token })).status === 200, 'billing to know the server');
+        const event = signedSubscriptionEvent(serverId);
+        const paid = await fetch(`${own.baseUrl}/api/billing/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, body: event.body });
+        expect(paid.status, await paid.clone().text()).toBe(200);
+        await waitFor(async () => (await call(`/webhooks?serverId=${serverId}`, { token })).body?.['limit'] === 2, 'the webhooks service to see the Starter tier');
+        return { token, serverId, serverName: 'E2E Webhooks', apiKey: String(created.body?.['api_key']) };
+      });
+
+      // A context of the spare browser on this walkthrough's own server, signed in as its owner.
+      const other = await (await spareBrowser()).newContext({ baseURL: own.baseUrl, viewport: DESKTOP });
+      page = await other.newPage();
+      page.setDefaultTimeout(20_000);
+      page.on('pageerror', (err) => consoleErrors.push(`[${currentStep}] page error (webhooks): ${err.message}`));
+      await seedSession(page, { token: session.token, serverId: session.serverId, serverName: session.serverName });
+
+      await step('webhooks: the empty screen, 0 / 2 used', async () => {
+        await page.goto('/webhooks');
+        await page.getByText('0 / 2 webhooks used').waitFor();
+        await shootAll('webhooks-empty', () => page.getByText('0 / 2 webhooks used').waitFor());
+      });
+
+      await step('webhooks: add a Discord webhook to the local receiver', async () => {
+        const form = page.getByRole('form', { name: 'Add webhook' });
+        await form.getByLabel('URL').fill(receiver.url);
+        await form.getByLabel('Platform').selectOption('discord');
+        await form.getByLabel('Log level').selectOption('error');
+        await form.getByRole('button', { name: 'Add webhook' }).click();
+        await page.getByText('Webhook added ✅').waitFor();
+        await page.getByText('1 / 2 webhooks used').waitFor();
+        await page.getByTestId('webhook-row').getByText('http://127.0.0.1:', { exact: false }).waitFor();
+        expect(await page.getByTestId('webhook-row').innerText()).not.toContain('/api/webhooks/e2e/receiver');
+      });
+
+      await step('webhooks: a test to a failing receiver is a failed attempt and a dead letter', async () => {
+        receiver.status = 500;
+        await page.getByRole('button', { name: 'Send test' }).click();
+        await page.getByText('Webhook test failed ❌').waitFor();
+        await page.getByTestId('last-attempt').getByText('Failed (500)').waitFor();
+        expect(await page.getByTestId('failed-attempts').innerText()).toBe('1');
+        const showDeadLetters = async () => {
+          await page.reload();
+          await page.getByRole('button', { name: 'Show dead letters (1)' }).click();
+          await page.getByTestId('dead-letter').waitFor();
+        };
+        await showDeadLetters();
+        await shootAll('webhooks-dead-letter', () => page.getByTestId('dead-letter').waitFor(), { open: showDeadLetters });
+      });
+
+      await step('webhooks: replay after the receiver recovers delivers it and clears the dead letter', async () => {
+        receiver.status = 200;
+        const before = receiver.bodies.length;
+        await page.getByRole('button', { name: 'Replay' }).click();
+        await page.getByText('Replay sent ✅').waitFor();
+        await page.getByText('No dead letters').waitFor();
+        await page.getByTestId('last-attempt').getByText('Success').waitFor();
+        expect(receiver.bodies.length).toBe(before + 1);
+        expect(JSON.stringify(receiver.bodies.at(-1))).toContain('test message from Skald');
+      });
+
+      await step('webhooks: a matching log ingested through the public API reaches the receiver', async () => {
+        const res = await fetch(`${own.baseUrl}/api/logs`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-API-Key': session.apiKey },
+          body: JSON.stringify([{ message: 'not for the webhook', level: 'info' }, { message: 'Reactor overheating', level: 'error', type: 'Alert', resource: 'reactor' }]),
+        });
+        expect(res.status, await res.clone().text()).toBeLessThan(300);
+        await waitFor(async () => JSON.stringify(receiver.bodies).includes('Reactor overheating'), 'the delivery of the matching log');
+        expect(JSON.stringify(receiver.bodies)).not.toContain('not for the webhook');
+        await page.getByRole('button', { name: 'Send test' }).click();
+        await page.getByText('Test sent 🚀').waitFor();
+        await shootAll('webhooks-list', () => page.getByTestId('webhook-row').waitFor());
+      });
+
+      await step('webhooks: edit inline, then delete after the confirmation', async () => {
+        await page.getByRole('button', { name: 'Edit' }).click();
+        const form = page.getByRole('form', { name: 'Save' });
+        await form.getByLabel('Event type').fill('Alert');
+        await shootAll('webhooks-edit', () => form.waitFor(), { keepPage: true });
+        await form.getByRole('button', { name: 'Save' }).click();
+        await page.getByText('Webhook updated ✅').waitFor();
+        await page.getByRole('button', { name: 'Delete' }).click();
+        await page.getByText('Delete this webhook?').waitFor();
+        await page.getByRole('button', { name: 'Confirm delete' }).click();
+        await page.getByText('Webhook deleted ✅').waitFor();
+        await page.getByText('0 / 2 webhooks used').waitFor();
+      });
+      await other.close();
+    } finally {
+      page = mainPage;
+      await own.stop();
+      await receiver.close();
+      await stripeApi.close();
+    }
   });
 
   it('every page view passes the accessibility check (axe-core, WCAG 2.1 AA, headings)', () => {

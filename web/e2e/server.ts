@@ -38,14 +38,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** `env`: extra variables for the server (the walkthrough's Stripe settings). */
+/** `env` adds settings for the walkthrough's own server (its Stripe test server, OUTBOUND_ALLOWED_HOSTS for a local receiver). */
 export async function startAllInOne(env: Readonly<Record<string, string>> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'skald-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'main.ts')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', SUPPORT_EMAIL: E2E_SUPPORT_EMAIL },
+    env: { ...process.env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', SUPPORT_EMAIL: E2E_SUPPORT_EMAIL, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

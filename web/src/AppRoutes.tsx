@@ -18,6 +18,7 @@ const PhotoLogsPage = lazy(() => import('./features/photologs/PhotoLogsPage.tsx'
 const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
 const AuditLogsPage = lazy(() => import('./features/audit/AuditLogsPage.tsx'));
 const ExportsPage = lazy(() => import('./features/exports/ExportsPage.tsx'));
+const WebhooksPage = lazy(() => import('./features/webhooks/WebhooksPage.tsx'));
 const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.tsx'));
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
 const SettingsPage = lazy(() => import('./features/settings/SettingsPage.tsx'));
@@ -57,6 +58,7 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/server-users': ServerUsersPage,
   '/audit-logs': AuditLogsPage,
   '/exports': ExportsPage,
+  '/webhooks': WebhooksPage,
 };
 
 export function AppRoutes() {

@@ -82,12 +82,21 @@ export interface SkaldConfig {
   readonly secretsKey?: string;
   /** OUTBOUND_ALLOWED_HOSTS, split: private destinations webhooks and backups may reach (empty: none). */
   readonly outboundAllowedHosts: readonly string[];
+  /** WEBHOOK_MAX_ATTEMPTS and WEBHOOK_RETRY_BASE_MS (the webhooks service's retry schedule). */
+  readonly webhookDelivery: WebhookDeliverySettings;
   /** Upstream base URLs for the gateway in distributed mode. */
   readonly serviceUrls: Readonly<Record<ServiceKey, string>>;
   /** SUPPORT_EMAIL: shown on the public pages (the gateway's GET /api/public-config); absent when unset. */
   readonly supportEmail?: string;
   /** Present when STRIPE_SECRET_KEY is set (the billing service's payments); absent: payments answer 503. */
   readonly stripe?: StripeSettings;
+}
+
+export interface WebhookDeliverySettings {
+  /** Default 6. */
+  readonly maxAttempts: number;
+  /** Default 5000. */
+  readonly retryBaseMs: number;
 }
 
 export interface StripeSettings {

@@ -74,6 +74,10 @@ export const EnvSchema = Type.Object({
   OUTBOUND_ALLOWED_HOSTS: Type.Optional(Type.String()),
   /** The support address the public pages (privacy policy, terms) show; unset: they point to the contact form. */
   SUPPORT_EMAIL: Type.Optional(Type.String({ pattern: '^[^\\s@<>"]+@[^\\s@<>"]+\\.[^\\s@<>"]+$', maxLength: 254, description: 'an e-mail address' })),
+  /** Webhook delivery attempts before a dead letter (docs/WEBHOOKS.md). */
+  WEBHOOK_MAX_ATTEMPTS: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'an integer between 1 and 20' })),
+  /** First webhook retry delay; each later one is 4 times longer (capped at 1 h), with ±20 % jitter. */
+  WEBHOOK_RETRY_BASE_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 3600000, description: 'an integer between 10 and 3600000' })),
   STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
   STRIPE_WEBHOOK_SECRET: Type.Optional(nonEmpty),
   /** Another Stripe-compatible host for the client (stripe-mock, a local test server); default Stripe's API. */

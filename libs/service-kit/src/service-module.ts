@@ -38,6 +38,8 @@ export interface ServiceDeps {
    * loopback and metadata addresses unless OUTBOUND_ALLOWED_HOSTS lists them (outbound/guard.ts).
    */
   readonly outbound: OutboundGuard;
+  /** The webhooks service's retry schedule (WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS); other services get none. */
+  readonly webhookDelivery?: { readonly maxAttempts: number; readonly retryBaseMs: number };
   /** The billing service's payment provider (Stripe), null or absent when not configured; other services get none. */
   readonly payments?: Payments | null;
 }

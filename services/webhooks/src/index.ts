@@ -1,8 +1,2 @@
-/**
- * The webhooks service. Skeleton: it runs in all-in-one and as TARGET=webhooks with /health and /ready,
- * and owns its route-table entries (gateway/src/route-table.ts), but has no endpoints yet (later issue).
- */
-import { createSkeletonService } from '@skald/service-kit';
-import type { ServiceFactory } from '@skald/service-kit';
-
-export const createWebhooksService: ServiceFactory = async (deps) => createSkeletonService('webhooks', deps);
+/** The webhooks service: its factory is all other packages need (the gateway mounts it by this name). */
+export { createWebhooksService } from './webhooks-service.ts';

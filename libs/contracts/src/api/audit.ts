@@ -22,6 +22,8 @@ export const SERVER_AUDIT_ACTIONS = [
   'webhook.deleted',
   'webhook.tested',
   'webhook.replayed',
+  /** Dead letters removed without sending them (one or all). */
+  'webhook.dead-letters-cleared',
   'backup.settings-saved',
   'backup.created',
   'backup.downloaded',

@@ -1,0 +1,103 @@
+/**
+ * The webhooks service (issue 12): owners and admins configure webhooks per server; the service consumes
+ * the accepted-logs events with its own consumer group, matches each log against the server's webhooks and
+ * delivers them to nine platforms through the job queue, with retries, dead letters and replay
+ * (docs/WEBHOOKS.md). Every connection to a receiver goes through deps.outbound (the service kit's guard).
+ */
+import type { FastifyInstance } from 'fastify';
+import { TOPICS } from '@skald/contracts';
+import type { Subscription, Worker } from '@skald/ports';
+import { authPlugin, createAuditPublisher, createIdentityReadModel, createSecretBox } from '@skald/service-kit';
+import type { OutboundGuard, ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
+import { DELIVERY_DEFAULTS } from './domain/delivery.ts';
+import type { DeliveryJob, DeliverySettings } from './domain/delivery.ts';
+import { createPendingLogs } from './domain/pending-logs.ts';
+import { createSeenFields } from './domain/seen-fields.ts';
+import { createWebhookStore } from './domain/webhook-store.ts';
+import { startWebhooksWorker } from './domain/worker.ts';
+import { createWebhookAudit } from './events/audit.ts';
+import { startBatchConsumer } from './events/batch-consumer.ts';
+import { registerWebhooksRoutes } from './http/routes.ts';
+
+export interface WebhooksServiceOptions {
+  /** Retry schedule, concurrency and timeouts; default DELIVERY_DEFAULTS with deps.webhookDelivery over it. */
+  readonly delivery?: Partial<DeliverySettings>;
+  /** The guard every receiver connection goes through; default deps.outbound. */
+  readonly outbound?: OutboundGuard;
+  /** The clock of delivery state and dead letters; default Date.now. */
+  readonly now?: () => number;
+  /** Called after each successful queued delivery (benchmarks). */
+  readonly onDelivered?: (job: DeliveryJob) => void;
+}
+
+/** Stop and restart the delivery worker alone (tests that hold deliveries back). */
+export interface WebhooksServiceControl {
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+}
+
+export async function createWebhooksServiceWith(deps: ServiceDeps, options: WebhooksServiceOptions = {}): Promise<ServiceModule & WebhooksServiceControl> {
+  const now = options.now ?? Date.now;
+  const guard = options.outbound ?? deps.outbound;
+  const settings: DeliverySettings = { ...DELIVERY_DEFAULTS, ...deps.webhookDelivery, ...options.delivery };
+  const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'webhooks.identity' });
+  const store = await createWebhookStore(deps.docs, createSecretBox(deps.secretsKey));
+  const seen = await createSeenFields(deps.docs);
+  const pending = await createPendingLogs(deps.docs);
+  const audit = createWebhookAudit(createAuditPublisher({ bus: deps.bus, directory }));
+  let consumer: Subscription | null = null;
+  let worker: Worker | null = null;
+  let started = false;
+
+  const control: WebhooksServiceControl = {
+    async startWorker() {
+      if (worker) return;
+      worker = await startWebhooksWorker({
+        jobs: deps.jobs,
+        store,
+        pending,
+        directory,
+        gatherMs: settings.gatherMs,
+        guard,
+        settings,
+        log: deps.log,
+        now,
+        ...(options.onDelivered ? { onDelivered: options.onDelivered } : {}),
+      });
+    },
+    async stopWorker() {
+      const current = worker;
+      worker = null;
+      if (current) await current.close();
+    },
+  };
+
+  return {
+    name: 'webhooks',
+    ...control,
+    async routes(app: FastifyInstance) {
+      await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
+      await registerWebhooksRoutes(app, { directory, store, seen, guard, send: settings, audit, log: deps.log, now });
+    },
+    async start() {
+      await directory.start();
+      await deps.bus.ensureTopics([TOPICS.logsIngested, TOPICS.audit]);
+      await control.startWorker();
+      consumer = await startBatchConsumer(deps.bus, { directory, store, seen, pending, jobs: deps.jobs, gatherMs: settings.gatherMs, now });
+      started = true;
+    },
+    async stop() {
+      started = false;
+      const current = consumer;
+      consumer = null;
+      if (current) await current.stop();
+      await control.stopWorker();
+      await directory.stop();
+    },
+    async ready() {
+      return started && consumer !== null && worker !== null;
+    },
+  };
+}
+
+export const createWebhooksService: ServiceFactory = (deps) => createWebhooksServiceWith(deps);
