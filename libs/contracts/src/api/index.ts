@@ -5,3 +5,4 @@ export * from './ingestion.ts';
 export * from './billing.ts';
 export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts';
 export type { ServerRole, SiteRole } from '../roles.ts';
+export * from './backups.ts';

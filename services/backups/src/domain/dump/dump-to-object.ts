@@ -1,0 +1,127 @@
+/**
+ * One backup run's data path: resolve the host through the outbound guard, connect to the address it
+ * approved, stream the dump through gzip into the object store. Guarded by a connect timeout, a stall
+ * timeout (the source sends nothing while we wait for it), a total duration and a size limit. Any failure
+ * destroys the connection and the upload, so the object store keeps no partial file (its put publishes an
+ * object only once complete), and is answered as a DumpFailure carrying the owner-facing reason.
+ */
+import { createGzip, constants as zlibConstants } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Connection } from 'mysql2';
+import type { ObjectStore } from '@skald/ports';
+import { dumpDatabase } from './dump-database.ts';
+import type { DumpProgress } from './dump-database.ts';
+import { DumpFailure, failureReason } from './failure.ts';
+import { closeSource, openSource } from './source.ts';
+
+/** What the run needs of the outbound guard (the service kit's OutboundGuard has this shape). */
+export interface HostResolver {
+  resolve(host: string): Promise<{ readonly address: string; readonly family: 4 | 6 }>;
+}
+
+export interface DumpLimits {
+  readonly connectTimeoutMs: number;
+  /** The source sent nothing for this long while the dump waited on it. */
+  readonly stallTimeoutMs: number;
+  readonly maxDurationMs: number;
+  /** Uncompressed SQL bytes. */
+  readonly maxBytes: number;
+  /** gzip level: 1 is fast enough to keep up with the source (docs/BACKUPS.md). */
+  readonly gzipLevel: number;
+}
+
+export const DEFAULT_DUMP_LIMITS: DumpLimits = {
+  connectTimeoutMs: 10_000,
+  stallTimeoutMs: 60_000,
+  maxDurationMs: 2 * 60 * 60_000,
+  maxBytes: 20 * 1024 ** 3,
+  gzipLevel: 1,
+};
+
+export interface DumpSource {
+  /** As the owner entered it. */
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  readonly password: string;
+  readonly database: string;
+}
+
+export interface DumpResult {
+  /** Bytes of SQL (the downloaded file). */
+  readonly size: number;
+  /** Bytes stored (compressed). */
+  readonly storedSize: number;
+}
+
+function isGuardRefusal(error: unknown): boolean {
+  return error instanceof Error && error.name === 'OutboundRefused';
+}
+
+function gigabytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`;
+}
+
+export async function dumpToObject(
+  deps: { readonly objects: ObjectStore; readonly outbound: HostResolver },
+  source: DumpSource,
+  key: string,
+  limits: DumpLimits,
+  now: () => number = Date.now,
+): Promise<DumpResult> {
+  const context = { host: source.host, port: source.port };
+  let address: string;
+  try {
+    ({ address } = await deps.outbound.resolve(source.host));
+  } catch (error) {
+    if (isGuardRefusal(error)) throw new DumpFailure(`Could not connect to ${source.host}:${source.port} (this address is not allowed)`);
+    throw new DumpFailure(failureReason(error, context));
+  }
+
+  let connection: Connection | null = null;
+  let abortReason: Error | null = null;
+  const progress: DumpProgress = { waiting: false, ticks: 0, bytes: 0 };
+  const abort = (reason: Error) => {
+    abortReason ??= reason;
+    if (connection) closeSource(connection);
+  };
+  const deadline = setTimeout(() => abort(new DumpFailure(`The backup took longer than ${Math.round(limits.maxDurationMs / 60_000)} minutes`)), limits.maxDurationMs);
+  let lastTicks = -1;
+  let stillSince = now();
+  const watchdog = setInterval(() => {
+    if (!progress.waiting || progress.ticks !== lastTicks) {
+      lastTicks = progress.ticks;
+      stillSince = now();
+    } else if (now() - stillSince >= limits.stallTimeoutMs) {
+      abort(new DumpFailure(`The database stopped answering (nothing for ${Math.round(limits.stallTimeoutMs / 1000)} s)`));
+    }
+  }, Math.max(10, Math.min(1000, Math.floor(limits.stallTimeoutMs / 4))));
+
+  try {
+    connection = await openSource({ ...source, address }, limits.connectTimeoutMs);
+    const sql = Readable.from(
+      dumpDatabase(connection, source.database, {
+        progress,
+        maxBytes: limits.maxBytes,
+        onTooLarge: () => new DumpFailure(`The backup is larger than the limit of ${gigabytes(limits.maxBytes)}`),
+        now,
+      }),
+      { objectMode: false, highWaterMark: 1024 * 1024 },
+    );
+    const gzip = createGzip({ level: limits.gzipLevel, memLevel: 8, strategy: zlibConstants.Z_DEFAULT_STRATEGY });
+    const compressing = pipeline(sql, gzip);
+    const [compressed, stored] = await Promise.allSettled([compressing, deps.objects.put(key, gzip, 'application/gzip')]);
+    if (compressed.status === 'rejected') throw compressed.reason;
+    if (stored.status === 'rejected') throw stored.reason;
+    return { size: progress.bytes, storedSize: stored.value.size };
+  } catch (error) {
+    // The object store removed its temporary file; make sure nothing was published under the key either.
+    await deps.objects.delete([key]).catch(() => undefined);
+    throw new DumpFailure(failureReason(abortReason ?? error, context));
+  } finally {
+    clearTimeout(deadline);
+    clearInterval(watchdog);
+    if (connection) closeSource(connection);
+  }
+}
