@@ -4,7 +4,7 @@ import type { SkaldConfig } from '@skald/config';
 import { createPaymentsFromConfig, createServiceDocumentStore } from '@skald/adapters';
 import type { SharedAdapters } from '@skald/adapters';
 import type { DocumentStore } from '@skald/ports';
-import { loadKeysFromFiles, loadOrCreateKeys } from '@skald/service-kit';
+import { createOutboundGuard, loadKeysFromFiles, loadOrCreateKeys } from '@skald/service-kit';
 import type { KeyMaterial, ServiceDeps, ServiceName } from '@skald/service-kit';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -67,6 +67,7 @@ export async function serviceDeps(
       publicUrl: config.publicUrl,
       dataDir,
       secretsKey: keys.secretsKey,
+      outbound: createOutboundGuard({ allowed: config.outboundAllowedHosts }),
       // Only billing talks to the payment provider (and only it is given the Stripe key).
       ...(service === 'billing' ? { payments: await createPaymentsFromConfig(config) } : {}),
     },

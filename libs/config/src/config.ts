@@ -80,6 +80,8 @@ export interface SkaldConfig {
   readonly jwt: JwtSettings;
   /** Base64 32-byte key. Unset in all-in-one: generated under DATA_DIR/keys. */
   readonly secretsKey?: string;
+  /** OUTBOUND_ALLOWED_HOSTS, split: private destinations webhooks and backups may reach (empty: none). */
+  readonly outboundAllowedHosts: readonly string[];
   /** Upstream base URLs for the gateway in distributed mode. */
   readonly serviceUrls: Readonly<Record<ServiceKey, string>>;
   /** Present when STRIPE_SECRET_KEY is set (the billing service's payments); absent: payments answer 503. */

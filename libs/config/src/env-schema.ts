@@ -70,6 +70,8 @@ export const EnvSchema = Type.Object({
   UPSTREAM_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 600000, description: 'an integer between 100 and 600000' })),
   SHUTDOWN_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 100, maximum: 600000, description: 'an integer between 100 and 600000' })),
   BODY_LIMIT_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 104857600, description: 'an integer between 1024 and 104857600' })),
+  /** Private destinations customer-configured calls may reach (webhooks, backup databases): host names, IPs, CIDRs. */
+  OUTBOUND_ALLOWED_HOSTS: Type.Optional(Type.String()),
   STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
   STRIPE_WEBHOOK_SECRET: Type.Optional(nonEmpty),
   /** Another Stripe-compatible host for the client (stripe-mock, a local test server); default Stripe's API. */

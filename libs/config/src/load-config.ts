@@ -200,6 +200,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     },
     ...(raw.SECRETS_KEY ? { secretsKey: raw.SECRETS_KEY } : {}),
     serviceUrls: serviceUrls(raw),
+    outboundAllowedHosts: splitList(raw.OUTBOUND_ALLOWED_HOSTS),
     ...(raw.STRIPE_SECRET_KEY
       ? {
           stripe: {

@@ -16,3 +16,4 @@ export * from './openapi.ts';
 export * from './validation.ts';
 export * from './json-body.ts';
 export * from './no-store.ts';
+export * from './outbound/index.ts';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore, Payments } from '@skald/ports';
+import type { OutboundGuard } from './outbound/index.ts';
 
 export const SERVICE_NAMES = ['auth', 'ingestion', 'logs', 'webhooks', 'backups', 'billing', 'admin'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -32,6 +33,11 @@ export interface ServiceDeps {
   readonly dataDir: string;
   /** 32-byte key (base64) for encrypting secrets at rest (TOTP seeds, backup passwords). */
   readonly secretsKey: string;
+  /**
+   * The one way to reach a host a customer typed (webhook receivers, game databases): refuses private,
+   * loopback and metadata addresses unless OUTBOUND_ALLOWED_HOSTS lists them (outbound/guard.ts).
+   */
+  readonly outbound: OutboundGuard;
   /** The billing service's payment provider (Stripe), null or absent when not configured; other services get none. */
   readonly payments?: Payments | null;
 }

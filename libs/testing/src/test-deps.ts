@@ -13,6 +13,7 @@ import pino from 'pino';
 import type { DestinationStream } from 'pino';
 import { createCounters, createDocumentStore, createEventBus, createJobQueue, createLogStore, createMailer, createObjectStore, openedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
+import { createOutboundGuard } from '@skald/service-kit';
 import type { KeyMaterial, ServiceDeps, ServiceName } from '@skald/service-kit';
 
 export const TEST_PUBLIC_URL = 'https://skald.test';
@@ -30,7 +31,7 @@ export interface TestDepsOptions {
   /** Where log lines go (tests that assert on logs); default: nowhere. */
   readonly logStream?: DestinationStream;
   /** Replace single adapters (purpose-built doubles); the caller closes what it passes. */
-  readonly overrides?: Partial<Pick<ServiceDeps, 'bus' | 'docs' | 'logStore' | 'objects' | 'jobs' | 'counters' | 'mailer'>>;
+  readonly overrides?: Partial<Pick<ServiceDeps, 'bus' | 'docs' | 'logStore' | 'objects' | 'jobs' | 'counters' | 'mailer' | 'outbound'>>;
   /** Reuse another TestDeps' folder and shared adapters (two services on one bus, like the all-in-one). */
   readonly shareWith?: TestDeps;
 }
@@ -73,6 +74,8 @@ export async function createTestDeps(options: TestDepsOptions = {}): Promise<Tes
     publicUrl: TEST_PUBLIC_URL,
     dataDir: join(root, service),
     secretsKey: shared?.secretsKey ?? randomBytes(32).toString('base64'),
+    // Customer hosts: nothing private unless a test allows its local receiver (overrides.outbound).
+    outbound: o.outbound ?? createOutboundGuard({ allowed: [] }),
     async cleanup() {
       try {
         await closeAll();
