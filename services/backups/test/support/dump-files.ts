@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { ObjectStore } from '@skald/ports';
+import { createOutboundGuard } from '@skald/service-kit';
 
 export async function storedDumpToFile(objects: ObjectStore, key: string, file: string): Promise<void> {
   const stored = await objects.get(key);
@@ -10,9 +11,5 @@ export async function storedDumpToFile(objects: ObjectStore, key: string, file: 
   await pipeline(stored.body, createGunzip(), createWriteStream(file));
 }
 
-/** A resolver that approves every host as its own address (the engine tests; the guard has its own). */
-export const loopbackResolver = {
-  async resolve(host: string) {
-    return { address: host, family: 4 as const };
-  },
-};
+/** The service kit's guard allowing the local MariaDB (the test kit's default allows nothing private). */
+export const loopbackResolver = createOutboundGuard({ allowed: ['127.0.0.1'] });

@@ -1,6 +1,6 @@
 /**
- * One backup run's data path: resolve the host through the outbound guard, connect to the address it
- * approved, stream the dump through gzip into the object store. Guarded by a connect timeout, a stall
+ * One backup run's data path: resolve the host through the outbound guard (the service kit's, shared with
+ * webhooks), connect to exactly the address it approved (no second lookup: no DNS rebinding), stream the dump through gzip into the object store. Guarded by a connect timeout, a stall
  * timeout (the source sends nothing while we wait for it), a total duration and a size limit. Any failure
  * destroys the connection and the upload, so the object store keeps no partial file (its put publishes an
  * object only once complete), and is answered as a DumpFailure carrying the owner-facing reason.
@@ -10,15 +10,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Connection } from 'mysql2';
 import type { ObjectStore } from '@skald/ports';
+import { OutboundFailed, OutboundRefused } from '@skald/service-kit';
+import type { OutboundGuard } from '@skald/service-kit';
 import { dumpDatabase } from './dump-database.ts';
 import type { DumpProgress } from './dump-database.ts';
 import { DumpFailure, failureReason } from './failure.ts';
 import { closeSource, openSource } from './source.ts';
-
-/** What the run needs of the outbound guard (the service kit's OutboundGuard has this shape). */
-export interface HostResolver {
-  resolve(host: string): Promise<{ readonly address: string; readonly family: 4 | 6 }>;
-}
 
 export interface DumpLimits {
   readonly connectTimeoutMs: number;
@@ -55,27 +52,25 @@ export interface DumpResult {
   readonly storedSize: number;
 }
 
-function isGuardRefusal(error: unknown): boolean {
-  return error instanceof Error && error.name === 'OutboundRefused';
-}
-
 function gigabytes(bytes: number): string {
   return `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`;
 }
 
 export async function dumpToObject(
-  deps: { readonly objects: ObjectStore; readonly outbound: HostResolver },
+  deps: { readonly objects: ObjectStore; readonly outbound: OutboundGuard },
   source: DumpSource,
   key: string,
   limits: DumpLimits,
-  now: () => number = Date.now,
+  options: { readonly now?: () => number; readonly signal?: AbortSignal; readonly interruptedReason?: string } = {},
 ): Promise<DumpResult> {
+  const now = options.now ?? Date.now;
   const context = { host: source.host, port: source.port };
   let address: string;
   try {
     ({ address } = await deps.outbound.resolve(source.host));
   } catch (error) {
-    if (isGuardRefusal(error)) throw new DumpFailure(`Could not connect to ${source.host}:${source.port} (this address is not allowed)`);
+    // The guard's messages name the host only and are written for the owner.
+    if (error instanceof OutboundRefused || error instanceof OutboundFailed) throw new DumpFailure(error.message);
     throw new DumpFailure(failureReason(error, context));
   }
 
@@ -87,6 +82,8 @@ export async function dumpToObject(
     if (connection) closeSource(connection);
   };
   const deadline = setTimeout(() => abort(new DumpFailure(`The backup took longer than ${Math.round(limits.maxDurationMs / 60_000)} minutes`)), limits.maxDurationMs);
+  const onAbort = () => abort(new DumpFailure(options.interruptedReason ?? 'The backup was interrupted'));
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   let lastTicks = -1;
   let stillSince = now();
   const watchdog = setInterval(() => {
@@ -100,6 +97,7 @@ export async function dumpToObject(
 
   try {
     connection = await openSource({ ...source, address }, limits.connectTimeoutMs);
+    if (abortReason) throw abortReason;
     const sql = Readable.from(
       dumpDatabase(connection, source.database, {
         progress,
@@ -122,6 +120,7 @@ export async function dumpToObject(
   } finally {
     clearTimeout(deadline);
     clearInterval(watchdog);
+    options.signal?.removeEventListener('abort', onAbort);
     if (connection) closeSource(connection);
   }
 }
