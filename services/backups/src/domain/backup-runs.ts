@@ -59,12 +59,17 @@ export interface BackupRuns {
 export function createBackupRuns(deps: BackupRunsDeps): BackupRuns {
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
-  async function rotate(serverId: string): Promise<void> {
-    const keep = await maxBackupsOf(deps.directory, serverId);
+  /**
+   * Removes finished backups past the tier's maxBackups (oldest first), `reserved` places being held for a
+   * run about to be marked done, and failed runs past FAILED_RUNS_KEPT. A run already stored is never
+   * removed by its own rotation, even if the tier dropped to 0 while it ran.
+   */
+  async function rotate(serverId: string, reserved: number): Promise<void> {
+    const keep = Math.max((await maxBackupsOf(deps.directory, serverId)) - reserved, 0);
     const all = await deps.records.list(serverId);
     const done = all.filter((b) => b.status === 'done');
     const failed = all.filter((b) => b.status === 'failed');
-    const expired = [...done.slice(Math.max(keep, 1)), ...failed.slice(FAILED_RUNS_KEPT)];
+    const expired = [...done.slice(keep), ...failed.slice(FAILED_RUNS_KEPT)];
     if (expired.length === 0) return;
     // Objects first: a record without its object would offer a download that 404s.
     await deps.objects.delete(expired.flatMap((b) => (b.objectKey ? [b.objectKey] : [])));
@@ -82,15 +87,16 @@ export function createBackupRuns(deps: BackupRunsDeps): BackupRuns {
         deps.limits,
         { now: deps.now, signal: controller.signal, interruptedReason: INTERRUPTED_REASON },
       );
+      // Older backups go before this one shows as done, so a finished run never lists more than maxBackups.
+      await rotate(serverId, 1);
       await deps.records.finish(serverId, record._id, { status: 'done', size: result.size, storedSize: result.storedSize });
       deps.log.info({ serverId, backupId: record._id, size: result.size, storedSize: result.storedSize }, 'backups: backup stored');
-      await rotate(serverId);
     } catch (error) {
       const reason = error instanceof DumpFailure ? error.message : 'The backup failed because of an internal error';
       if (!(error instanceof DumpFailure)) deps.log.error({ err: error, serverId, backupId: record._id }, 'backups: run failed');
       else deps.log.warn({ serverId, backupId: record._id, reason }, 'backups: run failed');
       await deps.records.finish(serverId, record._id, { status: 'failed', error: reason });
-      await rotate(serverId).catch(() => undefined);
+      await rotate(serverId, 0).catch(() => undefined);
     } finally {
       clearInterval(heartbeat);
     }

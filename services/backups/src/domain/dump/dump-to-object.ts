@@ -52,8 +52,10 @@ export interface DumpResult {
   readonly storedSize: number;
 }
 
-function gigabytes(bytes: number): string {
-  return `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`;
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`;
+  if (bytes >= 1024 ** 2) return `${Math.round((bytes / 1024 ** 2) * 10) / 10} MB`;
+  return `${Math.ceil(bytes / 1024)} KB`;
 }
 
 export async function dumpToObject(
@@ -102,7 +104,7 @@ export async function dumpToObject(
       dumpDatabase(connection, source.database, {
         progress,
         maxBytes: limits.maxBytes,
-        onTooLarge: () => new DumpFailure(`The backup is larger than the limit of ${gigabytes(limits.maxBytes)}`),
+        onTooLarge: () => new DumpFailure(`The backup is larger than the limit of ${sizeText(limits.maxBytes)}`),
         now,
       }),
       { objectMode: false, highWaterMark: 1024 * 1024 },
