@@ -6,10 +6,9 @@
  *   → tables (DROP + SHOW CREATE TABLE, AUTO_INCREMENT included) → their rows in multi-row INSERTs
  *   → routines → views (dependencies first) → triggers (after the rows, so restoring fires none)
  *   → footer ending in `-- Dump completed`.
- * Rows are pulled one table at a time from a streaming query; the generator is pulled by the compressor,
- * so a slow object store pauses the socket (mysql2's stream pauses the connection) and memory stays flat.
+ * Rows are read one table at a time from a streaming query; the generator is pulled by the compressor, and
+ * a slow object store pauses the connection (tableRows), so memory stays flat whatever the table size.
  */
-import type { Readable } from 'node:stream';
 import type { Connection } from 'mysql2';
 import { readCatalog } from './catalog.ts';
 import type { DumpCatalog, DumpProgram, DumpTable } from './catalog.ts';
@@ -18,9 +17,6 @@ import { quoteIdentifier, quoteText, SqlBuffer } from './sql-buffer.ts';
 
 /** One INSERT statement grows to about this many bytes (mysqldump's net_buffer_length default). */
 export const STATEMENT_BYTES = 1024 * 1024;
-
-/** Rows buffered between the socket and the writer. */
-const ROW_HIGH_WATER_MARK = 512;
 
 /** The sql_mode restores run under: zero in an AUTO_INCREMENT column stays zero. */
 const RESTORE_SQL_MODE = 'NO_AUTO_VALUE_ON_ZERO';
@@ -101,6 +97,14 @@ const ROW_OPEN = Buffer.from('(', 'latin1');
 const ROW_NEXT = Buffer.from('),\n(', 'latin1');
 const STATEMENT_END = Buffer.from(');\n', 'latin1');
 
+/** Output chunks the writer may hold before the source is paused (backpressure towards the server). */
+const PAUSE_AT_CHUNKS = 4;
+
+/**
+ * A table's rows as multi-row INSERTs. Rows arrive as events of a streaming query and are written at once
+ * (no promise per row); when the finished chunks pile up the connection is paused until the consumer
+ * pulled them, so the socket, not memory, holds what the object store cannot take yet.
+ */
 async function* tableRows(connection: Connection, table: DumpTable, out: SqlBuffer, options: DumpOptions): AsyncGenerator<Buffer> {
   if (table.columns.length === 0) return;
   const columnList = table.columns.map((c) => quoteIdentifier(c.name)).join(',');
@@ -108,48 +112,72 @@ async function* tableRows(connection: Connection, table: DumpTable, out: SqlBuff
   const kinds = table.columns.map((c) => c.kind);
   const progress = options.progress;
   out.text(`--\n-- Rows of ${quoteIdentifier(table.name)}\n--\n`);
-  const query = connection.query({ sql: `SELECT ${columnList} FROM ${quoteIdentifier(table.name)}`, rowsAsArray: true, typeCast: false });
-  const rows: Readable = query.stream({ highWaterMark: ROW_HIGH_WATER_MARK });
-  const iterator = rows[Symbol.asyncIterator]();
   let statementStart = -1;
-  try {
-    for (;;) {
-      progress.waiting = true;
-      const next = (await iterator.next()) as IteratorResult<(Buffer | null)[]>;
-      progress.waiting = false;
-      progress.ticks += 1;
-      if (next.done) break;
-      const row = next.value;
-      if (statementStart < 0) {
-        out.bytes(insert);
-        out.bytes(ROW_OPEN);
-        statementStart = out.written;
-      } else {
-        out.bytes(ROW_NEXT);
-      }
-      for (let i = 0; i < kinds.length; i += 1) {
-        if (i > 0) out.bytes(COMMA);
-        const value = row[i];
-        if (value === null || value === undefined) out.bytes(NULL);
-        else if (kinds[i] === 'text') out.quoted(value);
-        else if (kinds[i] === 'number') out.number(value);
-        else if (kinds[i] === 'binary') out.hex(value);
-        else out.bits(value);
-      }
-      if (out.written - statementStart >= STATEMENT_BYTES) {
-        out.bytes(STATEMENT_END);
-        statementStart = -1;
-      }
-      if (out.pendingChunks > 0) {
-        progress.bytes = out.written;
-        if (out.written > options.maxBytes) throw options.onTooLarge();
-        yield* out.drain();
-      }
+  let ended = false;
+  let failure: unknown = null;
+  let paused = false;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const resume = wake;
+    wake = null;
+    resume?.();
+  };
+  const writeRow = (row: (Buffer | null)[]) => {
+    progress.ticks += 1;
+    if (statementStart < 0) {
+      out.bytes(insert);
+      out.bytes(ROW_OPEN);
+      statementStart = out.written;
+    } else {
+      out.bytes(ROW_NEXT);
     }
-  } finally {
+    for (let i = 0; i < kinds.length; i += 1) {
+      if (i > 0) out.bytes(COMMA);
+      const value = row[i];
+      if (value === null || value === undefined) out.bytes(NULL);
+      else if (kinds[i] === 'text') out.quoted(value);
+      else if (kinds[i] === 'number') out.number(value);
+      else if (kinds[i] === 'binary') out.hex(value);
+      else out.bits(value);
+    }
+    if (out.written - statementStart >= STATEMENT_BYTES) {
+      out.bytes(STATEMENT_END);
+      statementStart = -1;
+    }
+    if (out.pendingChunks >= PAUSE_AT_CHUNKS && !paused) {
+      paused = true;
+      connection.pause();
+    }
+    if (out.pendingChunks > 0) notify();
+  };
+  const query = connection.query({ sql: `SELECT ${columnList} FROM ${quoteIdentifier(table.name)}`, rowsAsArray: true, typeCast: false });
+  query.on('result', (row) => writeRow(row as unknown as (Buffer | null)[]));
+  query.on('error', (error: unknown) => {
+    failure = error;
+    notify();
+  });
+  query.on('end', () => {
+    ended = true;
+    notify();
+  });
+  for (;;) {
+    if (out.pendingChunks > 0) {
+      progress.bytes = out.written;
+      if (out.written > options.maxBytes) throw options.onTooLarge();
+      yield* out.drain();
+      continue;
+    }
+    if (failure !== null) throw failure;
+    if (ended) break;
+    if (paused) {
+      paused = false;
+      connection.resume();
+    }
+    progress.waiting = true;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
     progress.waiting = false;
-    // Leaving early (an error downstream): stop reading, so the connection can be closed cleanly.
-    if (!rows.destroyed) rows.destroy();
   }
   if (statementStart >= 0) out.bytes(STATEMENT_END);
   out.text('COMMIT;\n\n');
