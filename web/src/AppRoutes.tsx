@@ -16,6 +16,7 @@ const DashboardPage = lazy(() => import('./features/dashboard/DashboardPage.tsx'
 const LogsPage = lazy(() => import('./features/logs/LogsPage.tsx'));
 const PhotoLogsPage = lazy(() => import('./features/photologs/PhotoLogsPage.tsx'));
 const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
+const BackupsPage = lazy(() => import('./features/backups/BackupsPage.tsx'));
 const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.tsx'));
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
 const infoPages = () => import('./features/landing/InfoPage.tsx');
@@ -31,6 +32,7 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/logs': LogsPage,
   '/photologs': PhotoLogsPage,
   '/billing': BillingPage,
+  '/backups': BackupsPage,
 };
 
 export function AppRoutes() {
