@@ -29,19 +29,23 @@ export function buildWeb(): void {
   if (result.status !== 0) throw new Error(`npm run build:web failed:\n${result.stdout}\n${result.stderr}`);
 }
 
+/** The support address the walkthrough's server is configured with (the privacy policy and terms show it). */
+export const E2E_SUPPORT_EMAIL = 'support@skald.test';
+
 export interface RunningServer {
   baseUrl: string;
   output(): string;
   stop(): Promise<void>;
 }
 
-export async function startAllInOne(): Promise<RunningServer> {
+/** `env`: extra variables for the server (the walkthrough's Stripe settings). */
+export async function startAllInOne(env: Readonly<Record<string, string>> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'skald-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'main.ts')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test' },
+    env: { ...process.env, ...env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', SUPPORT_EMAIL: E2E_SUPPORT_EMAIL },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
