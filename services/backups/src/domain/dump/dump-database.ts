@@ -12,7 +12,7 @@
 import type { Connection } from 'mysql2';
 import { readCatalog } from './catalog.ts';
 import type { DumpCatalog, DumpProgram, DumpTable } from './catalog.ts';
-import { queryRows, text } from './source.ts';
+import { queryRows, text, whenEnded } from './source.ts';
 import { quoteIdentifier, quoteText, SqlBuffer } from './sql-buffer.ts';
 
 /** One INSERT statement grows to about this many bytes (mysqldump's net_buffer_length default). */
@@ -158,6 +158,11 @@ async function* tableRows(connection: Connection, table: DumpTable, out: SqlBuff
   });
   query.on('end', () => {
     ended = true;
+    notify();
+  });
+  // A connection closed under the query (the watchdog, a stop) ends no event of it: fail from here.
+  whenEnded(connection).catch((error: unknown) => {
+    failure ??= error;
     notify();
   });
   for (;;) {

@@ -52,6 +52,10 @@ export interface DumpResult {
   readonly storedSize: number;
 }
 
+function durationText(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
 function sizeText(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB`;
   if (bytes >= 1024 ** 2) return `${Math.round((bytes / 1024 ** 2) * 10) / 10} MB`;
@@ -81,7 +85,7 @@ export async function dumpToObject(
   const progress: DumpProgress = { waiting: false, ticks: 0, bytes: 0 };
   const abort = (reason: Error) => {
     abortReason ??= reason;
-    if (connection) closeSource(connection);
+    if (connection) closeSource(connection, reason);
   };
   const deadline = setTimeout(() => abort(new DumpFailure(`The backup took longer than ${Math.round(limits.maxDurationMs / 60_000)} minutes`)), limits.maxDurationMs);
   const onAbort = () => abort(new DumpFailure(options.interruptedReason ?? 'The backup was interrupted'));
@@ -93,7 +97,7 @@ export async function dumpToObject(
       lastTicks = progress.ticks;
       stillSince = now();
     } else if (now() - stillSince >= limits.stallTimeoutMs) {
-      abort(new DumpFailure(`The database stopped answering (nothing for ${Math.round(limits.stallTimeoutMs / 1000)} s)`));
+      abort(new DumpFailure(`The database stopped answering (nothing for ${durationText(limits.stallTimeoutMs)})`));
     }
   }, Math.max(10, Math.min(1000, Math.floor(limits.stallTimeoutMs / 4))));
 

@@ -42,25 +42,50 @@ export function sourceOptions(target: SourceTarget, connectTimeoutMs: number): C
   };
 }
 
+/**
+ * Rejects once the connection is over: the server ended it, it failed, or we closed it (closeSource, with
+ * the reason). mysql2 leaves a query that was in flight when the socket is destroyed unanswered, so every
+ * wait on the source races this.
+ */
+const endings = new WeakMap<Connection, { readonly ended: Promise<never>; end(reason: Error): void }>();
+
+export class SourceClosed extends Error {
+  override readonly name = 'SourceClosed';
+  readonly code = 'PROTOCOL_CONNECTION_LOST';
+}
+
 /** Connects, or rejects with the driver's error (mapped to a reason by failure.ts). */
 export async function openSource(target: SourceTarget, connectTimeoutMs: number): Promise<Connection> {
   const connection = mysql.createConnection(sourceOptions(target, connectTimeoutMs));
+  let end: (reason: Error) => void = () => undefined;
+  const ended = new Promise<never>((_resolve, reject) => {
+    end = reject;
+  });
+  ended.catch(() => undefined);
+  endings.set(connection, { ended, end });
   // A fatal error while no query runs is emitted as 'error': without a listener it would end the process.
-  connection.on('error', () => undefined);
+  connection.on('error', (error: Error) => end(error));
+  connection.on('end', () => end(new SourceClosed('the server closed the connection')));
   await new Promise<void>((resolve, reject) => {
     connection.connect((error) => (error ? reject(error) : resolve()));
   });
   return connection;
 }
 
+/** Rejects when the connection ends (see `endings`); never resolves. */
+export function whenEnded(connection: Connection): Promise<never> {
+  return endings.get(connection)?.ended ?? new Promise<never>(() => undefined);
+}
+
 /** A catalog or session query; rows as arrays of text, numbers or null. */
 export function queryRows(connection: Connection, sql: string, values: readonly (string | number)[] = []): Promise<Cell[][]> {
-  return new Promise((resolve, reject) => {
+  const answered = new Promise<Cell[][]>((resolve, reject) => {
     connection.query({ sql, values: [...values], rowsAsArray: true }, (error, result) => {
       if (error) reject(error);
       else resolve(Array.isArray(result) ? (result as Cell[][]) : []);
     });
   });
+  return Promise.race([answered, whenEnded(connection)]);
 }
 
 export function text(cell: Cell | undefined): string {
@@ -71,7 +96,9 @@ export function textOrNull(cell: Cell | undefined): string | null {
   return cell === null || cell === undefined ? null : String(cell);
 }
 
-export function closeSource(connection: Connection): void {
+/** Ends the connection; whatever waits on it fails with `reason`. */
+export function closeSource(connection: Connection, reason: Error = new SourceClosed('closed')): void {
+  endings.get(connection)?.end(reason);
   // destroy: no graceful QUIT round trip to a server that may be the reason we are closing.
   connection.destroy();
 }
