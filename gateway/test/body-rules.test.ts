@@ -68,6 +68,11 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'PUT /api/settings/colors': { url: `/api/settings/colors?serverId=${server.id}`, sample: { info: { bg_color: '#000000', text_color: '#ffffff' } }, headers: ownerAuth },
     'POST /api/billing/create-checkout-session': { url: '/api/billing/create-checkout-session', sample: { serverId: server.id, tier: 'pro' }, headers: ownerAuth },
     'POST /api/billing/create-portal-session': { url: '/api/billing/create-portal-session', sample: { serverId: server.id }, headers: ownerAuth },
+    'POST /api/backups/{serverId}/settings': {
+      url: `/api/backups/${server.id}/settings`,
+      sample: { enabled: false, interval_hours: 24, db_host: '', db_port: 3306, db_user: '', db_pass_enc: '', db_name: '' },
+      headers: ownerAuth,
+    },
   };
 }
 
