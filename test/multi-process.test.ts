@@ -11,6 +11,8 @@
  * its queue on BullMQ and the monthly export count on Redis.
  * Webhooks (issue 12) runs as its own process too, its queue on BullMQ and its counters on Redis: a log
  * accepted by ingestion reaches a local receiver, and a failing receiver yields a dead letter that replays.
+ * Backups (issue 13) runs as its own process with its queue on BullMQ: settings saved through the proxy, a
+ * run against the machine's MariaDB, the .sql download streamed back through the gateway.
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
@@ -27,6 +29,7 @@ import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
+import { createGameDatabase, dropDatabase, mariadbAvailable, uniqueDatabaseName } from '../services/backups/test/support/game-database.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -50,6 +53,9 @@ async function redisReachable(): Promise<boolean> {
 
 const reachable = await redisReachable();
 if (!reachable) console.log(`skipped: Redis not reachable at ${REDIS_URL} (the multi-process test needs it for the event bus)`);
+const mariadb = reachable && (await mariadbAvailable());
+if (reachable && !mariadb) console.log('skipped: the backups process case needs the MariaDB at 127.0.0.1:3306 to back up');
+const backupDatabase = uniqueDatabaseName('multi');
 
 const root = mkdtempSync(join(tmpdir(), 'skald-multi-'));
 const processes: SkaldProcess[] = [];
@@ -105,7 +111,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
   beforeAll(async () => {
     const env = sharedEnv();
     stripe = await startStripeTestServer();
-    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort(), admin: await freePort(), webhooks: await freePort() };
+    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort(), admin: await freePort(), webhooks: await freePort(), backups: await freePort() };
     authEnv = { ...env, TARGET: 'auth', DATA_DIR: join(root, 'auth') };
     for (const service of ['auth', 'ingestion'] as const) {
       processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
@@ -138,6 +144,10 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
         WEBHOOK_RETRY_BASE_MS: '100',
       }),
     );
+    // Backups: its own process, its scheduled runs on BullMQ; the machine's MariaDB is the only private host it may reach.
+    processes.push(
+      spawnSkald('backups', ports.backups, { ...env, TARGET: 'backups', DATA_DIR: join(root, 'backups'), JOB_QUEUE: 'bullmq', OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' }),
+    );
     gateway = spawnSkald('gateway', ports.gateway, {
       TARGET: 'gateway',
       DATA_DIR: join(root, 'gateway'),
@@ -147,6 +157,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
       SERVICE_URL_BILLING: `http://127.0.0.1:${ports.billing}`,
       SERVICE_URL_ADMIN: `http://127.0.0.1:${ports.admin}`,
       SERVICE_URL_WEBHOOKS: `http://127.0.0.1:${ports.webhooks}`,
+      SERVICE_URL_BACKUPS: `http://127.0.0.1:${ports.backups}`,
     });
     processes.push(gateway);
     await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 30_000)));
@@ -157,6 +168,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     await deleteRedisKeys();
     await stripe?.close();
     await receiver?.close();
+    if (mariadb) await dropDatabase(backupDatabase);
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -336,5 +348,55 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     expect(replay.status).toBe(200);
     expect(receiver.requests.at(-1)!.raw).toContain('to the dead-letter queue');
     for (const proc of processes) expect(proc.output()).not.toContain(receiver.url);
+  });
+
+  it.skipIf(!mariadb)('backups as its own process: settings and a run through the proxy, the .sql download, no password in any output', async () => {
+    await createGameDatabase(backupDatabase);
+    const token = await registerAndLogin(gateway.baseUrl, 'multi_backups');
+    const server = await createServer(gateway.baseUrl, token, 'Multi Backups');
+    // A tier with backups, the only way a tier changes: a paid checkout confirmed by Stripe's webhook to billing.
+    await eventually('billing to know the server', async () => {
+      const response = await api(gateway.baseUrl, 'GET', `/api/tiers/current-tier/${server.id}`, { token });
+      return response.status === 200 ? response : undefined;
+    });
+    await api(gateway.baseUrl, 'POST', '/api/billing/create-checkout-session', { token, body: { serverId: server.id, tier: 'starter' } });
+    const customerId = stripe.requests.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!.params['customer']!;
+    stripe.putSubscription({ id: 'sub_backups', customerId, status: 'active', priceId: 'price_starter', serverId: server.id });
+    const signed = stripe.signedWebhook({ type: 'checkout.session.completed', serverId: server.id, customerId, subscriptionId: 'sub_backups' });
+    await fetch(`${gateway.baseUrl}/api/billing/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signed.signature }, body: new Uint8Array(signed.body) });
+    await eventually('the backups process to see the starter tier', async () => {
+      const response = await api<{ maxBackups: number }>(gateway.baseUrl, 'GET', `/api/backups/${server.id}/settings`, { token });
+      return response.status === 200 && response.body.maxBackups === 3 ? true : undefined;
+    });
+
+    const settings = { enabled: true, interval_hours: 24, db_host: '127.0.0.1', db_port: 3306, db_user: 'root', db_name: backupDatabase };
+    expect((await api(gateway.baseUrl, 'POST', `/api/backups/${server.id}/settings`, { token, body: settings })).status).toBe(200);
+    const created = await api<{ id: string }>(gateway.baseUrl, 'POST', `/api/backups/${server.id}/create`, { token });
+    expect(created.status).toBe(202);
+    const done = await eventually('the backup to finish', async () => {
+      const list = await api<{ id: string; status: string; size: number }[]>(gateway.baseUrl, 'GET', `/api/backups/${server.id}`, { token });
+      const found = list.body.find((b) => b.id === created.body.id);
+      return found && found.status !== 'running' ? found : undefined;
+    });
+    expect(done.status).toBe('done');
+    const download = await fetch(`${gateway.baseUrl}/api/backups/${server.id}/download/${done.id}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="backup-${done.id}.sql"`);
+    const sql = await download.text();
+    expect(Buffer.byteLength(sql)).toBe(done.size);
+    expect(sql).toMatch(/^-- Skald backup of database/);
+    expect(sql).toMatch(/-- Dump completed \S+\n$/);
+
+    // A wrong password: recorded as failed with our reason; the password is in no process's output.
+    const secret = 'multi-Backup-s3cret';
+    await api(gateway.baseUrl, 'POST', `/api/backups/${server.id}/settings`, { token, body: { ...settings, db_pass_enc: secret } });
+    const refused = await api<{ id: string }>(gateway.baseUrl, 'POST', `/api/backups/${server.id}/create`, { token });
+    const failed = await eventually('the failed run', async () => {
+      const list = await api<{ id: string; status: string; error: string | null }[]>(gateway.baseUrl, 'GET', `/api/backups/${server.id}`, { token });
+      const found = list.body.find((b) => b.id === refused.body.id);
+      return found && found.status !== 'running' ? found : undefined;
+    });
+    expect(failed).toMatchObject({ status: 'failed', error: 'Access denied for the database user (check the user name and password)' });
+    for (const proc of processes) expect(proc.output()).not.toContain(secret);
   });
 });

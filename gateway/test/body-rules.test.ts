@@ -79,6 +79,11 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'PUT /api/admin/servers/{id}/suspend': { url: `/api/admin/servers/${server.id}/suspend`, sample: { suspended: true }, headers: superadminAuth() },
     'POST /api/webhooks': { url: '/api/webhooks', sample: { serverId: server.id, url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
     'PUT /api/webhooks/{id}': { url: '/api/webhooks/no-such-webhook', sample: { url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
+    'POST /api/backups/{serverId}/settings': {
+      url: `/api/backups/${server.id}/settings`,
+      sample: { enabled: false, interval_hours: 24, db_host: '', db_port: 3306, db_user: '', db_pass_enc: '', db_name: '' },
+      headers: ownerAuth,
+    },
   };
 }
 

@@ -6,6 +6,7 @@
 // and data fixes are walked through too, so they cannot regress: precompressed assets, the stored photo
 // count under a filter, the dashboard's Other bar, date filters in the browser's own days, token renewal
 // (fake clock), a password change with a second tab open, and log out revoking the token.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -1112,6 +1113,128 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await own.stop();
       await receiver.close();
       await stripeApi.close();
+    }
+  });
+
+  it('database backups: settings against the local MariaDB, create, download and delete (issue 13)', { timeout: 600_000 }, async (ctx) => {
+    // The backup engine needs a real game database: the machine's MariaDB with its `mariadb` client.
+    const mariadbUp = spawnSync('mariadb', ['-h', '127.0.0.1', '-u', 'root', '-e', 'SELECT 1'], { encoding: 'utf8' }).status === 0;
+    if (!mariadbUp) {
+      console.log('skipped: database backups walkthrough: no MariaDB at 127.0.0.1:3306');
+      ctx.skip();
+    }
+    const database = `skald_e2e_${Date.now().toString(36)}`;
+    const sql = (statements: string) => {
+      const run = spawnSync('mariadb', ['-h', '127.0.0.1', '-u', 'root', '--default-character-set=utf8mb4', '-e', statements], { encoding: 'utf8' });
+      if (run.status !== 0) throw new Error(`mariadb: ${run.stderr}`);
+    };
+    // Its own all-in-one: billing pointed at the Stripe test server (a paid tier is what allows backups) and
+    // the outbound guard allowing the local database, which it refuses by default.
+    const payments = await step('backups: the Stripe test server', () => startStripeTestProcess());
+    const backupServer = await step('backups: an all-in-one allowed to reach the local MariaDB', () =>
+      startAllInOne({
+        STRIPE_SECRET_KEY: payments.secretKey,
+        STRIPE_WEBHOOK_SECRET: payments.webhookSecret,
+        STRIPE_API_BASE: payments.url,
+        STRIPE_PRICE_STARTER: 'price_starter',
+        OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+      }),
+    );
+    const mainPage = page;
+    let backupContext: BrowserContext | undefined;
+    try {
+      sql(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4; USE \`${database}\`;
+        CREATE TABLE players (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(60), money DECIMAL(12,2));
+        INSERT INTO players (name, money) VALUES ('Zoë 😀', 1500.25), ('O''Brien', 0), (NULL, 12);`);
+      const owner = { username: `bk${Date.now().toString(36)}`, password: 'Vault-meadow-cipher-5' };
+      const session = await step('backups: an owner, a server and the Starter plan (API and a signed webhook)', async () => {
+        const post = async (path: string, body: unknown, bearer?: string) => {
+          const res = await fetch(`${backupServer.baseUrl}/api${path}`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) },
+            body: JSON.stringify(body),
+          });
+          expect(res.status, `POST ${path} answered ${res.status}`).toBeLessThan(300);
+          return res.json() as Promise<Record<string, string>>;
+        };
+        await post('/auth/register', { ...owner, email: `${owner.username}@example.com` });
+        const login = await post('/auth/login', owner);
+        const created = await post('/server/servers', { name: 'E2E Backups' }, login.token);
+        await post('/billing/create-checkout-session', { serverId: created.id, tier: 'starter' }, login.token);
+        const customerId = (await payments.requests()).find((r) => r.path === '/v1/checkout/sessions')!.params.customer!;
+        const subscription = { id: `sub_bk_${created.id!}`, customerId, status: 'active', priceId: 'price_starter', serverId: created.id! };
+        await payments.putSubscription(subscription);
+        const signed = await payments.sign({ type: 'customer.subscription.updated', subscription });
+        const hook = await fetch(`${backupServer.baseUrl}/api/billing/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8', 'Stripe-Signature': signed.signature }, body: signed.body });
+        expect(hook.status).toBe(200);
+        await waitFor(async () => {
+          const res = await fetch(`${backupServer.baseUrl}/api/backups/${created.id!}/settings`, { headers: { Authorization: `Bearer ${login.token!}` } });
+          return res.ok && ((await res.json()) as { maxBackups: number }).maxBackups === 3;
+        }, 'the backups service to see the Starter plan');
+        return { token: login.token!, serverId: created.id!, serverName: 'E2E Backups' };
+      });
+      backupContext = await (await spareBrowser()).newContext({ baseURL: backupServer.baseUrl, viewport: DESKTOP, acceptDownloads: true });
+      page = await backupContext.newPage();
+      page.setDefaultTimeout(20_000);
+      page.on('pageerror', (err) => consoleErrors.push(`[${currentStep}] page error (backups): ${err.message}`));
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') consoleErrors.push(`[${currentStep}] ${msg.text()}`);
+      });
+      await seedSession(page, session);
+
+      await step('/backups: the settings, collapsed at first, saved against the local MariaDB', async () => {
+        await page.goto('/backups');
+        await page.getByTestId('security-tip').waitFor();
+        await page.getByText('No backups yet.').waitFor();
+        const toggle = page.getByRole('button', { name: /Backup Settings/ });
+        expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+        expect(await page.getByRole('button', { name: /Create Backup Now/ }).count(), 'no create before host, user and name').toBe(0);
+        await toggle.click();
+        await page.getByLabel('Database host').fill('127.0.0.1');
+        await page.getByLabel('Database user').fill('root');
+        await page.getByLabel('Database name').fill(database);
+        await page.getByRole('button', { name: /Save Settings/ }).click();
+        await page.getByText('Backup settings saved', { exact: true }).waitFor();
+      });
+
+      await step('/backups: create now, the run listed as done with its size in KB', async () => {
+        await page.getByRole('button', { name: /Create Backup Now/ }).click();
+        await page.getByText('Backup created successfully', { exact: true }).waitFor();
+        await page.locator('[data-testid="backup-row"][data-status="done"]').waitFor({ timeout: 30_000 });
+        expect(await page.getByTestId('backup-row').first().textContent()).toMatch(/\d+\.\d{2} KB/);
+        await shootAll('backups', () => page.locator('[data-testid="backup-row"][data-status="done"]').waitFor(), { open: () => page.goto('/backups') });
+      });
+
+      await step('/backups: download saves backup-{id}.sql, plain SQL of the database', async () => {
+        const list = (await fetch(`${backupServer.baseUrl}/api/backups/${session.serverId}`, { headers: { Authorization: `Bearer ${session.token}` } }).then((r) => r.json())) as { id: string; size: number }[];
+        const downloading = page.waitForEvent('download');
+        await page.getByTestId('backup-row').first().getByRole('button', { name: /^Download/ }).click();
+        const download = await downloading;
+        expect(download.suggestedFilename()).toBe(`backup-${list[0]!.id}.sql`);
+        const file = join(SHOTS, 'backup-download.sql');
+        await download.saveAs(file);
+        const text = readFileSync(file, 'utf8');
+        expect(Buffer.byteLength(text)).toBe(list[0]!.size);
+        expect(text).toMatch(/^-- Skald backup of database/);
+        expect(text).toContain("'Zoë 😀',1500.25");
+        expect(text).toMatch(/-- Dump completed \S+\n$/);
+      });
+
+      await step('/backups: delete, with the spec\'s toast as spelled', async () => {
+        await page.getByTestId('backup-row').first().getByRole('button', { name: /^Delete/ }).click();
+        await page.getByText('Backup deleted succesfully', { exact: true }).waitFor();
+        await page.getByText('No backups yet.').waitFor();
+      });
+
+      await step('no console errors on the backups screen', async () => {
+        expect(consoleErrors).toEqual([]);
+      });
+    } finally {
+      page = mainPage;
+      await backupContext?.close();
+      await backupServer.stop();
+      await payments.stop();
+      spawnSync('mariadb', ['-h', '127.0.0.1', '-u', 'root', '-e', `DROP DATABASE IF EXISTS \`${database}\``]);
     }
   });
 

@@ -19,6 +19,7 @@ const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
 const AuditLogsPage = lazy(() => import('./features/audit/AuditLogsPage.tsx'));
 const ExportsPage = lazy(() => import('./features/exports/ExportsPage.tsx'));
 const WebhooksPage = lazy(() => import('./features/webhooks/WebhooksPage.tsx'));
+const BackupsPage = lazy(() => import('./features/backups/BackupsPage.tsx'));
 const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.tsx'));
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
 const SettingsPage = lazy(() => import('./features/settings/SettingsPage.tsx'));
@@ -59,6 +60,7 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/audit-logs': AuditLogsPage,
   '/exports': ExportsPage,
   '/webhooks': WebhooksPage,
+  '/backups': BackupsPage,
 };
 
 export function AppRoutes() {

@@ -1,8 +1,2 @@
-/**
- * The backups service. Skeleton: it runs in all-in-one and as TARGET=backups with /health and /ready,
- * and owns its route-table entries (gateway/src/route-table.ts), but has no endpoints yet (later issue).
- */
-import { createSkeletonService } from '@skald/service-kit';
-import type { ServiceFactory } from '@skald/service-kit';
-
-export const createBackupsService: ServiceFactory = async (deps) => createSkeletonService('backups', deps);
+/** The backups service: its factory is all other packages need (the gateway mounts it by this name). */
+export { createBackupsService } from './backups-service.ts';

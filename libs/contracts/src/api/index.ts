@@ -8,3 +8,4 @@ export * from './audit.ts';
 export * from './webhooks.ts';
 export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts';
 export type { ServerRole, SiteRole } from '../roles.ts';
+export * from './backups.ts';
