@@ -4,7 +4,7 @@
  * (domain/dump) streams one consistent snapshot through mysql2 and gzip into the object store.
  */
 import type { FastifyInstance } from 'fastify';
-import { authPlugin, createIdentityReadModel, createSecretBox } from '@skald/service-kit';
+import { authPlugin, createAuditPublisher, createIdentityReadModel, createSecretBox } from '@skald/service-kit';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
 import { createBackupRecords } from './domain/backup-records.ts';
 import { createBackupRuns } from './domain/backup-runs.ts';
@@ -32,7 +32,7 @@ export async function createBackupsServiceWith(deps: ServiceDeps, options: Backu
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'backups.identity' });
   const settings = await createBackupSettingsRepository(deps.docs, createSecretBox(deps.secretsKey), now);
   const records = await createBackupRecords(deps.docs, { now, staleAfterMs: heartbeatMs * 6 });
-  const audit = createBackupAudit(deps.bus, now);
+  const audit = createBackupAudit({ bus: deps.bus, publisher: createAuditPublisher({ bus: deps.bus, directory, now }), now });
   const scheduler = createBackupScheduler(deps.jobs, options.hourMs ?? HOUR_MS);
   const runs = createBackupRuns({
     directory,
