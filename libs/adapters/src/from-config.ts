@@ -46,6 +46,7 @@ export function eventBusConfig(config: SkaldConfig): EventBusConfig {
         clientId: kafka.clientId,
         historyTopics,
         ...(kafka.replicationFactor !== undefined ? { replicationFactor: kafka.replicationFactor } : {}),
+        ...(kafka.topicProvisioning !== undefined ? { topicProvisioning: kafka.topicProvisioning } : {}),
       };
     }
   }

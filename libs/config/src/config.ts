@@ -72,7 +72,12 @@ export interface SkaldConfig {
   readonly bodyLimitBytes: number;
   readonly adapters: AdapterChoice;
   readonly redis?: { readonly url: string; readonly prefix: string };
-  readonly kafka?: { readonly brokers: readonly string[]; readonly clientId: string; readonly replicationFactor?: number };
+  readonly kafka?: {
+    readonly brokers: readonly string[];
+    readonly clientId: string;
+    readonly replicationFactor?: number;
+    readonly topicProvisioning?: 'admin' | 'external';
+  };
   readonly mongoUrl?: string;
   readonly s3?: S3Settings;
   readonly smtpUrl?: string;

@@ -41,6 +41,8 @@ export const EnvSchema = Type.Object({
   ),
   KAFKA_CLIENT_ID: Type.Optional(nonEmpty),
   KAFKA_REPLICATION_FACTOR: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, description: 'an integer between 1 and 7' })),
+  /** admin (default): Skald creates its topics; external: the operator does, Skald only checks them. */
+  KAFKA_TOPIC_PROVISIONING: Type.Optional(oneOf(['admin', 'external'] as const)),
   MONGO_URL: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://[^\\s]+$', description: 'a mongodb:// URL' })),
   S3_ENDPOINT: Type.Optional(nonEmpty),
   S3_PORT: Type.Optional(port),

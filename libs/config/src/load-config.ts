@@ -136,6 +136,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
           brokers: splitList(required(raw.KAFKA_BROKERS, 'KAFKA_BROKERS', 'when EVENT_BUS=kafka')),
           clientId: raw.KAFKA_CLIENT_ID ?? `skald-${target}`,
           ...(raw.KAFKA_REPLICATION_FACTOR !== undefined ? { replicationFactor: raw.KAFKA_REPLICATION_FACTOR } : {}),
+          ...(raw.KAFKA_TOPIC_PROVISIONING !== undefined ? { topicProvisioning: raw.KAFKA_TOPIC_PROVISIONING } : {}),
         }
       : undefined;
 

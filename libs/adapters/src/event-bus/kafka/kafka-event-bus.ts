@@ -2,7 +2,8 @@
  * Event bus on Kafka (kafkajs), for distributed installs.
  *
  * - Producer: acks -1 (all in-sync replicas), idempotent off (experimental in kafkajs), no topic
- *   auto-creation: ensureTopics() creates topics and their dead-letter topics via the admin API.
+ *   auto-creation: ensureTopics() creates topics and their dead-letter topics via the admin API, or
+ *   with topicProvisioning 'external' only checks that the operator created them.
  *   Durability needs RF >= 3 and min.insync.replicas >= 2 on the brokers (see reliability notes).
  * - Message: key = partition key (so per-key order = partition order), value = payload JSON,
  *   headers = the message headers plus `x-message-id` (stripped again on delivery).
@@ -102,18 +103,25 @@ export const HISTORY_TOPIC_CONFIG: readonly IResourceConfigEntry[] = [
   { name: 'cleanup.policy', value: 'delete' },
 ];
 
-export type TopicAdmin = Pick<Admin, 'createTopics' | 'describeConfigs' | 'alterConfigs'>;
+export type TopicAdmin = Pick<Admin, 'createTopics' | 'describeConfigs' | 'alterConfigs' | 'describeCluster' | 'listTopics' | 'fetchTopicMetadata'>;
 
 export interface TopicSettings {
   readonly numPartitions: number;
   readonly replicationFactor: number;
   readonly historyTopics: ReadonlySet<string>;
+  /** See KafkaEventBusConfig.topicProvisioning. Default 'admin'. */
+  readonly provisioning?: 'admin' | 'external';
+  /** Where the one warning of the external mode goes. Default console.warn. */
+  readonly warn?: (message: string) => void;
 }
 
+const HISTORY_SETTINGS_TEXT = HISTORY_TOPIC_CONFIG.map((e) => `${e.name}=${e.value}`).join(', ');
+
 /**
- * Creates the topics and their dead-letter topics (existing ones are left as they are), then makes
- * sure every history topic among them carries HISTORY_TOPIC_CONFIG, also one created before it became
- * a history topic. Returns every topic name it ensured.
+ * Makes sure the topics and their dead-letter topics exist, and that every history topic among them
+ * carries HISTORY_TOPIC_CONFIG. 'admin' provisioning creates the missing ones and sets the history
+ * settings on an existing topic (one created before it became a history topic); 'external' changes
+ * nothing and refuses when something is missing. Returns every topic name it ensured.
  */
 export async function ensureKafkaTopics(
   admin: TopicAdmin,
@@ -121,23 +129,94 @@ export async function ensureKafkaTopics(
   settings: TopicSettings,
 ): Promise<string[]> {
   const all = [...new Set(topics.flatMap((topic) => [topic, deadLetterTopic(topic)]))];
-  // Returns false (no error) when the topics exist already.
-  await admin.createTopics({
-    waitForLeaders: true,
-    topics: all.map((topic) => ({
-      topic,
-      numPartitions: settings.numPartitions,
-      replicationFactor: settings.replicationFactor,
-      ...(settings.historyTopics.has(topic) ? { configEntries: HISTORY_TOPIC_CONFIG.map((entry) => ({ ...entry })) } : {}),
-    })),
-  });
   const history = all.filter((topic) => settings.historyTopics.has(topic));
-  if (history.length > 0) await keepHistory(admin, history);
+  if (settings.provisioning === 'external') {
+    await checkProvisioned(admin, all, history, settings.warn ?? console.warn);
+    return all;
+  }
+  try {
+    // Returns false (no error) when the topics exist already.
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: all.map((topic) => ({
+        topic,
+        numPartitions: settings.numPartitions,
+        replicationFactor: settings.replicationFactor,
+        ...(settings.historyTopics.has(topic) ? { configEntries: HISTORY_TOPIC_CONFIG.map((entry) => ({ ...entry })) } : {}),
+      })),
+    });
+  } catch (error) {
+    throw (await controllerMissing(admin)) ?? error;
+  }
+  if (history.length === 0) return all;
+  const changes = await historyChanges(admin, history);
+  if (changes.length > 0) {
+    // Worth a line in the log: it changes an existing topic (created before it was a history topic).
+    console.warn(`event bus (kafka): keeping the whole history of ${changes.map((change) => change.name).join(', ')} from now on`);
+    await admin.alterConfigs({ validateOnly: false, resources: changes });
+  }
   return all;
 }
 
-/** Sets HISTORY_TOPIC_CONFIG on each of the topics that lacks part of it (an existing topic). */
-async function keepHistory(admin: TopicAdmin, topics: readonly string[]): Promise<void> {
+/**
+ * kafkajs sends topic admin requests to the controller broker. A cluster whose metadata names none
+ * (librdkafka's mock cluster answers controller 0 with brokers 1..n) fails them with the puzzling
+ * 'Broker 0 not found in the cached metadata'; this turns that into what to do about it.
+ */
+async function controllerMissing(admin: TopicAdmin): Promise<Error | null> {
+  const cluster = await admin.describeCluster().catch(() => null);
+  if (cluster === null || hasController(cluster)) return null;
+  return new Error(
+    `event bus (kafka): the cluster names no controller broker (controller ${String(cluster.controller)}, brokers ` +
+      `${cluster.brokers.map((broker) => broker.nodeId).join(', ')}), so topics cannot be created through the admin API; ` +
+      'provision them yourself and set KAFKA_TOPIC_PROVISIONING=external (docs/DEPLOYMENT.md, "Kafka topics")',
+  );
+}
+
+function hasController(cluster: Awaited<ReturnType<Admin['describeCluster']>>): boolean {
+  return cluster.controller !== null && cluster.brokers.some((broker) => broker.nodeId === cluster.controller);
+}
+
+/**
+ * External provisioning: nothing is created or altered. Topics missing from the cluster's list are
+ * asked for by name once (a broker that creates topics on a metadata request, such as the mock
+ * cluster, creates them then; Kafka with AllowAutoTopicCreation=false, which kafkajs's admin sends,
+ * does not), and any still missing stops the start. History settings are checked where the cluster
+ * can describe topic configs (it has a controller); where it cannot, one warning says so.
+ */
+async function checkProvisioned(admin: TopicAdmin, all: readonly string[], history: readonly string[], warn: (message: string) => void): Promise<void> {
+  const listed = new Set(await admin.listTopics());
+  const unlisted = all.filter((topic) => !listed.has(topic));
+  if (unlisted.length > 0) {
+    await admin.fetchTopicMetadata({ topics: unlisted }).catch(() => undefined);
+    const now = new Set(await admin.listTopics());
+    const missing = unlisted.filter((topic) => !now.has(topic));
+    if (missing.length > 0) {
+      throw new Error(
+        `event bus (kafka): KAFKA_TOPIC_PROVISIONING=external and these topics do not exist: ${missing.join(', ')} ` +
+          '(create them as docs/DEPLOYMENT.md, "Kafka topics", says)',
+      );
+    }
+  }
+  if (history.length === 0) return;
+  if (!hasController(await admin.describeCluster())) {
+    warn(
+      `event bus (kafka): cannot read topic configs (the cluster names no controller broker); ` +
+        `${history.join(', ')} must keep their whole history: ${HISTORY_SETTINGS_TEXT}`,
+    );
+    return;
+  }
+  const changes = await historyChanges(admin, history);
+  if (changes.length > 0) {
+    throw new Error(
+      `event bus (kafka): KAFKA_TOPIC_PROVISIONING=external and ${changes.map((change) => change.name).join(', ')} ` +
+        `lack the history settings ${HISTORY_SETTINGS_TEXT}; set them on the topic (nothing was changed)`,
+    );
+  }
+}
+
+/** The AlterConfigs resources that give each of the topics HISTORY_TOPIC_CONFIG (none when all carry it). */
+async function historyChanges(admin: TopicAdmin, topics: readonly string[]): Promise<IResourceConfig[]> {
   const described = await admin.describeConfigs({
     includeSynonyms: false,
     resources: topics.map((name) => ({ type: TOPIC_RESOURCE, name })),
@@ -160,7 +239,7 @@ async function keepHistory(admin: TopicAdmin, topics: readonly string[]): Promis
     if (hidden) {
       throw new Error(
         `event bus (kafka): ${resource.resourceName} must keep its history but has the sensitive override ` +
-          `${hidden.configName}; set ${HISTORY_TOPIC_CONFIG.map((e) => `${e.name}=${e.value}`).join(', ')} by hand`,
+          `${hidden.configName}; set ${HISTORY_SETTINGS_TEXT} by hand`,
       );
     }
     changes.push({
@@ -169,10 +248,7 @@ async function keepHistory(admin: TopicAdmin, topics: readonly string[]): Promis
       configEntries: [...kept.map((entry) => ({ name: entry.configName, value: entry.configValue })), ...HISTORY_TOPIC_CONFIG],
     });
   }
-  if (changes.length === 0) return;
-  // Worth a line in the log: it changes an existing topic (created before it was a history topic).
-  console.warn(`event bus (kafka): keeping the whole history of ${changes.map((change) => change.name).join(', ')} from now on`);
-  await admin.alterConfigs({ validateOnly: false, resources: changes });
+  return changes;
 }
 
 export interface BatchContext {
@@ -310,6 +386,7 @@ export class KafkaEventBus implements EventBus {
       numPartitions: this.#config.numPartitions ?? DEFAULT_PARTITIONS,
       replicationFactor: this.#config.replicationFactor ?? DEFAULT_REPLICATION_FACTOR,
       historyTopics: new Set(this.#config.historyTopics ?? HISTORY_TOPICS),
+      provisioning: this.#config.topicProvisioning ?? 'admin',
     });
     for (const topic of all) this.#knownTopics.add(topic);
   }
