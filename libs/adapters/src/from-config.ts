@@ -47,6 +47,7 @@ export function eventBusConfig(config: SkaldConfig): EventBusConfig {
         historyTopics,
         ...(kafka.replicationFactor !== undefined ? { replicationFactor: kafka.replicationFactor } : {}),
         ...(kafka.topicProvisioning !== undefined ? { topicProvisioning: kafka.topicProvisioning } : {}),
+        ...(kafka.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: kafka.sessionTimeoutMs } : {}),
       };
     }
   }

@@ -77,6 +77,7 @@ export interface SkaldConfig {
     readonly clientId: string;
     readonly replicationFactor?: number;
     readonly topicProvisioning?: 'admin' | 'external';
+    readonly sessionTimeoutMs?: number;
   };
   readonly mongoUrl?: string;
   readonly s3?: S3Settings;

@@ -137,6 +137,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
           clientId: raw.KAFKA_CLIENT_ID ?? `skald-${target}`,
           ...(raw.KAFKA_REPLICATION_FACTOR !== undefined ? { replicationFactor: raw.KAFKA_REPLICATION_FACTOR } : {}),
           ...(raw.KAFKA_TOPIC_PROVISIONING !== undefined ? { topicProvisioning: raw.KAFKA_TOPIC_PROVISIONING } : {}),
+          ...(raw.KAFKA_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: raw.KAFKA_SESSION_TIMEOUT_MS } : {}),
         }
       : undefined;
 

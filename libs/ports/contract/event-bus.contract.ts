@@ -257,6 +257,27 @@ export function eventBusContract(
       expect(second.received.map((m) => m.id)).toEqual(['later']);
     });
 
+    it('reports the lag of a subscribed group, back to zero once it has caught up', { timeout: testTimeout }, async () => {
+      expect(bus.consumerLag, 'every adapter here reports consumer lag').toBeTypeOf('function');
+      const lagOf = async (): Promise<number | undefined> =>
+        (await bus.consumerLag!()).find((entry) => entry.group === 'g-lag' && entry.topic === topic)?.lag;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const held = recorder(() => gate);
+      await subscribe('g-lag', held.handler);
+      await bus.publish(['l1', 'l2', 'l3'].map((id) => ({ topic, key: 'k', payload: id, id })));
+      await waitFor(() => held.received.length === 1, timeout, 'the first message to be held');
+      // The held message and the two behind it are not committed yet.
+      let seen: number | undefined;
+      const deadline = Date.now() + timeout;
+      while ((seen = await lagOf()) !== 3 && Date.now() < deadline) await pause(100);
+      expect(seen).toBe(3);
+      release();
+      await waitFor(() => held.received.length === 3, timeout, 'the rest after the release');
+      while ((seen = await lagOf()) !== 0 && Date.now() < deadline + timeout) await pause(100);
+      expect(seen).toBe(0);
+    });
+
     it('keeps a message once publish() resolved, for a bus opened afterwards', { timeout: testTimeout }, async () => {
       await bus.publish([{ topic, key: 'k', payload: { durable: true }, id: 'kept' }]);
       await bus.close();

@@ -58,6 +58,14 @@ export function deadLetterTopic(topic: string): string {
   return `${topic}.dlq`;
 }
 
+/** How far a consumer group is behind on one topic (metrics). */
+export interface ConsumerLag {
+  readonly group: string;
+  readonly topic: string;
+  /** Messages on the topic that the group has not committed yet. */
+  readonly lag: number;
+}
+
 export interface EventBus {
   /** Creates the topics (and their dead-letter topics) explicitly; adapters never auto-create. */
   ensureTopics(topics: readonly string[]): Promise<void>;
@@ -66,4 +74,9 @@ export interface EventBus {
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   /** Stops all subscriptions (committing finished work) and releases connections. */
   close(): Promise<void>;
+  /**
+   * The lag of every group this bus instance subscribed (one entry per group and topic), for metrics.
+   * Optional: an adapter that cannot tell leaves it out; every adapter of this repository has it.
+   */
+  consumerLag?(): Promise<readonly ConsumerLag[]>;
 }

@@ -68,6 +68,12 @@ export interface KafkaEventBusConfig extends EventBusCommonConfig {
    * (locked-down managed Kafka, librdkafka's mock cluster, which names no controller broker).
    */
   readonly topicProvisioning?: 'admin' | 'external';
+  /**
+   * Consumer-group session timeout in ms; default kafkajs's 30 000. A member silent this long (a killed
+   * process) is dropped and its partitions go to the others. librdkafka's mock cluster also holds a
+   * group's next rebalance this long after its last member left, so the suites there use a short one.
+   */
+  readonly sessionTimeoutMs?: number;
 }
 
 export type EventBusConfig = MemoryEventBusConfig | RedisEventBusConfig | KafkaEventBusConfig;

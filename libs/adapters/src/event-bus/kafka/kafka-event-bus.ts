@@ -8,7 +8,8 @@
  * - Message: key = partition key (so per-key order = partition order), value = payload JSON,
  *   headers = the message headers plus `x-message-id` (stripped again on delivery).
  * - Consumer: one kafkajs consumer per subscription, eachBatch with eachBatchAutoResolve false and
- *   autoCommit false. Messages of a partition are handled one by one; an offset is resolved only
+ *   autoCommit false; stop() returns once the batch in hand committed, leaving the group in the
+ *   background (close() waits for that). Messages of a partition are handled one by one; an offset is resolved only
  *   after its handler succeeded (or the message was produced to the DLQ) and the resolved offsets
  *   are committed at the end of each batch, including when stop() cuts the batch short.
  * - A failing handler is retried in place (the partition waits), then dead-lettered. Kafka keeps
@@ -22,7 +23,7 @@
  *   later replays a history topic from its first message.
  */
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import type {
   Admin,
   ConfigResourceTypes,
@@ -37,7 +38,7 @@ import type {
 } from 'kafkajs';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { BusMessage, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { BusMessage, ConsumerLag, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
 import { deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
 
@@ -111,7 +112,7 @@ export interface TopicSettings {
   readonly historyTopics: ReadonlySet<string>;
   /** See KafkaEventBusConfig.topicProvisioning. Default 'admin'. */
   readonly provisioning?: 'admin' | 'external';
-  /** Where the one warning of the external mode goes. Default console.warn. */
+  /** Where the external mode's warnings go (one per unverifiable history topic). Default console.warn. */
   readonly warn?: (message: string) => void;
 }
 
@@ -182,7 +183,7 @@ function hasController(cluster: Awaited<ReturnType<Admin['describeCluster']>>): 
  * asked for by name once (a broker that creates topics on a metadata request, such as the mock
  * cluster, creates them then; Kafka with AllowAutoTopicCreation=false, which kafkajs's admin sends,
  * does not), and any still missing stops the start. History settings are checked where the cluster
- * can describe topic configs (it has a controller); where it cannot, one warning says so.
+ * can describe topic configs (it has a controller); where it cannot, a warning per topic says so.
  */
 async function checkProvisioned(admin: TopicAdmin, all: readonly string[], history: readonly string[], warn: (message: string) => void): Promise<void> {
   const listed = new Set(await admin.listTopics());
@@ -200,10 +201,9 @@ async function checkProvisioned(admin: TopicAdmin, all: readonly string[], histo
   }
   if (history.length === 0) return;
   if (!hasController(await admin.describeCluster())) {
-    warn(
-      `event bus (kafka): cannot read topic configs (the cluster names no controller broker); ` +
-        `${history.join(', ')} must keep their whole history: ${HISTORY_SETTINGS_TEXT}`,
-    );
+    for (const topic of history) {
+      warn(`event bus (kafka): cannot read topic configs (the cluster names no controller broker); ${topic} must keep its whole history: ${HISTORY_SETTINGS_TEXT}`);
+    }
     return;
   }
   const changes = await historyChanges(admin, history);
@@ -309,15 +309,23 @@ class KafkaSubscription implements Subscription {
   readonly #options: SubscribeOptions;
   readonly #limits: { maxAttempts: number; retryDelayMs: number };
   readonly #controller = new AbortController();
-  readonly #onStopped: () => void;
+  readonly #onLeft: () => void;
+  /** The batch being handled (one at a time: partitionsConsumedConcurrently 1). */
+  #inflight: Promise<void> | null = null;
   #stopping: Promise<void> | null = null;
+  #left: Promise<void> | null = null;
 
-  constructor(consumer: Consumer, producer: Producer, options: SubscribeOptions, onStopped: () => void) {
+  constructor(consumer: Consumer, producer: Producer, options: SubscribeOptions, onLeft: () => void) {
     this.#consumer = consumer;
     this.#producer = producer;
     this.#options = options;
     this.#limits = resolveSubscribeDefaults(options);
-    this.#onStopped = onStopped;
+    this.#onLeft = onLeft;
+  }
+
+  /** The group and topics it consumes (metrics). */
+  get options(): Pick<SubscribeOptions, 'group' | 'topics'> {
+    return this.#options;
   }
 
   async start(): Promise<void> {
@@ -334,7 +342,7 @@ class KafkaSubscription implements Subscription {
   }
 
   #handleBatch(payload: EachBatchPayload): Promise<void> {
-    return processBatch(payload, {
+    const run = processBatch(payload, {
       handler: this.#options.handler,
       group: this.#options.group,
       ...this.#limits,
@@ -343,16 +351,33 @@ class KafkaSubscription implements Subscription {
         await this.#producer.send({ topic, acks: -1, messages: [message] });
       },
     });
+    const tracked: Promise<void> = run.finally(() => {
+      if (this.#inflight === tracked) this.#inflight = null;
+    });
+    this.#inflight = tracked;
+    return run;
   }
 
+  /**
+   * Aborts, waits for the batch in hand (it ends after its current message and commits what finished;
+   * a batch kafkajs hands over later sees the abort and handles nothing), then leaves the group in the
+   * background: kafkajs's disconnect() waits for the fetch in flight, up to its 5 s long poll, and a
+   * process stopping its consumers one by one would spend that per group. left() / close() await it.
+   */
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       this.#controller.abort();
-      // disconnect() stops fetching and waits for the running batch, which commits on its way out.
-      await this.#consumer.disconnect();
-      this.#onStopped();
+      await this.#inflight?.catch(() => undefined);
+      this.#left = this.#consumer.disconnect().finally(() => this.#onLeft());
+      this.#left.catch(() => undefined);
     })();
     return this.#stopping;
+  }
+
+  /** Resolves once the consumer left its group and closed its connections (after stop()). */
+  async left(): Promise<void> {
+    await this.stop();
+    await this.#left;
   }
 }
 
@@ -362,6 +387,7 @@ export class KafkaEventBus implements EventBus {
   readonly #admin: Admin;
   readonly #config: KafkaEventBusConfig;
   readonly #knownTopics = new Set<string>();
+  readonly #warned = new Set<string>();
   readonly #subscriptions = new Set<KafkaSubscription>();
   #closed = false;
 
@@ -374,7 +400,9 @@ export class KafkaEventBus implements EventBus {
 
   static async connect(config: KafkaEventBusConfig): Promise<KafkaEventBus> {
     const kafka = new Kafka({ clientId: config.clientId, brokers: [...config.brokers], logLevel: logLevel.WARN });
-    const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false });
+    // The default partitioner named explicitly (murmur2 of the key, as the Java client): kafkajs warns on
+    // every start until it is chosen.
+    const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner });
     const admin = kafka.admin();
     await Promise.all([producer.connect(), admin.connect()]);
     return new KafkaEventBus(kafka, producer, admin, config);
@@ -387,6 +415,12 @@ export class KafkaEventBus implements EventBus {
       replicationFactor: this.#config.replicationFactor ?? DEFAULT_REPLICATION_FACTOR,
       historyTopics: new Set(this.#config.historyTopics ?? HISTORY_TOPICS),
       provisioning: this.#config.topicProvisioning ?? 'admin',
+      // Every subscribe ensures its topics again: say each thing once per bus.
+      warn: (message) => {
+        if (this.#warned.has(message)) return;
+        this.#warned.add(message);
+        console.warn(message);
+      },
     });
     for (const topic of all) this.#knownTopics.add(topic);
   }
@@ -420,6 +454,7 @@ export class KafkaEventBus implements EventBus {
       groupId: options.group,
       allowAutoTopicCreation: false,
       maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
+      ...(this.#config.sessionTimeoutMs !== undefined ? { sessionTimeout: this.#config.sessionTimeoutMs } : {}),
     });
     const subscription: KafkaSubscription = new KafkaSubscription(consumer, this.#producer, options, () =>
       this.#subscriptions.delete(subscription),
@@ -428,16 +463,52 @@ export class KafkaEventBus implements EventBus {
     try {
       await subscription.start();
     } catch (error) {
-      await subscription.stop().catch(() => undefined);
+      await subscription.left().catch(() => undefined);
       throw error;
     }
     return subscription;
   }
 
+  /**
+   * Per group and topic: the sum over partitions of the end offset minus the group's committed offset
+   * (the earliest retained offset when the group has committed none), as the broker reports them.
+   */
+  async consumerLag(): Promise<readonly ConsumerLag[]> {
+    if (this.#closed) return [];
+    const byGroup = new Map<string, Set<string>>();
+    for (const subscription of this.#subscriptions) {
+      const { group, topics } = subscription.options;
+      const set = byGroup.get(group) ?? new Set<string>();
+      for (const topic of topics) set.add(topic);
+      byGroup.set(group, set);
+    }
+    const answers: ConsumerLag[] = [];
+    const ends = new Map<string, Awaited<ReturnType<Admin['fetchTopicOffsets']>>>();
+    for (const [group, topics] of byGroup) {
+      const committed = await this.#admin.fetchOffsets({ groupId: group, topics: [...topics] });
+      for (const { topic, partitions } of committed) {
+        let end = ends.get(topic);
+        if (!end) {
+          end = await this.#admin.fetchTopicOffsets(topic);
+          ends.set(topic, end);
+        }
+        let lag = 0n;
+        for (const partition of end) {
+          const offset = partitions.find((p) => p.partition === partition.partition)?.offset ?? '-1';
+          const from = BigInt(offset) >= 0n ? BigInt(offset) : BigInt(partition.low);
+          const behind = BigInt(partition.high) - from;
+          if (behind > 0n) lag += behind;
+        }
+        answers.push({ group, topic, lag: Number(lag) });
+      }
+    }
+    return answers;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.left()));
     await Promise.all([this.#producer.disconnect(), this.#admin.disconnect()]);
   }
 

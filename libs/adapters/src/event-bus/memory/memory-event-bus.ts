@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { BusMessage, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { BusMessage, ConsumerLag, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
 import { deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import { Journal } from './journal.ts';
@@ -278,6 +278,16 @@ export class MemoryEventBus implements EventBus {
       this.#warn(`event bus: retention dropped ${result.droppedUnconsumed} messages some consumer group had not consumed`);
     }
     return result;
+  }
+
+  async consumerLag(): Promise<readonly ConsumerLag[]> {
+    if (this.#closed) return [];
+    return [...this.#consumers.keys()].map((slot) => {
+      const cut = slot.indexOf('\n');
+      const group = slot.slice(0, cut);
+      const topic = slot.slice(cut + 1);
+      return { group, topic, lag: this.#journal.lag(group, topic) };
+    });
   }
 
   /** Rows retained for a topic (tests and diagnostics). */

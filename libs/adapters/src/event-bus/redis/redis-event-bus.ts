@@ -26,7 +26,7 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { ConsumerLag, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { RedisEventBusConfig } from '../config.ts';
 import { deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import {
@@ -112,6 +112,11 @@ class RedisSubscription implements Subscription {
   readonly #done: Promise<void>;
   #stopping: Promise<void> | null = null;
   readonly #onStopped: () => void;
+
+  /** The group and topics it consumes (metrics). */
+  get options(): Pick<SubscribeOptions, 'group' | 'topics'> {
+    return this.#options;
+  }
 
   constructor(client: Redis, settings: Settings, options: SubscribeOptions, onStopped: () => void) {
     this.#client = client;
@@ -335,6 +340,28 @@ export class RedisEventBus implements EventBus {
     await trimAcknowledged(this.#client, this.#settings, this.#knownTopics);
   }
 
+  /**
+   * Per group and topic: entries not yet delivered to the group (XINFO GROUPS `lag`, Redis 7) plus
+   * those delivered but not acknowledged (`pending`). Redis answers no `lag` once entries the group has
+   * not read were trimmed or deleted; such a pair is left out rather than reported too low.
+   */
+  async consumerLag(): Promise<readonly ConsumerLag[]> {
+    if (this.#closed) return [];
+    const pairs = new Map<string, { group: string; topic: string }>();
+    for (const subscription of this.#subscriptions) {
+      const { group, topics } = subscription.options;
+      for (const topic of topics) pairs.set(`${group}\n${topic}`, { group, topic });
+    }
+    const answers: ConsumerLag[] = [];
+    for (const { group, topic } of pairs.values()) {
+      const groups = await this.#client.call('XINFO', ['GROUPS', this.#settings.prefix + topic]);
+      const info = groupInfo(groups, group);
+      if (info === null || info.lag === null) continue;
+      answers.push({ group, topic, lag: info.lag + info.pending });
+    }
+    return answers;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -352,4 +379,18 @@ export class RedisEventBus implements EventBus {
     if (type !== 'stream') throw new Error(`event bus: unknown topic ${topic} (call ensureTopics first)`);
     this.#knownTopics.add(topic);
   }
+}
+
+/** The `lag` and `pending` of one group out of an XINFO GROUPS reply (a list of flat field/value lists). */
+function groupInfo(reply: unknown, group: string): { lag: number | null; pending: number } | null {
+  if (!Array.isArray(reply)) return null;
+  for (const entry of reply) {
+    if (!Array.isArray(entry)) continue;
+    const fields = new Map<string, unknown>();
+    for (let i = 0; i + 1 < entry.length; i += 2) fields.set(String(entry[i]), entry[i + 1]);
+    if (String(fields.get('name')) !== group) continue;
+    const lag = fields.get('lag');
+    return { lag: typeof lag === 'number' ? lag : null, pending: Number(fields.get('pending') ?? 0) };
+  }
+  return null;
 }
