@@ -22,6 +22,8 @@ export const EnvSchema = Type.Object({
   TARGET: Type.Optional(oneOf(TARGETS)),
   PORT: Type.Optional(port),
   HOST: Type.Optional(nonEmpty),
+  /** Port of the process's Prometheus listener (GET /metrics), never the HTTP port. */
+  METRICS_PORT: Type.Optional(port),
   DATA_DIR: Type.Optional(nonEmpty),
   PUBLIC_URL: Type.Optional(httpUrl),
   CORS_ORIGINS: Type.Optional(

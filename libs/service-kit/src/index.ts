@@ -17,3 +17,4 @@ export * from './validation.ts';
 export * from './json-body.ts';
 export * from './no-store.ts';
 export * from './outbound/index.ts';
+export * from './metrics/index.ts';
