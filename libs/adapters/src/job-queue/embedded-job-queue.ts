@@ -189,6 +189,12 @@ export class EmbeddedJobQueue implements JobQueue {
   async depths(): Promise<readonly QueueDepth[]> {
     const rows = this.#db.prepare('SELECT queue, state, COUNT(*) AS n FROM jobs GROUP BY queue, state').all();
     const byQueue = new Map<string, { waiting: number; delayed: number; active: number; dead: number }>();
+    // A queue with a schedule or a worker but no job at the moment still reports its zeros.
+    const idle = [
+      ...this.#db.prepare('SELECT DISTINCT queue FROM schedules').all().map((row) => String(row['queue'])),
+      ...[...this.#workers].map((worker) => worker.queue),
+    ];
+    for (const queue of idle) byQueue.set(queue, { waiting: 0, delayed: 0, active: 0, dead: 0 });
     for (const row of rows) {
       const queue = String(row['queue']);
       const depth = byQueue.get(queue) ?? { waiting: 0, delayed: 0, active: 0, dead: 0 };
