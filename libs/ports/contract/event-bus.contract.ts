@@ -202,6 +202,9 @@ export function eventBusContract(
       expect(letter.headers['x-original-topic']).toBe(topic);
       expect(letter.headers['x-dead-letter-reason']).toContain('schema mismatch: /level');
       expect(letter.headers['event-type']).toBe('x.v1');
+      // Counted for metrics, per group and original topic.
+      expect(bus.deadLettered, 'every adapter here counts its dead letters').toBeTypeOf('function');
+      expect(bus.deadLettered!()).toEqual([{ group: 'g-poison', topic, count: 1 }]);
     });
 
     it('dead-letters a message after maxAttempts failures and moves on', { timeout: testTimeout }, async () => {
@@ -219,6 +222,7 @@ export function eventBusContract(
       expect(received.filter((m) => m.id === 'doomed').map((m) => m.attempt)).toEqual([1, 2, 3]);
       expect(dead.received[0]!.headers['x-dead-letter-reason']).toContain('downstream refused');
       expect(dead.received[0]!.id).toBe('doomed');
+      expect(bus.deadLettered!()).toEqual([{ group: 'g-exhaust', topic, count: 1 }]);
     });
 
     it('resumes a group after stop() from the last committed message', { timeout: testTimeout }, async () => {

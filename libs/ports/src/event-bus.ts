@@ -66,6 +66,15 @@ export interface ConsumerLag {
   readonly lag: number;
 }
 
+/** Messages a consumer group moved to a topic's dead-letter topic (metrics). */
+export interface DeadLetterCount {
+  readonly group: string;
+  /** The original topic (the letters are on its `.dlq`). */
+  readonly topic: string;
+  /** Since this bus instance opened. */
+  readonly count: number;
+}
+
 export interface EventBus {
   /** Creates the topics (and their dead-letter topics) explicitly; adapters never auto-create. */
   ensureTopics(topics: readonly string[]): Promise<void>;
@@ -79,4 +88,6 @@ export interface EventBus {
    * Optional: an adapter that cannot tell leaves it out; every adapter of this repository has it.
    */
   consumerLag?(): Promise<readonly ConsumerLag[]>;
+  /** Dead letters this bus instance's consumers produced, per group and topic. Optional like consumerLag. */
+  deadLettered?(): readonly DeadLetterCount[];
 }

@@ -43,13 +43,17 @@ describe('adapter gauges', () => {
     const registry = new Registry();
     let lag = 5;
     registerAdapterMetrics(registry, {
-      bus: { consumerLag: async () => [{ group: 'logs-store', topic: 'skald.logs.ingested.v1', lag }] },
+      bus: {
+        consumerLag: async () => [{ group: 'logs-store', topic: 'skald.logs.ingested.v1', lag }],
+        deadLettered: () => [{ group: 'logs-store', topic: 'skald.logs.ingested.v1', count: 2 }],
+      },
       jobs: { depths: async () => [{ queue: 'retention', waiting: 2, delayed: 1, active: 0, dead: 4 }] },
     });
     const text = await registry.metrics();
     expect(text).toContain('skald_bus_consumer_lag{group="logs-store",topic="skald.logs.ingested.v1"} 5');
     expect(text).toContain('skald_job_queue_jobs{queue="retention",state="waiting"} 2');
     expect(text).toContain('skald_job_queue_jobs{queue="retention",state="dead"} 4');
+    expect(text).toContain('skald_bus_dead_letters_total{group="logs-store",topic="skald.logs.ingested.v1"} 2');
     lag = 0;
     expect(await registry.metrics()).toContain('skald_bus_consumer_lag{group="logs-store",topic="skald.logs.ingested.v1"} 0');
   });
@@ -70,7 +74,7 @@ describe('adapter gauges', () => {
   it('adds nothing for an adapter that cannot tell', async () => {
     const registry = new Registry();
     registerAdapterMetrics(registry, { bus: {}, jobs: {} });
-    expect(await registry.metrics()).not.toMatch(/skald_bus_consumer_lag|skald_job_queue_jobs/);
+    expect(await registry.metrics()).not.toMatch(/skald_bus_consumer_lag|skald_bus_dead_letters|skald_job_queue_jobs/);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * Gauges read from the adapters at scrape time: event-bus consumer lag per group and topic, and job
- * queue depth per queue and state. An adapter that cannot tell (no consumerLag / depths) adds nothing;
+ * Read from the adapters at scrape time: event-bus consumer lag and dead letters per group and topic,
+ * and job queue depth per queue and state. An adapter that cannot tell (no consumerLag / depths) adds nothing;
  * one that fails or hangs during a scrape leaves its gauge empty for that scrape and counts the failure
  * in skald_metrics_collect_errors_total (visible from the next scrape), so /metrics itself always answers.
  */
@@ -21,7 +21,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export interface AdapterMetricSources {
-  readonly bus?: Pick<EventBus, 'consumerLag'>;
+  readonly bus?: Pick<EventBus, 'consumerLag' | 'deadLettered'>;
   readonly jobs?: Pick<JobQueue, 'depths'>;
 }
 
@@ -48,6 +48,19 @@ export function registerAdapterMetrics(registry: Registry, sources: AdapterMetri
         } catch {
           errors.inc({ source: 'bus' });
         }
+      },
+    });
+  }
+  if (bus?.deadLettered) {
+    const deadLettered = bus.deadLettered.bind(bus);
+    new Counter({
+      name: 'skald_bus_dead_letters_total',
+      help: "Messages this process's consumer groups moved to a topic's dead-letter topic (.dlq), by group and original topic",
+      labelNames: ['group', 'topic'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { group, topic, count } of deadLettered()) this.inc({ group, topic }, count);
       },
     });
   }

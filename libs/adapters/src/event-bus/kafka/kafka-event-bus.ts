@@ -38,9 +38,9 @@ import type {
 } from 'kafkajs';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { BusMessage, ConsumerLag, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
-import { deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
 
 const MESSAGE_ID_HEADER = 'x-message-id';
 const DEFAULT_REPLICATION_FACTOR = 3;
@@ -310,12 +310,14 @@ class KafkaSubscription implements Subscription {
   readonly #limits: { maxAttempts: number; retryDelayMs: number };
   readonly #controller = new AbortController();
   readonly #onLeft: () => void;
+  readonly #onDeadLetter: (topic: string) => void;
   /** The batch being handled (one at a time: partitionsConsumedConcurrently 1). */
   #inflight: Promise<void> | null = null;
   #stopping: Promise<void> | null = null;
   #left: Promise<void> | null = null;
 
-  constructor(consumer: Consumer, producer: Producer, options: SubscribeOptions, onLeft: () => void) {
+  constructor(consumer: Consumer, producer: Producer, options: SubscribeOptions, onLeft: () => void, onDeadLetter: (topic: string) => void) {
+    this.#onDeadLetter = onDeadLetter;
     this.#consumer = consumer;
     this.#producer = producer;
     this.#options = options;
@@ -349,6 +351,7 @@ class KafkaSubscription implements Subscription {
       signal: this.#controller.signal,
       sendDeadLetter: async (topic, message) => {
         await this.#producer.send({ topic, acks: -1, messages: [message] });
+        this.#onDeadLetter(payload.batch.topic);
       },
     });
     const tracked: Promise<void> = run.finally(() => {
@@ -389,6 +392,7 @@ export class KafkaEventBus implements EventBus {
   readonly #knownTopics = new Set<string>();
   readonly #warned = new Set<string>();
   readonly #subscriptions = new Set<KafkaSubscription>();
+  readonly #deadLetters = new DeadLetterTally();
   #closed = false;
 
   private constructor(kafka: Kafka, producer: Producer, admin: Admin, config: KafkaEventBusConfig) {
@@ -456,8 +460,12 @@ export class KafkaEventBus implements EventBus {
       maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
       ...(this.#config.sessionTimeoutMs !== undefined ? { sessionTimeout: this.#config.sessionTimeoutMs } : {}),
     });
-    const subscription: KafkaSubscription = new KafkaSubscription(consumer, this.#producer, options, () =>
-      this.#subscriptions.delete(subscription),
+    const subscription: KafkaSubscription = new KafkaSubscription(
+      consumer,
+      this.#producer,
+      options,
+      () => this.#subscriptions.delete(subscription),
+      (topic) => this.#deadLetters.count(options.group, topic),
     );
     this.#subscriptions.add(subscription);
     try {
@@ -467,6 +475,10 @@ export class KafkaEventBus implements EventBus {
       throw error;
     }
     return subscription;
+  }
+
+  deadLettered(): readonly DeadLetterCount[] {
+    return this.#deadLetters.snapshot();
   }
 
   /**

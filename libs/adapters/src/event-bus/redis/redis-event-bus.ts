@@ -26,9 +26,9 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { ConsumerLag, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { ConsumerLag, DeadLetterCount, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { RedisEventBusConfig } from '../config.ts';
-import { deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import {
   compareStreamIds,
   encodeFields,
@@ -112,14 +112,16 @@ class RedisSubscription implements Subscription {
   readonly #done: Promise<void>;
   #stopping: Promise<void> | null = null;
   readonly #onStopped: () => void;
+  readonly #onDeadLetter: (topic: string) => void;
 
   /** The group and topics it consumes (metrics). */
   get options(): Pick<SubscribeOptions, 'group' | 'topics'> {
     return this.#options;
   }
 
-  constructor(client: Redis, settings: Settings, options: SubscribeOptions, onStopped: () => void) {
+  constructor(client: Redis, settings: Settings, options: SubscribeOptions, onStopped: () => void, onDeadLetter: (topic: string) => void) {
     this.#client = client;
+    this.#onDeadLetter = onDeadLetter;
     this.#settings = settings;
     this.#options = options;
     this.#limits = resolveSubscribeDefaults(options);
@@ -226,6 +228,7 @@ class RedisSubscription implements Subscription {
       .exec();
     const failure = result?.find(([error]) => error !== null)?.[0];
     if (!result || failure) throw failure ?? new Error('dead-letter transaction aborted');
+    this.#onDeadLetter(topic);
     return true;
   }
 
@@ -260,6 +263,7 @@ export class RedisEventBus implements EventBus {
   readonly #settings: Settings;
   readonly #knownTopics = new Set<string>();
   readonly #subscriptions = new Set<RedisSubscription>();
+  readonly #deadLetters = new DeadLetterTally();
   #closed = false;
 
   private constructor(client: Redis, settings: Settings) {
@@ -324,8 +328,12 @@ export class RedisEventBus implements EventBus {
         if (!isBusyGroupError(error)) throw error;
       }
     }
-    const subscription: RedisSubscription = new RedisSubscription(this.#client, this.#settings, options, () =>
-      this.#subscriptions.delete(subscription),
+    const subscription: RedisSubscription = new RedisSubscription(
+      this.#client,
+      this.#settings,
+      options,
+      () => this.#subscriptions.delete(subscription),
+      (topic) => this.#deadLetters.count(options.group, topic),
     );
     this.#subscriptions.add(subscription);
     return subscription;
@@ -338,6 +346,10 @@ export class RedisEventBus implements EventBus {
   async trim(): Promise<void> {
     this.#assertOpen();
     await trimAcknowledged(this.#client, this.#settings, this.#knownTopics);
+  }
+
+  deadLettered(): readonly DeadLetterCount[] {
+    return this.#deadLetters.snapshot();
   }
 
   /**
