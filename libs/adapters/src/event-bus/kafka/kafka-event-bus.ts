@@ -8,10 +8,10 @@
  * - Message: key = partition key (so per-key order = partition order), value = payload JSON,
  *   headers = the message headers plus `x-message-id` (stripped again on delivery).
  * - Consumer: one kafkajs consumer per subscription, eachBatch with eachBatchAutoResolve false and
- *   autoCommit false; stop() returns once the batch in hand committed, leaving the group in the
- *   background (close() waits for that). Messages of a partition are handled one by one; an offset is resolved only
+ *   autoCommit false. Messages of a partition are handled one by one; an offset is resolved only
  *   after its handler succeeded (or the message was produced to the DLQ) and the resolved offsets
- *   are committed at the end of each batch, including when stop() cuts the batch short.
+ *   are committed at the end of each batch, including when stop() cuts the batch short. stop()
+ *   returns once the batch in hand committed and leaves the group in the background (close() waits).
  * - A failing handler is retried in place (the partition waits), then dead-lettered. Kafka keeps
  *   no delivery count, so after a consumer restart the attempt counter starts again at 1.
  * - maxBytesPerPartition is 10 MB: it must be at least the broker's message.max.bytes, or the
