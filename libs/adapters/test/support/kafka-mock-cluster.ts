@@ -2,8 +2,10 @@
  * A Kafka-protocol broker on this machine without a container runtime: librdkafka's mock cluster,
  * started through Debian's `kcat` (apt package kcat, which links librdkafka). kcat runs as a producer
  * with `test.mock.num.brokers=3`; librdkafka then starts an in-process three-broker cluster
- * (metadata, produce with acks, fetch, consumer groups, offset commits) and prints its
- * `bootstrap.servers=127.0.0.1:…` line on stderr. The cluster lives as long as kcat does, and kcat
+ * (metadata, produce with acks, fetch, consumer groups, offset commits) and names its brokers on
+ * stderr: `bootstrap.servers=127.0.0.1:…` with `debug=mock`, and in the notice "Mock cluster enabled:
+ * … replaced with 127.0.0.1:…" without it. We leave debug off: it logs every request, and the CPU
+ * that costs slowed the suites sharing the machine. The cluster lives as long as kcat does, and kcat
  * lives as long as its stdin stays open, so we hold stdin open and end it (then kill) on stop().
  *
  * What the mock does NOT do (real-Kafka properties, tested under testcontainers where a container
@@ -16,7 +18,8 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 export const KCAT_PATH = '/usr/bin/kcat';
-const BOOTSTRAP_PATTERN = /bootstrap\.servers=([0-9.:,]+)/;
+// Up to the end of the line: a chunk of stderr may end in the middle of an address.
+const BOOTSTRAP_PATTERN = /(?:bootstrap\.servers=|replaced with )([0-9.:,]+)\r?\n/;
 const START_TIMEOUT_MS = 10_000;
 
 export interface KafkaMockCluster {
@@ -45,11 +48,11 @@ export async function startKafkaMockCluster(brokers = 3): Promise<KafkaMockStart
   const child = spawn(
     KCAT_PATH,
     // -b is ignored once the mock is on; -t names a topic kcat itself produces to (never used here).
-    ['-P', '-b', 'unused:9092', '-t', 'skald-mock-probe', '-X', `test.mock.num.brokers=${brokers}`, '-X', 'debug=mock'],
+    ['-P', '-b', 'unused:9092', '-t', 'skald-mock-probe', '-X', `test.mock.num.brokers=${brokers}`],
     { stdio: ['pipe', 'ignore', 'pipe'] },
   );
   const bootstrap = await readBootstrap(child);
-  // debug=mock logs every request on stderr: keep draining it so kcat never blocks on a full pipe.
+  // Keep draining stderr (librdkafka's warnings) so kcat never blocks on a full pipe.
   child.stderr?.resume();
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
