@@ -15,6 +15,9 @@
 // - Stripe (issue 11): the billing process gets STRIPE_PRICE_<TIER> for every paid tier and its
 //   STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET from a Secret (k8s) or the .env (compose), never written
 //   into the files; no other process gets any STRIPE_* variable;
+// - metrics: every Deployment's pod is annotated for Prometheus (prometheus.io/scrape, port = the
+//   container port named metrics = the METRICS_PORT its configuration loads, path /metrics); no Service
+//   port and no compose published port exposes the metrics port;
 // - photo memory: every process that decodes photos (ingestion, all-in-one) runs with MALLOC_ARENA_MAX=2,
 //   and its Kubernetes memory limit holds its idle memory plus the documented photo bound;
 // - deploy/gen-secrets.sh (run in a scratch copy) writes an Ed25519 pair that signs and verifies and a
@@ -281,6 +284,7 @@ function checkCompose(secretsKey) {
     check(config.target === name, `${where}: TARGET ${config.target} differs from the container name`);
     if (name === 'ingestion') checkPhotoMemory(env, service.mem_limit ?? service.deploy?.resources?.limits?.memory, 'ingestion', where);
     check(String(config.port) === env.PORT, `${where}: PORT not set explicitly`);
+    check(!(service.ports ?? []).some((published) => String(published).split(':').at(-1) === String(config.metricsPort)), `${where}: publishes the metrics port`);
     check(service.healthcheck.test.join(' ').includes('/health'), `${where}: healthcheck does not hit /health`);
     if (name === 'gateway') {
       check(service.ports?.includes('8080:8080'), 'compose gateway: not published on 8080');
@@ -348,6 +352,22 @@ function checkPodSecurity(pod, container, where) {
   check(container.readinessProbe?.httpGet?.path === '/ready' && container.readinessProbe.httpGet.port === 'http', `${where}: readiness is not GET /ready`);
 }
 
+/** Prometheus scraping: the pod annotations name the metrics port the process listens on; nothing exposes it. */
+function checkMetricsScrape(deployment, container, config, services, where) {
+  const annotations = deployment.spec.template.metadata.annotations ?? {};
+  const port = container.ports?.find((p) => p.name === 'metrics');
+  check(annotations['prometheus.io/scrape'] === 'true', `${where}: pod not annotated prometheus.io/scrape: "true"`);
+  check(annotations['prometheus.io/path'] === '/metrics', `${where}: prometheus.io/path is not /metrics`);
+  check(port?.containerPort === config.metricsPort, `${where}: no container port named metrics at METRICS_PORT ${config.metricsPort}`);
+  check(annotations['prometheus.io/port'] === String(config.metricsPort), `${where}: prometheus.io/port is not METRICS_PORT ${config.metricsPort}`);
+  check(config.metricsPort !== config.port, `${where}: METRICS_PORT is the HTTP port (metrics would be public)`);
+  for (const service of services.filter((s) => selects(s.spec.selector, deployment.spec.template.metadata.labels))) {
+    for (const servicePort of service.spec.ports ?? []) {
+      check(servicePort.targetPort !== 'metrics' && servicePort.targetPort !== config.metricsPort, `${where}: Service ${service.metadata.name} exposes the metrics port`);
+    }
+  }
+}
+
 function checkBase(secretsKey) {
   const dir = join(root, 'deploy', 'k8s', 'base');
   const objects = loadKustomization(dir);
@@ -382,6 +402,7 @@ function checkBase(secretsKey) {
     check(config.port === port, `${where}: PORT ${config.port} is not the container port ${port}`);
     const service = services.find((s) => selects(s.spec.selector, deployment.spec.template.metadata.labels));
     check(service && service.metadata.name === deployment.metadata.name && service.spec.ports[0].targetPort === 'http', `${where}: no Service of the same name targeting it`);
+    checkMetricsScrape(deployment, container, config, services, where);
     const dataMount = container.volumeMounts.find((m) => m.mountPath === config.dataDir);
     check(dataMount && pod.volumes.some((v) => v.name === dataMount.name && v.emptyDir), `${where}: DATA_DIR ${config.dataDir} is not writable (emptyDir)`);
     if (config.target === 'gateway') {
@@ -429,6 +450,7 @@ function checkAllInOne() {
   const config = tryLoadConfig(env, where);
   if (!config) return;
   check(config.target === 'all' && config.mode === 'all-in-one', `${where}: TARGET is not all`);
+  checkMetricsScrape(deployment, container, config, objects.filter((o) => o.kind === 'Service'), where);
   checkPhotoMemory(env, container.resources?.limits?.memory, 'all', where);
   const dataMount = container.volumeMounts.find((m) => m.mountPath === config.dataDir);
   const claim = pod.volumes.find((v) => v.name === dataMount?.name)?.persistentVolumeClaim?.claimName;

@@ -5,8 +5,9 @@
  * removed, and logs flow on the high-volume topic so the bus has every reason to prune. Then a brand-new
  * identity read model (a new consumer group, like the webhooks, backups, billing or admin services will
  * add) starts on the same bus, and must end equal to the owner's store (the auth service's documents).
- * Run on every bus adapter this machine has: the embedded journal, and Redis Streams when reachable
- * (Kafka's history topics are created with retention.ms=-1; its suite needs a broker).
+ * Run on every bus adapter this machine has: the embedded journal, Redis Streams when reachable, and
+ * Kafka on librdkafka's mock cluster when kcat is installed (the mock keeps every message; that a real
+ * broker keeps a history topic's is its retention.ms=-1, checked by the Kafka adapter's suite).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +24,7 @@ import { createIdentityReadModel } from '@skald/service-kit';
 import type { IdentityReadModel } from '@skald/service-kit';
 import { waitFor } from '@skald/testing';
 import { buildAllInOne } from '../gateway/src/all-in-one.ts';
+import { startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 import type { RunningProcess } from '../gateway/src/launcher-app.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -61,8 +63,12 @@ async function ownerState(docs: DocumentStore): Promise<OwnerState> {
   };
 }
 
-/** The adapters' own housekeeping, run at once instead of on its timer (memory: prune; Redis: trim). */
-async function pruneEverythingAllowed(bus: EventBus): Promise<void> {
+/**
+ * The adapters' own housekeeping, run at once instead of on its timer (memory: prune; Redis: trim).
+ * Kafka has none on the client side: the broker applies retention (the mock never deletes).
+ */
+async function pruneEverythingAllowed(bus: EventBus, kind: BusKind): Promise<void> {
+  if (kind === 'kafka') return;
   const housekeeping = bus as EventBus & { prune?: (now: number) => unknown; trim?: () => Promise<void> };
   // Far in the future: past the journal's retention age, so only the history rule can keep a row.
   if (typeof housekeeping.prune === 'function') housekeeping.prune(Date.now() + 30 * 24 * 3600 * 1000);
@@ -91,14 +97,18 @@ async function modelState(model: IdentityReadModel, owner: OwnerState): Promise<
   };
 }
 
-const busKinds: { kind: 'memory' | 'redis'; available: boolean }[] = [
-  { kind: 'memory', available: true },
-  { kind: 'redis', available: await redisReachable() },
+type BusKind = 'memory' | 'redis' | 'kafka';
+const kafkaMock = await startKafkaMockCluster();
+afterAll(() => kafkaMock.cluster?.stop());
+const busKinds: { kind: BusKind; unavailable: string | null }[] = [
+  { kind: 'memory', unavailable: null },
+  { kind: 'redis', unavailable: (await redisReachable()) ? null : `Redis not reachable at ${REDIS_URL}` },
+  { kind: 'kafka', unavailable: kafkaMock.cluster === null ? kafkaMock.reason : null },
 ];
 
-for (const { kind, available } of busKinds) {
-  if (!available) {
-    console.log(`skipped: late consumer on the ${kind} bus: Redis not reachable at ${REDIS_URL}`);
+for (const { kind, unavailable } of busKinds) {
+  if (unavailable !== null) {
+    console.log(`skipped: late consumer on the ${kind} bus: ${unavailable}`);
     continue;
   }
   describe(`a consumer group added later, ${kind} bus`, () => {
@@ -123,6 +133,7 @@ for (const { kind, available } of busKinds) {
         LOG_LEVEL: 'silent',
         EVENT_BUS: kind,
         ...(kind === 'redis' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}),
+        ...(kind === 'kafka' ? { KAFKA_BROKERS: kafkaMock.cluster!.bootstrap, KAFKA_TOPIC_PROVISIONING: 'external' } : {}),
       });
       running = await buildAllInOne(config, {
         webDist: join(dir, 'no-web'),
@@ -181,7 +192,7 @@ for (const { kind, available } of busKinds) {
         const owner = await ownerState(ownerDocs);
         // Every existing group has passed every message by now; let the bus drop all it is allowed to.
         await new Promise((resolve) => setTimeout(resolve, 500));
-        await pruneEverythingAllowed(bus);
+        await pruneEverythingAllowed(bus, kind);
         expect(owner.servers).toHaveLength(2);
         expect(owner.memberships).toHaveLength(3);
         expect(owner.users).toHaveLength(3);

@@ -2,6 +2,9 @@
  * The all-in-one process as users run it (`node gateway/src/main.ts`): starts within 10 s with every
  * service healthy, idles under 250 MB RSS, and keeps acknowledged writes across a SIGKILL:
  * a registered user can log in after the restart, and a log accepted (2xx) just before the kill is stored.
+ * The SIGKILL check runs again with the Kafka adapter on librdkafka's mock cluster (kcat), where the log
+ * travels ingestion → Kafka (acks -1) → the logs service's consumer group, which must resume from its
+ * committed offset after the restart.
  */
 import { describe, expect, it, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,22 +14,29 @@ import { SERVICE_NAMES } from '@skald/service-kit';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, rssMb, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
+import { startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'skald-durability-'));
+const kafkaDataDir = mkdtempSync(join(tmpdir(), 'skald-durability-kafka-'));
 const started: SkaldProcess[] = [];
-let port = 0;
+const ports = new Map<string, number>();
 
-async function startAllInOne(): Promise<{ proc: SkaldProcess; readyMs: number }> {
-  port ||= await freePort();
-  const proc = spawnSkald('all-in-one', port, { DATA_DIR: dataDir, SKIP_WEB_BUILD: '1' });
+async function startAllInOne(dir = dataDir, env: Record<string, string> = {}): Promise<{ proc: SkaldProcess; readyMs: number }> {
+  const port = ports.get(dir) ?? (await freePort());
+  ports.set(dir, port);
+  const proc = spawnSkald('all-in-one', port, { DATA_DIR: dir, SKIP_WEB_BUILD: '1', ...env });
   started.push(proc);
-  const readyMs = await waitForOk(proc, '/api/health', 20_000);
+  const readyMs = await waitForOk(proc, '/api/health', 60_000);
   return { proc, readyMs };
 }
 
+const kafkaMock = await startKafkaMockCluster();
+
 afterAll(async () => {
   for (const proc of started) await proc.kill('SIGKILL');
+  await kafkaMock.cluster?.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(kafkaDataDir, { recursive: true, force: true });
 });
 
 describe('all-in-one process', () => {
@@ -87,3 +97,44 @@ describe('all-in-one process', () => {
     expect(second.output()).toContain('shutting down');
   });
 });
+
+if (kafkaMock.cluster === null) {
+  console.log(`skipped: all-in-one SIGKILL durability on Kafka: ${kafkaMock.reason}`);
+} else {
+  const kafkaEnv = { EVENT_BUS: 'kafka', KAFKA_BROKERS: kafkaMock.cluster.bootstrap, KAFKA_TOPIC_PROVISIONING: 'external',
+    // The killed process's group members never leave: the group hands their partitions over after this.
+    KAFKA_SESSION_TIMEOUT_MS: '10000',
+  };
+  describe('all-in-one process on Kafka (librdkafka mock cluster)', () => {
+    it('keeps a log accepted just before a SIGKILL: stored once after the restart', { timeout: 180_000 }, async () => {
+      const { proc: first } = await startAllInOne(kafkaDataDir, kafkaEnv);
+      const token = await registerAndLogin(first.baseUrl, 'kafka_durable');
+      const server = await createServer(first.baseUrl, token, 'Kafka Durable');
+      const accepted = await eventually('the new API key to be accepted', async () => {
+        const response = await api(first.baseUrl, 'POST', '/api/logs', {
+          headers: { 'x-api-key': server.api_key },
+          body: { message: 'on kafka before the crash', level: 'warn', type: 'Durability' },
+        });
+        return response.status >= 200 && response.status < 300 ? response : undefined;
+      }, 60_000);
+      expect(accepted.status).toBe(201);
+      await first.kill('SIGKILL');
+
+      const killedAt = Date.now();
+      const { proc: second } = await startAllInOne(kafkaDataDir, kafkaEnv);
+      const again = await login(second.baseUrl, 'kafka_durable');
+      // The killed process's group members never left: Kafka hands their partitions over once their
+      // session times out (KAFKA_SESSION_TIMEOUT_MS above), so allow for that before the consumer resumes.
+      const found = await eventually('the log accepted before the crash', async () => {
+        const response = await api<{ message: string }[]>(second.baseUrl, 'GET', `/api/logs/my?serverId=${server.id}`, { token: again });
+        return response.status === 200 && Array.isArray(response.body) && response.body.some((l) => l.message === 'on kafka before the crash')
+          ? response.body
+          : undefined;
+      }, 120_000, 500);
+      console.log(`kafka (mock cluster): the log accepted before the SIGKILL was stored ${Date.now() - killedAt} ms after the kill`);
+      expect(found.filter((l) => l.message === 'on kafka before the crash')).toHaveLength(1);
+      await second.kill('SIGTERM');
+      expect(await second.exited).toEqual({ code: 0, signal: null });
+    });
+  });
+}

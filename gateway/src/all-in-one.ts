@@ -8,7 +8,7 @@ import { createSharedAdapters } from '@skald/adapters';
 import type { SharedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
 import type { DocumentStore } from '@skald/ports';
-import { isReady, SERVICE_NAMES } from '@skald/service-kit';
+import { isReady, registerAdapterMetrics, SERVICE_NAMES } from '@skald/service-kit';
 import type { ServiceModule } from '@skald/service-kit';
 import { createLauncherApp, runningProcess } from './launcher-app.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
@@ -35,6 +35,7 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
   try {
     shared = await (options.createAdapters ?? createSharedAdapters)(config, { publishLine: (line) => app.log.info({ outbox: line }, 'mail written to the outbox') });
     await shared.bus.ensureTopics(ALL_TOPICS);
+    registerAdapterMetrics(app.metrics, shared);
     for (const name of options.services ?? SERVICE_NAMES) {
       const factory = await loadServiceFactory(name, options.factories);
       const { deps, docs } = await serviceDeps(config, name, shared, keys, app.log);

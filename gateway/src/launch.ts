@@ -1,6 +1,6 @@
 /** Picks what a process runs from config.target and starts listening with graceful shutdown. */
 import type { SkaldConfig } from '@skald/config';
-import { installGracefulShutdown } from '@skald/service-kit';
+import { installGracefulShutdown, registerProcessMetrics, startMetricsServer } from '@skald/service-kit';
 import { buildAllInOne } from './all-in-one.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 
@@ -20,7 +20,14 @@ export async function launch(config: SkaldConfig, options: LauncherOptions = {})
   const started = Date.now();
   const running = await buildProcess(config, options);
   await running.start();
-  installGracefulShutdown({ app: running.app, steps: running.shutdownSteps, timeoutMs: config.shutdownTimeoutMs, log: running.app.log });
+  registerProcessMetrics(running.app.metrics);
+  const metrics = await startMetricsServer({ registry: running.app.metrics, host: config.host, port: config.metricsPort, log: running.app.log });
+  installGracefulShutdown({
+    app: running.app,
+    steps: [...running.shutdownSteps, { name: 'close the metrics listener', run: () => metrics.close() }],
+    timeoutMs: config.shutdownTimeoutMs,
+    log: running.app.log,
+  });
   const address = await running.app.listen({ host: config.host, port: config.port });
   running.app.log.info(
     { target: config.target, mode: config.mode, dataDir: config.dataDir, adapters: config.adapters, startupMs: Date.now() - started },

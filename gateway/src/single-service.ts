@@ -5,7 +5,7 @@
 import type { SkaldConfig } from '@skald/config';
 import { createSharedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
-import { registerHealthRoutes } from '@skald/service-kit';
+import { registerAdapterMetrics, registerHealthRoutes } from '@skald/service-kit';
 import type { ServiceName } from '@skald/service-kit';
 import { createLauncherApp, runningProcess } from './launcher-app.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
@@ -22,6 +22,7 @@ export async function buildSingleService(config: SkaldConfig, name: ServiceName,
   let docsClose: () => Promise<void> = async () => undefined;
   try {
     await shared.bus.ensureTopics(ALL_TOPICS);
+    registerAdapterMetrics(app.metrics, shared);
     const { deps, docs } = await serviceDeps(config, name, shared, keys, app.log);
     docsClose = () => docs.close();
     const module = await factory(deps);

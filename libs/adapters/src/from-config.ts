@@ -46,6 +46,8 @@ export function eventBusConfig(config: SkaldConfig): EventBusConfig {
         clientId: kafka.clientId,
         historyTopics,
         ...(kafka.replicationFactor !== undefined ? { replicationFactor: kafka.replicationFactor } : {}),
+        ...(kafka.topicProvisioning !== undefined ? { topicProvisioning: kafka.topicProvisioning } : {}),
+        ...(kafka.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: kafka.sessionTimeoutMs } : {}),
       };
     }
   }

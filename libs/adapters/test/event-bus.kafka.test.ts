@@ -1,13 +1,18 @@
 /**
- * Kafka adapter against a real broker: KAFKA_BROKERS (comma-separated) when set, otherwise a
- * testcontainers Kafka when a container runtime answers within a few seconds, otherwise skipped
- * with a printed reason.
+ * Kafka adapter against brokers. Two runs of the one contract suite:
+ * - a real Kafka: KAFKA_BROKERS (comma-separated) when set, otherwise a testcontainers Kafka when a
+ *   container runtime answers within a few seconds, otherwise skipped with a printed reason;
+ * - librdkafka's mock cluster (three brokers, through Debian's kcat; skipped with "kcat missing"
+ *   without it), with KAFKA_TOPIC_PROVISIONING=external since the mock takes no topic admin requests.
+ * The mock proves the adapter's protocol use (acks -1 produce, fetch, groups, manual offset commits,
+ * rebalances); retention, compaction, replication and failover are real-Kafka properties.
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
+import { startKafkaMockCluster } from './support/kafka-mock-cluster.ts';
 import type { EventBus } from '@skald/ports';
 import { createEventBus } from '../src/event-bus/index.ts';
 import { PoisonMessageError } from '@skald/ports';
@@ -61,6 +66,8 @@ async function resolveBrokers(): Promise<{ brokers: string[] | null; stop: () =>
 
 const kafka = await resolveBrokers();
 afterAll(() => kafka.stop());
+const mock = await startKafkaMockCluster();
+afterAll(() => mock.cluster?.stop());
 
 describe('kafka message decoding (no broker needed)', () => {
   it('restores id, key, headers and payload and strips the id header', () => {
@@ -184,7 +191,7 @@ describe('kafka batch processing (no broker needed)', () => {
 });
 
 /** A fake admin holding topic-level overrides (configSource 1) per topic, recording what is sent. */
-function fakeAdmin(existing: Record<string, Record<string, string>> = {}) {
+function fakeAdmin(existing: Record<string, Record<string, string>> = {}, cluster: { controller: number | null } = { controller: 1 }) {
   const overrides = new Map(Object.entries(existing).map(([topic, entries]) => [topic, new Map(Object.entries(entries))]));
   const created: ITopicConfig[] = [];
   const altered: IResourceConfig[] = [];
@@ -192,7 +199,15 @@ function fakeAdmin(existing: Record<string, Record<string, string>> = {}) {
     configName, configValue, configSource, isDefault: configSource === 5, isSensitive: false, readOnly: false, configSynonyms: [],
   });
   const admin: TopicAdmin = {
+    describeCluster: async () => ({ brokers: [1, 2, 3].map((nodeId) => ({ nodeId, host: 'b', port: 9092 })), controller: cluster.controller, clusterId: 'c' }),
+    listTopics: async () => [...overrides.keys()],
+    fetchTopicMetadata: async ({ topics } = { topics: [] }) => {
+      const known = topics.filter((topic) => overrides.has(topic));
+      if (known.length < topics.length) throw new Error('This server does not host this topic-partition');
+      return { topics: known.map((name) => ({ name, partitions: [] })) };
+    },
     createTopics: async ({ topics }) => {
+      if (cluster.controller === 0) throw new Error('Broker 0 not found in the cached metadata');
       let createdAny = false;
       for (const topic of topics) {
         if (overrides.has(topic.topic)) continue;
@@ -267,22 +282,77 @@ describe('kafka topic settings (no broker needed)', () => {
   });
 });
 
-if (kafka.brokers === null) {
-  console.log('skipped: no container runtime (and KAFKA_BROKERS not set)');
-  describe.skip('EventBus contract: kafka (skipped: no container runtime)', () => {
-    it('skipped: no container runtime', () => undefined);
+describe('kafka topic provisioning (no broker needed)', () => {
+  it('explains a cluster without a controller broker instead of the client\'s puzzle', async () => {
+    const { admin, created } = fakeAdmin({}, { controller: 0 });
+    await expect(ensureKafkaTopics(admin, ['facts'], settings(['facts']))).rejects.toThrow(
+      /names no controller broker \(controller 0, brokers 1, 2, 3\).*KAFKA_TOPIC_PROVISIONING=external/,
+    );
+    expect(created).toEqual([]);
   });
-} else {
-  const brokers = kafka.brokers;
+
+  it('external: refuses to start naming the missing topics, creating nothing', async () => {
+    const { admin, created, altered } = fakeAdmin({ facts: historyOverrides, 'facts.dlq': {} });
+    await expect(
+      ensureKafkaTopics(admin, ['facts', 'stream'], { ...settings(['facts']), provisioning: 'external' }),
+    ).rejects.toThrow('these topics do not exist: stream, stream.dlq');
+    expect(created).toEqual([]);
+    expect(altered).toEqual([]);
+  });
+
+  it('external: accepts provisioned topics and refuses a history topic without its settings, altering nothing', async () => {
+    const provisioned = { facts: historyOverrides, 'facts.dlq': {}, stream: {}, 'stream.dlq': {} };
+    const ok = fakeAdmin(provisioned);
+    const ensured = await ensureKafkaTopics(ok.admin, ['facts', 'stream'], { ...settings(['facts']), provisioning: 'external' });
+    expect(ensured.sort()).toEqual(['facts', 'facts.dlq', 'stream', 'stream.dlq']);
+
+    const bare = fakeAdmin({ ...provisioned, facts: { 'retention.ms': '604800000' } });
+    await expect(
+      ensureKafkaTopics(bare.admin, ['facts', 'stream'], { ...settings(['facts']), provisioning: 'external' }),
+    ).rejects.toThrow('facts lack the history settings retention.ms=-1, retention.bytes=-1, cleanup.policy=delete');
+    expect(bare.altered).toEqual([]);
+  });
+
+  it('external on a cluster that cannot describe configs: says what it could not check', async () => {
+    const { admin } = fakeAdmin({ facts: {}, 'facts.dlq': {} }, { controller: 0 });
+    const warnings: string[] = [];
+    await ensureKafkaTopics(admin, ['facts'], { ...settings(['facts']), provisioning: 'external', warn: (m) => void warnings.push(m) });
+    expect(warnings).toEqual([expect.stringContaining('facts must keep its whole history: retention.ms=-1')]);
+  });
+});
+
+interface BrokerRun {
+  readonly label: string;
+  readonly brokers: readonly string[];
+  readonly topicProvisioning: 'admin' | 'external';
+  /** The mock holds a group's rebalance for the session timeout after its last member left. */
+  readonly sessionTimeoutMs?: number;
+}
+
+const runs: BrokerRun[] = [];
+if (kafka.brokers === null) console.log('skipped: kafka contract on a real broker: no container runtime (and KAFKA_BROKERS not set)');
+else runs.push({ label: 'kafka', brokers: kafka.brokers, topicProvisioning: 'admin' });
+if (mock.cluster === null) console.log(`skipped: kafka contract on the librdkafka mock cluster: ${mock.reason}`);
+else runs.push({ label: 'kafka on the librdkafka mock cluster', brokers: mock.cluster.brokers, topicProvisioning: 'external', sessionTimeoutMs: 6_000 });
+if (runs.length === 0) {
+  describe.skip('EventBus contract: kafka (skipped: no container runtime, kcat missing)', () => {
+    it('skipped: no broker', () => undefined);
+  });
+}
+
+for (const run of runs) {
   let counter = 0;
   eventBusContract(
-    'kafka',
+    run.label,
     // tightLimits: nothing to tighten from here; the broker applies retention on its own schedule
     // (the topic settings are checked by the tests without a broker and by the one below).
     async ({ historyTopics }) => {
       const clientId = `skald-test-${process.pid}-${counter++}`;
       const open = (): Promise<EventBus> =>
-        createEventBus({ kind: 'kafka', brokers, clientId, replicationFactor: 1, historyTopics });
+        createEventBus({
+          kind: 'kafka', brokers: run.brokers, clientId, replicationFactor: 1, historyTopics, topicProvisioning: run.topicProvisioning,
+          ...(run.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: run.sessionTimeoutMs } : {}),
+        });
       const opened: EventBus[] = [await open()];
       return {
         adapter: opened[0]!,

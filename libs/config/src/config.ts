@@ -7,6 +7,9 @@ export type { Target } from './env-schema.ts';
 export const SERVICES = ['auth', 'ingestion', 'logs', 'webhooks', 'backups', 'billing', 'admin'] as const;
 export type ServiceKey = (typeof SERVICES)[number];
 
+/** Default METRICS_PORT: the port Prometheus's exporter registry gives OpenTelemetry's exporter. */
+export const DEFAULT_METRICS_PORT = 9464;
+
 /** Default port of each process in distributed mode (TARGET=<service>); all-in-one and gateway use 8080. */
 export const DEFAULT_PORTS: Readonly<Record<Target, number>> = {
   all: 8080,
@@ -54,6 +57,8 @@ export interface SkaldConfig {
   readonly mode: 'all-in-one' | 'distributed';
   readonly host: string;
   readonly port: number;
+  /** METRICS_PORT: where GET /metrics answers (default 9464, the Prometheus exporters' port). */
+  readonly metricsPort: number;
   /** Absolute path. */
   readonly dataDir: string;
   /** Public base URL without a trailing slash (PUBLIC_URL, else guessed from the listen address: public-url.ts). */
@@ -72,7 +77,13 @@ export interface SkaldConfig {
   readonly bodyLimitBytes: number;
   readonly adapters: AdapterChoice;
   readonly redis?: { readonly url: string; readonly prefix: string };
-  readonly kafka?: { readonly brokers: readonly string[]; readonly clientId: string; readonly replicationFactor?: number };
+  readonly kafka?: {
+    readonly brokers: readonly string[];
+    readonly clientId: string;
+    readonly replicationFactor?: number;
+    readonly topicProvisioning?: 'admin' | 'external';
+    readonly sessionTimeoutMs?: number;
+  };
   readonly mongoUrl?: string;
   readonly s3?: S3Settings;
   readonly smtpUrl?: string;

@@ -22,6 +22,8 @@ export const EnvSchema = Type.Object({
   TARGET: Type.Optional(oneOf(TARGETS)),
   PORT: Type.Optional(port),
   HOST: Type.Optional(nonEmpty),
+  /** Port of the process's Prometheus listener (GET /metrics), never the HTTP port. */
+  METRICS_PORT: Type.Optional(port),
   DATA_DIR: Type.Optional(nonEmpty),
   PUBLIC_URL: Type.Optional(httpUrl),
   CORS_ORIGINS: Type.Optional(
@@ -41,6 +43,12 @@ export const EnvSchema = Type.Object({
   ),
   KAFKA_CLIENT_ID: Type.Optional(nonEmpty),
   KAFKA_REPLICATION_FACTOR: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, description: 'an integer between 1 and 7' })),
+  /** admin (default): Skald creates its topics; external: the operator does, Skald only checks them. */
+  KAFKA_TOPIC_PROVISIONING: Type.Optional(oneOf(['admin', 'external'] as const)),
+  /** How long a silent (killed) consumer keeps its partitions before the group hands them over. */
+  KAFKA_SESSION_TIMEOUT_MS: Type.Optional(
+    Type.Integer({ minimum: 6_000, maximum: 300_000, description: 'an integer between 6000 and 300000 (milliseconds)' }),
+  ),
   MONGO_URL: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://[^\\s]+$', description: 'a mongodb:// URL' })),
   S3_ENDPOINT: Type.Optional(nonEmpty),
   S3_PORT: Type.Optional(port),

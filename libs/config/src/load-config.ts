@@ -9,7 +9,7 @@ import Value from 'typebox/value';
 import type { TSchema } from 'typebox';
 import { ENV_NAMES, EnvSchema } from './env-schema.ts';
 import type { EnvName, RawEnv, Target } from './env-schema.ts';
-import { DEFAULT_PORTS, SERVICES } from './config.ts';
+import { DEFAULT_METRICS_PORT, DEFAULT_PORTS, SERVICES } from './config.ts';
 import { publicUrlSettings } from './public-url.ts';
 import type { AdapterChoice, ServiceKey, SkaldConfig } from './config.ts';
 
@@ -136,6 +136,8 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
           brokers: splitList(required(raw.KAFKA_BROKERS, 'KAFKA_BROKERS', 'when EVENT_BUS=kafka')),
           clientId: raw.KAFKA_CLIENT_ID ?? `skald-${target}`,
           ...(raw.KAFKA_REPLICATION_FACTOR !== undefined ? { replicationFactor: raw.KAFKA_REPLICATION_FACTOR } : {}),
+          ...(raw.KAFKA_TOPIC_PROVISIONING !== undefined ? { topicProvisioning: raw.KAFKA_TOPIC_PROVISIONING } : {}),
+          ...(raw.KAFKA_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: raw.KAFKA_SESSION_TIMEOUT_MS } : {}),
         }
       : undefined;
 
@@ -176,6 +178,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     mode: embedded ? 'all-in-one' : 'distributed',
     host,
     port,
+    metricsPort: raw.METRICS_PORT ?? DEFAULT_METRICS_PORT,
     dataDir,
     publicUrl: publicUrl.url,
     startupWarnings: publicUrl.warning === null ? [] : [publicUrl.warning],

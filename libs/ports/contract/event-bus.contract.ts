@@ -202,6 +202,9 @@ export function eventBusContract(
       expect(letter.headers['x-original-topic']).toBe(topic);
       expect(letter.headers['x-dead-letter-reason']).toContain('schema mismatch: /level');
       expect(letter.headers['event-type']).toBe('x.v1');
+      // Counted for metrics, per group and original topic.
+      expect(bus.deadLettered, 'every adapter here counts its dead letters').toBeTypeOf('function');
+      expect(bus.deadLettered!()).toEqual([{ group: 'g-poison', topic, count: 1 }]);
     });
 
     it('dead-letters a message after maxAttempts failures and moves on', { timeout: testTimeout }, async () => {
@@ -219,6 +222,7 @@ export function eventBusContract(
       expect(received.filter((m) => m.id === 'doomed').map((m) => m.attempt)).toEqual([1, 2, 3]);
       expect(dead.received[0]!.headers['x-dead-letter-reason']).toContain('downstream refused');
       expect(dead.received[0]!.id).toBe('doomed');
+      expect(bus.deadLettered!()).toEqual([{ group: 'g-exhaust', topic, count: 1 }]);
     });
 
     it('resumes a group after stop() from the last committed message', { timeout: testTimeout }, async () => {
@@ -255,6 +259,27 @@ export function eventBusContract(
       await waitFor(() => second.received.length >= 1, timeout, 'the later message');
       await pause(300);
       expect(second.received.map((m) => m.id)).toEqual(['later']);
+    });
+
+    it('reports the lag of a subscribed group, back to zero once it has caught up', { timeout: testTimeout }, async () => {
+      expect(bus.consumerLag, 'every adapter here reports consumer lag').toBeTypeOf('function');
+      const lagOf = async (): Promise<number | undefined> =>
+        (await bus.consumerLag!()).find((entry) => entry.group === 'g-lag' && entry.topic === topic)?.lag;
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const held = recorder(() => gate);
+      await subscribe('g-lag', held.handler);
+      await bus.publish(['l1', 'l2', 'l3'].map((id) => ({ topic, key: 'k', payload: id, id })));
+      await waitFor(() => held.received.length === 1, timeout, 'the first message to be held');
+      // The held message and the two behind it are not committed yet.
+      let seen: number | undefined;
+      const deadline = Date.now() + timeout;
+      while ((seen = await lagOf()) !== 3 && Date.now() < deadline) await pause(100);
+      expect(seen).toBe(3);
+      release();
+      await waitFor(() => held.received.length === 3, timeout, 'the rest after the release');
+      while ((seen = await lagOf()) !== 0 && Date.now() < deadline + timeout) await pause(100);
+      expect(seen).toBe(0);
     });
 
     it('keeps a message once publish() resolved, for a bus opened afterwards', { timeout: testTimeout }, async () => {

@@ -72,6 +72,20 @@ export function jobQueueContract(name: string, makeAdapter: () => Promise<JobQue
       await eventually(() => expect(names.sort()).toEqual(['a', 'b']));
     });
 
+    it('reports each queue\'s depth by state: waiting and delayed before a worker, dead after, none left once run', async () => {
+      expect(queue.depths, 'every adapter here reports queue depths').toBeTypeOf('function');
+      const q = queueName('depth');
+      const depthOf = async () => (await queue.depths!()).find((entry) => entry.queue === q);
+      await queue.add(q, 'now-1', 1);
+      await queue.add(q, 'now-2', 2);
+      await queue.add(q, 'later', 3, { delayMs: 60_000 });
+      expect(await depthOf()).toEqual({ queue: q, waiting: 2, delayed: 1, active: 0, dead: 0 });
+      await startWorker(q, async (job) => {
+        if (job.name === 'now-2') throw new Error('down');
+      });
+      await eventually(async () => expect(await depthOf()).toEqual({ queue: q, waiting: 0, delayed: 1, active: 0, dead: 1 }));
+    });
+
     it('honours delayMs', async () => {
       const q = queueName('delay');
       const ranAt: number[] = [];

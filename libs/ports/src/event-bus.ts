@@ -58,6 +58,23 @@ export function deadLetterTopic(topic: string): string {
   return `${topic}.dlq`;
 }
 
+/** How far a consumer group is behind on one topic (metrics). */
+export interface ConsumerLag {
+  readonly group: string;
+  readonly topic: string;
+  /** Messages on the topic that the group has not committed yet. */
+  readonly lag: number;
+}
+
+/** Messages a consumer group moved to a topic's dead-letter topic (metrics). */
+export interface DeadLetterCount {
+  readonly group: string;
+  /** The original topic (the letters are on its `.dlq`). */
+  readonly topic: string;
+  /** Since this bus instance opened. */
+  readonly count: number;
+}
+
 export interface EventBus {
   /** Creates the topics (and their dead-letter topics) explicitly; adapters never auto-create. */
   ensureTopics(topics: readonly string[]): Promise<void>;
@@ -66,4 +83,11 @@ export interface EventBus {
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   /** Stops all subscriptions (committing finished work) and releases connections. */
   close(): Promise<void>;
+  /**
+   * The lag of every group this bus instance subscribed (one entry per group and topic), for metrics.
+   * Optional: an adapter that cannot tell leaves it out; every adapter of this repository has it.
+   */
+  consumerLag?(): Promise<readonly ConsumerLag[]>;
+  /** Dead letters this bus instance's consumers produced, per group and topic. Optional like consumerLag. */
+  deadLettered?(): readonly DeadLetterCount[];
 }

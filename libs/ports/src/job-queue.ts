@@ -38,6 +38,16 @@ export interface Worker {
   close(): Promise<void>;
 }
 
+/** Jobs of one queue by state (metrics). */
+export interface QueueDepth {
+  readonly queue: string;
+  readonly waiting: number;
+  readonly delayed: number;
+  readonly active: number;
+  /** Jobs that used up their attempts (deadJobs). */
+  readonly dead: number;
+}
+
 export interface JobQueue {
   add(queue: string, name: string, data: unknown, options?: JobOptions): Promise<string>;
   /** Adds or replaces a repeatable schedule that enqueues `name` every `everyMs`. */
@@ -49,4 +59,6 @@ export interface JobQueue {
   /** Moves a dead job back to waiting with a fresh attempt count. */
   retryDead(queue: string, jobId: string): Promise<boolean>;
   close(): Promise<void>;
+  /** Depth of every queue this instance added to or processed, for metrics. Optional like consumerLag. */
+  depths?(): Promise<readonly QueueDepth[]>;
 }

@@ -2,7 +2,8 @@
  * createHttpApp: the Fastify 5 instance every Skald process (gateway and each service) starts from,
  * with redacting logs, request ids, the JSON error shape, timeouts and body limits already set, and the
  * request rules every route follows: typed bodies without coercion or unknown fields (validation.ts),
- * JSON bodies that are valid UTF-8 (json-body.ts), secret-bearing answers never cached (no-store.ts).
+ * JSON bodies that are valid UTF-8 (json-body.ts), secret-bearing answers never cached (no-store.ts),
+ * and request metrics per route pattern (metrics/http-metrics.ts).
  */
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import { installBodyDrainBeforeClose } from './body-drain.ts';
 import { installErrorHandlers } from './errors.ts';
 import { registerStrictJsonParser } from './json-body.ts';
 import { lazyChildLoggerFactory } from './lazy-logger.ts';
+import { installHttpMetrics } from './metrics/http-metrics.ts';
 import { installNoStoreForSecrets } from './no-store.ts';
 import { redactPaths, REDACTED, serializeError, serializeRequest } from './redaction.ts';
 import { genRequestId, REQUEST_ID_HEADER } from './request-id.ts';
@@ -82,6 +84,8 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  // Every app counts its requests per route (app.metrics); launch.ts serves them on METRICS_PORT.
+  installHttpMetrics(app);
   installErrorHandlers(app, options.notFoundHandler);
   registerStrictJsonParser(app);
   installNoStoreForSecrets(app);

@@ -19,3 +19,4 @@ export * from './json-body.ts';
 export * from './no-store.ts';
 export * from './outbound/index.ts';
 export * from './audit-publisher.ts';
+export * from './metrics/index.ts';

@@ -59,6 +59,21 @@ export interface KafkaEventBusConfig extends EventBusCommonConfig {
   readonly replicationFactor?: number;
   /** Partitions of created topics. Default 6. */
   readonly numPartitions?: number;
+  /**
+   * Who creates the topics. 'admin' (default): ensureTopics() creates them and their dead-letter
+   * topics through the admin API and gives history topics infinite retention. 'external': the
+   * operator provisions them (docs/DEPLOYMENT.md lists names and settings); ensureTopics() creates and
+   * alters nothing, only asks for their metadata and refuses to start while one is missing or a
+   * history topic lacks its retention settings. Needed on clusters that take no topic admin requests
+   * (locked-down managed Kafka, librdkafka's mock cluster, which names no controller broker).
+   */
+  readonly topicProvisioning?: 'admin' | 'external';
+  /**
+   * Consumer-group session timeout in ms; default kafkajs's 30 000. A member silent this long (a killed
+   * process) is dropped and its partitions go to the others. librdkafka's mock cluster also holds a
+   * group's next rebalance this long after its last member left, so the suites there use a short one.
+   */
+  readonly sessionTimeoutMs?: number;
 }
 
 export type EventBusConfig = MemoryEventBusConfig | RedisEventBusConfig | KafkaEventBusConfig;

@@ -3,7 +3,7 @@
  * PoisonMessageError, or uses up maxAttempts; the caller then acks or dead-letters the message.
  */
 import { PoisonMessageError } from '@skald/ports';
-import type { BusMessage, MessageHandler } from '@skald/ports';
+import type { BusMessage, DeadLetterCount, MessageHandler } from '@skald/ports';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 export const DEFAULT_RETRY_DELAY_MS = 200;
@@ -82,4 +82,18 @@ export function resolveSubscribeDefaults(options: { maxAttempts?: number; retryD
     maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS),
     retryDelayMs: Math.max(0, options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS),
   };
+}
+
+/** Every adapter's count of the dead letters its consumers produced (EventBus.deadLettered). */
+export class DeadLetterTally {
+  readonly #counts = new Map<string, DeadLetterCount>();
+
+  count(group: string, topic: string): void {
+    const key = `${group}\n${topic}`;
+    this.#counts.set(key, { group, topic, count: (this.#counts.get(key)?.count ?? 0) + 1 });
+  }
+
+  snapshot(): readonly DeadLetterCount[] {
+    return [...this.#counts.values()];
+  }
 }

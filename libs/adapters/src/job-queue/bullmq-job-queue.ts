@@ -7,7 +7,7 @@
 import { Queue, Worker as BullWorker } from 'bullmq';
 import type { Job as BullJob, JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { DeadJob, JobHandler, JobOptions, JobQueue, Worker } from '@skald/ports';
+import type { DeadJob, JobHandler, JobOptions, JobQueue, QueueDepth, Worker } from '@skald/ports';
 import { assertJobOptions, errorMessage } from './backoff.ts';
 
 const REMOVE_ON_COMPLETE = { count: 1000, age: 24 * 60 * 60 };
@@ -114,6 +114,22 @@ export class BullmqJobQueue implements JobQueue {
         await connection.quit().catch(() => undefined);
       },
     };
+  }
+
+  /** BullMQ's counts of every queue this instance used; its `failed` jobs are the port's dead ones. */
+  async depths(): Promise<readonly QueueDepth[]> {
+    return Promise.all(
+      [...this.#queues].map(async ([name, queue]) => {
+        const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
+        return {
+          queue: name,
+          waiting: (counts['waiting'] ?? 0) + (counts['prioritized'] ?? 0),
+          delayed: counts['delayed'] ?? 0,
+          active: counts['active'] ?? 0,
+          dead: counts['failed'] ?? 0,
+        };
+      }),
+    );
   }
 
   async deadJobs(queue: string): Promise<DeadJob[]> {

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { DeadJob, Job, JobHandler, JobOptions, JobQueue, Worker } from '@skald/ports';
+import type { DeadJob, Job, JobHandler, JobOptions, JobQueue, QueueDepth, Worker } from '@skald/ports';
 import { assertJobOptions, backoffDelayMs, errorMessage } from './backoff.ts';
 
 /** Safety net: even without a known due time, workers look again this often. */
@@ -184,6 +184,25 @@ export class EmbeddedJobQueue implements JobQueue {
     this.#workers.add(worker);
     worker.pump();
     return { close: () => worker.stop() };
+  }
+
+  async depths(): Promise<readonly QueueDepth[]> {
+    const rows = this.#db.prepare('SELECT queue, state, COUNT(*) AS n FROM jobs GROUP BY queue, state').all();
+    const byQueue = new Map<string, { waiting: number; delayed: number; active: number; dead: number }>();
+    // A queue with a schedule or a worker but no job at the moment still reports its zeros.
+    const idle = [
+      ...this.#db.prepare('SELECT DISTINCT queue FROM schedules').all().map((row) => String(row['queue'])),
+      ...[...this.#workers].map((worker) => worker.queue),
+    ];
+    for (const queue of idle) byQueue.set(queue, { waiting: 0, delayed: 0, active: 0, dead: 0 });
+    for (const row of rows) {
+      const queue = String(row['queue']);
+      const depth = byQueue.get(queue) ?? { waiting: 0, delayed: 0, active: 0, dead: 0 };
+      const state = String(row['state']);
+      if (state === 'waiting' || state === 'delayed' || state === 'active' || state === 'dead') depth[state] = Number(row['n']);
+      byQueue.set(queue, depth);
+    }
+    return [...byQueue].map(([queue, depth]) => ({ queue, ...depth }));
   }
 
   async deadJobs(queue: string): Promise<DeadJob[]> {

@@ -3,7 +3,7 @@
  * never load it (idle memory).
  */
 import { resolve } from 'node:path';
-import type { DeadJob, JobHandler, JobOptions, JobQueue, Worker } from '@skald/ports';
+import type { DeadJob, JobHandler, JobOptions, JobQueue, QueueDepth, Worker } from '@skald/ports';
 import type { BullmqJobQueueOptions } from './bullmq-job-queue.ts';
 import { EmbeddedJobQueue } from './embedded-job-queue.ts';
 
@@ -58,6 +58,7 @@ function openSharedEmbedded(file: string): JobQueue {
       };
     },
     deadJobs: (q: string): Promise<DeadJob[]> => queue.deadJobs(q),
+    depths: (): Promise<readonly QueueDepth[]> => queue.depths(),
     retryDead: (q: string, jobId: string) => queue.retryDead(q, jobId),
     close: async () => {
       if (closed) return;

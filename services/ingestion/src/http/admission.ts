@@ -7,9 +7,9 @@
  * Only accepted logs count against the quota (issue 9 item 4): a route consumes once nothing but the
  * durable write can refuse the request any more, and gives the points back if that write fails.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IngestionErrorSchema } from '@skald/contracts';
-import { HttpError } from '@skald/service-kit';
+import { HttpError, metricCounter } from '@skald/service-kit';
 import type { Counters } from '@skald/ports';
 import type { KeyOwner } from '../domain/key-directory.ts';
 import { consumeQuota, peekQuota, releaseQuota } from '../domain/quota.ts';
@@ -84,3 +84,23 @@ export const INGESTION_REFUSALS = {
   429: IngestionErrorSchema,
   503: IngestionErrorSchema,
 } as const;
+
+/** The metric name of each refusal (skald_ingest_requests_total's outcome label). */
+export const REFUSAL_REASONS: Readonly<Record<keyof typeof INGESTION_REFUSALS, string>> = {
+  400: 'invalid_body',
+  401: 'invalid_key',
+  403: 'suspended',
+  413: 'too_large',
+  415: 'unsupported_media_type',
+  429: 'quota',
+  503: 'unavailable',
+};
+
+/** skald_ingest_logs_accepted_total{route}: logs accepted, a batch counting each of its logs. */
+export function acceptedLogsCounter(app: FastifyInstance) {
+  return metricCounter(app, {
+    name: 'skald_ingest_logs_accepted_total',
+    help: 'Logs accepted, by route (a batch counts each of its logs, a photo log one)',
+    labelNames: ['route'],
+  });
+}

@@ -14,7 +14,7 @@ import { toAccepted } from '../domain/accepted-log.ts';
 import { InvalidFieldError, parseLogBody } from '../domain/log-input.ts';
 import type { ParsedLogBody } from '../domain/log-input.ts';
 import { uuidv7 } from '../domain/uuidv7.ts';
-import { INGESTION_REFUSALS, admitQuota, unavailable } from './admission.ts';
+import { INGESTION_REFUSALS, acceptedLogsCounter, admitQuota, unavailable } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
@@ -23,6 +23,7 @@ import type { IngestionRouteDeps } from './deps.ts';
 export const LOGS_BODY_LIMIT = 5 * 1024 * 1024;
 
 export async function registerLogRoute(app: FastifyInstance, deps: IngestionRouteDeps, apiKey: ApiKeyHook): Promise<void> {
+  const acceptedLogs = acceptedLogsCounter(app);
   app.post(
     '/logs',
     {
@@ -60,6 +61,7 @@ export async function registerLogRoute(app: FastifyInstance, deps: IngestionRout
         await quota.giveBack();
         throw unavailable();
       }
+      acceptedLogs.inc({ route: request.routeOptions.url ?? '/logs' }, accepted.length);
       reply.code(201);
       return parsed.batch ? { ids: accepted.map((log) => log.id) } : { id: accepted[0]!.id };
     },

@@ -17,7 +17,7 @@ import { PhotoBusyError } from '../domain/photo-gate.ts';
 import type { ProcessedPhoto } from '../domain/photo.ts';
 import { storePhotoLog } from '../domain/photo-log.ts';
 import { uuidv7 } from '../domain/uuidv7.ts';
-import { INGESTION_REFUSALS, admitQuota, checkQuota, unavailable } from './admission.ts';
+import { INGESTION_REFUSALS, acceptedLogsCounter, admitQuota, checkQuota, unavailable } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
@@ -90,6 +90,7 @@ async function processed(photo: Buffer): Promise<ProcessedPhoto> {
 }
 
 export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRouteDeps, apiKey: ApiKeyHook): Promise<void> {
+  const acceptedLogs = acceptedLogsCounter(app);
   await app.register(async (photoScope) => {
     // Limits make busboy stop early and flag overruns.
     await photoScope.register(multipart, {
@@ -130,6 +131,7 @@ export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRo
           await quota.giveBack();
           throw unavailable();
         }
+        acceptedLogs.inc({ route: request.routeOptions.url ?? '/photologs' });
         reply.code(201);
         return { id };
       },

@@ -2,14 +2,16 @@
  * Event bus on Kafka (kafkajs), for distributed installs.
  *
  * - Producer: acks -1 (all in-sync replicas), idempotent off (experimental in kafkajs), no topic
- *   auto-creation: ensureTopics() creates topics and their dead-letter topics via the admin API.
+ *   auto-creation: ensureTopics() creates topics and their dead-letter topics via the admin API, or
+ *   with topicProvisioning 'external' only checks that the operator created them.
  *   Durability needs RF >= 3 and min.insync.replicas >= 2 on the brokers (see reliability notes).
  * - Message: key = partition key (so per-key order = partition order), value = payload JSON,
  *   headers = the message headers plus `x-message-id` (stripped again on delivery).
  * - Consumer: one kafkajs consumer per subscription, eachBatch with eachBatchAutoResolve false and
  *   autoCommit false. Messages of a partition are handled one by one; an offset is resolved only
  *   after its handler succeeded (or the message was produced to the DLQ) and the resolved offsets
- *   are committed at the end of each batch, including when stop() cuts the batch short.
+ *   are committed at the end of each batch, including when stop() cuts the batch short. stop()
+ *   returns once the batch in hand committed and leaves the group in the background (close() waits).
  * - A failing handler is retried in place (the partition waits), then dead-lettered. Kafka keeps
  *   no delivery count, so after a consumer restart the attempt counter starts again at 1.
  * - maxBytesPerPartition is 10 MB: it must be at least the broker's message.max.bytes, or the
@@ -21,7 +23,7 @@
  *   later replays a history topic from its first message.
  */
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import type {
   Admin,
   ConfigResourceTypes,
@@ -36,9 +38,9 @@ import type {
 } from 'kafkajs';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { BusMessage, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
-import { deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
 
 const MESSAGE_ID_HEADER = 'x-message-id';
 const DEFAULT_REPLICATION_FACTOR = 3;
@@ -102,18 +104,25 @@ export const HISTORY_TOPIC_CONFIG: readonly IResourceConfigEntry[] = [
   { name: 'cleanup.policy', value: 'delete' },
 ];
 
-export type TopicAdmin = Pick<Admin, 'createTopics' | 'describeConfigs' | 'alterConfigs'>;
+export type TopicAdmin = Pick<Admin, 'createTopics' | 'describeConfigs' | 'alterConfigs' | 'describeCluster' | 'listTopics' | 'fetchTopicMetadata'>;
 
 export interface TopicSettings {
   readonly numPartitions: number;
   readonly replicationFactor: number;
   readonly historyTopics: ReadonlySet<string>;
+  /** See KafkaEventBusConfig.topicProvisioning. Default 'admin'. */
+  readonly provisioning?: 'admin' | 'external';
+  /** Where the external mode's warnings go (one per unverifiable history topic). Default console.warn. */
+  readonly warn?: (message: string) => void;
 }
 
+const HISTORY_SETTINGS_TEXT = HISTORY_TOPIC_CONFIG.map((e) => `${e.name}=${e.value}`).join(', ');
+
 /**
- * Creates the topics and their dead-letter topics (existing ones are left as they are), then makes
- * sure every history topic among them carries HISTORY_TOPIC_CONFIG, also one created before it became
- * a history topic. Returns every topic name it ensured.
+ * Makes sure the topics and their dead-letter topics exist, and that every history topic among them
+ * carries HISTORY_TOPIC_CONFIG. 'admin' provisioning creates the missing ones and sets the history
+ * settings on an existing topic (one created before it became a history topic); 'external' changes
+ * nothing and refuses when something is missing. Returns every topic name it ensured.
  */
 export async function ensureKafkaTopics(
   admin: TopicAdmin,
@@ -121,23 +130,93 @@ export async function ensureKafkaTopics(
   settings: TopicSettings,
 ): Promise<string[]> {
   const all = [...new Set(topics.flatMap((topic) => [topic, deadLetterTopic(topic)]))];
-  // Returns false (no error) when the topics exist already.
-  await admin.createTopics({
-    waitForLeaders: true,
-    topics: all.map((topic) => ({
-      topic,
-      numPartitions: settings.numPartitions,
-      replicationFactor: settings.replicationFactor,
-      ...(settings.historyTopics.has(topic) ? { configEntries: HISTORY_TOPIC_CONFIG.map((entry) => ({ ...entry })) } : {}),
-    })),
-  });
   const history = all.filter((topic) => settings.historyTopics.has(topic));
-  if (history.length > 0) await keepHistory(admin, history);
+  if (settings.provisioning === 'external') {
+    await checkProvisioned(admin, all, history, settings.warn ?? console.warn);
+    return all;
+  }
+  try {
+    // Returns false (no error) when the topics exist already.
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: all.map((topic) => ({
+        topic,
+        numPartitions: settings.numPartitions,
+        replicationFactor: settings.replicationFactor,
+        ...(settings.historyTopics.has(topic) ? { configEntries: HISTORY_TOPIC_CONFIG.map((entry) => ({ ...entry })) } : {}),
+      })),
+    });
+  } catch (error) {
+    throw (await controllerMissing(admin)) ?? error;
+  }
+  if (history.length === 0) return all;
+  const changes = await historyChanges(admin, history);
+  if (changes.length > 0) {
+    // Worth a line in the log: it changes an existing topic (created before it was a history topic).
+    console.warn(`event bus (kafka): keeping the whole history of ${changes.map((change) => change.name).join(', ')} from now on`);
+    await admin.alterConfigs({ validateOnly: false, resources: changes });
+  }
   return all;
 }
 
-/** Sets HISTORY_TOPIC_CONFIG on each of the topics that lacks part of it (an existing topic). */
-async function keepHistory(admin: TopicAdmin, topics: readonly string[]): Promise<void> {
+/**
+ * kafkajs sends topic admin requests to the controller broker. A cluster whose metadata names none
+ * (librdkafka's mock cluster answers controller 0 with brokers 1..n) fails them with the puzzling
+ * 'Broker 0 not found in the cached metadata'; this turns that into what to do about it.
+ */
+async function controllerMissing(admin: TopicAdmin): Promise<Error | null> {
+  const cluster = await admin.describeCluster().catch(() => null);
+  if (cluster === null || hasController(cluster)) return null;
+  return new Error(
+    `event bus (kafka): the cluster names no controller broker (controller ${String(cluster.controller)}, brokers ` +
+      `${cluster.brokers.map((broker) => broker.nodeId).join(', ')}), so topics cannot be created through the admin API; ` +
+      'provision them yourself and set KAFKA_TOPIC_PROVISIONING=external (docs/DEPLOYMENT.md, "Kafka topics")',
+  );
+}
+
+function hasController(cluster: Awaited<ReturnType<Admin['describeCluster']>>): boolean {
+  return cluster.controller !== null && cluster.brokers.some((broker) => broker.nodeId === cluster.controller);
+}
+
+/**
+ * External provisioning: nothing is created or altered. Topics missing from the cluster's list are
+ * asked for by name once (a broker that creates topics on a metadata request, such as the mock
+ * cluster, creates them then; Kafka with AllowAutoTopicCreation=false, which kafkajs's admin sends,
+ * does not), and any still missing stops the start. History settings are checked where the cluster
+ * can describe topic configs (it has a controller); where it cannot, a warning per topic says so.
+ */
+async function checkProvisioned(admin: TopicAdmin, all: readonly string[], history: readonly string[], warn: (message: string) => void): Promise<void> {
+  const listed = new Set(await admin.listTopics());
+  const unlisted = all.filter((topic) => !listed.has(topic));
+  if (unlisted.length > 0) {
+    await admin.fetchTopicMetadata({ topics: unlisted }).catch(() => undefined);
+    const now = new Set(await admin.listTopics());
+    const missing = unlisted.filter((topic) => !now.has(topic));
+    if (missing.length > 0) {
+      throw new Error(
+        `event bus (kafka): KAFKA_TOPIC_PROVISIONING=external and these topics do not exist: ${missing.join(', ')} ` +
+          '(create them as docs/DEPLOYMENT.md, "Kafka topics", says)',
+      );
+    }
+  }
+  if (history.length === 0) return;
+  if (!hasController(await admin.describeCluster())) {
+    for (const topic of history) {
+      warn(`event bus (kafka): cannot read topic configs (the cluster names no controller broker); ${topic} must keep its whole history: ${HISTORY_SETTINGS_TEXT}`);
+    }
+    return;
+  }
+  const changes = await historyChanges(admin, history);
+  if (changes.length > 0) {
+    throw new Error(
+      `event bus (kafka): KAFKA_TOPIC_PROVISIONING=external and ${changes.map((change) => change.name).join(', ')} ` +
+        `lack the history settings ${HISTORY_SETTINGS_TEXT}; set them on the topic (nothing was changed)`,
+    );
+  }
+}
+
+/** The AlterConfigs resources that give each of the topics HISTORY_TOPIC_CONFIG (none when all carry it). */
+async function historyChanges(admin: TopicAdmin, topics: readonly string[]): Promise<IResourceConfig[]> {
   const described = await admin.describeConfigs({
     includeSynonyms: false,
     resources: topics.map((name) => ({ type: TOPIC_RESOURCE, name })),
@@ -160,7 +239,7 @@ async function keepHistory(admin: TopicAdmin, topics: readonly string[]): Promis
     if (hidden) {
       throw new Error(
         `event bus (kafka): ${resource.resourceName} must keep its history but has the sensitive override ` +
-          `${hidden.configName}; set ${HISTORY_TOPIC_CONFIG.map((e) => `${e.name}=${e.value}`).join(', ')} by hand`,
+          `${hidden.configName}; set ${HISTORY_SETTINGS_TEXT} by hand`,
       );
     }
     changes.push({
@@ -169,10 +248,7 @@ async function keepHistory(admin: TopicAdmin, topics: readonly string[]): Promis
       configEntries: [...kept.map((entry) => ({ name: entry.configName, value: entry.configValue })), ...HISTORY_TOPIC_CONFIG],
     });
   }
-  if (changes.length === 0) return;
-  // Worth a line in the log: it changes an existing topic (created before it was a history topic).
-  console.warn(`event bus (kafka): keeping the whole history of ${changes.map((change) => change.name).join(', ')} from now on`);
-  await admin.alterConfigs({ validateOnly: false, resources: changes });
+  return changes;
 }
 
 export interface BatchContext {
@@ -233,15 +309,25 @@ class KafkaSubscription implements Subscription {
   readonly #options: SubscribeOptions;
   readonly #limits: { maxAttempts: number; retryDelayMs: number };
   readonly #controller = new AbortController();
-  readonly #onStopped: () => void;
+  readonly #onLeft: () => void;
+  readonly #onDeadLetter: (topic: string) => void;
+  /** The batch being handled (one at a time: partitionsConsumedConcurrently 1). */
+  #inflight: Promise<void> | null = null;
   #stopping: Promise<void> | null = null;
+  #left: Promise<void> | null = null;
 
-  constructor(consumer: Consumer, producer: Producer, options: SubscribeOptions, onStopped: () => void) {
+  constructor(consumer: Consumer, producer: Producer, options: SubscribeOptions, onLeft: () => void, onDeadLetter: (topic: string) => void) {
+    this.#onDeadLetter = onDeadLetter;
     this.#consumer = consumer;
     this.#producer = producer;
     this.#options = options;
     this.#limits = resolveSubscribeDefaults(options);
-    this.#onStopped = onStopped;
+    this.#onLeft = onLeft;
+  }
+
+  /** The group and topics it consumes (metrics). */
+  get options(): Pick<SubscribeOptions, 'group' | 'topics'> {
+    return this.#options;
   }
 
   async start(): Promise<void> {
@@ -258,25 +344,43 @@ class KafkaSubscription implements Subscription {
   }
 
   #handleBatch(payload: EachBatchPayload): Promise<void> {
-    return processBatch(payload, {
+    const run = processBatch(payload, {
       handler: this.#options.handler,
       group: this.#options.group,
       ...this.#limits,
       signal: this.#controller.signal,
       sendDeadLetter: async (topic, message) => {
         await this.#producer.send({ topic, acks: -1, messages: [message] });
+        this.#onDeadLetter(payload.batch.topic);
       },
     });
+    const tracked: Promise<void> = run.finally(() => {
+      if (this.#inflight === tracked) this.#inflight = null;
+    });
+    this.#inflight = tracked;
+    return run;
   }
 
+  /**
+   * Aborts, waits for the batch in hand (it ends after its current message and commits what finished;
+   * a batch kafkajs hands over later sees the abort and handles nothing), then leaves the group in the
+   * background: kafkajs's disconnect() waits for the fetch in flight, up to its 5 s long poll, and a
+   * process stopping its consumers one by one would spend that per group. left() / close() await it.
+   */
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       this.#controller.abort();
-      // disconnect() stops fetching and waits for the running batch, which commits on its way out.
-      await this.#consumer.disconnect();
-      this.#onStopped();
+      await this.#inflight?.catch(() => undefined);
+      this.#left = this.#consumer.disconnect().finally(() => this.#onLeft());
+      this.#left.catch(() => undefined);
     })();
     return this.#stopping;
+  }
+
+  /** Resolves once the consumer left its group and closed its connections (after stop()). */
+  async left(): Promise<void> {
+    await this.stop();
+    await this.#left;
   }
 }
 
@@ -286,7 +390,9 @@ export class KafkaEventBus implements EventBus {
   readonly #admin: Admin;
   readonly #config: KafkaEventBusConfig;
   readonly #knownTopics = new Set<string>();
+  readonly #warned = new Set<string>();
   readonly #subscriptions = new Set<KafkaSubscription>();
+  readonly #deadLetters = new DeadLetterTally();
   #closed = false;
 
   private constructor(kafka: Kafka, producer: Producer, admin: Admin, config: KafkaEventBusConfig) {
@@ -298,7 +404,9 @@ export class KafkaEventBus implements EventBus {
 
   static async connect(config: KafkaEventBusConfig): Promise<KafkaEventBus> {
     const kafka = new Kafka({ clientId: config.clientId, brokers: [...config.brokers], logLevel: logLevel.WARN });
-    const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false });
+    // The default partitioner named explicitly (murmur2 of the key, as the Java client): kafkajs warns on
+    // every start until it is chosen.
+    const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: false, createPartitioner: Partitioners.DefaultPartitioner });
     const admin = kafka.admin();
     await Promise.all([producer.connect(), admin.connect()]);
     return new KafkaEventBus(kafka, producer, admin, config);
@@ -310,6 +418,13 @@ export class KafkaEventBus implements EventBus {
       numPartitions: this.#config.numPartitions ?? DEFAULT_PARTITIONS,
       replicationFactor: this.#config.replicationFactor ?? DEFAULT_REPLICATION_FACTOR,
       historyTopics: new Set(this.#config.historyTopics ?? HISTORY_TOPICS),
+      provisioning: this.#config.topicProvisioning ?? 'admin',
+      // Every subscribe ensures its topics again: say each thing once per bus.
+      warn: (message) => {
+        if (this.#warned.has(message)) return;
+        this.#warned.add(message);
+        console.warn(message);
+      },
     });
     for (const topic of all) this.#knownTopics.add(topic);
   }
@@ -343,24 +458,69 @@ export class KafkaEventBus implements EventBus {
       groupId: options.group,
       allowAutoTopicCreation: false,
       maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
+      ...(this.#config.sessionTimeoutMs !== undefined ? { sessionTimeout: this.#config.sessionTimeoutMs } : {}),
     });
-    const subscription: KafkaSubscription = new KafkaSubscription(consumer, this.#producer, options, () =>
-      this.#subscriptions.delete(subscription),
+    const subscription: KafkaSubscription = new KafkaSubscription(
+      consumer,
+      this.#producer,
+      options,
+      () => this.#subscriptions.delete(subscription),
+      (topic) => this.#deadLetters.count(options.group, topic),
     );
     this.#subscriptions.add(subscription);
     try {
       await subscription.start();
     } catch (error) {
-      await subscription.stop().catch(() => undefined);
+      await subscription.left().catch(() => undefined);
       throw error;
     }
     return subscription;
   }
 
+  deadLettered(): readonly DeadLetterCount[] {
+    return this.#deadLetters.snapshot();
+  }
+
+  /**
+   * Per group and topic: the sum over partitions of the end offset minus the group's committed offset
+   * (the earliest retained offset when the group has committed none), as the broker reports them.
+   */
+  async consumerLag(): Promise<readonly ConsumerLag[]> {
+    if (this.#closed) return [];
+    const byGroup = new Map<string, Set<string>>();
+    for (const subscription of this.#subscriptions) {
+      const { group, topics } = subscription.options;
+      const set = byGroup.get(group) ?? new Set<string>();
+      for (const topic of topics) set.add(topic);
+      byGroup.set(group, set);
+    }
+    const answers: ConsumerLag[] = [];
+    const ends = new Map<string, Awaited<ReturnType<Admin['fetchTopicOffsets']>>>();
+    for (const [group, topics] of byGroup) {
+      const committed = await this.#admin.fetchOffsets({ groupId: group, topics: [...topics] });
+      for (const { topic, partitions } of committed) {
+        let end = ends.get(topic);
+        if (!end) {
+          end = await this.#admin.fetchTopicOffsets(topic);
+          ends.set(topic, end);
+        }
+        let lag = 0n;
+        for (const partition of end) {
+          const offset = partitions.find((p) => p.partition === partition.partition)?.offset ?? '-1';
+          const from = BigInt(offset) >= 0n ? BigInt(offset) : BigInt(partition.low);
+          const behind = BigInt(partition.high) - from;
+          if (behind > 0n) lag += behind;
+        }
+        answers.push({ group, topic, lag: Number(lag) });
+      }
+    }
+    return answers;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+    await Promise.all([...this.#subscriptions].map((subscription) => subscription.left()));
     await Promise.all([this.#producer.disconnect(), this.#admin.disconnect()]);
   }
 

@@ -168,6 +168,17 @@ export class Journal {
     return row ? toNumber(row['seq']) : 0;
   }
 
+  /** Retained rows of the topic after the group's committed offset (its lag). */
+  lag(group: string, topic: string): number {
+    const row = this.#readOffset.get(group, topic);
+    return this.#countAfter(topic, row ? toNumber(row['seq']) : 0);
+  }
+
+  #countAfter(topic: string, seq: number): number {
+    const row = this.#db.prepare('SELECT COUNT(*) AS n FROM messages WHERE topic = ? AND seq > ?').get(topic, seq);
+    return row ? toNumber(row['n']) : 0;
+  }
+
   /** Commits the offset and, in the same transaction, appends the dead letter if there is one. */
   commit(group: string, topic: string, seq: number, deadLetter?: NewJournalRow, now = Date.now()): void {
     this.#transaction(() => {

@@ -19,9 +19,9 @@
 import { randomUUID } from 'node:crypto';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { BusMessage, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
-import { deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import { Journal } from './journal.ts';
 import type { JournalRow, NewJournalRow } from './journal.ts';
 import { announcePublish, listenForPublishes } from './wakeups.ts';
@@ -54,6 +54,7 @@ class TopicConsumer {
   readonly #pollIntervalMs: number;
   readonly #journalFile: string;
   readonly #warn: (message: string) => void;
+  readonly #onDeadLetter: () => void;
   #cursor: number;
   #woken = false;
   #wake: (() => void) | null = null;
@@ -67,7 +68,9 @@ class TopicConsumer {
     signal: AbortSignal,
     pollIntervalMs: number,
     warn: (message: string) => void,
+    onDeadLetter: () => void,
   ) {
+    this.#onDeadLetter = onDeadLetter;
     this.#warn = warn;
     this.#journal = journal;
     this.#journalFile = journalFile;
@@ -160,7 +163,10 @@ class TopicConsumer {
         : undefined;
     this.#journal.commit(this.#options.group, this.#topic, row.seq, deadLetter);
     this.#cursor = row.seq;
-    if (deadLetter) announcePublish(this.#journalFile, new Set([deadLetter.topic]));
+    if (deadLetter) {
+      this.#onDeadLetter();
+      announcePublish(this.#journalFile, new Set([deadLetter.topic]));
+    }
     return true;
   }
 
@@ -173,6 +179,7 @@ export class MemoryEventBus implements EventBus {
   #knownTopics: Set<string>;
   readonly #consumers = new Map<string, TopicConsumer>();
   readonly #subscriptions = new Set<Subscription>();
+  readonly #deadLetters = new DeadLetterTally();
   readonly #stopListening: () => void;
   readonly #pruneTimer: NodeJS.Timeout;
   #closed = false;
@@ -243,6 +250,7 @@ export class MemoryEventBus implements EventBus {
         controller.signal,
         this.#config.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
         this.#warn,
+        () => this.#deadLetters.count(options.group, topic),
       );
       this.#consumers.set(slot, consumer);
       return { slot, consumer };
@@ -278,6 +286,20 @@ export class MemoryEventBus implements EventBus {
       this.#warn(`event bus: retention dropped ${result.droppedUnconsumed} messages some consumer group had not consumed`);
     }
     return result;
+  }
+
+  async consumerLag(): Promise<readonly ConsumerLag[]> {
+    if (this.#closed) return [];
+    return [...this.#consumers.keys()].map((slot) => {
+      const cut = slot.indexOf('\n');
+      const group = slot.slice(0, cut);
+      const topic = slot.slice(cut + 1);
+      return { group, topic, lag: this.#journal.lag(group, topic) };
+    });
+  }
+
+  deadLettered(): readonly DeadLetterCount[] {
+    return this.#deadLetters.snapshot();
   }
 
   /** Rows retained for a topic (tests and diagnostics). */

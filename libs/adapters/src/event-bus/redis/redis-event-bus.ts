@@ -26,9 +26,9 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { ConsumerLag, DeadLetterCount, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { RedisEventBusConfig } from '../config.ts';
-import { deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import {
   compareStreamIds,
   encodeFields,
@@ -112,9 +112,16 @@ class RedisSubscription implements Subscription {
   readonly #done: Promise<void>;
   #stopping: Promise<void> | null = null;
   readonly #onStopped: () => void;
+  readonly #onDeadLetter: (topic: string) => void;
 
-  constructor(client: Redis, settings: Settings, options: SubscribeOptions, onStopped: () => void) {
+  /** The group and topics it consumes (metrics). */
+  get options(): Pick<SubscribeOptions, 'group' | 'topics'> {
+    return this.#options;
+  }
+
+  constructor(client: Redis, settings: Settings, options: SubscribeOptions, onStopped: () => void, onDeadLetter: (topic: string) => void) {
     this.#client = client;
+    this.#onDeadLetter = onDeadLetter;
     this.#settings = settings;
     this.#options = options;
     this.#limits = resolveSubscribeDefaults(options);
@@ -221,6 +228,7 @@ class RedisSubscription implements Subscription {
       .exec();
     const failure = result?.find(([error]) => error !== null)?.[0];
     if (!result || failure) throw failure ?? new Error('dead-letter transaction aborted');
+    this.#onDeadLetter(topic);
     return true;
   }
 
@@ -255,6 +263,7 @@ export class RedisEventBus implements EventBus {
   readonly #settings: Settings;
   readonly #knownTopics = new Set<string>();
   readonly #subscriptions = new Set<RedisSubscription>();
+  readonly #deadLetters = new DeadLetterTally();
   #closed = false;
 
   private constructor(client: Redis, settings: Settings) {
@@ -319,8 +328,12 @@ export class RedisEventBus implements EventBus {
         if (!isBusyGroupError(error)) throw error;
       }
     }
-    const subscription: RedisSubscription = new RedisSubscription(this.#client, this.#settings, options, () =>
-      this.#subscriptions.delete(subscription),
+    const subscription: RedisSubscription = new RedisSubscription(
+      this.#client,
+      this.#settings,
+      options,
+      () => this.#subscriptions.delete(subscription),
+      (topic) => this.#deadLetters.count(options.group, topic),
     );
     this.#subscriptions.add(subscription);
     return subscription;
@@ -333,6 +346,32 @@ export class RedisEventBus implements EventBus {
   async trim(): Promise<void> {
     this.#assertOpen();
     await trimAcknowledged(this.#client, this.#settings, this.#knownTopics);
+  }
+
+  deadLettered(): readonly DeadLetterCount[] {
+    return this.#deadLetters.snapshot();
+  }
+
+  /**
+   * Per group and topic: entries not yet delivered to the group (XINFO GROUPS `lag`, Redis 7) plus
+   * those delivered but not acknowledged (`pending`). Redis answers no `lag` once entries the group has
+   * not read were trimmed or deleted; such a pair is left out rather than reported too low.
+   */
+  async consumerLag(): Promise<readonly ConsumerLag[]> {
+    if (this.#closed) return [];
+    const pairs = new Map<string, { group: string; topic: string }>();
+    for (const subscription of this.#subscriptions) {
+      const { group, topics } = subscription.options;
+      for (const topic of topics) pairs.set(`${group}\n${topic}`, { group, topic });
+    }
+    const answers: ConsumerLag[] = [];
+    for (const { group, topic } of pairs.values()) {
+      const groups = await this.#client.call('XINFO', ['GROUPS', this.#settings.prefix + topic]);
+      const info = groupInfo(groups, group);
+      if (info === null || info.lag === null) continue;
+      answers.push({ group, topic, lag: info.lag + info.pending });
+    }
+    return answers;
   }
 
   async close(): Promise<void> {
@@ -352,4 +391,18 @@ export class RedisEventBus implements EventBus {
     if (type !== 'stream') throw new Error(`event bus: unknown topic ${topic} (call ensureTopics first)`);
     this.#knownTopics.add(topic);
   }
+}
+
+/** The `lag` and `pending` of one group out of an XINFO GROUPS reply (a list of flat field/value lists). */
+function groupInfo(reply: unknown, group: string): { lag: number | null; pending: number } | null {
+  if (!Array.isArray(reply)) return null;
+  for (const entry of reply) {
+    if (!Array.isArray(entry)) continue;
+    const fields = new Map<string, unknown>();
+    for (let i = 0; i + 1 < entry.length; i += 2) fields.set(String(entry[i]), entry[i + 1]);
+    if (String(fields.get('name')) !== group) continue;
+    const lag = fields.get('lag');
+    return { lag: typeof lag === 'number' ? lag : null, pending: Number(fields.get('pending') ?? 0) };
+  }
+  return null;
 }
