@@ -161,10 +161,14 @@ describe('Documentation pages (spec 001 §2)', () => {
       'Google Chat',
       'PagerDuty',
     ]);
-    expect(text()).toMatch(/retried several times; if it still fails it goes to the webhook's dead-letter queue/);
+    // The default schedule of docs/WEBHOOKS.md (WEBHOOK_MAX_ATTEMPTS 6, WEBHOOK_RETRY_BASE_MS 5000, x4 each time).
+    expect(text()).toMatch(/tried 6 times in all, about 5 s, 20 s, 80 s, 5 min and 21 min apart; if it still fails it goes to the webhook's dead-letter\s+queue/);
+    expect(text()).toContain('a 410 answer disables the webhook');
     hooks.unmount();
     const backups = renderScreen(<BackupsDocsPage />, { path: '/features/backups' });
-    expect(screen.getByLabelText('a read-only MariaDB user').textContent).toContain('GRANT SELECT');
+    // The grants of docs/BACKUPS.md: read-only, no locking privileges (the snapshot takes none).
+    expect(screen.getByLabelText('a read-only MariaDB user').textContent).toContain("GRANT SELECT, SHOW VIEW, TRIGGER ON your_database.* TO 'skald_backup'@'%';");
+    expect(screen.getByLabelText('a read-only MariaDB user').textContent).not.toContain('LOCK TABLES');
     expect(text()).toMatch(/stored encrypted/);
     backups.unmount();
     const fivem = renderScreen(<FiveMDocsPage />, { path: '/games/fivem' });

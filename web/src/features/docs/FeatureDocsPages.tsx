@@ -145,9 +145,16 @@ export function BackupsDocsPage() {
       <CodeBlock
         label="a read-only MariaDB user"
         code={`CREATE USER 'skald_backup'@'%' IDENTIFIED BY 'a-long-random-password';
-GRANT SELECT, SHOW VIEW, TRIGGER, LOCK TABLES, EVENT ON your_database.* TO 'skald_backup'@'%';
-FLUSH PRIVILEGES;`}
+GRANT SELECT, SHOW VIEW, TRIGGER ON your_database.* TO 'skald_backup'@'%';
+-- stored procedures and functions: MariaDB 10.x
+GRANT SELECT ON mysql.proc TO 'skald_backup'@'%';
+-- or on MySQL 8.0.20+ and MariaDB 11+:
+-- GRANT SHOW_ROUTINE ON *.* TO 'skald_backup'@'%';`}
       />
+      <p>
+        No LOCK TABLES, RELOAD or PROCESS privilege is needed: the backup reads one consistent snapshot and takes no locks, so the game keeps writing while it
+        runs.
+      </p>
       <p>Allow connections from Skald's address only (firewall or the host part of the user) where you can.</p>
       <h2>How many are kept</h2>
       <p>Each plan keeps a number of backups per server; when a new backup would pass it, the oldest backup is removed automatically.</p>
@@ -169,8 +176,9 @@ export function WebhooksDocsPage() {
       <p>Paste the incoming-webhook address the tool gives you, and send a test from the webhook's row to check it.</p>
       <h2>Failed deliveries</h2>
       <p>
-        Each webhook shows its last attempt (success, or failed with the status code or 'no response') and its failed attempts. A delivery that fails is retried
-        several times; if it still fails it goes to the webhook's dead-letter queue. Show the queue to see what was not delivered and replay an entry to send its
+        Each webhook shows its last attempt (success, or failed with the status code or 'no response') and its failed attempts. A delivery that fails (no answer, or an
+        answer other than 2xx) is tried 6 times in all, about 5 s, 20 s, 80 s, 5 min and 21 min apart; if it still fails it goes to the webhook's dead-letter
+        queue. A 429 with Retry-After (Discord, Slack) is waited out and not counted as a failure; a 410 answer disables the webhook until you edit it. Show the queue to see what was not delivered and replay an entry to send its
         payload again. Entries stay until they are replayed successfully or cleared.
       </p>
       <h2>How many</h2>
