@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { apiKeyAuth } from './api-key-auth.ts';
+import { registerCompatRoutes } from './compat/compat-routes.ts';
 import type { IngestionRouteDeps } from './deps.ts';
 import { registerLogRoute } from './log-route.ts';
 import { registerPhotoRoute } from './photo-route.ts';
@@ -12,4 +13,5 @@ export async function registerIngestionRoutes(app: FastifyInstance, deps: Ingest
   const apiKey = apiKeyAuth(app, deps.directory);
   await registerLogRoute(app, deps, apiKey);
   await registerPhotoRoute(app, deps, apiKey);
+  await registerCompatRoutes(app, deps);
 }
