@@ -218,6 +218,21 @@ export function logStoreContract(name: string, makeAdapter: () => Promise<LogSto
         expect(await store.query({ serverId: 'nobody', offset: 0, limit: 50 })).toEqual({ items: [], total: 0 });
       });
 
+      it('answers only the logs whose id sorts after afterId, with the filters and an exact total', async () => {
+        const after = await store.query({ serverId: serverA, afterId: records[2]!.id, offset: 0, limit: 50 });
+        expect(idsOf(after.items)).toEqual([5, 4, 3].map((i) => records[i]!.id));
+        expect(after.total).toBe(3);
+        const filtered = await store.query({ serverId: serverA, afterId: records[2]!.id, logType: 'text', offset: 0, limit: 50 });
+        expect(idsOf(filtered.items)).toEqual([records[3]!.id]);
+        expect(filtered.total).toBe(1);
+        const dayAligned = await store.query({ serverId: serverA, afterId: records[3]!.id, from: T0 + DAY, to: T0 + 3 * DAY - 1, offset: 0, limit: 50 });
+        expect(dayAligned.total).toBe(2);
+        const byLevel = await store.query({ serverId: serverA, afterId: records[1]!.id, level: 'error', offset: 0, limit: 50 });
+        expect(byLevel.total).toBe(1);
+        expect((await store.query({ serverId: serverA, afterId: records[5]!.id, offset: 0, limit: 50 })).total).toBe(0);
+        expect((await store.query({ serverId: serverA, afterId: '', offset: 0, limit: 50 })).total).toBe(6);
+      });
+
       it('refuses malformed paging', async () => {
         await expect(store.query({ serverId: serverA, offset: -1, limit: 10 })).rejects.toThrow();
         await expect(store.query({ serverId: serverA, offset: 0, limit: 1.5 })).rejects.toThrow();

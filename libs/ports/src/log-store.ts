@@ -38,6 +38,11 @@ export interface LogQuery {
   /** Inclusive epoch-ms bounds on createdAt. */
   readonly from?: number;
   readonly to?: number;
+  /**
+   * Only logs whose id sorts after this one (plain string order; ingestion ids are UUIDv7, so this is
+   * "accepted after"). The live tail's resume reads the store with it (issue 17).
+   */
+  readonly afterId?: string;
   readonly offset: number;
   readonly limit: number;
 }

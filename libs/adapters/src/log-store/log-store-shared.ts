@@ -41,8 +41,8 @@ export function validateLogQuery(query: LogQuery): void {
   for (const bound of [query.from, query.to]) {
     if (bound !== undefined && !Number.isFinite(bound)) throw new RangeError('from/to must be finite epoch milliseconds');
   }
-  for (const text of [query.search, query.type, query.level, query.resource]) {
-    if (text !== undefined && typeof text !== 'string') throw new RangeError('search/type/level/resource must be strings');
+  for (const text of [query.search, query.type, query.level, query.resource, query.afterId]) {
+    if (text !== undefined && typeof text !== 'string') throw new RangeError('search/type/level/resource/afterId must be strings');
   }
 }
 

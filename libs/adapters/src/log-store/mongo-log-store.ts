@@ -220,6 +220,7 @@ export class MongoLogStore implements LogStore {
         ...(query.to === undefined ? {} : { $lte: query.to }),
       };
     }
+    if (present(query.afterId)) filter._id = { $gt: query.afterId };
     if (present(query.search)) {
       // Escaped: the user's text is matched literally, never as a pattern.
       const pattern = { $regex: escapeRegex(query.search), $options: 'i' };
@@ -237,6 +238,8 @@ export class MongoLogStore implements LogStore {
 
   async #total(query: LogQuery, filter: Filter<LogDoc>): Promise<number> {
     if (present(query.search)) return this.#logs.countDocuments(filter, { limit: this.#searchCountCap });
+    // Rollups know nothing of ids: a total after an id is a count of the documents themselves.
+    if (present(query.afterId)) return this.#logs.countDocuments(filter);
     const dims = DIMS.filter((d) => present(query[d]));
     const hasRange = query.from !== undefined || query.to !== undefined;
     const logType = query.logType === undefined ? {} : { logType: query.logType };

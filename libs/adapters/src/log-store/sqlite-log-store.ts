@@ -319,6 +319,10 @@ export class SqliteLogStore implements LogStore {
       where.push('created_at <= ?');
       params.push(query.to);
     }
+    if (present(query.afterId)) {
+      where.push('id > ?');
+      params.push(query.afterId);
+    }
     if (present(query.search)) {
       const columns = ['message', 'type', 'level', 'resource', 'metadata'];
       where.push(`(${columns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
@@ -363,6 +367,8 @@ export class SqliteLogStore implements LogStore {
     if (!present(query.search)) {
       const dims = DIM_BY_NAME.filter(([, name]) => present(query[name]));
       const hasRange = query.from !== undefined || query.to !== undefined;
+      // Rollups know nothing of ids: a total after an id is a count of the rows themselves.
+      if (present(query.afterId)) return num(this.#prepare(plan.countSql).get(...plan.params)?.['n']);
       if (dims.length === 0 && isDayAligned(query.from, query.to)) {
         const dayParams: SQLInputValue[] = [serverKey];
         let rangeSql = '';
