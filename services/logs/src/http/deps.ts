@@ -4,6 +4,7 @@ import type { Counters, LogStore, ObjectStore } from '@skald/ports';
 import type { ImageUrlSigner } from '../domain/image-url.ts';
 import type { LevelColorsRepository } from '../domain/level-colors.ts';
 import type { ServerDirectory } from '../domain/server-directory.ts';
+import type { LiveTails } from '../domain/tail/live-tails.ts';
 
 export interface LogsRouteDeps {
   /** Members' roles (the routes' requireServerRole guards) and servers' tier and suspension. */
@@ -15,4 +16,6 @@ export interface LogsRouteDeps {
   readonly signer: ImageUrlSigner;
   readonly log: FastifyBaseLogger;
   readonly now: () => number;
+  /** Open live tails, their bounds and the feed they listen to (GET /logs/tail). */
+  readonly tails: LiveTails;
 }
