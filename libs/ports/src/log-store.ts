@@ -50,7 +50,12 @@ export interface LogQuery {
 export interface LogPage {
   /** Newest first (createdAt desc, then id desc). */
   readonly items: LogRecord[];
+  /**
+   * The number of logs matching (all pages): exact up to the store's count cap (default 100,000); past
+   * it, the cap itself with totalCapped true ("100,000+"), so a count never walks millions of rows.
+   */
   readonly total: number;
+  readonly totalCapped: boolean;
 }
 
 export interface TextPhotoCount {

@@ -17,9 +17,10 @@ import type { SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 import type { DeleteResult, LogPage, LogQuery, LogRecord, LogStats, LogStore, LogType } from '@skald/ports';
 import {
   DAY_MS,
-  DEFAULT_SEARCH_COUNT_CAP,
+  DEFAULT_COUNT_CAP,
   StatsBuilder,
   assertLogType,
+  cappedTotal,
   dayString,
   isDayAligned,
   parseDay,
@@ -30,8 +31,8 @@ import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 
 export interface SqliteLogStoreOptions {
-  /** Search queries count matches only up to this many (the page itself is exact). Default 10 000. */
-  readonly searchCountCap?: number;
+  /** Counted totals (searches, filters without a rollup) stop past this many (the page itself is exact). Default 100,000. */
+  readonly countCap?: number;
   /** Rows deleted per transaction by the delete paths; between chunks the event loop gets a turn. */
   readonly deleteChunkSize?: number;
 }
@@ -41,7 +42,6 @@ type Access = 'key' | 'level' | 'photo';
 
 interface QueryPlan {
   readonly pageSql: string;
-  readonly countSql: string;
   readonly cappedCountSql: string;
   readonly params: SQLInputValue[];
 }
@@ -118,7 +118,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 
 export class SqliteLogStore implements LogStore {
   readonly #db: DatabaseSync;
-  readonly #searchCountCap: number;
+  readonly #countCap: number;
   readonly #chunk: number;
   readonly #serverKeys = new Map<string, number>();
   readonly #statements = new Map<string, StatementSync>();
@@ -133,7 +133,7 @@ export class SqliteLogStore implements LogStore {
     this.#db.exec(
       'CREATE TEMP TABLE IF NOT EXISTS doomed (server_key INTEGER NOT NULL, created_at INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (server_key, created_at, id)) WITHOUT ROWID',
     );
-    this.#searchCountCap = options.searchCountCap ?? DEFAULT_SEARCH_COUNT_CAP;
+    this.#countCap = options.countCap ?? DEFAULT_COUNT_CAP;
     this.#chunk = options.deleteChunkSize ?? 20_000;
   }
 
@@ -276,10 +276,10 @@ export class SqliteLogStore implements LogStore {
   async query(query: LogQuery): Promise<LogPage> {
     validateLogQuery(query);
     const serverKey = this.#serverKey(query.serverId, false);
-    if (serverKey === undefined) return { items: [], total: 0 };
+    if (serverKey === undefined) return { items: [], total: 0, totalCapped: false };
     const plan = this.#plan(query, serverKey);
     const rows = query.limit === 0 ? [] : this.#prepare(plan.pageSql).all(...plan.params, query.limit, query.offset);
-    return { items: rows.map((row) => toRecord(query.serverId, row)), total: this.#total(query, serverKey, plan) };
+    return { items: rows.map((row) => toRecord(query.serverId, row)), ...this.#total(query, serverKey, plan) };
   }
 
   /** EXPLAIN QUERY PLAN of the page query (diagnostics, tests and the benchmark). */
@@ -333,7 +333,6 @@ export class SqliteLogStore implements LogStore {
     const from = `logs${indexedBy} WHERE ${where.join(' AND ')}`;
     return {
       pageSql: `SELECT ${PAGE_COLUMNS} FROM ${from} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      countSql: `SELECT count(*) AS n FROM ${from}`,
       cappedCountSql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT ?)`,
       params,
     };
@@ -361,41 +360,45 @@ export class SqliteLogStore implements LogStore {
     return best;
   }
 
-  /** Rollups answer the total when they can; otherwise an index-driven count (capped for search). */
-  #total(query: LogQuery, serverKey: number, plan: QueryPlan): number {
+  /** Rollups answer the total when they can (exact, never capped); otherwise an index-driven count up to the cap. */
+  #total(query: LogQuery, serverKey: number, plan: QueryPlan): { total: number; totalCapped: boolean } {
+    const fromRollups = this.#rollupTotal(query, serverKey);
+    if (fromRollups !== null) return { total: fromRollups, totalCapped: false };
+    const counted = this.#prepare(plan.cappedCountSql).get(...plan.params, this.#countCap + 1);
+    return cappedTotal(num(counted?.['n']), this.#countCap);
+  }
+
+  /** The total from rollup_day or rollup_dim, or null when the query has terms they do not record. */
+  #rollupTotal(query: LogQuery, serverKey: number): number | null {
+    // Rollups know nothing of ids or words: a total after an id or of a search is a count of the rows.
+    if (present(query.search) || present(query.afterId)) return null;
     const logTypeSql = query.logType === undefined ? '' : ` AND log_type = '${query.logType}'`;
-    if (!present(query.search)) {
-      const dims = DIM_BY_NAME.filter(([, name]) => present(query[name]));
-      const hasRange = query.from !== undefined || query.to !== undefined;
-      // Rollups know nothing of ids: a total after an id is a count of the rows themselves.
-      if (present(query.afterId)) return num(this.#prepare(plan.countSql).get(...plan.params)?.['n']);
-      if (dims.length === 0 && isDayAligned(query.from, query.to)) {
-        const dayParams: SQLInputValue[] = [serverKey];
-        let rangeSql = '';
-        if (query.from !== undefined) {
-          rangeSql += ' AND day >= ?';
-          dayParams.push(query.from / DAY_MS);
-        }
-        if (query.to !== undefined) {
-          rangeSql += ' AND day <= ?';
-          dayParams.push((query.to + 1) / DAY_MS - 1);
-        }
-        const row = this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?${logTypeSql}${rangeSql}`).get(...dayParams);
-        return num(row?.['n']);
+    const dims = DIM_BY_NAME.filter(([, name]) => present(query[name]));
+    const hasRange = query.from !== undefined || query.to !== undefined;
+    if (dims.length === 0 && isDayAligned(query.from, query.to)) {
+      const dayParams: SQLInputValue[] = [serverKey];
+      let rangeSql = '';
+      if (query.from !== undefined) {
+        rangeSql += ' AND day >= ?';
+        dayParams.push(query.from / DAY_MS);
       }
-      if (dims.length === 1 && !hasRange) {
-        const [dim, name] = dims[0]!;
-        const row = this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?${logTypeSql}`).get(
-          serverKey,
-          dim,
-          query[name] ?? '',
-        );
-        return num(row?.['n']);
+      if (query.to !== undefined) {
+        rangeSql += ' AND day <= ?';
+        dayParams.push((query.to + 1) / DAY_MS - 1);
       }
-      return num(this.#prepare(plan.countSql).get(...plan.params)?.['n']);
+      const row = this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?${logTypeSql}${rangeSql}`).get(...dayParams);
+      return num(row?.['n']);
     }
-    const capped = this.#prepare(plan.cappedCountSql).get(...plan.params, this.#searchCountCap);
-    return num(capped?.['n']);
+    if (dims.length === 1 && !hasRange) {
+      const [dim, name] = dims[0]!;
+      const row = this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?${logTypeSql}`).get(
+        serverKey,
+        dim,
+        query[name] ?? '',
+      );
+      return num(row?.['n']);
+    }
+    return null;
   }
 
   async stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats> {

@@ -46,9 +46,15 @@ export type ApiLog = Static<typeof ApiLogSchema>;
 
 /**
  * GET /logs/my and /logs/my/combined: newest first. The number of logs matching the filters (all pages)
- * is in the X-Total-Count header.
+ * is in the X-Total-Count header, exact up to TOTAL_COUNT_CAP; past it X-Total-Count is the cap and
+ * X-Total-Capped is `true` (shown as "100,000+"). X-Total-Capped is sent on every list answer.
  */
 export const ApiLogListSchema = Type.Array(ApiLogSchema);
+
+/** Totals are counted exactly up to this many matching logs (issue 17). */
+export const TOTAL_COUNT_CAP = 100_000;
+/** `true` when X-Total-Count stopped at TOTAL_COUNT_CAP, else `false`. */
+export const TOTAL_CAPPED_HEADER = 'X-Total-Capped';
 export type ApiLogList = Static<typeof ApiLogListSchema>;
 
 /**
@@ -61,6 +67,8 @@ export const PhotoLogPageSchema = Type.Object(
     maxPhotoLogs: Type.Integer(),
     /** Same number as the X-Total-Count header. */
     total: Type.Integer(),
+    /** Same as the X-Total-Capped header: `total` stopped at TOTAL_COUNT_CAP and more match. */
+    totalCapped: Type.Boolean(),
     /** Every photo log the server has stored, filters ignored (from the store's rollups, not a count of rows). */
     stored: Type.Integer(),
   },

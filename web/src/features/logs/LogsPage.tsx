@@ -81,7 +81,7 @@ export default function LogsPage() {
             ))}
           </div>
           <LevelContrastNote levels={data.logs.map((log) => log.level)} colors={colors} />
-          <Pager page={paging.page} pages={pages} onPage={paging.setPage} />
+          <Pager page={paging.page} pages={pages} more={data.totalCapped} onPage={paging.setPage} />
         </>
       )}
     </div>

@@ -99,7 +99,7 @@ export default function PhotoLogsPage() {
             </Row>
           )}
           <LevelContrastNote levels={photos.map((photo) => photo.level)} colors={colors} />
-          {pages > 1 && <Pager page={paging.page} pages={pages} onPage={paging.setPage} />}
+          {pages > 1 && <Pager page={paging.page} pages={pages} more={data?.totalCapped ?? false} onPage={paging.setPage} />}
         </>
       )}
       {viewerIndex !== null && photos.length > 0 && <PhotoViewer photos={photos} index={Math.min(viewerIndex, photos.length - 1)} onIndex={setViewerIndex} onClose={closeViewer} />}
