@@ -20,6 +20,19 @@ logStoreContract('sqlite', async (options = {}) => {
 });
 
 // The same contract with tiny delete chunks, so every delete path crosses chunk boundaries.
+// Every row indexed before insertBatch returns: each search of 3+ characters reads the FTS index.
+logStoreContract('sqlite (search index built eagerly)', async (options = {}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
+  const adapter = new SqliteLogStore(join(dir, 'logs.db'), { searchIndex: 'eager', ...options });
+  return {
+    adapter,
+    cleanup: async () => {
+      await adapter.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
 logStoreContract('sqlite (delete chunk size 3)', async (options = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
   const adapter = new SqliteLogStore(join(dir, 'logs.db'), { deleteChunkSize: 3, ...options });
@@ -174,8 +187,8 @@ describe('SQLite log store specifics', () => {
       await store.close();
       // Reopening does not migrate again and the old table and indexes are gone.
       const check = new DatabaseSync(file);
-      const names = check.prepare("SELECT name FROM sqlite_schema WHERE tbl_name LIKE 'logs%' ORDER BY name").all().map((r) => r['name']);
-      expect(names).toEqual(['logs', 'logs_server_level', 'logs_server_photo']);
+      const names = check.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'logs' ORDER BY name").all().map((r) => r['name']);
+      expect(names).toEqual(['logs', 'logs_fts_rowid', 'logs_server_level', 'logs_server_photo', 'logs_unindexed']);
       check.close();
       const reopened = new SqliteLogStore(file);
       expect(await reopened.count('s1')).toBe(2);

@@ -29,12 +29,30 @@ import {
 } from './log-store-shared.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
+import {
+  MAX_INDEXED_SERVER_KEY,
+  MIGRATE_TO_V3_SQL,
+  SEARCH_SCHEMA_SQL,
+  SearchIndexer,
+  ftsPhrase,
+  isIndexedSearch,
+  rowidFloor,
+  serverRowidRange,
+} from './sqlite-log-search.ts';
 
 export interface SqliteLogStoreOptions {
   /** Counted totals (searches, filters without a rollup) stop past this many (the page itself is exact). Default 100,000. */
   readonly countCap?: number;
   /** Rows deleted per transaction by the delete paths; between chunks the event loop gets a turn. */
   readonly deleteChunkSize?: number;
+  /**
+   * The search index (sqlite-log-search.ts): 'background' (default) indexes new rows in small chunks
+   * between other work; 'eager' indexes them before insertBatch returns (tests: every search then reads
+   * the index); 'off' never indexes (searches scan, as before issue 17; the bench's "index off").
+   */
+  readonly searchIndex?: 'background' | 'eager' | 'off';
+  /** Rows per background indexing chunk (one transaction, ~100 µs each). Default 200. */
+  readonly indexChunkSize?: number;
 }
 
 /** How a page is read: the clustered key, the level index or the partial photo index. */
@@ -47,6 +65,11 @@ interface QueryPlan {
 }
 
 const PAGE_COLUMNS = 'id, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at';
+const ALIASED_PAGE_COLUMNS = PAGE_COLUMNS.split(', ')
+  .map((c) => `l.${c}`)
+  .join(', ');
+/** What a search matches (spec 000 §5). */
+const SEARCH_COLUMNS = ['message', 'type', 'level', 'resource', 'metadata'] as const;
 
 const DIM_BY_NAME = [
   [DIM_LEVEL, 'level'],
@@ -123,6 +146,10 @@ export class SqliteLogStore implements LogStore {
   readonly #serverKeys = new Map<string, number>();
   readonly #statements = new Map<string, StatementSync>();
   readonly #inserts = new Map<number, StatementSync>();
+  readonly #indexer: SearchIndexer;
+  readonly #indexMode: 'background' | 'eager' | 'off';
+  readonly #indexChunk: number;
+  #indexing: NodeJS.Immediate | null = null;
 
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -135,18 +162,53 @@ export class SqliteLogStore implements LogStore {
     );
     this.#countCap = options.countCap ?? DEFAULT_COUNT_CAP;
     this.#chunk = options.deleteChunkSize ?? 20_000;
+    this.#indexer = new SearchIndexer(this.#db);
+    this.#indexMode = options.searchIndex ?? 'background';
+    this.#indexChunk = options.indexChunkSize ?? 200;
+    // A migrated file's rows (and any a crash left unindexed) are indexed from the start.
+    this.#kickIndexer();
   }
 
-  /** Creates the schema, upgrading a file of the first layout in place (see MIGRATE_FROM_V1_SQL). */
+  /**
+   * Creates the schema, upgrading older files in place: the first layout (see MIGRATE_FROM_V1_SQL), and
+   * layout 2, which gains the search index's column and indexes (its rows are then indexed in the background).
+   */
   #migrate(): void {
     const version = num(this.#db.prepare('PRAGMA user_version').get()?.['user_version']);
     if (version >= SCHEMA_VERSION) return;
     this.#transaction(() => {
       const isV1 = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'seq'").get() !== undefined;
       if (isV1) this.#db.exec(MIGRATE_FROM_V1_SQL);
+      const hasLogs = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'id'").get() !== undefined;
+      const hasColumn = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'fts_rowid'").get() !== undefined;
+      if (hasLogs && !hasColumn) this.#db.exec(MIGRATE_TO_V3_SQL);
       this.#db.exec(SCHEMA_SQL);
+      this.#db.exec(SEARCH_SCHEMA_SQL);
       this.#db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
+  }
+
+  /** Indexes what is left, chunk by chunk, giving the event loop a turn between chunks. */
+  #kickIndexer(): void {
+    if (this.#indexMode !== 'background' || this.#indexing !== null || !this.#db.isOpen) return;
+    this.#indexing = setImmediate(() => {
+      this.#indexing = null;
+      if (!this.#db.isOpen) return;
+      const indexed = this.#transaction(() => this.#indexer.indexChunk(this.#indexChunk));
+      if (indexed === this.#indexChunk) this.#kickIndexer();
+    });
+  }
+
+  /** Indexes up to `max` rows not indexed yet, now (the 'eager' mode, tests and the benchmark); answers how many. */
+  indexPending(max = Number.POSITIVE_INFINITY): number {
+    let total = 0;
+    while (total < max) {
+      const chunk = Math.min(5000, max - total);
+      const indexed = this.#transaction(() => this.#indexer.indexChunk(chunk));
+      total += indexed;
+      if (indexed < chunk) break;
+    }
+    return total;
   }
 
   #prepare(sql: string): StatementSync {
@@ -183,20 +245,27 @@ export class SqliteLogStore implements LogStore {
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
       // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
       this.#serverKeys.clear();
+      this.#indexer.reset();
       throw err;
     }
   }
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
     if (records.length === 0) return { inserted: 0 };
+    let result: { inserted: number };
     try {
-      return this.#transaction(() => this.#insertChunked(records));
+      result = this.#transaction(() => this.#insertChunked(records));
     } catch (err) {
       if (!(err instanceof PartlyStoredChunk)) throw err;
       // A batch mixing new and already stored rows (a partial redelivery, or a record repeated in the
       // batch): one statement per row, so the rollups count exactly the rows that were new.
-      return this.#transaction(() => this.#insertRowByRow(records));
+      result = this.#transaction(() => this.#insertRowByRow(records));
     }
+    if (result.inserted > 0) {
+      if (this.#indexMode === 'eager') this.indexPending();
+      else this.#kickIndexer();
+    }
+    return result;
   }
 
   /**
@@ -277,9 +346,95 @@ export class SqliteLogStore implements LogStore {
     validateLogQuery(query);
     const serverKey = this.#serverKey(query.serverId, false);
     if (serverKey === undefined) return { items: [], total: 0, totalCapped: false };
+    if (present(query.search) && this.#searchUsesIndex(query.search, serverKey)) return this.#searchPage(query, query.search, serverKey);
     const plan = this.#plan(query, serverKey);
     const rows = query.limit === 0 ? [] : this.#prepare(plan.pageSql).all(...plan.params, query.limit, query.offset);
     return { items: rows.map((row) => toRecord(query.serverId, row)), ...this.#total(query, serverKey, plan) };
+  }
+
+  #searchUsesIndex(search: string, serverKey: number): boolean {
+    return this.#indexMode !== 'off' && serverKey <= MAX_INDEXED_SERVER_KEY && isIndexedSearch(search);
+  }
+
+  /**
+   * A search through the index: the server's indexed matches from the FTS table (one rowid range) plus its
+   * not-yet-indexed rows scanned through logs_unindexed, merged newest first. The page is exact: the
+   * newest offset+limit indexed matches by rowid give the oldest createdAt C the page can need, and every
+   * row created at C or later has a rowid from rowidFloor(C) on (sqlite-log-search.ts), so the merge reads
+   * the indexed matches from there, not all of them. The total counts the FTS range alone when nothing but
+   * the search applies (no read of the logs table), up to the count cap.
+   */
+  #searchPage(query: LogQuery, search: string, serverKey: number): LogPage {
+    const filters = this.#filterTerms(query);
+    const { lo, hi } = serverRowidRange(serverKey);
+    const fromFloor = query.from === undefined ? lo : rowidFloor(serverKey, query.from);
+    const floor = fromFloor > lo ? fromFloor : lo;
+    const phrase = ftsPhrase(search);
+    const indexed = (lower: bigint) => ({
+      sql:
+        `logs_fts CROSS JOIN logs l INDEXED BY logs_fts_rowid ON l.fts_rowid = logs_fts.rowid AND l.fts_rowid > 0 ` +
+        `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${filters.sql}`,
+      params: [phrase, lower, hi, serverKey, ...filters.params] as SQLInputValue[],
+    });
+    const pattern = likePattern(search);
+    const unindexed = {
+      sql: `logs l INDEXED BY logs_unindexed WHERE l.server_key = ? AND l.fts_rowid IS NULL${filters.sql} AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+      params: [serverKey, ...filters.params, ...SEARCH_COLUMNS.map(() => pattern)] as SQLInputValue[],
+    };
+    let items: LogRecord[] = [];
+    if (query.limit > 0) {
+      const want = query.offset + query.limit;
+      const first = indexed(floor);
+      const newest = this.#prepare(`SELECT l.created_at AS c FROM ${first.sql} ORDER BY logs_fts.rowid DESC LIMIT ?`).all(...first.params, want);
+      let lower = floor;
+      if (newest.length === want) {
+        let oldest = Number.POSITIVE_INFINITY;
+        for (const row of newest) oldest = Math.min(oldest, num(row['c']));
+        const needed = rowidFloor(serverKey, oldest);
+        if (needed > lower) lower = needed;
+      }
+      const page = indexed(lower);
+      const rows = this.#prepare(
+        `SELECT * FROM (SELECT ${ALIASED_PAGE_COLUMNS} FROM ${page.sql} UNION ALL SELECT ${ALIASED_PAGE_COLUMNS} FROM ${unindexed.sql}) ` +
+          `ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      ).all(...page.params, ...unindexed.params, query.limit, query.offset);
+      items = rows.map((row) => toRecord(query.serverId, row));
+    }
+    const limit = this.#countCap + 1;
+    const indexedCount =
+      filters.sql === ''
+        ? this.#prepare('SELECT count(*) AS n FROM (SELECT 1 FROM logs_fts WHERE logs_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)').get(phrase, lo, hi, limit)
+        : this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${indexed(floor).sql} LIMIT ?)`).get(...indexed(floor).params, limit);
+    const unindexedCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${unindexed.sql} LIMIT ?)`).get(...unindexed.params, limit);
+    return { items, ...cappedTotal(num(indexedCount?.['n']) + num(unindexedCount?.['n']), this.#countCap) };
+  }
+
+  /** The query's filters other than the server and the search, as terms on alias `l`. */
+  #filterTerms(query: LogQuery): { sql: string; params: SQLInputValue[] } {
+    let sql = '';
+    const params: SQLInputValue[] = [];
+    // Literal, validated logType (as in #plan).
+    if (query.logType !== undefined) sql += ` AND l.log_type = '${query.logType}'`;
+    for (const [, name] of DIM_BY_NAME) {
+      const value = query[name];
+      if (present(value)) {
+        sql += ` AND l.${name} = ?`;
+        params.push(value);
+      }
+    }
+    if (query.from !== undefined) {
+      sql += ' AND l.created_at >= ?';
+      params.push(query.from);
+    }
+    if (query.to !== undefined) {
+      sql += ' AND l.created_at <= ?';
+      params.push(query.to);
+    }
+    if (present(query.afterId)) {
+      sql += ' AND l.id > ?';
+      params.push(query.afterId);
+    }
+    return { sql, params };
   }
 
   /** EXPLAIN QUERY PLAN of the page query (diagnostics, tests and the benchmark). */
@@ -547,11 +702,15 @@ export class SqliteLogStore implements LogStore {
     // Emptied rollup rows go, so facets only list values that still have logs.
     this.#prepare(`DELETE FROM rollup_day WHERE n <= 0 AND server_key IN (${affected})`).run();
     this.#prepare(`DELETE FROM rollup_dim WHERE n <= 0 AND server_key IN (${affected})`).run();
+    // Their search index entries go with them (contentless_delete: by rowid).
+    this.#prepare(`DELETE FROM logs_fts WHERE rowid IN (SELECT l.fts_rowid FROM ${doomedRows} WHERE l.fts_rowid > 0)`).run();
     this.#prepare(`DELETE FROM logs WHERE (${KEY_COLUMNS}) IN (SELECT ${KEY_COLUMNS} FROM temp.doomed)`).run();
     return selected;
   }
 
   async close(): Promise<void> {
+    if (this.#indexing !== null) clearImmediate(this.#indexing);
+    this.#indexing = null;
     if (!this.#db.isOpen) return;
     // Keeps planner statistics fresh for the next start (cheap: analyses only what changed a lot).
     this.#db.exec('PRAGMA optimize');
