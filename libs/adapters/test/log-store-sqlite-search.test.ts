@@ -85,6 +85,7 @@ describe('SQLite log store search index', () => {
           { serverId: 's1', search, logType: 'text', type: 'COMBAT', offset: 3, limit: 4 },
           { serverId: 's1', search, from: T0 + 30_000, to: T0 + DAY, offset: 0, limit: 15 },
           { serverId: 's2', search, offset: 0, limit: 50 },
+          { serverId: 's1', search, type: 'anticheat', offset: 0, limit: 10 },
         ];
         for (const query of queries) {
           const want = await reference.query(query);
@@ -92,9 +93,22 @@ describe('SQLite log store search index', () => {
           expect({ ids: got.items.map((r) => r.id), total: got.total }, `${label}: ${JSON.stringify(query)}`).toEqual({ ids: want.items.map((r) => r.id), total: want.total });
         }
       }
+      for (const query of [
+        { serverId: 's1', type: 'ANTICHEAT', offset: 0, limit: 10 },
+        { serverId: 's1', type: 'AntiCheatX', offset: 1, limit: 3 },
+        { serverId: 's1', resource: 'rare-res', level: 'info', offset: 0, limit: 10 },
+        { serverId: 's1', resource: 'rare-res', type: 'anticheat', from: T0 + 20_000, offset: 0, limit: 10 },
+      ] satisfies LogQuery[]) {
+        const want = await reference.query(query);
+        const got = await indexed.query(query);
+        expect({ ids: got.items.map((r) => r.id), total: got.total }, `${label}: ${JSON.stringify(query)}`).toEqual({ ids: want.items.map((r) => r.id), total: want.total });
+      }
     };
     // In time order, with batches sharing a millisecond.
     for (let b = 0; b < 6; b++) await both(Array.from({ length: 40 }, (_, i) => randomLog(rand, b % 3 === 0 ? 's2' : 's1', T0 + b * 10_000 + Math.floor(i / 8))));
+    // Rare values (under 1% of the server's logs: found through the index); 'AntiCheatX' must not pass for 'AntiCheat'.
+    const rare = (createdAt: number, type: string, resource: string): LogRecord => ({ ...randomLog(rand, 's1', createdAt), type, resource });
+    await both([rare(T0 + 12_000, 'AntiCheat', 'rare-res'), rare(T0 + 31_000, 'AntiCheatX', 'core')]);
     await compare('nothing indexed');
     indexed.indexPending(100);
     await compare('partly indexed');
@@ -102,6 +116,7 @@ describe('SQLite log store search index', () => {
     await compare('all indexed');
     // Late rows: older createdAt than rows already indexed (a consumer catching up), then indexed.
     await both(Array.from({ length: 30 }, (_, i) => randomLog(rand, 's1', T0 + 5_000 + i * 300)));
+    await both([rare(T0 + 9_000, 'AntiCheat', 'rare-res')]);
     await compare('late rows not indexed');
     indexed.indexPending();
     await compare('late rows indexed after newer ones');

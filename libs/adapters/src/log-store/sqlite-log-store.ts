@@ -346,14 +346,36 @@ export class SqliteLogStore implements LogStore {
     validateLogQuery(query);
     const serverKey = this.#serverKey(query.serverId, false);
     if (serverKey === undefined) return { items: [], total: 0, totalCapped: false };
-    if (present(query.search) && this.#searchUsesIndex(query.search, serverKey)) return this.#searchPage(query, query.search, serverKey);
+    const indexed = this.#indexExpression(query, serverKey);
+    if (indexed !== null) return this.#searchPage(query, indexed, serverKey);
     const plan = this.#plan(query, serverKey);
     const rows = query.limit === 0 ? [] : this.#prepare(plan.pageSql).all(...plan.params, query.limit, query.offset);
     return { items: rows.map((row) => toRecord(query.serverId, row)), ...this.#total(query, serverKey, plan) };
   }
 
-  #searchUsesIndex(search: string, serverKey: number): boolean {
-    return this.#indexMode !== 'off' && serverKey <= MAX_INDEXED_SERVER_KEY && isIndexedSearch(search);
+  /**
+   * The FTS5 query answering the indexed part of this query, or null when the index does not help: a
+   * search of 3+ characters, and a type or resource filter rare enough (at most 1% of the server's logs,
+   * by the rollups) that finding its few rows through the index beats walking the server's logs newest
+   * first (the index holds type and resource as columns, and the equality is checked on each row found).
+   */
+  #indexExpression(query: LogQuery, serverKey: number): string | null {
+    if (this.#indexMode === 'off' || serverKey > MAX_INDEXED_SERVER_KEY) return null;
+    const parts: string[] = [];
+    if (present(query.search)) {
+      // A search the index cannot answer (too short) leaves the whole query to the scan.
+      if (!isIndexedSearch(query.search)) return null;
+      parts.push(ftsPhrase(query.search));
+    }
+    const rare: (typeof DIM_BY_NAME)[number][] = DIM_BY_NAME.filter(([, name]) => name !== 'level' && present(query[name]) && isIndexedSearch(query[name] ?? ''));
+    if (rare.length > 0) {
+      const all = num(this.#prepare('SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?').get(serverKey)?.['n']);
+      for (const [dim, name] of rare) {
+        const n = num(this.#prepare('SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?').get(serverKey, dim, query[name] ?? '')?.['n']);
+        if (n * 100 <= all) parts.push(`{${name}} : ${ftsPhrase(query[name] ?? '')}`);
+      }
+    }
+    return parts.length === 0 ? null : parts.join(' AND ');
   }
 
   /**
@@ -364,22 +386,23 @@ export class SqliteLogStore implements LogStore {
    * the indexed matches from there, not all of them. The total counts the FTS range alone when nothing but
    * the search applies (no read of the logs table), up to the count cap.
    */
-  #searchPage(query: LogQuery, search: string, serverKey: number): LogPage {
+  #searchPage(query: LogQuery, phrase: string, serverKey: number): LogPage {
     const filters = this.#filterTerms(query);
     const { lo, hi } = serverRowidRange(serverKey);
     const fromFloor = query.from === undefined ? lo : rowidFloor(serverKey, query.from);
     const floor = fromFloor > lo ? fromFloor : lo;
-    const phrase = ftsPhrase(search);
     const indexed = (lower: bigint) => ({
       sql:
         `logs_fts CROSS JOIN logs l INDEXED BY logs_fts_rowid ON l.fts_rowid = logs_fts.rowid AND l.fts_rowid > 0 ` +
         `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${filters.sql}`,
       params: [phrase, lower, hi, serverKey, ...filters.params] as SQLInputValue[],
     });
-    const pattern = likePattern(search);
+    const search = present(query.search) ? query.search : undefined;
+    const pattern = search === undefined ? '' : likePattern(search);
+    const searchSql = search === undefined ? '' : ` AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
     const unindexed = {
-      sql: `logs l INDEXED BY logs_unindexed WHERE l.server_key = ? AND l.fts_rowid IS NULL${filters.sql} AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
-      params: [serverKey, ...filters.params, ...SEARCH_COLUMNS.map(() => pattern)] as SQLInputValue[],
+      sql: `logs l INDEXED BY logs_unindexed WHERE l.server_key = ? AND l.fts_rowid IS NULL${filters.sql}${searchSql}`,
+      params: [serverKey, ...filters.params, ...(search === undefined ? [] : SEARCH_COLUMNS.map(() => pattern))] as SQLInputValue[],
     };
     let items: LogRecord[] = [];
     if (query.limit > 0) {
@@ -400,6 +423,8 @@ export class SqliteLogStore implements LogStore {
       ).all(...page.params, ...unindexed.params, query.limit, query.offset);
       items = rows.map((row) => toRecord(query.serverId, row));
     }
+    const fromRollups = this.#rollupTotal(query, serverKey);
+    if (fromRollups !== null) return { items, total: fromRollups, totalCapped: false };
     const limit = this.#countCap + 1;
     const indexedCount =
       filters.sql === ''
