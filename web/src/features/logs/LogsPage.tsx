@@ -61,7 +61,7 @@ export default function LogsPage() {
           <>
             <div className="log-list" aria-live="off">
               {tail.logs.map((log) => (
-                <LogCard key={log.id} log={log} color={colorForLevel(log.level, colors)} />
+                <LogCard key={log.id} log={log} color={colorForLevel(log.level, colors)} highlight={paging.settledFilters.search} />
               ))}
             </div>
             <LevelContrastNote levels={tail.logs.map((log) => log.level)} colors={colors} />
@@ -77,7 +77,7 @@ export default function LogsPage() {
         <>
           <div className="log-list">
             {data.logs.map((log) => (
-              <LogCard key={log.id} log={log} color={colorForLevel(log.level, colors)} />
+              <LogCard key={log.id} log={log} color={colorForLevel(log.level, colors)} highlight={paging.settledFilters.search} />
             ))}
           </div>
           <LevelContrastNote levels={data.logs.map((log) => log.level)} colors={colors} />
