@@ -137,6 +137,9 @@ function fillRow(args: SQLInputValue[], o: number, serverKey: number, r: LogReco
   args[o + 11] = r.expiresAt;
 }
 
+/** After a failed indexing chunk (a busy or full disk), the indexer tries again this much later. */
+const INDEX_RETRY_MS = 5_000;
+
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class SqliteLogStore implements LogStore {
@@ -150,6 +153,7 @@ export class SqliteLogStore implements LogStore {
   readonly #indexMode: 'background' | 'eager' | 'off';
   readonly #indexChunk: number;
   #indexing: NodeJS.Immediate | null = null;
+  #retry: NodeJS.Timeout | null = null;
 
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -190,11 +194,23 @@ export class SqliteLogStore implements LogStore {
 
   /** Indexes what is left, chunk by chunk, giving the event loop a turn between chunks. */
   #kickIndexer(): void {
-    if (this.#indexMode !== 'background' || this.#indexing !== null || !this.#db.isOpen) return;
+    if (this.#indexMode !== 'background' || this.#indexing !== null || this.#retry !== null || !this.#db.isOpen) return;
     this.#indexing = setImmediate(() => {
       this.#indexing = null;
       if (!this.#db.isOpen) return;
-      const indexed = this.#transaction(() => this.#indexer.indexChunk(this.#indexChunk));
+      let indexed: number;
+      try {
+        indexed = this.#transaction(() => this.#indexer.indexChunk(this.#indexChunk));
+      } catch {
+        // Nothing is lost (the rows stay queued and searches scan them); try again a little later rather
+        // than throw from a timer, which would end the process.
+        this.#retry = setTimeout(() => {
+          this.#retry = null;
+          this.#kickIndexer();
+        }, INDEX_RETRY_MS);
+        this.#retry.unref();
+        return;
+      }
       if (indexed === this.#indexChunk) this.#kickIndexer();
     });
   }
@@ -735,7 +751,9 @@ export class SqliteLogStore implements LogStore {
 
   async close(): Promise<void> {
     if (this.#indexing !== null) clearImmediate(this.#indexing);
+    if (this.#retry !== null) clearTimeout(this.#retry);
     this.#indexing = null;
+    this.#retry = null;
     if (!this.#db.isOpen) return;
     // Keeps planner statistics fresh for the next start (cheap: analyses only what changed a lot).
     this.#db.exec('PRAGMA optimize');
