@@ -382,6 +382,9 @@ export class SqliteLogStore implements LogStore {
       // A search the index cannot answer (too short) leaves the whole query to the scan.
       if (!isIndexedSearch(query.search)) return null;
       parts.push(ftsPhrase(query.search));
+      // With a search, the level narrows the matches inside the index too (the equality is still checked
+      // per row), so counting a broad word at one level does not read every match's row.
+      if (present(query.level) && isIndexedSearch(query.level)) parts.push(`{level} : ${ftsPhrase(query.level)}`);
     }
     const rare: (typeof DIM_BY_NAME)[number][] = DIM_BY_NAME.filter(([, name]) => name !== 'level' && present(query[name]) && isIndexedSearch(query[name] ?? ''));
     if (rare.length > 0) {
