@@ -149,7 +149,7 @@ describe('SQLite log store search index', () => {
     await v2.close();
     // Back to layout 2: no search index objects, no column, user_version 2.
     const raw = new DatabaseSync(file);
-    raw.exec('DROP TABLE logs_fts; DROP INDEX logs_unindexed; DROP INDEX logs_fts_rowid; ALTER TABLE logs DROP COLUMN fts_rowid; PRAGMA user_version = 2;');
+    raw.exec('DROP TABLE logs_fts; DROP INDEX logs_fts_rowid; DROP TABLE search_progress; DROP TABLE search_late; ALTER TABLE logs DROP COLUMN fts_rowid; PRAGMA user_version = 2;');
     raw.close();
     const store = new SqliteLogStore(file, { indexChunkSize: 50 });
     expect((await store.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 })).items).toEqual(before.items);

@@ -188,7 +188,7 @@ describe('SQLite log store specifics', () => {
       // Reopening does not migrate again and the old table and indexes are gone.
       const check = new DatabaseSync(file);
       const names = check.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'logs' ORDER BY name").all().map((r) => r['name']);
-      expect(names).toEqual(['logs', 'logs_fts_rowid', 'logs_server_level', 'logs_server_photo', 'logs_unindexed']);
+      expect(names).toEqual(['logs', 'logs_fts_rowid', 'logs_server_level', 'logs_server_photo']);
       check.close();
       const reopened = new SqliteLogStore(file);
       expect(await reopened.count('s1')).toBe(2);

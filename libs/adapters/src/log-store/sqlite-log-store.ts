@@ -137,6 +137,8 @@ function fillRow(args: SQLInputValue[], o: number, serverKey: number, r: LogReco
   args[o + 11] = r.expiresAt;
 }
 
+/** While logs arrive, the indexer waits this many times the length of its last chunk (a seventh of the time). */
+const INGEST_SHARE_PER_INDEX_SHARE = 6;
 /** After a failed indexing chunk (a busy or full disk), the indexer tries again this much later. */
 const INDEX_RETRY_MS = 5_000;
 
@@ -153,7 +155,9 @@ export class SqliteLogStore implements LogStore {
   readonly #indexMode: 'background' | 'eager' | 'off';
   readonly #indexChunk: number;
   #indexing: NodeJS.Immediate | null = null;
-  #retry: NodeJS.Timeout | null = null;
+  #waiting: NodeJS.Timeout | null = null;
+  /** Whether insertBatch stored rows since the indexer's last chunk (it then yields most of the time). */
+  #insertedSinceChunk = false;
 
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -192,27 +196,43 @@ export class SqliteLogStore implements LogStore {
     });
   }
 
-  /** Indexes what is left, chunk by chunk, giving the event loop a turn between chunks. */
+  /**
+   * Indexes what is left, chunk by chunk, giving the event loop a turn between chunks. While logs keep
+   * arriving the indexer takes at most a seventh of the time (after a chunk of t ms it waits 6t), so
+   * ingest keeps over 80% of its rate and the backlog waits; when none arrived since the last chunk it
+   * runs chunk after chunk.
+   */
   #kickIndexer(): void {
-    if (this.#indexMode !== 'background' || this.#indexing !== null || this.#retry !== null || !this.#db.isOpen) return;
-    this.#indexing = setImmediate(() => {
-      this.#indexing = null;
-      if (!this.#db.isOpen) return;
-      let indexed: number;
-      try {
-        indexed = this.#transaction(() => this.#indexer.indexChunk(this.#indexChunk));
-      } catch {
-        // Nothing is lost (the rows stay queued and searches scan them); try again a little later rather
-        // than throw from a timer, which would end the process.
-        this.#retry = setTimeout(() => {
-          this.#retry = null;
-          this.#kickIndexer();
-        }, INDEX_RETRY_MS);
-        this.#retry.unref();
-        return;
-      }
-      if (indexed === this.#indexChunk) this.#kickIndexer();
-    });
+    if (this.#indexMode !== 'background' || this.#indexing !== null || this.#waiting !== null || !this.#db.isOpen) return;
+    this.#indexing = setImmediate(() => this.#indexNextChunk());
+  }
+
+  #indexNextChunk(): void {
+    this.#indexing = null;
+    if (!this.#db.isOpen) return;
+    const started = performance.now();
+    const busy = this.#insertedSinceChunk;
+    this.#insertedSinceChunk = false;
+    let indexed: number;
+    try {
+      indexed = this.#transaction(() => this.#indexer.indexChunk(this.#indexChunk));
+    } catch {
+      // Nothing is lost (the rows stay waiting and searches scan them); try again a little later rather
+      // than throw from a timer, which would end the process.
+      this.#indexLater(INDEX_RETRY_MS);
+      return;
+    }
+    if (indexed < this.#indexChunk) return;
+    if (busy) this.#indexLater(Math.ceil((performance.now() - started) * INGEST_SHARE_PER_INDEX_SHARE));
+    else this.#kickIndexer();
+  }
+
+  #indexLater(ms: number): void {
+    this.#waiting = setTimeout(() => {
+      this.#waiting = null;
+      this.#kickIndexer();
+    }, ms);
+    this.#waiting.unref();
   }
 
   /** Indexes up to `max` rows not indexed yet, now (the 'eager' mode, tests and the benchmark); answers how many. */
@@ -278,6 +298,7 @@ export class SqliteLogStore implements LogStore {
       result = this.#transaction(() => this.#insertRowByRow(records));
     }
     if (result.inserted > 0) {
+      this.#insertedSinceChunk = true;
       if (this.#indexMode === 'eager') this.indexPending();
       else this.#kickIndexer();
     }
@@ -309,6 +330,10 @@ export class SqliteLogStore implements LogStore {
       const changes = Number(this.#insertStatement(count).run(...args).changes);
       if (changes === count) {
         inserted += count;
+        for (let i = 0; i < count; i++) {
+          const r = records[start + i]!;
+          this.#indexer.stored(this.#serverKey(r.serverId, true)!, r.createdAt, r.id);
+        }
         continue;
       }
       if (changes !== 0) throw new PartlyStoredChunk();
@@ -332,6 +357,7 @@ export class SqliteLogStore implements LogStore {
       fillRow(args, 0, serverKey, r);
       if (Number(stmt.run(...args).changes) === 0) continue;
       inserted += 1;
+      this.#indexer.stored(serverKey, r.createdAt, r.id);
       delta.add(serverKey, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo');
     }
     this.#applyDelta(delta);
@@ -399,7 +425,7 @@ export class SqliteLogStore implements LogStore {
 
   /**
    * A search through the index: the server's indexed matches from the FTS table (one rowid range) plus its
-   * not-yet-indexed rows scanned through logs_unindexed, merged newest first. The page is exact: the
+   * not-yet-indexed rows scanned (those after the indexer's cursor and the late ones), merged newest first. The page is exact: the
    * newest offset+limit indexed matches by rowid give the oldest createdAt C the page can need, and every
    * row created at C or later has a rowid from rowidFloor(C) on (sqlite-log-search.ts), so the merge reads
    * the indexed matches from there, not all of them. The total counts the FTS range alone when nothing but
@@ -419,9 +445,18 @@ export class SqliteLogStore implements LogStore {
     const search = present(query.search) ? query.search : undefined;
     const pattern = search === undefined ? '' : likePattern(search);
     const searchSql = search === undefined ? '' : ` AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
-    const unindexed = {
-      sql: `logs l INDEXED BY logs_unindexed WHERE l.server_key = ? AND l.fts_rowid IS NULL${filters.sql}${searchSql}`,
-      params: [serverKey, ...filters.params, ...(search === undefined ? [] : SEARCH_COLUMNS.map(() => pattern))] as SQLInputValue[],
+    const searchParams = search === undefined ? [] : SEARCH_COLUMNS.map(() => pattern);
+    const cursor = this.#indexer.cursor(serverKey);
+    const ahead =
+      cursor === null
+        ? { sql: `logs l WHERE l.server_key = ?${filters.sql}${searchSql}`, params: [serverKey, ...filters.params, ...searchParams] as SQLInputValue[] }
+        : {
+            sql: `logs l WHERE l.server_key = ? AND (l.created_at, l.id) > (?, ?)${filters.sql}${searchSql}`,
+            params: [serverKey, cursor.createdAt, cursor.id, ...filters.params, ...searchParams] as SQLInputValue[],
+          };
+    const late = {
+      sql: `search_late q CROSS JOIN logs l ON l.server_key = q.server_key AND l.created_at = q.created_at AND l.id = q.id WHERE q.server_key = ?${filters.sql}${searchSql}`,
+      params: [serverKey, ...filters.params, ...searchParams] as SQLInputValue[],
     };
     let items: LogRecord[] = [];
     if (query.limit > 0) {
@@ -437,9 +472,10 @@ export class SqliteLogStore implements LogStore {
       }
       const page = indexed(lower);
       const rows = this.#prepare(
-        `SELECT * FROM (SELECT ${ALIASED_PAGE_COLUMNS} FROM ${page.sql} UNION ALL SELECT ${ALIASED_PAGE_COLUMNS} FROM ${unindexed.sql}) ` +
+        `SELECT * FROM (SELECT ${ALIASED_PAGE_COLUMNS} FROM ${page.sql} UNION ALL SELECT ${ALIASED_PAGE_COLUMNS} FROM ${ahead.sql} ` +
+          `UNION ALL SELECT ${ALIASED_PAGE_COLUMNS} FROM ${late.sql}) ` +
           `ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      ).all(...page.params, ...unindexed.params, query.limit, query.offset);
+      ).all(...page.params, ...ahead.params, ...late.params, query.limit, query.offset);
       items = rows.map((row) => toRecord(query.serverId, row));
     }
     const fromRollups = this.#rollupTotal(query, serverKey);
@@ -449,8 +485,9 @@ export class SqliteLogStore implements LogStore {
       filters.sql === ''
         ? this.#prepare('SELECT count(*) AS n FROM (SELECT 1 FROM logs_fts WHERE logs_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)').get(phrase, lo, hi, limit)
         : this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${indexed(floor).sql} LIMIT ?)`).get(...indexed(floor).params, limit);
-    const unindexedCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${unindexed.sql} LIMIT ?)`).get(...unindexed.params, limit);
-    return { items, ...cappedTotal(num(indexedCount?.['n']) + num(unindexedCount?.['n']), this.#countCap) };
+    const aheadCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${ahead.sql} LIMIT ?)`).get(...ahead.params, limit);
+    const lateCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${late.sql} LIMIT ?)`).get(...late.params, limit);
+    return { items, ...cappedTotal(num(indexedCount?.['n']) + num(aheadCount?.['n']) + num(lateCount?.['n']), this.#countCap) };
   }
 
   /** The query's filters other than the server and the search, as terms on alias `l`. */
@@ -746,17 +783,18 @@ export class SqliteLogStore implements LogStore {
     // Emptied rollup rows go, so facets only list values that still have logs.
     this.#prepare(`DELETE FROM rollup_day WHERE n <= 0 AND server_key IN (${affected})`).run();
     this.#prepare(`DELETE FROM rollup_dim WHERE n <= 0 AND server_key IN (${affected})`).run();
-    // Their search index entries go with them (contentless_delete: by rowid).
+    // Their search index entries go with them (contentless_delete: by rowid), and their late-queue entries.
     this.#prepare(`DELETE FROM logs_fts WHERE rowid IN (SELECT l.fts_rowid FROM ${doomedRows} WHERE l.fts_rowid > 0)`).run();
+    this.#prepare(`DELETE FROM search_late WHERE (${KEY_COLUMNS}) IN (SELECT ${KEY_COLUMNS} FROM temp.doomed)`).run();
     this.#prepare(`DELETE FROM logs WHERE (${KEY_COLUMNS}) IN (SELECT ${KEY_COLUMNS} FROM temp.doomed)`).run();
     return selected;
   }
 
   async close(): Promise<void> {
     if (this.#indexing !== null) clearImmediate(this.#indexing);
-    if (this.#retry !== null) clearTimeout(this.#retry);
+    if (this.#waiting !== null) clearTimeout(this.#waiting);
     this.#indexing = null;
-    this.#retry = null;
+    this.#waiting = null;
     if (!this.#db.isOpen) return;
     // Keeps planner statistics fresh for the next start (cheap: analyses only what changed a lot).
     this.#db.exec('PRAGMA optimize');
