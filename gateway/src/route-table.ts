@@ -29,11 +29,26 @@ const MB = 1024 * 1024;
 export const LOG_BATCH_BODY_LIMIT = 5 * MB;
 /** A 10 MB photo plus multipart framing and the text fields. */
 export const PHOTO_BODY_LIMIT = 10 * MB + 512 * 1024;
+/** A 10 MB photo as base64 text in JSON (Fivemanage's /v3/file/base64). */
+export const BASE64_PHOTO_BODY_LIMIT = 14 * MB;
+/** Discord's message limit: the JSON or the attachments of one message. */
+export const DISCORD_BODY_LIMIT = 25 * MB;
 
 export const ROUTE_TABLE: readonly RouteEntry[] = [
   // Public ingestion API (API key): single log or a batch of up to 1000, and photo logs.
   { methods: ['POST'], pattern: '/logs', exact: true, service: 'ingestion', bodyLimit: LOG_BATCH_BODY_LIMIT },
   { methods: ['POST'], pattern: '/photologs', exact: true, service: 'ingestion', bodyLimit: PHOTO_BODY_LIMIT },
+  // Compatible ingestion (issue 17, docs/INGESTION.md): the paths Loki, Datadog, Fivemanage, screenshot-basic
+  // and Discord clients call, under /api like every route.
+  { methods: ['POST'], pattern: '/loki/api/v1/push', exact: true, service: 'ingestion', bodyLimit: LOG_BATCH_BODY_LIMIT },
+  { methods: ['POST'], pattern: '/v2/logs', exact: true, service: 'ingestion', bodyLimit: LOG_BATCH_BODY_LIMIT },
+  { methods: ['POST'], pattern: '/logs/batch', exact: true, service: 'ingestion', bodyLimit: LOG_BATCH_BODY_LIMIT },
+  { methods: ['POST'], pattern: '/v3/logs', exact: true, service: 'ingestion', bodyLimit: LOG_BATCH_BODY_LIMIT },
+  { methods: ['POST'], pattern: '/image', exact: true, service: 'ingestion', bodyLimit: PHOTO_BODY_LIMIT },
+  { methods: ['POST'], pattern: '/v2/image', exact: true, service: 'ingestion', bodyLimit: PHOTO_BODY_LIMIT },
+  { methods: ['POST'], pattern: '/v3/file', exact: true, service: 'ingestion', bodyLimit: PHOTO_BODY_LIMIT },
+  { methods: ['POST'], pattern: '/v3/file/base64', exact: true, service: 'ingestion', bodyLimit: BASE64_PHOTO_BODY_LIMIT },
+  { methods: ['POST'], pattern: '/discord', service: 'ingestion', bodyLimit: DISCORD_BODY_LIMIT, note: 'the API key is the next path segment (redacted from logs)' },
   // Read side of logs: /logs/my, /logs/my/combined, /logs/stats, DELETE /logs/cleanup, /photologs/my, photo images.
   { methods: '*', pattern: '/logs', service: 'logs' },
   { methods: '*', pattern: '/photologs', service: 'logs' },

@@ -73,7 +73,7 @@ export async function registerSecurity(app: FastifyInstance, corsOrigins: readon
     credentials: false,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-Id'],
-    exposedHeaders: ['X-Total-Count', 'X-Request-Id', 'Retry-After', 'Content-Disposition'],
+    exposedHeaders: ['X-Total-Count', 'X-Total-Capped', 'X-Request-Id', 'Retry-After', 'Content-Disposition'],
     maxAge: 600,
   });
 }

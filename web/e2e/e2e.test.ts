@@ -1238,6 +1238,59 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     }
   });
 
+  it('follows new logs live on /logs: on top as they arrive, paused and resumed (issue 17)', { timeout: 300_000 }, async () => {
+    const api = async (path: string, body: unknown, token?: string) => {
+      const res = await fetch(`${server.baseUrl}/api${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, `POST ${path} answered ${res.status}`).toBeLessThan(300);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const { token, apiKey, serverId } = await step('live tail: a new account and server through the API', async () => {
+      const name = `live${Date.now().toString(36)}`;
+      await api('/auth/register', { username: name, email: `${name}@example.com`, password: user.password });
+      const login = await api('/auth/login', { username: name, password: user.password });
+      const created = await api('/server/servers', { name: 'Live Server' }, String(login['token']));
+      return { token: String(login['token']), apiKey: String(created['api_key']), serverId: String(created['id']) };
+    });
+    const goLive = async () => {
+      await page.getByRole('switch', { name: 'Live' }).click();
+      await page.getByText('Live: new logs appear at the top as they arrive.').waitFor();
+    };
+
+    await step('live tail: a log sent while Live is on appears at the top within seconds', async () => {
+      await seedSession(page, { token, serverId, serverName: 'Live Server' });
+      await page.goto('/logs');
+      await page.getByText('No logs found.').waitFor();
+      await goLive();
+      await postLogs(apiKey, [{ message: 'Live: Ann joined', level: 'info', type: 'Join', resource: 'core' }]);
+      await page.getByTestId('log-card').filter({ hasText: 'Live: Ann joined' }).waitFor({ timeout: 5_000 });
+      await postLogs(apiKey, [{ message: 'Live: Bob left', level: 'warn', type: 'Leave', resource: 'core' }]);
+      await page.waitForFunction(() => document.querySelector('[data-testid="log-card"] .log-message')?.textContent === 'Live: Bob left', undefined, { timeout: 5_000 });
+    });
+
+    await step('live tail: pause holds new logs back, resume puts them on top', async () => {
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await postLogs(apiKey, [{ message: 'Live: held while paused', level: 'error', type: 'Script', resource: 'vehicles' }]);
+      await page.getByText('Paused: 1 new log waiting.').waitFor();
+      expect(await page.getByText('Live: held while paused').count()).toBe(0);
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="log-card"] .log-message')?.textContent === 'Live: held while paused');
+      await page.getByText('Live: new logs appear at the top as they arrive.').waitFor();
+    });
+
+    await step('live tail: screenshots and accessibility of the live list', async () => {
+      const open = async () => {
+        await page.reload();
+        await goLive();
+        await postLogs(apiKey, [{ message: 'Live: shown in the shot', level: 'info', type: 'Join', resource: 'core', metadata: { player: 'ann' } }]);
+      };
+      await shootAll('logs-live', () => page.getByTestId('log-card').first().waitFor(), { open });
+    });
+  });
+
   it('every page view passes the accessibility check (axe-core, WCAG 2.1 AA, headings)', () => {
     expect(a11yViews.length, 'the walkthrough checked no page views').toBeGreaterThan(0);
     const failing = a11yViews.filter((v) => v.violations.length > 0);

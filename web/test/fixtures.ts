@@ -21,7 +21,7 @@ export function apiLog(over: Partial<ApiLog> = {}): ApiLog {
 
 /** One page that holds every matching photo; `stored` counts the server's photos whatever the filters. */
 export function photoLogPage(photologs: ApiLog[], maxPhotoLogs = 10, stored = photologs.length): PhotoLogPage {
-  return { photologs, maxPhotoLogs, total: photologs.length, stored };
+  return { photologs, maxPhotoLogs, total: photologs.length, totalCapped: false, stored };
 }
 
 /** Every level gets a plain pair unless the test names its own. */

@@ -39,6 +39,13 @@ describe('Logs screen', () => {
     expect(Object.fromEntries(last.searchParams)).toEqual({ serverId: 's1', page: '2', pageSize: '10' });
   });
 
+  it('says m+ pages when the server stopped counting at its cap, and lets Next go past them', async () => {
+    mockApi({ ...settings, 'GET /logs/my': () => json([log(1)], { headers: { 'X-Total-Count': '100000', 'X-Total-Capped': 'true' } }) });
+    renderScreen(<LogsPage />, { session: SIGNED_IN });
+    await screen.findByText('Page 1 of 10000+');
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('sends filled filters to the server and returns to page 1', async () => {
     const seen = mockApi({ ...settings, 'GET /logs/my': () => json([log(1)], { headers: { 'X-Total-Count': '40' } }) });
     renderScreen(<LogsPage />, { session: SIGNED_IN });

@@ -7,9 +7,9 @@ import type { LogRecord } from '@skald/ports';
 import { logStoreContract } from '@skald/ports/contract/log-store.contract.ts';
 import { SqliteLogStore, createLogStore } from '../src/log-store/index.ts';
 
-logStoreContract('sqlite', async () => {
+logStoreContract('sqlite', async (options = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
-  const adapter = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs', 'logs.db') });
+  const adapter = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs', 'logs.db'), ...options });
   return {
     adapter,
     cleanup: async () => {
@@ -20,9 +20,22 @@ logStoreContract('sqlite', async () => {
 });
 
 // The same contract with tiny delete chunks, so every delete path crosses chunk boundaries.
-logStoreContract('sqlite (delete chunk size 3)', async () => {
+// Every row indexed before insertBatch returns: each search of 3+ characters reads the FTS index.
+logStoreContract('sqlite (search index built eagerly)', async (options = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
-  const adapter = new SqliteLogStore(join(dir, 'logs.db'), { deleteChunkSize: 3 });
+  const adapter = new SqliteLogStore(join(dir, 'logs.db'), { searchIndex: 'eager', ...options });
+  return {
+    adapter,
+    cleanup: async () => {
+      await adapter.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+logStoreContract('sqlite (delete chunk size 3)', async (options = {}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
+  const adapter = new SqliteLogStore(join(dir, 'logs.db'), { deleteChunkSize: 3, ...options });
   return {
     adapter,
     cleanup: async () => {
@@ -117,15 +130,16 @@ describe('SQLite log store specifics', () => {
     }
   });
 
-  it('caps the total of a search query at searchCountCap while the page stays exact', async () => {
+  it('caps the total of a search query at countCap while the page stays exact', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
     try {
-      const store = new SqliteLogStore(join(dir, 'logs.db'), { searchCountCap: 25 });
+      const store = new SqliteLogStore(join(dir, 'logs.db'), { countCap: 25 });
       await store.insertBatch(Array.from({ length: 60 }, (_, i) => textLog(i, 's1', 'info')));
       const page = await store.query({ serverId: 's1', search: 'hello', offset: 0, limit: 10 });
       expect(page.items).toHaveLength(10);
       expect(page.items[0]?.id).toBe('id-s1-59');
       expect(page.total).toBe(25);
+      expect(page.totalCapped).toBe(true);
       expect((await store.query({ serverId: 's1', search: 'hello 5', offset: 0, limit: 50 })).total).toBe(11);
       await store.close();
     } finally {
@@ -173,8 +187,8 @@ describe('SQLite log store specifics', () => {
       await store.close();
       // Reopening does not migrate again and the old table and indexes are gone.
       const check = new DatabaseSync(file);
-      const names = check.prepare("SELECT name FROM sqlite_schema WHERE tbl_name LIKE 'logs%' ORDER BY name").all().map((r) => r['name']);
-      expect(names).toEqual(['logs', 'logs_server_level', 'logs_server_photo']);
+      const names = check.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'logs' ORDER BY name").all().map((r) => r['name']);
+      expect(names).toEqual(['logs', 'logs_fts_rowid', 'logs_server_level', 'logs_server_photo']);
       check.close();
       const reopened = new SqliteLogStore(file);
       expect(await reopened.count('s1')).toBe(2);

@@ -12,6 +12,11 @@ export interface LogStoreFixture {
   readonly cleanup: () => Promise<void>;
 }
 
+/** What a suite asks of the adapter it builds: a small count cap, to check totals past it. */
+export interface LogStoreFixtureOptions {
+  readonly countCap?: number;
+}
+
 const DAY = 86_400_000;
 /** 2025-03-10T00:00:00Z */
 const T0 = Date.UTC(2025, 2, 10);
@@ -67,7 +72,7 @@ function naiveStats(records: readonly LogRecord[], fromDay: string, toDay: strin
   return { totals, perDay, perLevel, perType, perResource };
 }
 
-export function logStoreContract(name: string, makeAdapter: () => Promise<LogStoreFixture>): void {
+export function logStoreContract(name: string, makeAdapter: (options?: LogStoreFixtureOptions) => Promise<LogStoreFixture>): void {
   describe(`LogStore contract: ${name}`, () => {
     let fixture: LogStoreFixture;
     let store: LogStore;
@@ -146,7 +151,7 @@ export function logStoreContract(name: string, makeAdapter: () => Promise<LogSto
         expect(page.total).toBe(6);
         expect((await store.query({ serverId: serverA, offset: 10, limit: 2 })).items).toEqual([]);
         const countOnly = await store.query({ serverId: serverA, offset: 0, limit: 0 });
-        expect(countOnly).toEqual({ items: [], total: 6 });
+        expect(countOnly).toEqual({ items: [], total: 6, totalCapped: false });
       });
 
       it('filters level, type and resource case-insensitively, alone and combined', async () => {
@@ -215,7 +220,43 @@ export function logStoreContract(name: string, makeAdapter: () => Promise<LogSto
       it('never returns another server’s logs and answers an unknown server with nothing', async () => {
         expect((await store.query({ serverId: serverA, search: 'other server', offset: 0, limit: 50 })).total).toBe(0);
         expect((await store.query({ serverId: serverB, offset: 0, limit: 50 })).total).toBe(1);
-        expect(await store.query({ serverId: 'nobody', offset: 0, limit: 50 })).toEqual({ items: [], total: 0 });
+        expect(await store.query({ serverId: 'nobody', offset: 0, limit: 50 })).toEqual({ items: [], total: 0, totalCapped: false });
+      });
+
+      it('answers only the logs whose id sorts after afterId, with the filters and an exact total', async () => {
+        const after = await store.query({ serverId: serverA, afterId: records[2]!.id, offset: 0, limit: 50 });
+        expect(idsOf(after.items)).toEqual([5, 4, 3].map((i) => records[i]!.id));
+        expect(after.total).toBe(3);
+        const filtered = await store.query({ serverId: serverA, afterId: records[2]!.id, logType: 'text', offset: 0, limit: 50 });
+        expect(idsOf(filtered.items)).toEqual([records[3]!.id]);
+        expect(filtered.total).toBe(1);
+        const dayAligned = await store.query({ serverId: serverA, afterId: records[3]!.id, from: T0 + DAY, to: T0 + 3 * DAY - 1, offset: 0, limit: 50 });
+        expect(dayAligned.total).toBe(2);
+        const byLevel = await store.query({ serverId: serverA, afterId: records[1]!.id, level: 'error', offset: 0, limit: 50 });
+        expect(byLevel.total).toBe(1);
+        expect((await store.query({ serverId: serverA, afterId: records[5]!.id, offset: 0, limit: 50 })).total).toBe(0);
+        expect((await store.query({ serverId: serverA, afterId: '', offset: 0, limit: 50 })).total).toBe(6);
+      });
+
+      it('counts exactly up to the count cap, then answers the cap with totalCapped; rollup totals are never capped', async () => {
+        const capped = await makeAdapter({ countCap: 3 });
+        try {
+          await capped.adapter.insertBatch(records);
+          const q = { serverId: serverA, offset: 0, limit: 2 };
+          const broad = await capped.adapter.query({ ...q, search: 'e' });
+          expect(broad.items).toHaveLength(2);
+          expect({ total: broad.total, totalCapped: broad.totalCapped }).toEqual({ total: 3, totalCapped: true });
+          const exact = await capped.adapter.query({ ...q, search: 'joined' });
+          expect({ total: exact.total, totalCapped: exact.totalCapped }).toEqual({ total: 2, totalCapped: false });
+          const atCap = await capped.adapter.query({ ...q, resource: 'lobby', from: T0 + 1 });
+          expect({ total: atCap.total, totalCapped: atCap.totalCapped }).toEqual({ total: 3, totalCapped: true });
+          const threeExactly = await capped.adapter.query({ ...q, resource: 'lobby', type: 'chat', from: T0 + 1 });
+          expect({ total: threeExactly.total, totalCapped: threeExactly.totalCapped }).toEqual({ total: 2, totalCapped: false });
+          const fromRollups = await capped.adapter.query({ ...q, resource: 'lobby' });
+          expect({ total: fromRollups.total, totalCapped: fromRollups.totalCapped }).toEqual({ total: 4, totalCapped: false });
+        } finally {
+          await capped.cleanup();
+        }
       });
 
       it('refuses malformed paging', async () => {

@@ -38,6 +38,11 @@ export interface LogQuery {
   /** Inclusive epoch-ms bounds on createdAt. */
   readonly from?: number;
   readonly to?: number;
+  /**
+   * Only logs whose id sorts after this one (plain string order; ingestion ids are UUIDv7, so this is
+   * "accepted after"). The live tail's resume reads the store with it (issue 17).
+   */
+  readonly afterId?: string;
   readonly offset: number;
   readonly limit: number;
 }
@@ -48,7 +53,12 @@ export type LogScanQuery = Omit<LogQuery, 'offset' | 'limit'>;
 export interface LogPage {
   /** Newest first (createdAt desc, then id desc). */
   readonly items: LogRecord[];
+  /**
+   * The number of logs matching (all pages): exact up to the store's count cap (default 100,000); past
+   * it, the cap itself with totalCapped true ("100,000+"), so a count never walks millions of rows.
+   */
   readonly total: number;
+  readonly totalCapped: boolean;
 }
 
 export interface TextPhotoCount {

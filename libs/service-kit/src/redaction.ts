@@ -41,9 +41,10 @@ export const SECRET_PARAM_NAMES = [
 
 /**
  * Path prefixes whose next segment is a credential: the password-reset link the auth service mails
- * (`/reset-password/<token>`, a web route the gateway's SPA fallback serves).
+ * (`/reset-password/<token>`, a web route the gateway's SPA fallback serves) and the ingestion service's
+ * Discord-shaped URLs (`/api/discord/<API key>/…`), on known and unknown routes alike.
  */
-export const SECRET_PATH_PREFIXES = ['/reset-password/'];
+export const SECRET_PATH_PREFIXES = ['/reset-password/', '/discord/'];
 
 /**
  * Field names that hold secrets wherever they appear: redacted in logged objects (below), and an answer
@@ -63,7 +64,7 @@ export const SECRET_FIELDS = [
   'otpauth_url',
 ];
 
-const SECRET_HEADERS = ['authorization', 'x-api-key', 'cookie', 'set-cookie', 'proxy-authorization'];
+const SECRET_HEADERS = ['authorization', 'x-api-key', 'dd-api-key', 'cookie', 'set-cookie', 'proxy-authorization'];
 
 const secretNames: ReadonlySet<string> = new Set(SECRET_PARAM_NAMES.map((name) => name.toLowerCase()));
 
@@ -104,7 +105,8 @@ export function redactUrl(text: string): string {
 export function redactPaths(): string[] {
   const paths: string[] = [];
   for (const header of SECRET_HEADERS) {
-    paths.push(`req.headers["${header}"]`, `headers["${header}"]`, `res.headers["${header}"]`);
+    // `*.headers`: plugins log request headers under their own key (@fastify/multipart's busboyOptions at trace).
+    paths.push(`req.headers["${header}"]`, `headers["${header}"]`, `res.headers["${header}"]`, `*.headers["${header}"]`);
   }
   for (const field of SECRET_FIELDS) {
     paths.push(field, `*.${field}`, `*.*.${field}`, `*.*.*.${field}`);

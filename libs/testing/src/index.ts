@@ -8,3 +8,4 @@ export * from './test-deps.ts';
 export * from './test-service.ts';
 export * from './identity-seeder.ts';
 export * from './wait-for.ts';
+export * from './event-stream.ts';

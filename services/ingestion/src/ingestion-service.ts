@@ -24,7 +24,7 @@ export const createIngestionService: ServiceFactory = async (deps) => {
   const service: ServiceModule = {
     name: 'ingestion',
     async routes(app) {
-      await registerIngestionRoutes(app, { directory, counters: deps.counters, objects: deps.objects, publisher, now: Date.now });
+      await registerIngestionRoutes(app, { directory, counters: deps.counters, objects: deps.objects, publisher, now: Date.now, publicUrl: deps.publicUrl });
     },
     async start() {
       await deps.bus.ensureTopics([TOPICS.identity, TOPICS.logsIngested]);

@@ -1,7 +1,8 @@
 /**
  * The logs service: consumes accepted log batches into the log store, serves the read side (lists,
- * search, stats, photo images, usage, colour settings, cleanup) and runs the retention sweep. It also serves
- * every export (CSV and PDF, the monthly count) from its log store and its own copy of the audit entries.
+ * search, stats, photo images, usage, colour settings, cleanup, the live tail fed by the consumer) and runs
+ * the retention sweep. It also serves every export (CSV and PDF, the monthly count) from its log store and its
+ * own copy of the audit entries.
  */
 import type { FastifyInstance } from 'fastify';
 import { TOPICS } from '@skald/contracts';
@@ -14,6 +15,8 @@ import { createImageUrlSigner } from './domain/image-url.ts';
 import { createLevelColorsRepository } from './domain/level-colors.ts';
 import { startRetention } from './domain/retention.ts';
 import { startAuditCopyConsumer } from './events/audit-copy-consumer.ts';
+import { TAIL_SHUTDOWN, createLiveTails } from './domain/tail/live-tails.ts';
+import type { LiveTailOptions } from './domain/tail/live-tails.ts';
 import { startBatchConsumer } from './events/batch-consumer.ts';
 import { registerLogsRoutes } from './http/routes.ts';
 
@@ -24,6 +27,8 @@ export interface LogsServiceOptions {
   readonly retentionEveryMs?: number;
   /** The clock of the read side (day windows, image URL expiry, cleanup ages); default Date.now. */
   readonly now?: () => number;
+  /** Bounds and timings of the live tails (GET /logs/tail); defaults in domain/tail/live-tails.ts. */
+  readonly tail?: LiveTailOptions;
 }
 
 /** Stop and restart the bus consumer alone (reliability tests; operators pausing storage). */
@@ -37,7 +42,8 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'logs.identity' });
   const colors = await createLevelColorsRepository(deps.docs);
   const signer = createImageUrlSigner(deps.secretsKey, options.publicPathPrefix ?? '/api');
-  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log };
+  const tails = createLiveTails(deps.logStore, deps.log, options.tail);
+  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, live: tails.feed };
   const auditCopy = await createAuditCopy(deps.docs);
   const audit = createAuditPublisher({ bus: deps.bus, directory, now });
   const exportLimit = createExportLimit({ counters: deps.counters, directory, now });
@@ -65,6 +71,12 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
     async routes(app: FastifyInstance) {
       // app.authenticate: verifies access tokens (EdDSA, pinned options) and checks revocation against the identity read model.
       await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
+      // Closing the HTTP server waits for open answers, and a tail never finishes on its own: end the
+      // tails (each client told to reconnect) before the server closes, not after.
+      app.addHook('preClose', (done) => {
+        tails.closeAll(TAIL_SHUTDOWN);
+        done();
+      });
       await registerLogsRoutes(app, {
         directory,
         logStore: deps.logStore,
@@ -77,6 +89,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
         audit,
         auditCopy,
         exportLimit,
+        tails,
       });
     },
     async start() {
@@ -89,6 +102,8 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
     },
     async stop() {
       started = false;
+      // Before the consumer stops: the tails' clients get an `end` saying to reconnect, not a silent drop.
+      tails.closeAll(TAIL_SHUTDOWN);
       await control.stopConsumer();
       const copyConsumer = auditCopyConsumer;
       auditCopyConsumer = null;

@@ -34,6 +34,7 @@ describe('GET /logs/my', () => {
     const res = await get(`/logs/my?serverId=${S}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-total-count']).toBe('2');
+    expect(res.headers['x-total-capped']).toBe('false');
     const body = res.json();
     expect(body.map((l: { id: string }) => l.id)).toEqual(['b', 'a']);
     expect(body[1]).toEqual({
@@ -150,7 +151,7 @@ describe('GET /photologs/my', () => {
       record(OTHER, { id: 'p3', logType: 'photo', imageKey: 'photos/srv-2/p3.webp', thumbKey: 'thumbs/srv-2/p3.webp' }),
     ]);
     const none = await get(`/photologs/my?serverId=${S}&level=error&page=1`);
-    expect(none.json()).toMatchObject({ photologs: [], total: 0, stored: 2, maxPhotoLogs: 10 });
+    expect(none.json()).toMatchObject({ photologs: [], total: 0, totalCapped: false, stored: 2, maxPhotoLogs: 10 });
     const one = (await get(`/photologs/my?serverId=${S}&level=warn&page=1&pageSize=6`)).json();
     expect([one.total, one.stored]).toEqual([1, 2]);
   });

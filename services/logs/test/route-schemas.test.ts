@@ -43,6 +43,7 @@ describe('logs route schemas', () => {
       'GET /logs/my',
       'GET /logs/my/combined',
       'GET /logs/stats',
+      'GET /logs/tail',
       'GET /photologs/image/:id',
       'GET /photologs/my',
       'GET /server/usage/:id',
@@ -73,6 +74,7 @@ describe('logs route schemas', () => {
       '/logs/my',
       '/logs/my/combined',
       '/logs/stats',
+      '/logs/tail',
       '/photologs/image/{id}',
       '/photologs/my',
       '/server/usage/{id}',
@@ -80,5 +82,8 @@ describe('logs route schemas', () => {
       '/settings/levels',
     ]);
     expect(Object.keys(document.paths['/logs/stats']?.['get']?.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '404']));
+    const tail = document.paths['/logs/tail']?.['get']?.responses as Record<string, { content?: Record<string, unknown> }> | undefined;
+    expect(Object.keys(tail?.['200']?.content ?? {})).toEqual(['text/event-stream']);
+    expect(Object.keys(tail ?? {})).toContain('429');
   });
 });

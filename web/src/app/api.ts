@@ -1,4 +1,5 @@
 import { createApi, fetchBaseQuery, type BaseQueryApi, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { TOTAL_CAPPED_HEADER } from '@skald/contracts/api';
 import { API_BASE } from './apiBase.ts';
 import { tokenReceived } from './sessionSlice.ts';
 import { clearAllStored } from './storage.ts';
@@ -83,6 +84,11 @@ export const apiSlice = createApi({
   tagTypes: ['Me', 'Usage', 'Logs', 'PhotoLogs', 'Stats', 'Colors', 'Levels'],
   endpoints: () => ({}),
 });
+
+/** True when the list's X-Total-Capped header says its total stopped at the server's count cap. */
+export function totalCappedFromMeta(meta: { response?: Response } | undefined): boolean {
+  return meta?.response?.headers.get(TOTAL_CAPPED_HEADER) === 'true';
+}
 
 /** Reads the X-Total-Count header that paged list endpoints send. */
 export function totalFromMeta(meta: { response?: Response } | undefined, fallback: number): number {

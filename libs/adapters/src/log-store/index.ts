@@ -7,15 +7,15 @@ import { MongoLogStore } from './mongo-log-store.ts';
 import { SqliteLogStore } from './sqlite-log-store.ts';
 
 export type LogStoreConfig =
-  | { kind: 'sqlite'; file: string; searchCountCap?: number }
-  | { kind: 'mongo'; url: string; database: string; searchCountCap?: number };
+  | { kind: 'sqlite'; file: string; countCap?: number }
+  | { kind: 'mongo'; url: string; database: string; countCap?: number };
 
 export async function createLogStore(config: LogStoreConfig): Promise<LogStore> {
   switch (config.kind) {
     case 'sqlite':
-      return new SqliteLogStore(config.file, config.searchCountCap === undefined ? {} : { searchCountCap: config.searchCountCap });
+      return new SqliteLogStore(config.file, config.countCap === undefined ? {} : { countCap: config.countCap });
     case 'mongo': {
-      const store = new MongoLogStore(config.url, config.database, config.searchCountCap === undefined ? {} : { searchCountCap: config.searchCountCap });
+      const store = new MongoLogStore(config.url, config.database, config.countCap === undefined ? {} : { countCap: config.countCap });
       await store.ensureIndexes();
       return store;
     }

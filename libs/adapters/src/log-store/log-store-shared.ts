@@ -8,8 +8,16 @@ interface MutableCount {
 
 export const DAY_MS = 86_400_000;
 
-/** Default cap on the `total` of a search query (see docs/DOCUMENT_STORE.md, "Log store"). */
-export const DEFAULT_SEARCH_COUNT_CAP = 10_000;
+/**
+ * Default cap on a counted `total` (a search, or filters the rollups cannot answer): exact up to here,
+ * then the cap with totalCapped (see docs/DOCUMENT_STORE.md, "Log store"). Issue 17: exact up to 100,000.
+ */
+export const DEFAULT_COUNT_CAP = 100_000;
+
+/** A total counted with `LIMIT cap + 1`: more than the cap is reported as the cap, capped. */
+export function cappedTotal(counted: number, cap: number): { total: number; totalCapped: boolean } {
+  return counted > cap ? { total: cap, totalCapped: true } : { total: counted, totalCapped: false };
+}
 
 /** Days since the Unix epoch (UTC) of an epoch-ms timestamp. */
 export function epochDay(ms: number): number {
@@ -41,8 +49,8 @@ export function validateLogQuery(query: LogQuery): void {
   for (const bound of [query.from, query.to]) {
     if (bound !== undefined && !Number.isFinite(bound)) throw new RangeError('from/to must be finite epoch milliseconds');
   }
-  for (const text of [query.search, query.type, query.level, query.resource]) {
-    if (text !== undefined && typeof text !== 'string') throw new RangeError('search/type/level/resource must be strings');
+  for (const text of [query.search, query.type, query.level, query.resource, query.afterId]) {
+    if (text !== undefined && typeof text !== 'string') throw new RangeError('search/type/level/resource/afterId must be strings');
   }
 }
 

@@ -15,9 +15,10 @@ import type { AnyBulkWriteOperation, Collection, Db, Document, Filter, Sort } fr
 import type { DeleteResult, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
 import {
   DAY_MS,
-  DEFAULT_SEARCH_COUNT_CAP,
+  DEFAULT_COUNT_CAP,
   StatsBuilder,
   assertLogType,
+  cappedTotal,
   dayString,
   epochDay,
   isDayAligned,
@@ -146,7 +147,7 @@ class RollupDelta {
 }
 
 export interface MongoLogStoreOptions {
-  readonly searchCountCap?: number;
+  readonly countCap?: number;
   readonly deleteChunkSize?: number;
 }
 
@@ -156,7 +157,7 @@ export class MongoLogStore implements LogStore {
   readonly #logs: Collection<LogDoc>;
   readonly #days: Collection<DayRollup>;
   readonly #dims: Collection<DimRollup>;
-  readonly #searchCountCap: number;
+  readonly #countCap: number;
   readonly #chunk: number;
 
   constructor(url: string, database: string, options: MongoLogStoreOptions = {}) {
@@ -165,7 +166,7 @@ export class MongoLogStore implements LogStore {
     this.#logs = this.#db.collection<LogDoc>('logs');
     this.#days = this.#db.collection<DayRollup>('log_rollup_days');
     this.#dims = this.#db.collection<DimRollup>('log_rollup_dims');
-    this.#searchCountCap = options.searchCountCap ?? DEFAULT_SEARCH_COUNT_CAP;
+    this.#countCap = options.countCap ?? DEFAULT_COUNT_CAP;
     this.#chunk = options.deleteChunkSize ?? 5_000;
   }
 
@@ -221,6 +222,7 @@ export class MongoLogStore implements LogStore {
         ...(query.to === undefined ? {} : { $lte: query.to }),
       };
     }
+    if (present(query.afterId)) filter._id = { $gt: query.afterId };
     if (present(query.search)) {
       // Escaped: the user's text is matched literally, never as a pattern.
       const pattern = { $regex: escapeRegex(query.search), $options: 'i' };
@@ -233,7 +235,7 @@ export class MongoLogStore implements LogStore {
     validateLogQuery(query);
     const filter = this.#filter(query);
     const docs = query.limit === 0 ? [] : await this.#logs.find(filter).sort(NEWEST_FIRST).skip(query.offset).limit(query.limit).toArray();
-    return { items: docs.map(toRecord), total: await this.#total(query, filter) };
+    return { items: docs.map(toRecord), ...(await this.#total(query, filter)) };
   }
 
   async *scan(query: LogScanQuery, pageSize: number): AsyncIterable<LogRecord[]> {
@@ -255,8 +257,16 @@ export class MongoLogStore implements LogStore {
     }
   }
 
-  async #total(query: LogQuery, filter: Filter<LogDoc>): Promise<number> {
-    if (present(query.search)) return this.#logs.countDocuments(filter, { limit: this.#searchCountCap });
+  /** Rollups answer the total when they can (exact, never capped); otherwise a count up to the cap. */
+  async #total(query: LogQuery, filter: Filter<LogDoc>): Promise<{ total: number; totalCapped: boolean }> {
+    const fromRollups = await this.#rollupTotal(query);
+    if (fromRollups !== null) return { total: fromRollups, totalCapped: false };
+    return cappedTotal(await this.#logs.countDocuments(filter, { limit: this.#countCap + 1 }), this.#countCap);
+  }
+
+  async #rollupTotal(query: LogQuery): Promise<number | null> {
+    // Rollups know nothing of ids or words: a total after an id or of a search is a count of the documents.
+    if (present(query.search) || present(query.afterId)) return null;
     const dims = DIMS.filter((d) => present(query[d]));
     const hasRange = query.from !== undefined || query.to !== undefined;
     const logType = query.logType === undefined ? {} : { logType: query.logType };
@@ -270,7 +280,7 @@ export class MongoLogStore implements LogStore {
       const dim = dims[0]!;
       return this.#sum(this.#dims, { serverId: query.serverId, dim, valueLc: (query[dim] ?? '').toLowerCase(), ...logType });
     }
-    return this.#logs.countDocuments(filter);
+    return null;
   }
 
   async #sum<T extends Document>(collection: Collection<T>, match: Document): Promise<number> {

@@ -29,8 +29,11 @@ export const DIM_LEVEL = 0;
 export const DIM_TYPE = 1;
 export const DIM_RESOURCE = 2;
 
-/** PRAGMA user_version of this layout. 0 = empty file or the first layout (rowid table with `seq`). */
-export const SCHEMA_VERSION = 2;
+/**
+ * PRAGMA user_version of this layout. 0 = empty file or the first layout (rowid table with `seq`);
+ * 2 = the clustered table without the search index; 3 = with it (sqlite-log-search.ts).
+ */
+export const SCHEMA_VERSION = 3;
 
 export const LOG_COLUMNS = 'server_key, created_at, id, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at';
 
@@ -48,6 +51,7 @@ CREATE TABLE IF NOT EXISTS logs (
   image_key TEXT,
   thumb_key TEXT,
   expires_at INTEGER NOT NULL,
+  fts_rowid INTEGER,
   PRIMARY KEY (server_key, created_at, id)
 ) WITHOUT ROWID;
 `;

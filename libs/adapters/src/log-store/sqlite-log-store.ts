@@ -17,9 +17,10 @@ import type { SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
 import type { DeleteResult, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
 import {
   DAY_MS,
-  DEFAULT_SEARCH_COUNT_CAP,
+  DEFAULT_COUNT_CAP,
   StatsBuilder,
   assertLogType,
+  cappedTotal,
   dayString,
   isDayAligned,
   parseDay,
@@ -29,12 +30,30 @@ import {
 } from './log-store-shared.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
+import {
+  MAX_INDEXED_SERVER_KEY,
+  MIGRATE_TO_V3_SQL,
+  SEARCH_SCHEMA_SQL,
+  SearchIndexer,
+  ftsPhrase,
+  isIndexedSearch,
+  rowidFloor,
+  serverRowidRange,
+} from './sqlite-log-search.ts';
 
 export interface SqliteLogStoreOptions {
-  /** Search queries count matches only up to this many (the page itself is exact). Default 10 000. */
-  readonly searchCountCap?: number;
+  /** Counted totals (searches, filters without a rollup) stop past this many (the page itself is exact). Default 100,000. */
+  readonly countCap?: number;
   /** Rows deleted per transaction by the delete paths; between chunks the event loop gets a turn. */
   readonly deleteChunkSize?: number;
+  /**
+   * The search index (sqlite-log-search.ts): 'background' (default) indexes new rows in small chunks
+   * between other work; 'eager' indexes them before insertBatch returns (tests: every search then reads
+   * the index); 'off' never indexes (searches scan, as before issue 17; the bench's "index off").
+   */
+  readonly searchIndex?: 'background' | 'eager' | 'off';
+  /** Rows per background indexing chunk (one transaction, ~100 µs each). Default 200. */
+  readonly indexChunkSize?: number;
 }
 
 /** How a page is read: the clustered key, the level index or the partial photo index. */
@@ -44,12 +63,16 @@ interface QueryPlan {
   /** `logs [INDEXED BY …] WHERE …` of the filters, for the page, count and scan statements. */
   readonly from: string;
   readonly pageSql: string;
-  readonly countSql: string;
   readonly cappedCountSql: string;
   readonly params: SQLInputValue[];
 }
 
 const PAGE_COLUMNS = 'id, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at';
+const ALIASED_PAGE_COLUMNS = PAGE_COLUMNS.split(', ')
+  .map((c) => `l.${c}`)
+  .join(', ');
+/** What a search matches (spec 000 §5). */
+const SEARCH_COLUMNS = ['message', 'type', 'level', 'resource', 'metadata'] as const;
 
 const DIM_BY_NAME = [
   [DIM_LEVEL, 'level'],
@@ -117,15 +140,27 @@ function fillRow(args: SQLInputValue[], o: number, serverKey: number, r: LogReco
   args[o + 11] = r.expiresAt;
 }
 
+/** While logs arrive, the indexer waits this many times the length of its last chunk (a seventh of the time). */
+const INGEST_SHARE_PER_INDEX_SHARE = 6;
+/** After a failed indexing chunk (a busy or full disk), the indexer tries again this much later. */
+const INDEX_RETRY_MS = 5_000;
+
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class SqliteLogStore implements LogStore {
   readonly #db: DatabaseSync;
-  readonly #searchCountCap: number;
+  readonly #countCap: number;
   readonly #chunk: number;
   readonly #serverKeys = new Map<string, number>();
   readonly #statements = new Map<string, StatementSync>();
   readonly #inserts = new Map<number, StatementSync>();
+  readonly #indexer: SearchIndexer;
+  readonly #indexMode: 'background' | 'eager' | 'off';
+  readonly #indexChunk: number;
+  #indexing: NodeJS.Immediate | null = null;
+  #waiting: NodeJS.Timeout | null = null;
+  /** Whether insertBatch stored rows since the indexer's last chunk (it then yields most of the time). */
+  #insertedSinceChunk = false;
 
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -136,20 +171,83 @@ export class SqliteLogStore implements LogStore {
     this.#db.exec(
       'CREATE TEMP TABLE IF NOT EXISTS doomed (server_key INTEGER NOT NULL, created_at INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (server_key, created_at, id)) WITHOUT ROWID',
     );
-    this.#searchCountCap = options.searchCountCap ?? DEFAULT_SEARCH_COUNT_CAP;
+    this.#countCap = options.countCap ?? DEFAULT_COUNT_CAP;
     this.#chunk = options.deleteChunkSize ?? 20_000;
+    this.#indexer = new SearchIndexer(this.#db);
+    this.#indexMode = options.searchIndex ?? 'background';
+    this.#indexChunk = options.indexChunkSize ?? 200;
+    // A migrated file's rows (and any a crash left unindexed) are indexed from the start.
+    this.#kickIndexer();
   }
 
-  /** Creates the schema, upgrading a file of the first layout in place (see MIGRATE_FROM_V1_SQL). */
+  /**
+   * Creates the schema, upgrading older files in place: the first layout (see MIGRATE_FROM_V1_SQL), and
+   * layout 2, which gains the search index's column and indexes (its rows are then indexed in the background).
+   */
   #migrate(): void {
     const version = num(this.#db.prepare('PRAGMA user_version').get()?.['user_version']);
     if (version >= SCHEMA_VERSION) return;
     this.#transaction(() => {
       const isV1 = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'seq'").get() !== undefined;
       if (isV1) this.#db.exec(MIGRATE_FROM_V1_SQL);
+      const hasLogs = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'id'").get() !== undefined;
+      const hasColumn = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'fts_rowid'").get() !== undefined;
+      if (hasLogs && !hasColumn) this.#db.exec(MIGRATE_TO_V3_SQL);
       this.#db.exec(SCHEMA_SQL);
+      this.#db.exec(SEARCH_SCHEMA_SQL);
       this.#db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
+  }
+
+  /**
+   * Indexes what is left, chunk by chunk, giving the event loop a turn between chunks. While logs keep
+   * arriving the indexer takes at most a seventh of the time (after a chunk of t ms it waits 6t), so
+   * ingest keeps over 80% of its rate and the backlog waits; when none arrived since the last chunk it
+   * runs chunk after chunk.
+   */
+  #kickIndexer(): void {
+    if (this.#indexMode !== 'background' || this.#indexing !== null || this.#waiting !== null || !this.#db.isOpen) return;
+    this.#indexing = setImmediate(() => this.#indexNextChunk());
+  }
+
+  #indexNextChunk(): void {
+    this.#indexing = null;
+    if (!this.#db.isOpen) return;
+    const started = performance.now();
+    const busy = this.#insertedSinceChunk;
+    this.#insertedSinceChunk = false;
+    let indexed: number;
+    try {
+      indexed = this.#transaction(() => this.#indexer.indexChunk(this.#indexChunk));
+    } catch {
+      // Nothing is lost (the rows stay waiting and searches scan them); try again a little later rather
+      // than throw from a timer, which would end the process.
+      this.#indexLater(INDEX_RETRY_MS);
+      return;
+    }
+    if (indexed < this.#indexChunk) return;
+    if (busy) this.#indexLater(Math.ceil((performance.now() - started) * INGEST_SHARE_PER_INDEX_SHARE));
+    else this.#kickIndexer();
+  }
+
+  #indexLater(ms: number): void {
+    this.#waiting = setTimeout(() => {
+      this.#waiting = null;
+      this.#kickIndexer();
+    }, ms);
+    this.#waiting.unref();
+  }
+
+  /** Indexes up to `max` rows not indexed yet, now (the 'eager' mode, tests and the benchmark); answers how many. */
+  indexPending(max = Number.POSITIVE_INFINITY): number {
+    let total = 0;
+    while (total < max) {
+      const chunk = Math.min(5000, max - total);
+      const indexed = this.#transaction(() => this.#indexer.indexChunk(chunk));
+      total += indexed;
+      if (indexed < chunk) break;
+    }
+    return total;
   }
 
   #prepare(sql: string): StatementSync {
@@ -186,20 +284,28 @@ export class SqliteLogStore implements LogStore {
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
       // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
       this.#serverKeys.clear();
+      this.#indexer.reset();
       throw err;
     }
   }
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
     if (records.length === 0) return { inserted: 0 };
+    let result: { inserted: number };
     try {
-      return this.#transaction(() => this.#insertChunked(records));
+      result = this.#transaction(() => this.#insertChunked(records));
     } catch (err) {
       if (!(err instanceof PartlyStoredChunk)) throw err;
       // A batch mixing new and already stored rows (a partial redelivery, or a record repeated in the
       // batch): one statement per row, so the rollups count exactly the rows that were new.
-      return this.#transaction(() => this.#insertRowByRow(records));
+      result = this.#transaction(() => this.#insertRowByRow(records));
     }
+    if (result.inserted > 0) {
+      this.#insertedSinceChunk = true;
+      if (this.#indexMode === 'eager') this.indexPending();
+      else this.#kickIndexer();
+    }
+    return result;
   }
 
   /**
@@ -227,6 +333,10 @@ export class SqliteLogStore implements LogStore {
       const changes = Number(this.#insertStatement(count).run(...args).changes);
       if (changes === count) {
         inserted += count;
+        for (let i = 0; i < count; i++) {
+          const r = records[start + i]!;
+          this.#indexer.stored(this.#serverKey(r.serverId, true)!, r.createdAt, r.id);
+        }
         continue;
       }
       if (changes !== 0) throw new PartlyStoredChunk();
@@ -250,6 +360,7 @@ export class SqliteLogStore implements LogStore {
       fillRow(args, 0, serverKey, r);
       if (Number(stmt.run(...args).changes) === 0) continue;
       inserted += 1;
+      this.#indexer.stored(serverKey, r.createdAt, r.id);
       delta.add(serverKey, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo');
     }
     this.#applyDelta(delta);
@@ -279,10 +390,135 @@ export class SqliteLogStore implements LogStore {
   async query(query: LogQuery): Promise<LogPage> {
     validateLogQuery(query);
     const serverKey = this.#serverKey(query.serverId, false);
-    if (serverKey === undefined) return { items: [], total: 0 };
+    if (serverKey === undefined) return { items: [], total: 0, totalCapped: false };
+    const indexed = this.#indexExpression(query, serverKey);
+    if (indexed !== null) return this.#searchPage(query, indexed, serverKey);
     const plan = this.#plan(query, serverKey);
     const rows = query.limit === 0 ? [] : this.#prepare(plan.pageSql).all(...plan.params, query.limit, query.offset);
-    return { items: rows.map((row) => toRecord(query.serverId, row)), total: this.#total(query, serverKey, plan) };
+    return { items: rows.map((row) => toRecord(query.serverId, row)), ...this.#total(query, serverKey, plan) };
+  }
+
+  /**
+   * The FTS5 query answering the indexed part of this query, or null when the index does not help: a
+   * search of 3+ characters, and a type or resource filter rare enough (at most 1% of the server's logs,
+   * by the rollups) that finding its few rows through the index beats walking the server's logs newest
+   * first (the index holds type and resource as columns, and the equality is checked on each row found).
+   */
+  #indexExpression(query: LogQuery, serverKey: number): string | null {
+    if (this.#indexMode === 'off' || serverKey > MAX_INDEXED_SERVER_KEY) return null;
+    const parts: string[] = [];
+    if (present(query.search)) {
+      // A search the index cannot answer (too short) leaves the whole query to the scan.
+      if (!isIndexedSearch(query.search)) return null;
+      parts.push(ftsPhrase(query.search));
+      // With a search, the level narrows the matches inside the index too (the equality is still checked
+      // per row), so counting a broad word at one level does not read every match's row.
+      if (present(query.level) && isIndexedSearch(query.level)) parts.push(`{level} : ${ftsPhrase(query.level)}`);
+    }
+    const rare: (typeof DIM_BY_NAME)[number][] = DIM_BY_NAME.filter(([, name]) => name !== 'level' && present(query[name]) && isIndexedSearch(query[name] ?? ''));
+    if (rare.length > 0) {
+      const all = num(this.#prepare('SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?').get(serverKey)?.['n']);
+      for (const [dim, name] of rare) {
+        const n = num(this.#prepare('SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?').get(serverKey, dim, query[name] ?? '')?.['n']);
+        if (n * 100 <= all) parts.push(`{${name}} : ${ftsPhrase(query[name] ?? '')}`);
+      }
+    }
+    return parts.length === 0 ? null : parts.join(' AND ');
+  }
+
+  /**
+   * A search through the index: the server's indexed matches from the FTS table (one rowid range) plus its
+   * not-yet-indexed rows scanned (those after the indexer's cursor and the late ones), merged newest first. The page is exact: the
+   * newest offset+limit indexed matches by rowid give the oldest createdAt C the page can need, and every
+   * row created at C or later has a rowid from rowidFloor(C) on (sqlite-log-search.ts), so the merge reads
+   * the indexed matches from there, not all of them. The total counts the FTS range alone when nothing but
+   * the search applies (no read of the logs table), up to the count cap.
+   */
+  #searchPage(query: LogQuery, phrase: string, serverKey: number): LogPage {
+    const filters = this.#filterTerms(query);
+    const { lo, hi } = serverRowidRange(serverKey);
+    const fromFloor = query.from === undefined ? lo : rowidFloor(serverKey, query.from);
+    const floor = fromFloor > lo ? fromFloor : lo;
+    const indexed = (lower: bigint) => ({
+      sql:
+        `logs_fts CROSS JOIN logs l INDEXED BY logs_fts_rowid ON l.fts_rowid = logs_fts.rowid AND l.fts_rowid > 0 ` +
+        `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${filters.sql}`,
+      params: [phrase, lower, hi, serverKey, ...filters.params] as SQLInputValue[],
+    });
+    const search = present(query.search) ? query.search : undefined;
+    const pattern = search === undefined ? '' : likePattern(search);
+    const searchSql = search === undefined ? '' : ` AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+    const searchParams = search === undefined ? [] : SEARCH_COLUMNS.map(() => pattern);
+    const cursor = this.#indexer.cursor(serverKey);
+    const ahead =
+      cursor === null
+        ? { sql: `logs l WHERE l.server_key = ?${filters.sql}${searchSql}`, params: [serverKey, ...filters.params, ...searchParams] as SQLInputValue[] }
+        : {
+            sql: `logs l WHERE l.server_key = ? AND (l.created_at, l.id) > (?, ?)${filters.sql}${searchSql}`,
+            params: [serverKey, cursor.createdAt, cursor.id, ...filters.params, ...searchParams] as SQLInputValue[],
+          };
+    const late = {
+      sql: `search_late q CROSS JOIN logs l ON l.server_key = q.server_key AND l.created_at = q.created_at AND l.id = q.id WHERE q.server_key = ?${filters.sql}${searchSql}`,
+      params: [serverKey, ...filters.params, ...searchParams] as SQLInputValue[],
+    };
+    let items: LogRecord[] = [];
+    if (query.limit > 0) {
+      const want = query.offset + query.limit;
+      const first = indexed(floor);
+      const newest = this.#prepare(`SELECT l.created_at AS c FROM ${first.sql} ORDER BY logs_fts.rowid DESC LIMIT ?`).all(...first.params, want);
+      let lower = floor;
+      if (newest.length === want) {
+        let oldest = Number.POSITIVE_INFINITY;
+        for (const row of newest) oldest = Math.min(oldest, num(row['c']));
+        const needed = rowidFloor(serverKey, oldest);
+        if (needed > lower) lower = needed;
+      }
+      const page = indexed(lower);
+      const rows = this.#prepare(
+        `SELECT * FROM (SELECT ${ALIASED_PAGE_COLUMNS} FROM ${page.sql} UNION ALL SELECT ${ALIASED_PAGE_COLUMNS} FROM ${ahead.sql} ` +
+          `UNION ALL SELECT ${ALIASED_PAGE_COLUMNS} FROM ${late.sql}) ` +
+          `ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      ).all(...page.params, ...ahead.params, ...late.params, query.limit, query.offset);
+      items = rows.map((row) => toRecord(query.serverId, row));
+    }
+    const fromRollups = this.#rollupTotal(query, serverKey);
+    if (fromRollups !== null) return { items, total: fromRollups, totalCapped: false };
+    const limit = this.#countCap + 1;
+    const indexedCount =
+      filters.sql === ''
+        ? this.#prepare('SELECT count(*) AS n FROM (SELECT 1 FROM logs_fts WHERE logs_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)').get(phrase, lo, hi, limit)
+        : this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${indexed(floor).sql} LIMIT ?)`).get(...indexed(floor).params, limit);
+    const aheadCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${ahead.sql} LIMIT ?)`).get(...ahead.params, limit);
+    const lateCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${late.sql} LIMIT ?)`).get(...late.params, limit);
+    return { items, ...cappedTotal(num(indexedCount?.['n']) + num(aheadCount?.['n']) + num(lateCount?.['n']), this.#countCap) };
+  }
+
+  /** The query's filters other than the server and the search, as terms on alias `l`. */
+  #filterTerms(query: LogQuery): { sql: string; params: SQLInputValue[] } {
+    let sql = '';
+    const params: SQLInputValue[] = [];
+    // Literal, validated logType (as in #plan).
+    if (query.logType !== undefined) sql += ` AND l.log_type = '${query.logType}'`;
+    for (const [, name] of DIM_BY_NAME) {
+      const value = query[name];
+      if (present(value)) {
+        sql += ` AND l.${name} = ?`;
+        params.push(value);
+      }
+    }
+    if (query.from !== undefined) {
+      sql += ' AND l.created_at >= ?';
+      params.push(query.from);
+    }
+    if (query.to !== undefined) {
+      sql += ' AND l.created_at <= ?';
+      params.push(query.to);
+    }
+    if (present(query.afterId)) {
+      sql += ' AND l.id > ?';
+      params.push(query.afterId);
+    }
+    return { sql, params };
   }
 
   async *scan(query: LogScanQuery, pageSize: number): AsyncIterable<LogRecord[]> {
@@ -342,6 +578,10 @@ export class SqliteLogStore implements LogStore {
       where.push('created_at <= ?');
       params.push(query.to);
     }
+    if (present(query.afterId)) {
+      where.push('id > ?');
+      params.push(query.afterId);
+    }
     if (present(query.search)) {
       const columns = ['message', 'type', 'level', 'resource', 'metadata'];
       where.push(`(${columns.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
@@ -353,7 +593,6 @@ export class SqliteLogStore implements LogStore {
     return {
       from,
       pageSql: `SELECT ${PAGE_COLUMNS} FROM ${from} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      countSql: `SELECT count(*) AS n FROM ${from}`,
       cappedCountSql: `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} LIMIT ?)`,
       params,
     };
@@ -381,39 +620,45 @@ export class SqliteLogStore implements LogStore {
     return best;
   }
 
-  /** Rollups answer the total when they can; otherwise an index-driven count (capped for search). */
-  #total(query: LogQuery, serverKey: number, plan: QueryPlan): number {
+  /** Rollups answer the total when they can (exact, never capped); otherwise an index-driven count up to the cap. */
+  #total(query: LogQuery, serverKey: number, plan: QueryPlan): { total: number; totalCapped: boolean } {
+    const fromRollups = this.#rollupTotal(query, serverKey);
+    if (fromRollups !== null) return { total: fromRollups, totalCapped: false };
+    const counted = this.#prepare(plan.cappedCountSql).get(...plan.params, this.#countCap + 1);
+    return cappedTotal(num(counted?.['n']), this.#countCap);
+  }
+
+  /** The total from rollup_day or rollup_dim, or null when the query has terms they do not record. */
+  #rollupTotal(query: LogQuery, serverKey: number): number | null {
+    // Rollups know nothing of ids or words: a total after an id or of a search is a count of the rows.
+    if (present(query.search) || present(query.afterId)) return null;
     const logTypeSql = query.logType === undefined ? '' : ` AND log_type = '${query.logType}'`;
-    if (!present(query.search)) {
-      const dims = DIM_BY_NAME.filter(([, name]) => present(query[name]));
-      const hasRange = query.from !== undefined || query.to !== undefined;
-      if (dims.length === 0 && isDayAligned(query.from, query.to)) {
-        const dayParams: SQLInputValue[] = [serverKey];
-        let rangeSql = '';
-        if (query.from !== undefined) {
-          rangeSql += ' AND day >= ?';
-          dayParams.push(query.from / DAY_MS);
-        }
-        if (query.to !== undefined) {
-          rangeSql += ' AND day <= ?';
-          dayParams.push((query.to + 1) / DAY_MS - 1);
-        }
-        const row = this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?${logTypeSql}${rangeSql}`).get(...dayParams);
-        return num(row?.['n']);
+    const dims = DIM_BY_NAME.filter(([, name]) => present(query[name]));
+    const hasRange = query.from !== undefined || query.to !== undefined;
+    if (dims.length === 0 && isDayAligned(query.from, query.to)) {
+      const dayParams: SQLInputValue[] = [serverKey];
+      let rangeSql = '';
+      if (query.from !== undefined) {
+        rangeSql += ' AND day >= ?';
+        dayParams.push(query.from / DAY_MS);
       }
-      if (dims.length === 1 && !hasRange) {
-        const [dim, name] = dims[0]!;
-        const row = this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?${logTypeSql}`).get(
-          serverKey,
-          dim,
-          query[name] ?? '',
-        );
-        return num(row?.['n']);
+      if (query.to !== undefined) {
+        rangeSql += ' AND day <= ?';
+        dayParams.push((query.to + 1) / DAY_MS - 1);
       }
-      return num(this.#prepare(plan.countSql).get(...plan.params)?.['n']);
+      const row = this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?${logTypeSql}${rangeSql}`).get(...dayParams);
+      return num(row?.['n']);
     }
-    const capped = this.#prepare(plan.cappedCountSql).get(...plan.params, this.#searchCountCap);
-    return num(capped?.['n']);
+    if (dims.length === 1 && !hasRange) {
+      const [dim, name] = dims[0]!;
+      const row = this.#prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?${logTypeSql}`).get(
+        serverKey,
+        dim,
+        query[name] ?? '',
+      );
+      return num(row?.['n']);
+    }
+    return null;
   }
 
   async stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats> {
@@ -562,11 +807,18 @@ export class SqliteLogStore implements LogStore {
     // Emptied rollup rows go, so facets only list values that still have logs.
     this.#prepare(`DELETE FROM rollup_day WHERE n <= 0 AND server_key IN (${affected})`).run();
     this.#prepare(`DELETE FROM rollup_dim WHERE n <= 0 AND server_key IN (${affected})`).run();
+    // Their search index entries go with them (contentless_delete: by rowid), and their late-queue entries.
+    this.#prepare(`DELETE FROM logs_fts WHERE rowid IN (SELECT l.fts_rowid FROM ${doomedRows} WHERE l.fts_rowid > 0)`).run();
+    this.#prepare(`DELETE FROM search_late WHERE (${KEY_COLUMNS}) IN (SELECT ${KEY_COLUMNS} FROM temp.doomed)`).run();
     this.#prepare(`DELETE FROM logs WHERE (${KEY_COLUMNS}) IN (SELECT ${KEY_COLUMNS} FROM temp.doomed)`).run();
     return selected;
   }
 
   async close(): Promise<void> {
+    if (this.#indexing !== null) clearImmediate(this.#indexing);
+    if (this.#waiting !== null) clearTimeout(this.#waiting);
+    this.#indexing = null;
+    this.#waiting = null;
     if (!this.#db.isOpen) return;
     // Keeps planner statistics fresh for the next start (cheap: analyses only what changed a lot).
     this.#db.exec('PRAGMA optimize');

@@ -46,9 +46,15 @@ export type ApiLog = Static<typeof ApiLogSchema>;
 
 /**
  * GET /logs/my and /logs/my/combined: newest first. The number of logs matching the filters (all pages)
- * is in the X-Total-Count header.
+ * is in the X-Total-Count header, exact up to TOTAL_COUNT_CAP; past it X-Total-Count is the cap and
+ * X-Total-Capped is `true` (shown as "100,000+"). X-Total-Capped is sent on every list answer.
  */
 export const ApiLogListSchema = Type.Array(ApiLogSchema);
+
+/** Totals are counted exactly up to this many matching logs (issue 17). */
+export const TOTAL_COUNT_CAP = 100_000;
+/** `true` when X-Total-Count stopped at TOTAL_COUNT_CAP, else `false`. */
+export const TOTAL_CAPPED_HEADER = 'X-Total-Capped';
 export type ApiLogList = Static<typeof ApiLogListSchema>;
 
 /**
@@ -61,6 +67,8 @@ export const PhotoLogPageSchema = Type.Object(
     maxPhotoLogs: Type.Integer(),
     /** Same number as the X-Total-Count header. */
     total: Type.Integer(),
+    /** Same as the X-Total-Capped header: `total` stopped at TOTAL_COUNT_CAP and more match. */
+    totalCapped: Type.Boolean(),
     /** Every photo log the server has stored, filters ignored (from the store's rollups, not a count of rows). */
     stored: Type.Integer(),
   },
@@ -171,3 +179,31 @@ export type LevelList = Static<typeof LevelListSchema>;
 /** DELETE /logs/cleanup: how many logs (text and photo) were deleted. */
 export const CleanupAnswerSchema = Type.Object({ deletedCount: Type.Integer() }, { additionalProperties: false });
 export type CleanupAnswer = Static<typeof CleanupAnswerSchema>;
+
+/**
+ * GET /logs/tail: server-sent events (issue 17). Each frame is `event: <name>` and `data: <JSON>`:
+ *   - `log`: an ApiLog just accepted and stored that matches the filters. Its `id:` line (the log id, a
+ *     UUIDv7) is sent only when it sorts after every id sent before, so the Last-Event-ID a client resumes
+ *     with never makes the server send a log twice;
+ *   - `ready`: the catch-up after Last-Event-ID is done (`replayed` logs sent from the store) and the
+ *     stream is live;
+ *   - `skipped`: more logs were missed than a resume replays; the oldest `count` were not sent (the list
+ *     screen, not the tail, is the place to read them);
+ *   - `end`: the server closes the stream (shutdown, session or access gone, client too slow): the reason,
+ *     and whether reconnecting (with Last-Event-ID) is expected to work.
+ * A comment line (`: ping`) is sent every 10 seconds so proxies and clients see the stream alive.
+ */
+export const LOG_TAIL_EVENTS = ['log', 'ready', 'skipped', 'end'] as const;
+export type LogTailEventName = (typeof LOG_TAIL_EVENTS)[number];
+
+export const LogTailReadySchema = Type.Object({ replayed: Type.Integer() }, { additionalProperties: false });
+export type LogTailReady = Static<typeof LogTailReadySchema>;
+
+export const LogTailSkippedSchema = Type.Object({ count: Type.Integer(), message: Type.String() }, { additionalProperties: false });
+export type LogTailSkipped = Static<typeof LogTailSkippedSchema>;
+
+export const LogTailEndSchema = Type.Object(
+  { error: Type.String(), message: Type.String(), reconnect: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type LogTailEnd = Static<typeof LogTailEndSchema>;

@@ -6,7 +6,12 @@
  */
 import { hashApiKey } from '@skald/contracts';
 
-export type KeySource = 'header' | 'bearer' | 'query';
+/**
+ * `raw`: `Authorization: <key>` without a scheme, as Fivemanage clients send it; `basic`: the password of
+ * `Authorization: Basic` (Loki clients); `dd`: Datadog's `DD-API-KEY` header; `path`: a segment of the URL
+ * (the Discord-shaped URLs, which is why the gateway's log redaction scrubs that segment).
+ */
+export type KeySource = 'header' | 'bearer' | 'query' | 'raw' | 'basic' | 'dd' | 'path';
 
 export interface PresentedKey {
   readonly hash: string;
@@ -49,6 +54,8 @@ export function presentedKey(
   if (authorization) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
     if (match) return usable(match[1]!.trim(), 'bearer');
+    // No scheme at all: the key itself, the Fivemanage way (its clients cannot send anything else).
+    if (/^[^\s]+$/.test(authorization.trim())) return usable(authorization.trim(), 'raw');
   }
   if (typeof query === 'object' && query !== null) {
     const raw: unknown = (query as Record<string, unknown>)['apiKey'];
@@ -56,6 +63,11 @@ export function presentedKey(
     if (typeof value === 'string') return usable(value.trim(), 'query');
   }
   return null;
+}
+
+/** A key found somewhere a compatible client puts it (http/compat/compat-keys.ts), hashed like the others. */
+export function keyFrom(key: string, source: KeySource): PresentedKey | null {
+  return usable(key.trim(), source);
 }
 
 function usable(key: string, source: KeySource): PresentedKey | null {

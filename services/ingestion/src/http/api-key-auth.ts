@@ -9,13 +9,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { sendError } from '@skald/service-kit';
 import { presentedKey } from '../domain/api-key.ts';
-import type { KeySource } from '../domain/api-key.ts';
+import type { KeySource, PresentedKey } from '../domain/api-key.ts';
 import type { KeyDirectory, KeyOwner } from '../domain/key-directory.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the API-key hook once the key resolved to a server that is not suspended. */
     apiKeyOwner: KeyOwner | null;
+    /** Where the admitted key came from (POST /logs answers Fivemanage's way to a scheme-less Authorization). */
+    apiKeySource: KeySource | null;
   }
 }
 
@@ -24,6 +26,11 @@ export const SUSPENDED = 'This server is suspended';
 const QUERY_KEY_WARNING = '299 - "apiKey in the query string is deprecated; send the X-API-Key header"';
 
 export type ApiKeyHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
+
+/** Where a route finds the key: the native places by default; compatible routes add their own (http/compat). */
+export type KeyFinder = (request: FastifyRequest) => PresentedKey | null;
+
+const nativeKey: KeyFinder = (request) => presentedKey(request.headers, request.query);
 
 /** Headers on every ingestion answer: nothing cached, no Referer leak of a query key. */
 function baseHeaders(reply: FastifyReply, source: KeySource | undefined): void {
@@ -39,10 +46,11 @@ function baseHeaders(reply: FastifyReply, source: KeySource | undefined): void {
  * Builds the hook for the routes of `app` (decorates the request once per instance). Callback style, not
  * async: it is on every accepted log's path and needs no promise.
  */
-export function apiKeyAuth(app: FastifyInstance, directory: KeyDirectory): ApiKeyHook {
+export function apiKeyAuth(app: FastifyInstance, directory: KeyDirectory, findKey: KeyFinder = nativeKey): ApiKeyHook {
   if (!app.hasRequestDecorator('apiKeyOwner')) app.decorateRequest('apiKeyOwner', null);
+  if (!app.hasRequestDecorator('apiKeySource')) app.decorateRequest('apiKeySource', null);
   return (request, reply, done) => {
-    const key = presentedKey(request.headers, request.query);
+    const key = findKey(request);
     baseHeaders(reply, key?.source);
     const owner = key === null ? null : directory.lookup(key.hash);
     // Same answer for a missing, malformed, rotated or unknown key: nothing to learn by probing.
@@ -50,6 +58,7 @@ export function apiKeyAuth(app: FastifyInstance, directory: KeyDirectory): ApiKe
     if (owner === null) return void sendError(reply, 401, INVALID_KEY);
     if (owner.suspended) return void sendError(reply, 403, SUSPENDED);
     request.apiKeyOwner = owner;
+    request.apiKeySource = key?.source ?? null;
     done();
   };
 }

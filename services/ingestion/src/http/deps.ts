@@ -9,4 +9,6 @@ export interface IngestionRouteDeps {
   readonly objects: ObjectStore;
   readonly publisher: CoalescingPublisher;
   readonly now: () => number;
+  /** The address users open (PUBLIC_URL): screenshot uploads answer a link to the photo log's page under it. */
+  readonly publicUrl: string;
 }

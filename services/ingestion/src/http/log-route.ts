@@ -8,7 +8,7 @@
  * consumed only after the body is valid and given back if the publish fails.
  */
 import type { FastifyInstance } from 'fastify';
-import { PostLogsAnswerSchema } from '@skald/contracts';
+import { CompatStatusSchema, PostLogsAnswerSchema } from '@skald/contracts';
 import { HttpError } from '@skald/service-kit';
 import { toAccepted } from '../domain/accepted-log.ts';
 import { InvalidFieldError, parseLogBody } from '../domain/log-input.ts';
@@ -18,6 +18,7 @@ import { INGESTION_REFUSALS, acceptedLogsCounter, admitQuota, unavailable } from
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
+import { acceptFivemanage } from './compat/fivemanage-answer.ts';
 
 /** JSON body limit of POST /logs: a batch of 1000 typical logs fits with a wide margin. */
 export const LOGS_BODY_LIMIT = 5 * 1024 * 1024;
@@ -34,15 +35,19 @@ export async function registerLogRoute(app: FastifyInstance, deps: IngestionRout
         summary: "Send one log (JSON object) or a batch of up to 1000 (JSON array) with the server's API key",
         description:
           'The key goes in X-API-Key or Authorization: Bearer (?apiKey= is deprecated). The whole request is validated ' +
-          'before anything is accepted; each log counts against the hourly quota of the tier.',
+          'before anything is accepted; each log counts against the hourly quota of the tier. With the key as the raw ' +
+          'Authorization header (no scheme), the route is Fivemanage\'s POST /api/logs: answers 200 {"status":"ok"}.',
         // Hand-written validation (domain/log-input.ts) names the exact refused field, so no body schema.
         response: {
+          200: CompatStatusSchema,
           201: PostLogsAnswerSchema,
           ...INGESTION_REFUSALS,
         },
       },
     },
     async (request, reply) => {
+      // Fivemanage clients (qb-log, the Fivemanage SDK) post here with `Authorization: <key>`.
+      if (request.apiKeySource === 'raw') return acceptFivemanage(deps, request);
       const owner = apiKeyOwnerOf(request);
       let parsed: ParsedLogBody;
       try {

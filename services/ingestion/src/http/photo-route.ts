@@ -23,7 +23,7 @@ import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
 import { admitPhoto, photoBusy } from './photo-admission.ts';
 
-const PHOTO_TOO_LARGE = 'Photo is larger than 10 MB';
+export const PHOTO_TOO_LARGE = 'Photo is larger than 10 MB';
 
 interface PhotoForm {
   readonly photo: Buffer;
@@ -78,7 +78,8 @@ function photoInput(fields: Readonly<Record<string, string>>): LogInput {
   }
 }
 
-async function processed(photo: Buffer): Promise<ProcessedPhoto> {
+/** The photo re-encoded, its refusals as answers (415, 413, 503); shared with the compatible upload routes. */
+export async function processed(photo: Buffer): Promise<ProcessedPhoto> {
   try {
     return await processPhoto(photo);
   } catch (error) {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { metricCounter } from '@skald/service-kit';
 import { REFUSAL_REASONS } from './admission.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
+import { registerCompatRoutes } from './compat/compat-routes.ts';
 import type { IngestionRouteDeps } from './deps.ts';
 import { registerLogRoute } from './log-route.ts';
 import { registerPhotoRoute } from './photo-route.ts';
@@ -15,6 +16,7 @@ export async function registerIngestionRoutes(app: FastifyInstance, deps: Ingest
   const apiKey = apiKeyAuth(app, deps.directory);
   await registerLogRoute(app, deps, apiKey);
   await registerPhotoRoute(app, deps, apiKey);
+  await registerCompatRoutes(app, deps);
 }
 
 /** The outcome label of an answer: accepted, a refusal's reason, or `error` (a 5xx the routes do not declare). */

@@ -1,6 +1,7 @@
 /**
  * Storing a `logs.batch-accepted` event: idempotent insert (ids come from ingestion, so a redelivered
- * message inserts nothing new), retention expiry from the server's tier, then the photo-log limit.
+ * message inserts nothing new), retention expiry from the server's tier, the live tails told, then the
+ * photo-log limit.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { LogsBatchAccepted } from '@skald/contracts';
@@ -8,12 +9,15 @@ import type { LogRecord, LogStore, ObjectStore } from '@skald/ports';
 import { DAY_MS } from './days.ts';
 import { tierOfServer } from './server-directory.ts';
 import type { ServerDirectory } from './server-directory.ts';
+import type { LiveLogFeed } from './tail/live-feed.ts';
 
 export interface StoreBatchDeps {
   readonly logStore: LogStore;
   readonly objects: ObjectStore;
   readonly directory: ServerDirectory;
   readonly log: FastifyBaseLogger;
+  /** The live tails' feed: told of each batch once its insert committed. */
+  readonly live: Pick<LiveLogFeed, 'publish'>;
 }
 
 export interface StoreBatchResult {
@@ -40,6 +44,9 @@ export async function storeAcceptedBatch(deps: StoreBatchDeps, event: LogsBatchA
     expiresAt: log.createdAt + retentionMs,
   }));
   const { inserted } = await deps.logStore.insertBatch(records);
+  // A redelivery that inserted nothing was fanned out when it was first stored; a partial one is
+  // deduplicated by each tail (RecentIds).
+  if (inserted > 0) deps.live.publish(event.serverId, records);
 
   let photosEvicted = 0;
   // Also on a redelivery (inserted 0): a crash between insert and eviction must not leave the server over its limit.

@@ -7,6 +7,7 @@ import type { ExportLimit } from '../domain/exports/export-limit.ts';
 import type { ImageUrlSigner } from '../domain/image-url.ts';
 import type { LevelColorsRepository } from '../domain/level-colors.ts';
 import type { ServerDirectory } from '../domain/server-directory.ts';
+import type { LiveTails } from '../domain/tail/live-tails.ts';
 
 export interface LogsRouteDeps {
   /** Members' roles (the routes' requireServerRole guards) and servers' tier and suspension. */
@@ -24,4 +25,6 @@ export interface LogsRouteDeps {
   readonly auditCopy: AuditCopy;
   /** The monthly export count. */
   readonly exportLimit: ExportLimit;
+  /** Open live tails, their bounds and the feed they listen to (GET /logs/tail). */
+  readonly tails: LiveTails;
 }

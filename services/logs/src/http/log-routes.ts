@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { ApiLogListSchema, CleanupAnswerSchema, DashboardStatsSchema, PhotoLogPageSchema } from '@skald/contracts';
+import { ApiLogListSchema, CleanupAnswerSchema, DashboardStatsSchema, PhotoLogPageSchema, TOTAL_CAPPED_HEADER, TOTAL_COUNT_CAP } from '@skald/contracts';
 import type { ApiLog } from '@skald/contracts';
 import type { LogType } from '@skald/ports';
 import { HttpError, requireServerRole, serverAccessOf, userIdFromRequest } from '@skald/service-kit';
@@ -24,7 +24,8 @@ const MAX_CLEANUP_DAYS = 100_000;
 const CleanupQuery = Type.Object({ serverId: ServerIdSchema, days: Type.Optional(Type.String({ maxLength: 32 })) }, { additionalProperties: false });
 
 const LIST_DESCRIPTION =
-  `Newest first; filters, search and paging run on the server. X-Total-Count carries the number of logs matching the filters (all pages). ` +
+  `Newest first; filters, search and paging run on the server. X-Total-Count carries the number of logs matching the filters (all pages), ` +
+  `exact up to ${TOTAL_COUNT_CAP}; past it the cap, with X-Total-Capped: true. ` +
   `Without page the newest ${UNPAGED_LIMIT} are answered; pageSize at most ${MAX_PAGE_SIZE}. dateFrom and dateTo are whole days in timeZone (an IANA name or an offset; UTC when absent).`;
 
 export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
@@ -32,13 +33,19 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
   const member = { preHandler: [app.authenticate, requireServerRole(deps.directory, 'user')] };
   const admin = { preHandler: [app.authenticate, requireServerRole(deps.directory, 'admin')] };
 
-  async function list(query: ListQuery, reply: FastifyReply, logType: LogType | undefined, defaultPageSize: number): Promise<{ logs: ApiLog[]; total: number }> {
+  async function list(
+    query: ListQuery,
+    reply: FastifyReply,
+    logType: LogType | undefined,
+    defaultPageSize: number,
+  ): Promise<{ logs: ApiLog[]; total: number; totalCapped: boolean }> {
     const parsed = toLogQuery(query, logType, defaultPageSize);
     if (!parsed.ok) throw new HttpError(400, parsed.error);
     const page = await deps.logStore.query(parsed.query);
     const now = deps.now();
     reply.header('x-total-count', String(page.total));
-    return { logs: page.items.map((r) => toApiLog(r, deps.signer, now)), total: page.total };
+    reply.header(TOTAL_CAPPED_HEADER, String(page.totalCapped));
+    return { logs: page.items.map((r) => toApiLog(r, deps.signer, now)), total: page.total, totalCapped: page.totalCapped };
   }
 
   typed.get(
@@ -91,7 +98,7 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
         tierOfServer(deps.directory, serverId),
         deps.logStore.count(serverId, 'photo'),
       ]);
-      return { photologs: result.logs, maxPhotoLogs: tier.maxPhotoLogs, total: result.total, stored };
+      return { photologs: result.logs, maxPhotoLogs: tier.maxPhotoLogs, total: result.total, totalCapped: result.totalCapped, stored };
     },
   );
 

@@ -4,6 +4,7 @@ import { registerExportRoutes } from './export-routes.ts';
 import { registerImageRoute } from './image-route.ts';
 import { registerLogRoutes } from './log-routes.ts';
 import { registerSettingsRoutes } from './settings-routes.ts';
+import { registerTailRoute } from './tail-route.ts';
 import { registerUsageRoute } from './usage-route.ts';
 
 /**
@@ -12,6 +13,7 @@ import { registerUsageRoute } from './usage-route.ts';
  */
 export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
   await registerLogRoutes(app, deps);
+  await registerTailRoute(app, deps);
   await registerSettingsRoutes(app, deps);
   await registerUsageRoute(app, deps);
   await registerImageRoute(app, deps);

@@ -3,11 +3,13 @@ import { Button, Space, Typography } from 'antd';
 interface Props {
   page: number;
   pages: number;
+  /** The total stopped at the server's count cap: there may be pages past `pages` ('Page n of m+'). */
+  more?: boolean;
   onPage(next: number): void;
 }
 
-/** Previous/Next and 'Page n of m' (spec 000 §2). */
-export function Pager({ page, pages, onPage }: Props) {
+/** Previous/Next and 'Page n of m' (spec 000 §2); 'm+' when the server's count was capped. */
+export function Pager({ page, pages, more = false, onPage }: Props) {
   return (
     <Space className="pager" wrap>
       <Button onClick={() => onPage(page - 1)} disabled={page <= 1}>
@@ -15,8 +17,9 @@ export function Pager({ page, pages, onPage }: Props) {
       </Button>
       <Typography.Text>
         Page {page} of {pages}
+        {more ? '+' : ''}
       </Typography.Text>
-      <Button onClick={() => onPage(page + 1)} disabled={page >= pages}>
+      <Button onClick={() => onPage(page + 1)} disabled={page >= pages && !more}>
         Next
       </Button>
     </Space>

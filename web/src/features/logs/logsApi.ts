@@ -1,5 +1,5 @@
 import type { ApiLog, ApiLogList, ColorLevel, LevelColor, LevelColors, LevelList, PhotoLogPage } from '@skald/contracts/api';
-import { apiSlice, totalFromMeta } from '../../app/api.ts';
+import { apiSlice, totalCappedFromMeta, totalFromMeta } from '../../app/api.ts';
 import type { LogFilters } from './logFilters.ts';
 import { cleanLogEntry } from './plainText.ts';
 import { userTimeZone } from './userTimeZone.ts';
@@ -14,6 +14,8 @@ export interface PageQuery {
 export interface LogPage {
   logs: ApiLog[];
   total: number;
+  /** The server stopped counting at its cap (X-Total-Capped): more logs match than `total`. */
+  totalCapped: boolean;
 }
 
 /**
@@ -36,7 +38,11 @@ export const logsApi = apiSlice.injectEndpoints({
     logsPage: build.query<LogPage, PageQuery>({
       query: (arg) => ({ url: '/logs/my', params: pageParams(arg) }),
       // The list is one page; the number of matching logs (all pages) comes in X-Total-Count.
-      transformResponse: (body: ApiLogList, meta) => ({ logs: body.map(cleanLogEntry), total: totalFromMeta(meta, body.length) }),
+      transformResponse: (body: ApiLogList, meta) => ({
+        logs: body.map(cleanLogEntry),
+        total: totalFromMeta(meta, body.length),
+        totalCapped: totalCappedFromMeta(meta),
+      }),
       providesTags: ['Logs'],
     }),
     photoLogsPage: build.query<PhotoLogPage, PageQuery>({

@@ -6,6 +6,7 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { formatTime } from '../logs/LogCard.tsx';
 import { LevelContrastNote } from '../logs/LevelContrastNote.tsx';
 import { LogFiltersPanel } from '../logs/LogFiltersPanel.tsx';
+import { Highlight } from '../common/Highlight.tsx';
 import { LogMetadata } from '../logs/LogMetadata.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, usePhotoLogsPageQuery } from '../logs/logsApi.ts';
 import { PageSizeSelect, Pager } from '../logs/Pager.tsx';
@@ -17,7 +18,7 @@ export const PHOTO_PAGE_SIZES = [6, 12, 18, 24] as const;
 export const PHOTO_NOTICE =
   'When the limit is exceeded, the oldest photo log will be automatically deleted. Allowed filetypes: JPG, PNG, WEBP. Max filesize: 10 MB.';
 
-function PhotoCard({ photo, onOpen, levelColor }: { photo: ApiLog; onOpen(): void; levelColor: LevelColor | undefined }) {
+function PhotoCard({ photo, onOpen, levelColor, highlight }: { photo: ApiLog; onOpen(): void; levelColor: LevelColor | undefined; highlight: string }) {
   return (
     <article className="photo-card" data-testid="photo-card">
       <button type="button" className="photo-frame" onClick={onOpen} aria-label={`Open photo: ${photo.message}`}>
@@ -28,11 +29,13 @@ function PhotoCard({ photo, onOpen, levelColor }: { photo: ApiLog; onOpen(): voi
           <time dateTime={photo.created_at}>{formatTime(photo.created_at)}</time>
           <Tag style={levelColor && { background: levelColor.bg_color, color: levelColor.text_color, borderColor: levelColor.bg_color }}>{photo.level.toUpperCase()}</Tag>
         </div>
-        <p className="log-message">{photo.message}</p>
+        <p className="log-message">
+          <Highlight text={photo.message} term={highlight} />
+        </p>
         <p className="log-origin">
           Type: {photo.type} · Resource: {photo.resource}
         </p>
-        <LogMetadata metadata={photo.metadata} />
+        <LogMetadata metadata={photo.metadata} highlight={highlight} />
       </div>
     </article>
   );
@@ -93,13 +96,13 @@ export default function PhotoLogsPage() {
             <Row gutter={[16, 16]}>
               {photos.map((photo, index) => (
                 <Col xs={24} sm={12} lg={8} key={photo.id}>
-                  <PhotoCard photo={photo} onOpen={() => setViewerIndex(index)} levelColor={colorForLevel(photo.level, colors)} />
+                  <PhotoCard photo={photo} onOpen={() => setViewerIndex(index)} levelColor={colorForLevel(photo.level, colors)} highlight={paging.settledFilters.search} />
                 </Col>
               ))}
             </Row>
           )}
           <LevelContrastNote levels={photos.map((photo) => photo.level)} colors={colors} />
-          {pages > 1 && <Pager page={paging.page} pages={pages} onPage={paging.setPage} />}
+          {pages > 1 && <Pager page={paging.page} pages={pages} more={data?.totalCapped ?? false} onPage={paging.setPage} />}
         </>
       )}
       {viewerIndex !== null && photos.length > 0 && <PhotoViewer photos={photos} index={Math.min(viewerIndex, photos.length - 1)} onIndex={setViewerIndex} onClose={closeViewer} />}

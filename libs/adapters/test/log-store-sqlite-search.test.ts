@@ -1,0 +1,188 @@
+/**
+ * The SQLite log store's search index (sqlite-log-search.ts) against the store without it: the same
+ * random logs, inserts out of time order, deletes, and the indexer stopped at random points, must give
+ * the same pages and totals for every search, whatever part of the rows the index covers. Plus the
+ * migration of a layout-2 file (indexed in the background) and servers whose key has no room in a rowid.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LogQuery, LogRecord } from '@skald/ports';
+import { SqliteLogStore } from '../src/log-store/index.ts';
+
+const T0 = Date.UTC(2026, 0, 5);
+const DAY = 86_400_000;
+/** ASCII case variants only: beyond ASCII the index folds case and a scan does not (see the last test). */
+const WORDS = ['player', 'joined', 'Sword', 'arena', 'LOBBY', 'killed', 'élan', '100%', 'a_b', 'quote"d'];
+let dir: string;
+
+/** Polls until `check` holds (the background indexer runs between other work). */
+async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** mulberry32: failures reproduce. */
+function rng(seed: number): (n: number) => number {
+  let a = seed;
+  return (n) => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+let seq = 0;
+function randomLog(rand: (n: number) => number, serverId: string, createdAt: number): LogRecord {
+  seq += 1;
+  const word = () => WORDS[rand(WORDS.length)]!;
+  return {
+    id: `id-${String(seq).padStart(6, '0')}`,
+    serverId,
+    createdAt,
+    level: ['info', 'warn', 'ERROR'][rand(3)]!,
+    type: ['Join', 'Combat', 'chat'][rand(3)]!,
+    resource: ['core', 'arena-res'][rand(2)]!,
+    message: `${word()} ${word()} #${rand(50)}`,
+    metadata: rand(2) === 0 ? null : { who: word(), n: rand(10) },
+    logType: rand(10) === 0 ? 'photo' : 'text',
+    imageKey: null,
+    thumbKey: null,
+    expiresAt: createdAt + 3 * DAY,
+  };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'skald-search-'));
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SQLite log store search index', () => {
+  it('answers every search exactly as the store without an index, indexed in part or in full', async () => {
+    const rand = rng(17);
+    const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off' });
+    const indexed = new SqliteLogStore(join(dir, 'indexed.db'), { searchIndex: 'background', indexChunkSize: 7 });
+    const both = async (records: LogRecord[]) => {
+      expect(await indexed.insertBatch(records)).toEqual(await reference.insertBatch(records));
+    };
+    const searches = ['player', 'SWORD', 'élan', '100%', 'a_b', 'quote"d', '"who":"arena"', 'joined #1', 'ERROR', 'nothing here'];
+    const compare = async (label: string) => {
+      for (const search of searches) {
+        const queries: LogQuery[] = [
+          { serverId: 's1', search, offset: 0, limit: 10 },
+          { serverId: 's1', search, offset: 7, limit: 5 },
+          { serverId: 's1', search, offset: 0, limit: 0 },
+          { serverId: 's1', search, level: 'error', offset: 0, limit: 20 },
+          { serverId: 's1', search, logType: 'text', type: 'COMBAT', offset: 3, limit: 4 },
+          { serverId: 's1', search, from: T0 + 30_000, to: T0 + DAY, offset: 0, limit: 15 },
+          { serverId: 's2', search, offset: 0, limit: 50 },
+          { serverId: 's1', search, type: 'anticheat', offset: 0, limit: 10 },
+        ];
+        for (const query of queries) {
+          const want = await reference.query(query);
+          const got = await indexed.query(query);
+          expect({ ids: got.items.map((r) => r.id), total: got.total }, `${label}: ${JSON.stringify(query)}`).toEqual({ ids: want.items.map((r) => r.id), total: want.total });
+        }
+      }
+      for (const query of [
+        { serverId: 's1', type: 'ANTICHEAT', offset: 0, limit: 10 },
+        { serverId: 's1', type: 'AntiCheatX', offset: 1, limit: 3 },
+        { serverId: 's1', resource: 'rare-res', level: 'info', offset: 0, limit: 10 },
+        { serverId: 's1', resource: 'rare-res', type: 'anticheat', from: T0 + 20_000, offset: 0, limit: 10 },
+      ] satisfies LogQuery[]) {
+        const want = await reference.query(query);
+        const got = await indexed.query(query);
+        expect({ ids: got.items.map((r) => r.id), total: got.total }, `${label}: ${JSON.stringify(query)}`).toEqual({ ids: want.items.map((r) => r.id), total: want.total });
+      }
+    };
+    // In time order, with batches sharing a millisecond.
+    for (let b = 0; b < 6; b++) await both(Array.from({ length: 40 }, (_, i) => randomLog(rand, b % 3 === 0 ? 's2' : 's1', T0 + b * 10_000 + Math.floor(i / 8))));
+    // Rare values (under 1% of the server's logs: found through the index); 'AntiCheatX' must not pass for 'AntiCheat'.
+    const rare = (createdAt: number, type: string, resource: string): LogRecord => ({ ...randomLog(rand, 's1', createdAt), type, resource });
+    await both([rare(T0 + 12_000, 'AntiCheat', 'rare-res'), rare(T0 + 31_000, 'AntiCheatX', 'core')]);
+    await compare('nothing indexed');
+    indexed.indexPending(100);
+    await compare('partly indexed');
+    indexed.indexPending();
+    await compare('all indexed');
+    // Late rows: older createdAt than rows already indexed (a consumer catching up), then indexed.
+    await both(Array.from({ length: 30 }, (_, i) => randomLog(rand, 's1', T0 + 5_000 + i * 300)));
+    await both([rare(T0 + 9_000, 'AntiCheat', 'rare-res')]);
+    await compare('late rows not indexed');
+    indexed.indexPending();
+    await compare('late rows indexed after newer ones');
+    // Deletes take the index entries with the rows.
+    expect(await indexed.deleteBefore('s1', T0 + 15_000)).toEqual(await reference.deleteBefore('s1', T0 + 15_000));
+    expect(await indexed.deleteOldest('s1', 'text', 60)).toEqual(await reference.deleteOldest('s1', 'text', 60));
+    await compare('after deletes');
+    await both(Array.from({ length: 20 }, (_, i) => randomLog(rand, 's1', T0 + 100_000 + i)));
+    indexed.indexPending(9);
+    await compare('after deletes, new rows partly indexed');
+    await reference.close();
+    await indexed.close();
+  });
+
+  it('reads the index for the newest page without reading every match', async () => {
+    const store = new SqliteLogStore(join(dir, 'logs.db'), { searchIndex: 'eager' });
+    await store.insertBatch(Array.from({ length: 3000 }, (_, i) => ({ ...randomLog(rng(i), 's1', T0 + i), message: `needle ${i}` })));
+    const page = await store.query({ serverId: 's1', search: 'needle', offset: 0, limit: 5 });
+    expect(page.items.map((r) => r.message)).toEqual(['needle 2999', 'needle 2998', 'needle 2997', 'needle 2996', 'needle 2995']);
+    expect(page).toMatchObject({ total: 3000, totalCapped: false });
+    await store.close();
+  });
+
+  it('indexes the rows of a layout-2 file in the background after opening it, answering searches meanwhile', async () => {
+    const file = join(dir, 'logs.db');
+    const v2 = new SqliteLogStore(file, { searchIndex: 'off' });
+    const rand = rng(5);
+    await v2.insertBatch(Array.from({ length: 500 }, (_, i) => randomLog(rand, 's1', T0 + i)));
+    const before = await v2.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 });
+    await v2.close();
+    // Back to layout 2: no search index objects, no column, user_version 2.
+    const raw = new DatabaseSync(file);
+    raw.exec('DROP TABLE logs_fts; DROP INDEX logs_fts_rowid; DROP TABLE search_progress; DROP TABLE search_late; ALTER TABLE logs DROP COLUMN fts_rowid; PRAGMA user_version = 2;');
+    raw.close();
+    const store = new SqliteLogStore(file, { indexChunkSize: 50 });
+    expect((await store.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 })).items).toEqual(before.items);
+    const check = new DatabaseSync(file);
+    const unindexed = () => Number(check.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL').get()?.['n']);
+    await waitFor(() => unindexed() === 0, 'the background indexer');
+    expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(3);
+    check.close();
+    expect(await store.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 })).toEqual(before);
+    await store.close();
+  });
+
+  it('folds case beyond ASCII once a row is indexed (a scan folds ASCII only)', async () => {
+    const store = new SqliteLogStore(join(dir, 'logs.db'), { searchIndex: 'background' });
+    await store.insertBatch([{ ...randomLog(rng(3), 's1', T0), message: 'ÉLAN vital' }]);
+    expect((await store.query({ serverId: 's1', search: 'élan', offset: 0, limit: 5 })).total).toBe(0);
+    store.indexPending();
+    expect((await store.query({ serverId: 's1', search: 'élan', offset: 0, limit: 5 })).total).toBe(1);
+    await store.close();
+  });
+
+  it('leaves servers whose key has no room in a rowid out of the index and still finds their logs', async () => {
+    const file = join(dir, 'logs.db');
+    new SqliteLogStore(file).close();
+    const raw = new DatabaseSync(file);
+    raw.exec("INSERT INTO servers (key, server_id) VALUES (1048580, 'huge')");
+    raw.close();
+    const store = new SqliteLogStore(file, { searchIndex: 'eager' });
+    await store.insertBatch([{ ...randomLog(rng(1), 'huge', T0), message: 'a needle here' }]);
+    expect(store.indexPending()).toBe(0);
+    const page = await store.query({ serverId: 'huge', search: 'needle', offset: 0, limit: 5 });
+    expect(page.items.map((r) => r.message)).toEqual(['a needle here']);
+    expect(page.total).toBe(1);
+    await store.close();
+  });
+});
