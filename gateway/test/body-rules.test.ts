@@ -77,6 +77,10 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     // Staff routes check the site role before the body: the walk sends them as a superadmin (a token with that role).
     'PUT /api/admin/servers/{id}/tier': { url: `/api/admin/servers/${server.id}/tier`, sample: { tier: 'pro' }, headers: superadminAuth() },
     'PUT /api/admin/servers/{id}/suspend': { url: `/api/admin/servers/${server.id}/suspend`, sample: { suspended: true }, headers: superadminAuth() },
+    'PUT /api/admin/users/{id}/role': { url: `/api/admin/users/${member.userId}/role`, sample: { role: 'moderator' }, headers: superadminAuth() },
+    'PUT /api/admin/users/{id}/active': { url: `/api/admin/users/${member.userId}/active`, sample: { active: false }, headers: superadminAuth() },
+    'POST /api/admin/servers/{id}/users': { url: `/api/admin/servers/${server.id}/users`, sample: { email: 'someone@example.test', role: 'user' }, headers: superadminAuth() },
+    'PUT /api/admin/servers/{id}/users/{userId}': { url: `/api/admin/servers/${server.id}/users/${member.userId}`, sample: { role: 'admin' }, headers: superadminAuth() },
   };
 }
 

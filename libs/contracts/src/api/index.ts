@@ -5,5 +5,6 @@ export * from './ingestion.ts';
 export * from './billing.ts';
 export * from './site.ts';
 export * from './audit.ts';
+export * from './admin.ts';
 export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts';
 export type { ServerRole, SiteRole } from '../roles.ts';
