@@ -4,6 +4,7 @@ import { registerExportRoutes } from './export-routes.ts';
 import { registerImageRoute } from './image-route.ts';
 import { registerLogRoutes } from './log-routes.ts';
 import { registerSettingsRoutes } from './settings-routes.ts';
+import { registerStaffRoutes } from './staff-routes.ts';
 import { registerUsageRoute } from './usage-route.ts';
 
 /**
@@ -16,4 +17,5 @@ export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDe
   await registerUsageRoute(app, deps);
   await registerImageRoute(app, deps);
   await registerExportRoutes(app, deps);
+  await registerStaffRoutes(app, deps);
 }
