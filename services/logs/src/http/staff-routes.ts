@@ -29,7 +29,7 @@ const ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 export async function registerStaffRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const staff = { onRequest: [app.authenticate, requireSiteRole('moderator', 'admin', 'superadmin')] };
-  const tags = ['admin', 'logs'];
+  const tags = ['admin'];
 
   /** 404 for a server the identity read model does not hold (never created, or deleted). */
   async function existing(serverId: string): Promise<string> {
