@@ -11,7 +11,10 @@ import type { Subscription } from '@skald/ports';
 import { authPlugin, createIdentityReadModel } from '@skald/service-kit';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
 import { createAuditTrail } from './domain/audit-trail.ts';
+import { countUsers } from './domain/admin-stats.ts';
 import { createOverview } from './domain/overview.ts';
+import { createServerMirror } from './domain/server-mirror.ts';
+import { createSnapshot } from './domain/snapshot.ts';
 import { startAuditConsumer } from './events/audit-consumer.ts';
 import { startOverviewConsumer } from './events/overview-consumer.ts';
 import { registerAdminRoutes } from './http/routes.ts';
@@ -21,16 +24,25 @@ export interface AdminServiceOptions {
   readonly now?: () => number;
 }
 
+/** How old this replica's copy of the servers and the account counts may be when an answer uses them. */
+export const SERVERS_REFRESH_MS = 1_000;
+export const USER_FIGURES_MAX_AGE_MS = 5_000;
+/** Writes stamped this long before the last one seen are read again (another replica's, a clock behind). */
+export const SERVERS_OVERLAP_MS = 5_000;
+
 export async function createAdminServiceWith(deps: ServiceDeps, options: AdminServiceOptions = {}): Promise<ServiceModule> {
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'admin.identity' });
   const trail = await createAuditTrail(deps.docs);
   const overview = await createOverview(deps.docs);
+  const now = options.now ?? Date.now;
+  const servers = createServerMirror(overview, { refreshMs: SERVERS_REFRESH_MS, overlapMs: SERVERS_OVERLAP_MS });
+  const userFigures = createSnapshot(() => countUsers(overview, now()), USER_FIGURES_MAX_AGE_MS);
   let consumers: Subscription[] = [];
   return {
     name: 'admin',
     async routes(app: FastifyInstance) {
       await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
-      await registerAdminRoutes(app, { directory, trail, overview, log: deps.log, now: options.now ?? Date.now });
+      await registerAdminRoutes(app, { directory, trail, overview, log: deps.log, servers, userFigures, now });
     },
     async start() {
       await directory.start();

@@ -6,3 +6,6 @@ export { OVERVIEW_GROUP } from './events/overview-consumer.ts';
 export { createOverview } from './domain/overview.ts';
 export type { Overview, OverviewServer, OverviewUser } from './domain/overview.ts';
 export { statsDays } from './domain/admin-stats.ts';
+export { computeAdminStats, countUsers } from './domain/admin-stats.ts';
+export { createServerMirror } from './domain/server-mirror.ts';
+export { listServers } from './domain/admin-views.ts';

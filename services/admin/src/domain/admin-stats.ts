@@ -1,7 +1,8 @@
 /**
  * GET /admin/stats (spec 001 §2 Admin Dashboard, §3): computed from the admin area's read model
- * (overview.ts), never from the logs: one read of the known servers (their counts and per-day figures, as
- * the logs service last published them) and indexed counts of the accounts.
+ * (overview.ts), never from the logs: the known servers (their counts and per-day figures as the logs
+ * service last published them, from the replica's in-memory copy, server-mirror.ts) and indexed counts of
+ * the accounts.
  *
  * Definitions: serversWithoutLogs counts servers with no stored text log; avgLogsPerServer is totalLogs over
  * totalServers (0 without servers); the series are the last ADMIN_STATS_DAYS UTC days, oldest first, every
@@ -10,6 +11,13 @@
 import { ADMIN_STATS_DAYS, ADMIN_TOP_SERVERS } from '@skald/contracts/api';
 import type { AdminStats } from '@skald/contracts/api';
 import type { Overview, OverviewServer } from './overview.ts';
+
+/** The account half of the stats: indexed counts of the read model's accounts. */
+export interface UserFigures {
+  readonly totalUsers: number;
+  readonly usersWith2FA: number;
+  readonly newUsers: AdminStats['newUsers'];
+}
 
 const DAY_MS = 86_400_000;
 
@@ -26,14 +34,19 @@ function top(servers: readonly OverviewServer[], count: (s: OverviewServer) => n
     .slice(0, ADMIN_TOP_SERVERS);
 }
 
-export async function computeAdminStats(overview: Pick<Overview, 'users' | 'servers'>, now: number): Promise<AdminStats> {
-  const days = statsDays(now);
-  const [servers, totalUsers, usersWith2FA, newUsers] = await Promise.all([
-    overview.servers.find({ known: true }),
+export async function countUsers(overview: Pick<Overview, 'users'>, now: number): Promise<UserFigures> {
+  const [totalUsers, usersWith2FA, newUsers] = await Promise.all([
     overview.users.count({}),
     overview.users.count({ twoFA: true }),
-    Promise.all(days.map(async (date) => ({ date, count: await overview.users.count({ createdDay: date }) }))),
+    Promise.all(statsDays(now).map(async (date) => ({ date, count: await overview.users.count({ createdDay: date }) }))),
   ]);
+  return { totalUsers, usersWith2FA, newUsers };
+}
+
+/** The stats of the known servers (server-mirror.ts) and the account figures. */
+export function computeAdminStats(servers: readonly OverviewServer[], users: UserFigures, now: number): AdminStats {
+  const days = statsDays(now);
+  const { totalUsers, usersWith2FA, newUsers } = users;
   const logsPerDay = new Map(days.map((d) => [d, 0]));
   const photosPerDay = new Map(days.map((d) => [d, 0]));
   const newServers = new Map(days.map((d) => [d, 0]));

@@ -1,7 +1,7 @@
 /** The admin area's read model in the API's shapes (spec 001 §3; @skald/contracts/api admin.ts). */
 import { tierOf } from '@skald/contracts';
 import { adminRoleOf } from '@skald/contracts/api';
-import type { AdminServerDetail, AdminServerSummary, AdminUser } from '@skald/contracts/api';
+import type { AdminServerDetail, AdminServerList, AdminServerSummary, AdminUser } from '@skald/contracts/api';
 import type { OverviewServer, OverviewUser } from './overview.ts';
 
 export function toAdminUser(user: OverviewUser): AdminUser {
@@ -54,4 +54,11 @@ export function toServerDetail(server: OverviewServer): AdminServerDetail {
     is_suspended: server.suspended ?? false,
     userCount: server.userCount ?? 0,
   };
+}
+
+/** GET /admin/servers: every known server, newest first. */
+export function listServers(known: readonly OverviewServer[]): AdminServerList {
+  const servers = [...known];
+  servers.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || a._id.localeCompare(b._id));
+  return { servers: servers.map(toServerSummary) };
 }

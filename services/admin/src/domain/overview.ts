@@ -11,7 +11,9 @@
  * cannot skew them.
  *
  * A server document may exist before its server.created (the figures come on other topics, in their own
- * order): `known` marks servers auth announced; lists and stats read known servers only.
+ * order): `known` marks servers auth announced; lists and stats read known servers only. A deleted server
+ * stays as a tombstone (known false), and every write stamps `changedAt`, so each replica's in-memory copy
+ * of the servers (server-mirror.ts) reads only what changed since its last look.
  */
 import type { Collection, DocumentStore } from '@skald/ports';
 import type { ServerRole, SiteRole } from '@skald/contracts';
@@ -60,6 +62,8 @@ export interface OverviewServer {
   readonly backups?: readonly StoredBackup[];
   readonly backupCount?: number;
   readonly backupSize?: number;
+  /** Epoch ms of the last write (server-mirror.ts reads the servers changed since its last look). */
+  readonly changedAt?: number;
 }
 
 interface OverviewMember {
@@ -96,12 +100,12 @@ export function dayOf(iso: string): string {
 
 export async function createOverview(docs: DocumentStore): Promise<Overview> {
   const users = await docs.collection<OverviewUser>('overview_users', [{ fields: ['createdDay'] }, { fields: ['twoFA'] }]);
-  const servers = await docs.collection<OverviewServer>('overview_servers', [{ fields: ['known'] }]);
+  const servers = await docs.collection<OverviewServer>('overview_servers', [{ fields: ['known'] }, { fields: ['changedAt'] }]);
   const members = await docs.collection<OverviewMember>('overview_members', [{ fields: ['serverId'] }, { fields: ['userId'] }]);
   let joined = 0;
 
   async function recount(serverId: string, userIds: readonly string[]): Promise<void> {
-    await servers.updateOne({ _id: serverId }, { $set: { userCount: await members.count({ serverId }) } }, { upsert: true });
+    await servers.updateOne({ _id: serverId }, { $set: { userCount: await members.count({ serverId }), changedAt: Date.now() } }, { upsert: true });
     for (const userId of userIds) await users.updateOne({ _id: userId }, { $set: { serverCount: await members.count({ userId }) } });
   }
 
@@ -123,12 +127,12 @@ export async function createOverview(docs: DocumentStore): Promise<Overview> {
       await users.updateOne({ _id: userId }, { $set: set });
     },
     async setServer(serverId, set) {
-      await servers.updateOne({ _id: serverId }, { $set: set }, { upsert: true });
+      await servers.updateOne({ _id: serverId }, { $set: { ...set, changedAt: Date.now() } }, { upsert: true });
     },
     async deleteServer(serverId) {
       const gone = await members.find({ serverId });
       await members.deleteMany({ serverId });
-      await servers.deleteOne({ _id: serverId });
+      await servers.updateOne({ _id: serverId }, { $set: { known: false, changedAt: Date.now() } });
       for (const m of gone) await users.updateOne({ _id: m.userId }, { $set: { serverCount: await members.count({ userId: m.userId }) } });
     },
     async setMember(serverId, userId, role) {

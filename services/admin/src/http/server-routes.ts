@@ -18,7 +18,7 @@ import {
 } from '@skald/contracts/api';
 import type { OverviewServer } from '../domain/overview.ts';
 import { HttpError, SERVER_NOT_FOUND } from '@skald/service-kit';
-import { toServerDetail, toServerSummary } from '../domain/admin-views.ts';
+import { listServers, toServerDetail } from '../domain/admin-views.ts';
 import type { AdminRouteDeps } from './deps.ts';
 import { STAFF_ERRORS, STAFF_READ_ERRORS } from './route-schemas.ts';
 import { requireSiteRole } from './site-role.ts';
@@ -53,15 +53,11 @@ export async function registerServerRoutes(app: FastifyInstance, deps: AdminRout
       schema: {
         tags,
         summary: 'Every server with its figures (staff: moderator and up)',
-        description: 'Newest first. Counts as their owners last published them (logs: at most a minute old); 0 before the first figures.',
+        description: 'Newest first. Counts as their owners last published them (logs: at most a minute old); 0 before the first figures. At most a few seconds older than the read model.',
         response: { 200: AdminServerListSchema, ...STAFF_ERRORS },
       },
     },
-    async () => {
-      const servers = await deps.overview.servers.find({ known: true });
-      servers.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '') || a._id.localeCompare(b._id));
-      return { servers: servers.map(toServerSummary) };
-    },
+    async () => listServers(await deps.servers.knownServers()),
   );
 
   typed.get(
