@@ -69,8 +69,8 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: ['PUT'], pattern: '/admin/users/:id/active', exact: true, service: 'auth', note: 'disable or enable an account' },
   { methods: ['POST'], pattern: '/admin/servers/:id/users', exact: true, service: 'auth', note: 'staff adds a server member' },
   { methods: ['PUT', 'DELETE'], pattern: '/admin/servers/:id/users/:userId', exact: true, service: 'auth', note: "staff changes or removes a server member" },
-  { methods: ['GET'], pattern: '/admin/servers/:id/logs', exact: true, service: 'logs', note: "a server's newest logs for staff" },
-  { methods: ['GET'], pattern: '/admin/servers/:id/photologs', exact: true, service: 'logs', note: "a server's photo logs for staff" },
+  { methods: ['GET', 'HEAD'], pattern: '/admin/servers/:id/logs', exact: true, service: 'logs', note: "a server's newest logs for staff" },
+  { methods: ['GET', 'HEAD'], pattern: '/admin/servers/:id/photologs', exact: true, service: 'logs', note: "a server's photo logs for staff" },
 ];
 
 function segments(path: string): string[] {

@@ -1075,7 +1075,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         ['Logs', () => page.getByTestId('admin-log-entry').first().waitFor()],
         ['Audit Logs', () => page.getByTestId('admin-audit-entry').first().waitFor()],
       ] as const) {
-        await page.getByRole('tab', { name: tab }).click();
+        await page.getByRole('tab', { name: tab, exact: true }).click();
         await ready();
       }
       expect(await page.getByTestId('admin-audit-entry').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('staff.tier-changed'), expect.stringContaining('staff.suspension-changed')]));

@@ -1,5 +1,5 @@
-import { Alert, Button, Descriptions, Popconfirm, Space, Spin, Tabs } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, Popconfirm, Space, Spin } from 'antd';
+import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { useToast } from '../../app/toast.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
@@ -7,12 +7,13 @@ import { Panel } from '../common/Panel.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { useAdminServerQuery, useAdminTiersQuery, useSetServerSuspendedMutation, useSetServerTierMutation } from './adminApi.ts';
 import { canManageServers, canSuspend } from './adminNav.ts';
-import { ADMIN_TEXT, formatDate } from './adminText.ts';
+import { ADMIN_POLL_MS, ADMIN_TEXT, formatDate } from './adminText.ts';
 import { AuditTab } from './tabs/AuditTab.tsx';
 import { BackupsTab } from './tabs/BackupsTab.tsx';
 import { LogsTab } from './tabs/LogsTab.tsx';
 import { MembersTab } from './tabs/MembersTab.tsx';
 import { PhotosTab } from './tabs/PhotosTab.tsx';
+import { ServerTabs } from './tabs/ServerTabs.tsx';
 
 /** The Actions card: tier (admin, superadmin) and the suspend toggle (superadmin) (spec 001 §2, §4, §6, §8). */
 function ServerActions({ id, tier, suspended }: { id: string; tier: string; suspended: boolean }) {
@@ -74,7 +75,8 @@ function ServerActions({ id, tier, suspended }: { id: string; tier: string; susp
 /** Staff server detail (spec 001 §2): summary, actions and the Users, Database Backups, Photo Logs, Logs and Audit Logs tabs. */
 export default function AdminServerPage() {
   const { id = '' } = useParams();
-  const { data: server, isLoading, isError } = useAdminServerQuery(id, { skip: id === '' });
+  // Polled like the list (10 s): a tier or suspension change shows its new limits once the read model has it.
+  const { data: server, isLoading, isError } = useAdminServerQuery(id, { skip: id === '', pollingInterval: ADMIN_POLL_MS.servers, skipPollingIfUnfocused: true });
   if (isLoading) {
     return (
       <div className="page">
@@ -97,32 +99,35 @@ export default function AdminServerPage() {
     <div className="page">
       <PageTitle>{server.name}</PageTitle>
       <Panel title="Summary">
-        <Descriptions
-          size="small"
-          column={{ xs: 1, md: 2 }}
-          items={[
-            { key: 'name', label: 'Name', children: server.name },
-            { key: 'tier', label: 'Tier', children: info.label },
-            {
-              key: 'limits',
-              label: 'Tier limits',
-              children: `${info.limit.toLocaleString()} logs/hour, ${info.retentionDays} days retention, ${info.maxPhotoLogs} photo logs, ${info.maxServerUsers} users, ${info.maxExportsPerMonth} exports/month, ${info.maxWebhooks} webhooks, ${info.maxBackups} backups`,
-            },
-            { key: 'created', label: 'Created', children: formatDate(server.created_at) },
-            { key: 'status', label: 'Status', children: <span data-testid="admin-server-status">{server.is_suspended ? 'Suspended' : 'Active'}</span> },
-            { key: 'users', label: 'Total users', children: server.userCount },
-          ]}
-        />
+        <dl className="admin-summary">
+          {(
+            [
+              ['Name', server.name],
+              ['Tier', info.label],
+              [
+                'Tier limits',
+                `${info.limit.toLocaleString()} logs/hour, ${info.retentionDays} days retention, ${info.maxPhotoLogs} photo logs, ${info.maxServerUsers} users, ${info.maxExportsPerMonth} exports/month, ${info.maxWebhooks} webhooks, ${info.maxBackups} backups`,
+              ],
+              ['Created', formatDate(server.created_at)],
+              ['Status', <span data-testid="admin-server-status">{server.is_suspended ? 'Suspended' : 'Active'}</span>],
+              ['Total users', server.userCount],
+            ] as [string, ReactNode][]
+          ).map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
       </Panel>
       <ServerActions id={server.id} tier={server.tier} suspended={server.is_suspended} />
-      <Tabs
-        destroyOnHidden
-        items={[
-          { key: 'users', label: 'Users', children: <MembersTab id={server.id} /> },
-          { key: 'backups', label: 'Database Backups', children: <BackupsTab id={server.id} /> },
-          { key: 'photos', label: 'Photo Logs', children: <PhotosTab id={server.id} /> },
-          { key: 'logs', label: 'Logs', children: <LogsTab id={server.id} /> },
-          { key: 'audit', label: 'Audit Logs', children: <AuditTab id={server.id} /> },
+      <ServerTabs
+        tabs={[
+          { key: 'users', label: 'Users', render: () => <MembersTab id={server.id} /> },
+          { key: 'backups', label: 'Database Backups', render: () => <BackupsTab id={server.id} /> },
+          { key: 'photos', label: 'Photo Logs', render: () => <PhotosTab id={server.id} /> },
+          { key: 'logs', label: 'Logs', render: () => <LogsTab id={server.id} /> },
+          { key: 'audit', label: 'Audit Logs', render: () => <AuditTab id={server.id} /> },
         ]}
       />
     </div>

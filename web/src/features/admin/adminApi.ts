@@ -55,13 +55,21 @@ export const adminApi = apiSlice.enhanceEndpoints({ addTagTypes: ['AdminUsers', 
     adminServerAudit: build.query<AdminServerAuditPage, { id: string; page: number; limit: number }>({
       query: ({ id, page, limit }) => `/admin/servers/${enc(id)}/audit-logs?page=${page}&limit=${limit}`,
     }),
+    // Billing answers the server's new state: shown at once (the admin read model follows it a moment later,
+    // so a refetch now could still answer the old one; the page's 10 s poll brings the new tier's limits).
     setServerTier: build.mutation<StaffServerState, { id: string; tier: string }>({
       query: ({ id, tier }) => ({ url: `/admin/servers/${enc(id)}/tier`, method: 'PUT', body: { tier } }),
-      invalidatesTags: (_r, _e, { id }) => [{ type: 'AdminServer', id }, 'AdminServers'],
+      onQueryStarted: async ({ id }, { dispatch, queryFulfilled }) => {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(adminApi.util.updateQueryData('adminServer', id, (draft) => Object.assign(draft, { tier: data.tier, is_suspended: data.is_suspended })));
+      },
     }),
     setServerSuspended: build.mutation<StaffServerState, { id: string; suspended: boolean }>({
       query: ({ id, suspended }) => ({ url: `/admin/servers/${enc(id)}/suspend`, method: 'PUT', body: { suspended } }),
-      invalidatesTags: (_r, _e, { id }) => [{ type: 'AdminServer', id }, 'AdminServers'],
+      onQueryStarted: async ({ id }, { dispatch, queryFulfilled }) => {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(adminApi.util.updateQueryData('adminServer', id, (draft) => Object.assign(draft, { tier: data.tier, is_suspended: data.is_suspended })));
+      },
     }),
     addAdminServerUser: build.mutation<AddServerUserAnswer, { id: string; email: string; role: string }>({
       query: ({ id, email, role }) => ({ url: `/admin/servers/${enc(id)}/users`, method: 'POST', body: { email, role } }),
