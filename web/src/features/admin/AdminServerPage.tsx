@@ -1,4 +1,4 @@
-import { Alert, Button, Popconfirm, Space, Spin } from 'antd';
+import { Alert, Button, Space, Spin } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { useToast } from '../../app/toast.tsx';
@@ -60,11 +60,9 @@ function ServerActions({ id, tier, suspended }: { id: string; tier: string; susp
           ))}
         </select>
         {canSuspend(role) && (
-          <Popconfirm title={suspended ? 'Lift the suspension of this server?' : 'Suspend this server?'} okText={suspended ? 'Unsuspend' : 'Suspend'} onConfirm={() => toggleSuspension()}>
-            <Button danger={!suspended} loading={suspendCall.isLoading}>
-              {suspended ? 'Unsuspend server' : 'Suspend server'}
-            </Button>
-          </Popconfirm>
+          <Button loading={suspendCall.isLoading} onClick={() => void toggleSuspension()}>
+            {suspended ? 'Unsuspend server' : 'Suspend server'}
+          </Button>
         )}
       </Space>
       {tierError && <Alert type="error" title={tierError} showIcon className="admin-inline-error" />}
