@@ -8,7 +8,9 @@
  * suspension makes ingestion answer 403; a superadmin (promoted with the operator command) sets the tier
  * and suspends through the proxy, and ingestion follows.
  * Admin (issue 14) runs as its own process holding the audit trail, beside logs serving the exports with
- * its queue on BullMQ and the monthly export count on Redis.
+ * its queue on BullMQ and the monthly export count on Redis. The staff admin area (issue 15): admin's read
+ * model follows auth's accounts and memberships and the logs process's count facts (published by its job on
+ * BullMQ); a staff change of an account goes to the auth process and ends the user's sessions there.
  * Webhooks (issue 12) runs as its own process too, its queue on BullMQ and its counters on Redis: a log
  * accepted by ingestion reaches a local receiver, and a failing receiver yields a dead letter that replays.
  * Backups (issue 13) runs as its own process with its queue on BullMQ: settings saved through the proxy, a
@@ -270,6 +272,42 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     await eventually('the staff suspension at ingestion', async () => ((await logs(1)).status === 403 ? true : undefined));
     expect((await suspend(false)).body).toEqual({ id: server.id, tier: 'lite', is_suspended: false });
     await eventually('the suspension lifted at ingestion', async () => ((await logs(1)).status === 201 ? true : undefined));
+  });
+
+  it('staff admin area: the admin process counts what auth and logs publish; a disabled account is refused at once', { timeout: 150_000 }, async () => {
+    const ownerToken = await registerAndLogin(gateway.baseUrl, 'multi_area_owner');
+    const server = await createServer(gateway.baseUrl, ownerToken, 'Multi Area');
+    await registerAndLogin(gateway.baseUrl, 'multi_area_super');
+    await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'cli.ts'), 'users:promote', 'multi_area_super', 'superadmin'], { env: { ...process.env, ...authEnv } });
+    const superToken = await login(gateway.baseUrl, 'multi_area_super');
+    type Servers = { servers: { id: string; userCount: number; logCount: number; auditLogCount: number }[] };
+    const summary = async () => (await api<Servers>(gateway.baseUrl, 'GET', '/api/admin/servers', { token: superToken })).body.servers?.find((s) => s.id === server.id);
+    await eventually('admin to list the server with its owner', async () => ((await summary())?.userCount === 1 ? true : undefined));
+    await eventually('ingestion to accept the key', async () =>
+      (await api(gateway.baseUrl, 'POST', `/api/logs?apiKey=${server.api_key}`, { body: [{ message: 'a' }, { message: 'b' }] })).status === 201 ? true : undefined,
+    );
+    // The logs process announces counts with its once-a-minute job (BullMQ): up to a minute and a half.
+    await eventually('the logs count in the admin process', async () => ((await summary())?.logCount === 2 ? true : undefined), 90_000, 1_000);
+    const stats = await api<{ totalLogs: number; totalServers: number }>(gateway.baseUrl, 'GET', '/api/admin/stats', { token: superToken });
+    expect(stats.status).toBe(200);
+    expect(stats.body.totalLogs).toBeGreaterThanOrEqual(2);
+    expect((await api(gateway.baseUrl, 'GET', `/api/admin/servers/${server.id}/logs`, { token: superToken })).status).toBe(200);
+    expect((await api(gateway.baseUrl, 'GET', '/api/admin/stats', { token: ownerToken })).status).toBe(403);
+
+    type Users = { users: { id: string; username: string }[] };
+    const owner = await eventually('the owner in the admin users list', async () =>
+      (await api<Users>(gateway.baseUrl, 'GET', '/api/admin/users', { token: superToken })).body.users?.find((u) => u.username === 'multi_area_owner'),
+    );
+    expect((await api(gateway.baseUrl, 'PUT', `/api/admin/users/${owner.id}/active`, { token: superToken, body: { active: false } })).status).toBe(200);
+    expect((await api(gateway.baseUrl, 'GET', '/api/auth/me', { token: ownerToken })).status).toBe(401);
+    await eventually("the logs process to drop the owner's session", async () =>
+      (await api(gateway.baseUrl, 'GET', `/api/logs/my?serverId=${server.id}`, { token: ownerToken })).status === 401 ? true : undefined,
+    );
+    type AdminLogs = { logs: { action: string; admin_user_id: string }[] };
+    await eventually('the staff action in the admin logs', async () =>
+      (await api<AdminLogs>(gateway.baseUrl, 'GET', '/api/admin/logs', { token: superToken })).body.logs?.some((l) => l.action === 'user.active-changed') ? true : undefined,
+    );
+    expect((await api(gateway.baseUrl, 'PUT', `/api/admin/users/${owner.id}/active`, { token: superToken, body: { active: true } })).status).toBe(200);
   });
 
   it('audit trail in the admin process, exports from the logs process with the monthly count on Redis', async () => {

@@ -77,6 +77,15 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: ['GET'], pattern: '/server/:id/audit-logs', exact: true, service: 'admin', note: "a server's audit trail" },
   { methods: ['GET'], pattern: '/admin/logs', exact: true, service: 'admin', note: 'staff actions from the audit trail' },
   { methods: '*', pattern: '/exports', service: 'logs', note: 'CSV and PDF exports, export status' },
+  // Staff admin area (issue 15; docs/ARCHITECTURE.md "Staff admin area"): changes of facts auth owns are auth's
+  // routes; a server's logs and photo logs are served by the logs service from its log store; every other
+  // /admin read is the admin service's (its read models), by the '/admin' prefix above.
+  { methods: ['PUT'], pattern: '/admin/users/:id/role', exact: true, service: 'auth', note: "a user's site role" },
+  { methods: ['PUT'], pattern: '/admin/users/:id/active', exact: true, service: 'auth', note: 'disable or enable an account' },
+  { methods: ['POST'], pattern: '/admin/servers/:id/users', exact: true, service: 'auth', note: 'staff adds a server member' },
+  { methods: ['PUT', 'DELETE'], pattern: '/admin/servers/:id/users/:userId', exact: true, service: 'auth', note: "staff changes or removes a server member" },
+  { methods: ['GET', 'HEAD'], pattern: '/admin/servers/:id/logs', exact: true, service: 'logs', note: "a server's newest logs for staff" },
+  { methods: ['GET', 'HEAD'], pattern: '/admin/servers/:id/photologs', exact: true, service: 'logs', note: "a server's photo logs for staff" },
 ];
 
 function segments(path: string): string[] {

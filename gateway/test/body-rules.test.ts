@@ -84,6 +84,10 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
       sample: { enabled: false, interval_hours: 24, db_host: '', db_port: 3306, db_user: '', db_pass_enc: '', db_name: '' },
       headers: ownerAuth,
     },
+    'PUT /api/admin/users/{id}/role': { url: `/api/admin/users/${member.userId}/role`, sample: { role: 'moderator' }, headers: superadminAuth() },
+    'PUT /api/admin/users/{id}/active': { url: `/api/admin/users/${member.userId}/active`, sample: { active: false }, headers: superadminAuth() },
+    'POST /api/admin/servers/{id}/users': { url: `/api/admin/servers/${server.id}/users`, sample: { email: 'someone@example.test', role: 'user' }, headers: superadminAuth() },
+    'PUT /api/admin/servers/{id}/users/{userId}': { url: `/api/admin/servers/${server.id}/users/${member.userId}`, sample: { role: 'admin' }, headers: superadminAuth() },
   };
 }
 

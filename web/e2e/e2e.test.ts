@@ -6,7 +6,7 @@
 // and data fixes are walked through too, so they cannot regress: precompressed assets, the stored photo
 // count under a filter, the dashboard's Other bar, date filters in the browser's own days, token renewal
 // (fake clock), a password change with a second tab open, and log out revoking the token.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -1288,6 +1288,138 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await postLogs(apiKey, [{ message: 'Live: shown in the shot', level: 'info', type: 'Join', resource: 'core', metadata: { player: 'ann' } }]);
       };
       await shootAll('logs-live', () => page.getByTestId('log-card').first().waitFor(), { open });
+    });
+  });
+
+  it('staff admin area: a superadmin walks every admin screen, a moderator sees no users page and no suspend control (issue 15)', { timeout: 600_000 }, async () => {
+    const call = async (method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+      const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
+      if (token) headers['Authorization'] = `Bearer ${token}`;
+      const res = await fetch(`${server.baseUrl}/api${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const text = await res.text();
+      return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    };
+    const errorsBefore = consoleErrors.length;
+    const stamp = Date.now().toString(36);
+    const account = (name: string) => ({ username: `${name}${stamp}`, email: `${name}${stamp}@example.com`, password: 'Staff-area-lantern-5' });
+    const superadmin = account('sa');
+    const moderator = account('mod');
+    const player = account('ply');
+    const signIn = async (a: { username: string; password: string }) => String((await call('POST', '/auth/login', null, { username: a.username, password: a.password })).json['token']);
+    // A fresh session in the main page: the earlier walkthroughs leave their server chosen in local storage,
+    // and a staff member who is no member of it would load that server's dashboard (404s in the console).
+    const signInPage = async (session: StoredSession) => {
+      await page.goto('/');
+      await page.evaluate(() => window.localStorage.clear());
+      await seedSession(page, session);
+    };
+    const promote = (username: string, role: string) =>
+      new Promise<void>((done, fail) =>
+        execFile(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'cli.ts'), 'users:promote', username, role], { env: { ...process.env, DATA_DIR: server.dataDir, TARGET: 'all' } }, (error) => (error ? fail(error) : done())),
+      );
+
+    const { saToken, modToken, serverId, apiKey } = await step('three accounts, a server with a member and logs; users:promote makes a superadmin and a moderator', async () => {
+      for (const a of [superadmin, moderator, player]) expect((await call('POST', '/auth/register', null, a)).status).toBe(201);
+      const playerToken = await signIn(player);
+      const created = await call('POST', '/server/servers', playerToken, { name: `Staff Walk ${stamp}` });
+      expect(created.status).toBe(201);
+      const id = String(created.json['id']);
+      const key = String(created.json['api_key']);
+      await postLogs(key, [{ message: 'staff walkthrough', level: 'warn', type: 'Join', resource: 'core' }]);
+      await promote(superadmin.username, 'superadmin');
+      await promote(moderator.username, 'moderator');
+      const sa = await signIn(superadmin);
+      await waitFor(async () => (await call('GET', '/admin/servers', sa)).json['servers'] !== undefined, 'the admin area to know the superadmin');
+      return { saToken: sa, modToken: await signIn(moderator), serverId: id, apiKey: key };
+    });
+
+    await step('/admin/dashboard: cards, charts and top lists in the admin sidebar with the role', async () => {
+      await signInPage({ token: saToken, serverId: null, serverName: null });
+      await page.goto('/dashboard');
+      await page.getByRole('link', { name: 'Admin' }).first().click();
+      await page.getByText('Total Logs').waitFor();
+      expect(await page.getByTestId('admin-role').first().innerText()).toBe('SUPERADMIN');
+      const nav = page.getByRole('navigation', { name: 'Admin navigation' });
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Dashboard', 'Users', 'Servers', 'Admin Logs']);
+      await shootAll('admin-dashboard', () => page.getByText('Servers without Logs').waitFor());
+    });
+
+    await step('/admin/users: disable ends the sessions and refuses sign-in, enable lets the user in again', async () => {
+      const playerToken = await signIn(player);
+      await page.goto('/admin/users');
+      const row = page.locator(`[data-testid="admin-user-row"][data-user="${player.email}"]`);
+      await row.waitFor();
+      expect(await row.getByText('User must have 2FA enabled to change role').count()).toBe(1);
+      await shootAll('admin-users', () => page.locator(`[data-testid="admin-user-row"][data-user="${player.email}"]`).waitFor());
+      await row.getByRole('button', { name: `Disable ${player.email}` }).click();
+      await page.getByText('Successfully updated the users status').waitFor();
+      expect(await meStatus(server.baseUrl, playerToken)).toBe(401);
+      expect((await call('POST', '/auth/login', null, { username: player.username, password: player.password })).status).toBe(403);
+      await row.getByRole('button', { name: `Enable ${player.email}` }).click();
+      await row.getByRole('button', { name: `Disable ${player.email}` }).waitFor();
+      expect((await call('POST', '/auth/login', null, { username: player.username, password: player.password })).status).toBe(200);
+    });
+
+    await step('/admin/servers and the server page: tier to Pro, suspend (ingestion 403) and lift it, every tab', async () => {
+      await page.goto('/admin/servers');
+      await page.getByRole('link', { name: `Staff Walk ${stamp}` }).waitFor();
+      await shootAll('admin-servers', () => page.getByRole('link', { name: `Staff Walk ${stamp}` }).waitFor());
+      await page.getByRole('link', { name: `Staff Walk ${stamp}` }).click();
+      await page.getByText('Tier limits').waitFor();
+      await page.getByLabel('Tier', { exact: true }).selectOption('pro');
+      await page.getByText('Tier updated succesfully').waitFor();
+      await waitFor(async () => (await call('GET', `/admin/servers/${serverId}`, saToken)).json['tier'] === 'pro', 'the tier in the admin area');
+      await page.getByRole('button', { name: 'Suspend server' }).click();
+      await page.getByTestId('admin-server-status').getByText('Suspended').waitFor();
+      await waitFor(async () => (await fetch(`${server.baseUrl}/api/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body: JSON.stringify({ message: 'while suspended' }) })).status === 403, 'ingestion to refuse the suspended server');
+      await page.getByRole('button', { name: 'Unsuspend server' }).click();
+      await page.getByTestId('admin-server-status').getByText('Active').waitFor();
+      await page.getByTestId('admin-member-row').first().waitFor();
+      await shootAll('admin-server', () => page.getByTestId('admin-member-row').first().waitFor());
+      for (const [tab, ready] of [
+        ['Database Backups', () => page.getByText('No backups available for this server.').waitFor()],
+        ['Photo Logs', () => page.getByText('No photo logs available for this server.').waitFor()],
+        ['Logs', () => page.getByTestId('admin-log-entry').first().waitFor()],
+        ['Audit Logs', () => page.getByTestId('admin-audit-entry').first().waitFor()],
+      ] as const) {
+        await page.getByRole('tab', { name: tab, exact: true }).click();
+        await ready();
+      }
+      expect(await page.getByTestId('admin-audit-entry').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('staff.tier-changed'), expect.stringContaining('staff.suspension-changed')]));
+    });
+
+    await step('/admin/logs lists the staff actions with the staff member and the server', async () => {
+      await page.goto('/admin/logs');
+      await page.getByTestId('admin-log-row').first().waitFor();
+      const rows = await page.getByTestId('admin-log-row').allInnerTexts();
+      for (const action of ['staff.tier-changed', 'staff.suspension-changed', 'user.active-changed']) expect(rows.some((r) => r.includes(action) && r.includes(superadmin.email)), action).toBe(true);
+      await shootAll('admin-logs', () => page.getByTestId('admin-log-row').first().waitFor());
+    });
+
+    await step('a moderator: no Users or Admin Logs, /admin/users sends back, no suspend or tier control', async () => {
+      await signInPage({ token: modToken, serverId: null, serverName: null });
+      await page.goto('/admin/dashboard');
+      await page.getByText('Total Logs').waitFor();
+      const nav = page.getByRole('navigation', { name: 'Admin navigation' });
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Dashboard', 'Servers']);
+      await page.goto('/admin/users');
+      await page.waitForURL((url) => url.pathname === '/');
+      await page.goto(`/admin/servers/${serverId}`);
+      await page.getByText('Tier limits').waitFor();
+      expect(await page.getByRole('button', { name: /Suspend/ }).count()).toBe(0);
+      expect(await page.getByLabel('Tier', { exact: true }).count()).toBe(0);
+      expect((await call('PUT', `/admin/servers/${serverId}/suspend`, modToken, { suspended: true })).status).toBe(403);
+    });
+
+    await step('the header shows Admin only to staff roles', async () => {
+      await signInPage({ token: await signIn(player), serverId, serverName: `Staff Walk ${stamp}` });
+      await page.goto('/dashboard');
+      await page.getByRole('link', { name: 'User Settings' }).first().waitFor();
+      expect(await page.getByRole('link', { name: 'Admin', exact: true }).count()).toBe(0);
+    });
+
+    await step('no console errors (admin area)', async () => {
+      expect(consoleErrors.slice(errorsBefore), consoleErrors.slice(errorsBefore).join('\n')).toEqual([]);
     });
   });
 

@@ -34,6 +34,8 @@ export const E2E_SUPPORT_EMAIL = 'support@skald.test';
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's DATA_DIR (operator commands such as users:promote run against it). */
+  dataDir: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -75,7 +77,7 @@ export async function startAllInOne(env: Readonly<Record<string, string>> = {}):
     }
     try {
       const res = await fetch(`${baseUrl}/`);
-      if (res.ok && (res.headers.get('content-type') ?? '').includes('text/html')) return { baseUrl, output: () => output, stop };
+      if (res.ok && (res.headers.get('content-type') ?? '').includes('text/html')) return { baseUrl, dataDir, output: () => output, stop };
     } catch {
       // not listening yet
     }

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
+import { adminRolesOf } from './features/admin/adminNav.ts';
 import { AppShell } from './features/shell/AppShell.tsx';
 import { RequireRole, RequireToken } from './features/shell/guards.tsx';
 import { STAFF_ROLES } from './features/shell/navigation.ts';
@@ -24,6 +25,11 @@ const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
 const SettingsPage = lazy(() => import('./features/settings/SettingsPage.tsx'));
 const ServerUsersPage = lazy(() => import('./features/serverUsers/ServerUsersPage.tsx'));
+const AdminDashboardPage = lazy(() => import('./features/admin/AdminDashboardPage.tsx'));
+const AdminUsersPage = lazy(() => import('./features/admin/AdminUsersPage.tsx'));
+const AdminServersPage = lazy(() => import('./features/admin/AdminServersPage.tsx'));
+const AdminServerPage = lazy(() => import('./features/admin/AdminServerPage.tsx'));
+const AdminLogsPage = lazy(() => import('./features/admin/AdminLogsPage.tsx'));
 const infoPages = () => import('./features/landing/InfoPage.tsx');
 const legalPages = () => import('./features/landing/LegalPages.tsx');
 const PrivacyPage = lazy(() => legalPages().then((m) => ({ default: m.PrivacyPage })));
@@ -87,8 +93,17 @@ export function AppRoutes() {
           <Route path="/create-server" element={<CreateServerPage />} />
           <Route path="/user-settings" element={<UserSettingsPage />} />
         </Route>
+        {/* The staff admin area (spec 001 §2, §6): each screen for the site roles adminNav.ts lists. */}
         <Route element={<RequireRole allowed={STAFF_ROLES} />}>
-          <Route path="/admin/dashboard" element={<NotAvailablePage title="Admin Dashboard" />} />
+          <Route path="/admin/dashboard" element={<AdminDashboardPage />} />
+          <Route path="/admin/servers" element={<AdminServersPage />} />
+          <Route path="/admin/servers/:id" element={<AdminServerPage />} />
+        </Route>
+        <Route element={<RequireRole allowed={adminRolesOf('/admin/users')} />}>
+          <Route path="/admin/users" element={<AdminUsersPage />} />
+        </Route>
+        <Route element={<RequireRole allowed={adminRolesOf('/admin/logs')} />}>
+          <Route path="/admin/logs" element={<AdminLogsPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -15,7 +15,7 @@ describe('eventBusConfig', () => {
     ];
     expect(configs.map((config) => config.kind)).toEqual(['memory', 'redis', 'kafka']);
     for (const config of configs) expect(config.historyTopics).toEqual(HISTORY_TOPICS);
-    expect([...HISTORY_TOPICS].sort()).toEqual([TOPICS.audit, TOPICS.billing, TOPICS.identity].sort());
+    expect([...HISTORY_TOPICS].sort()).toEqual([TOPICS.audit, TOPICS.billing, TOPICS.identity, TOPICS.logCounts, TOPICS.backups].sort());
     // High volume and never needed by a late consumer: trimmed once consumed.
     expect(HISTORY_TOPICS).not.toContain(TOPICS.logsIngested);
   });

@@ -6,5 +6,6 @@ export * from './events/logs.ts';
 export * from './events/identity.ts';
 export * from './events/audit.ts';
 export * from './events/billing.ts';
+export * from './events/counts.ts';
 export * from './events/framework.ts';
 export * from './api/index.ts';

@@ -12,6 +12,10 @@ export const TOPICS = {
   audit: 'skald.audit.v1',
   /** Billing's own facts: each server's subscription (billing.subscription-changed). Tiers and suspensions are identity facts. */
   billing: 'skald.billing.v1',
+  /** The logs service's per-server counts (logs.server-counts): stored text and photo logs, per-day rollups. */
+  logCounts: 'skald.logs.counts.v1',
+  /** The backups service's facts (backup.catalog-changed): each server's stored backups and their sizes. */
+  backups: 'skald.backups.v1',
 } as const;
 
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
@@ -31,5 +35,7 @@ export const ALL_TOPICS: readonly TopicName[] = Object.values(TOPICS);
  * - identity: users, servers, API keys, memberships, tiers, suspensions (every read model).
  * - billing: subscription facts (a server's tier and suspension are on identity).
  * - audit: the audit trail store needs every entry, including those from before it was deployed.
+ * - logCounts, backups: per-server figures another service owns (the admin area's counts and sizes,
+ *   docs/ARCHITECTURE.md "Data another service owns"); a reader added later starts from each server's last value.
  */
-export const HISTORY_TOPICS: readonly TopicName[] = [TOPICS.identity, TOPICS.billing, TOPICS.audit];
+export const HISTORY_TOPICS: readonly TopicName[] = [TOPICS.identity, TOPICS.billing, TOPICS.audit, TOPICS.logCounts, TOPICS.backups];

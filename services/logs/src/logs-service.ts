@@ -14,6 +14,7 @@ import { createExportLimit } from './domain/exports/export-limit.ts';
 import { createImageUrlSigner } from './domain/image-url.ts';
 import { createLevelColorsRepository } from './domain/level-colors.ts';
 import { startRetention } from './domain/retention.ts';
+import { createServerCounts, startCountsPublisher } from './domain/server-counts.ts';
 import { startAuditCopyConsumer } from './events/audit-copy-consumer.ts';
 import { TAIL_SHUTDOWN, createLiveTails } from './domain/tail/live-tails.ts';
 import type { LiveTailOptions } from './domain/tail/live-tails.ts';
@@ -23,6 +24,8 @@ import { registerLogsRoutes } from './http/routes.ts';
 export interface LogsServiceOptions {
   /** Path prefix browsers use to reach this service's routes (image URLs). Default '/api' (the gateway's). */
   readonly publicPathPrefix?: string;
+  /** Period of the logs.server-counts publishing job; default 1 minute. */
+  readonly countsEveryMs?: number;
   /** Retention sweep period; default 10 minutes. */
   readonly retentionEveryMs?: number;
   /** The clock of the read side (day windows, image URL expiry, cleanup ages); default Date.now. */
@@ -43,13 +46,15 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const colors = await createLevelColorsRepository(deps.docs);
   const signer = createImageUrlSigner(deps.secretsKey, options.publicPathPrefix ?? '/api');
   const tails = createLiveTails(deps.logStore, deps.log, options.tail);
-  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, live: tails.feed };
+  const counts = await createServerCounts({ docs: deps.docs, logStore: deps.logStore, bus: deps.bus });
+  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, live: tails.feed, counts };
   const auditCopy = await createAuditCopy(deps.docs);
   const audit = createAuditPublisher({ bus: deps.bus, directory, now });
   const exportLimit = createExportLimit({ counters: deps.counters, directory, now });
   let consumer: Subscription | null = null;
   let auditCopyConsumer: Subscription | null = null;
   let retention: Worker | null = null;
+  let countsPublisher: Worker | null = null;
   let started = false;
 
   const control: LogsServiceControl = {
@@ -90,6 +95,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
         auditCopy,
         exportLimit,
         tails,
+        counts,
       });
     },
     async start() {
@@ -97,7 +103,8 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
       await control.startConsumer();
       await deps.bus.ensureTopics([TOPICS.audit]);
       auditCopyConsumer = await startAuditCopyConsumer(deps.bus, auditCopy);
-      retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log }, options.retentionEveryMs);
+      retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log, counts }, options.retentionEveryMs);
+      countsPublisher = await startCountsPublisher(deps.jobs, deps.bus, counts, options.countsEveryMs);
       started = true;
     },
     async stop() {
@@ -111,6 +118,9 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
       const worker = retention;
       retention = null;
       if (worker) await worker.close();
+      const publisher = countsPublisher;
+      countsPublisher = null;
+      if (publisher) await publisher.close();
       await directory.stop();
     },
     async ready() {

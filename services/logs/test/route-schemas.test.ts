@@ -10,7 +10,7 @@ import { createTestDeps } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
 import { createLogsServiceWith } from '../src/logs-service.ts';
 
-const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports'];
+const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports', 'admin'];
 const routes: { method: string; url: string; schema: FastifySchema | undefined }[] = [];
 let deps: TestDeps;
 let app: FastifyInstance;
@@ -36,6 +36,8 @@ describe('logs route schemas', () => {
   it('give every route a tag, a summary and its answers, errors included', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
       'DELETE /logs/cleanup',
+      'GET /admin/servers/:id/logs',
+      'GET /admin/servers/:id/photologs',
       'GET /exports/:type',
       'GET /exports/:type/pdf',
       'GET /exports/custom',
@@ -66,6 +68,8 @@ describe('logs route schemas', () => {
   it('generate one OpenAPI operation per route', () => {
     const document = app.swagger() as { paths: Record<string, Record<string, { tags?: string[]; responses?: Record<string, unknown> }>> };
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/admin/servers/{id}/logs',
+      '/admin/servers/{id}/photologs',
       '/exports/custom',
       '/exports/status',
       '/exports/{type}',

@@ -7,6 +7,7 @@ export * from './site.ts';
 export * from './audit.ts';
 export * from './webhooks.ts';
 export * from './compat.ts';
+export * from './admin.ts';
 export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts';
 export type { ServerRole, SiteRole } from '../roles.ts';
 export * from './backups.ts';

@@ -67,6 +67,11 @@ export const UserActiveChangedEvent = event(
   'user.active-changed',
   Type.Object({ userId: Id, active: Type.Boolean() }, { additionalProperties: false }),
 );
+/** The user signed in (password, or password and 2FA): the time of the last successful sign-in, a full value. */
+export const UserSignedInEvent = event(
+  'user.signed-in',
+  Type.Object({ userId: Id, at: IsoTime }, { additionalProperties: false }),
+);
 export const ServerCreatedEvent = event(
   'server.created',
   Type.Object(
@@ -122,6 +127,7 @@ export type UserUpdated = Static<typeof UserUpdatedEvent.schema>;
 export type UserSessionsRevoked = Static<typeof UserSessionsRevokedEvent.schema>;
 export type UserSiteRoleChanged = Static<typeof UserSiteRoleChangedEvent.schema>;
 export type UserActiveChanged = Static<typeof UserActiveChangedEvent.schema>;
+export type UserSignedIn = Static<typeof UserSignedInEvent.schema>;
 export type ServerCreated = Static<typeof ServerCreatedEvent.schema>;
 export type ServerRenamed = Static<typeof ServerRenamedEvent.schema>;
 export type ServerDeleted = Static<typeof ServerDeletedEvent.schema>;
@@ -138,6 +144,7 @@ export const IDENTITY_EVENTS = [
   UserSessionsRevokedEvent,
   UserSiteRoleChangedEvent,
   UserActiveChangedEvent,
+  UserSignedInEvent,
   ServerCreatedEvent,
   ServerRenamedEvent,
   ServerDeletedEvent,

@@ -48,6 +48,8 @@ export interface AuditTrail {
   record(eventId: string, entry: AuditRecorded): Promise<boolean>;
   /** Newest first (time, then id, descending). */
   page(filter: AuditFilter, offset: number, limit: number): Promise<{ entries: AuditEntryDocument[]; total: number }>;
+  /** How many entries the server's trail holds. */
+  countOf(serverId: string): Promise<number>;
   /** Every user who appears in the server's trail, by e-mail. */
   usersOf(serverId: string): Promise<AuditUser[]>;
   /** The newest staff actions, newest first. */
@@ -119,6 +121,9 @@ export async function createAuditTrail(docs: DocumentStore): Promise<AuditTrail>
       const query = serverFilter(filter);
       const [page, total] = await Promise.all([entries.find(query, { sort: NEWEST_FIRST, skip: offset, limit }), entries.count(query)]);
       return { entries: page, total };
+    },
+    async countOf(serverId) {
+      return entries.count({ serverId });
     },
     async usersOf(serverId) {
       const found = await users.find({ serverId });

@@ -2,6 +2,7 @@
  * Sign-in (spec 000 §3): username and password, then, for accounts with 2FA, a second step with a
  * single-use pre-token and a TOTP code. Wrong passwords and codes count against per-account limits.
  */
+import { UserSignedInEvent, identityMessage } from '@skald/contracts';
 import type { LoginAnswer, SessionAnswer } from '@skald/contracts/api';
 import { HttpError } from '@skald/service-kit';
 import type { AuthContext } from './context.ts';
@@ -20,16 +21,21 @@ export const PRE_TOKEN_TTL_MS = 5 * 60_000;
 /** Wrong codes allowed on one pre-token before it dies (the per-account limit applies too). */
 const PRE_TOKEN_MAX_FAILURES = 3;
 
-type LoginContext = Pick<AuthContext, 'store' | 'tokens' | 'limiter' | 'limits' | 'dummyPasswordHash'>;
+type LoginContext = Pick<AuthContext, 'store' | 'events' | 'tokens' | 'limiter' | 'limits' | 'dummyPasswordHash'>;
 
 /** The failed-login window of an account; also guards the current-password check of PATCH /user/password. */
 export function loginAccountKey(usernameLower: string): string {
   return `login:acct:${usernameLower}`;
 }
 
-/** A fresh access token and the user's servers; records the sign-in time. */
-export async function startSession(ctx: Pick<AuthContext, 'store' | 'tokens'>, user: UserDoc): Promise<SessionAnswer> {
-  await ctx.store.users.updateOne({ _id: user._id }, { $set: { lastLoginAt: new Date().toISOString() } });
+/**
+ * A fresh access token and the user's servers; records the sign-in time and publishes it (user.signed-in:
+ * the admin area's "Last login", a full value keyed by the user).
+ */
+export async function startSession(ctx: Pick<AuthContext, 'store' | 'events' | 'tokens'>, user: UserDoc): Promise<SessionAnswer> {
+  const at = new Date().toISOString();
+  await ctx.store.users.updateOne({ _id: user._id }, { $set: { lastLoginAt: at } });
+  await ctx.events.publish([identityMessage(UserSignedInEvent, { userId: user._id, at })]);
   return { token: ctx.tokens.issue(user), servers: await serversOfUser(ctx.store, user._id) };
 }
 
@@ -61,7 +67,7 @@ export async function login(ctx: LoginContext, input: { readonly username: strin
 
 /** Step two: the pre-token from step one and a TOTP code (replays and older codes refused). */
 export async function completeTwoFactorLogin(
-  ctx: Pick<AuthContext, 'store' | 'tokens' | 'limiter' | 'limits' | 'secrets' | 'now'>,
+  ctx: Pick<AuthContext, 'store' | 'events' | 'tokens' | 'limiter' | 'limits' | 'secrets' | 'now'>,
   input: { readonly preToken: string; readonly code: string },
 ): Promise<SessionAnswer> {
   const { store } = ctx;

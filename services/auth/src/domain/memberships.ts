@@ -31,6 +31,17 @@ export function userLimitReached(limit: number, tierLabel: string): string {
 
 type MembershipContext = Pick<AuthContext, 'store' | 'events'>;
 
+/**
+ * Who changes the membership: the server's owner (`/manage`, audited as membership.*) or staff in the
+ * admin area (audited as staff.member-*, so the change is listed in the admin logs too).
+ */
+export type MembershipChanger = 'owner' | 'staff';
+
+const AUDIT_ACTIONS_OF = {
+  owner: { added: 'membership.added', roleChanged: 'membership.role-changed', removed: 'membership.removed' },
+  staff: { added: 'staff.member-added', roleChanged: 'staff.member-role-changed', removed: 'staff.member-removed' },
+} as const;
+
 /** The caller's role on a server, from the authoritative memberships (null: not a member). */
 export function membershipRoles(store: Pick<AuthStore, 'memberships'>): ServerRoleSource {
   return {
@@ -61,6 +72,7 @@ export async function addServerUser(
   ctx: MembershipContext,
   actor: UserDoc,
   input: { readonly serverId: string; readonly email: string; readonly role: AssignableRole },
+  changer: MembershipChanger = 'owner',
 ): Promise<AddServerUserAnswer> {
   const { store } = ctx;
   const server = await loadServer(store, input.serverId);
@@ -88,7 +100,7 @@ export async function addServerUser(
     actorId: actor._id,
     actorEmail: actor.email,
     serverId: server._id,
-    action: 'membership.added',
+    action: AUDIT_ACTIONS_OF[changer].added,
     details: { userId: target._id, email: target.email, role },
   });
   return { message: USER_ADDED, user: { id: target._id, username: target.username, email: target.email, role } };
@@ -102,26 +114,33 @@ async function changeableMembership(store: Pick<AuthStore, 'memberships'>, serve
   return membership;
 }
 
-export async function changeServerUserRole(ctx: MembershipContext, actor: UserDoc, serverId: string, userId: string, role: AssignableRole): Promise<void> {
+export async function changeServerUserRole(
+  ctx: MembershipContext,
+  actor: UserDoc,
+  serverId: string,
+  userId: string,
+  role: AssignableRole,
+  changer: MembershipChanger = 'owner',
+): Promise<void> {
   const membership = await changeableMembership(ctx.store, serverId, userId);
   await ctx.store.memberships.updateOne({ _id: membership._id }, { $set: { role } });
   await ctx.events.publish([identityMessage(MembershipRoleChangedEvent, { serverId, userId: membership.userId, role })], {
     actorId: actor._id,
     actorEmail: actor.email,
     serverId,
-    action: 'membership.role-changed',
+    action: AUDIT_ACTIONS_OF[changer].roleChanged,
     details: { userId: membership.userId, from: membership.role, to: role },
   });
 }
 
-export async function removeServerUser(ctx: MembershipContext, actor: UserDoc, serverId: string, userId: string): Promise<void> {
+export async function removeServerUser(ctx: MembershipContext, actor: UserDoc, serverId: string, userId: string, changer: MembershipChanger = 'owner'): Promise<void> {
   const membership = await changeableMembership(ctx.store, serverId, userId);
   await ctx.store.memberships.deleteOne({ _id: membership._id });
   await ctx.events.publish([identityMessage(MembershipRemovedEvent, { serverId, userId: membership.userId })], {
     actorId: actor._id,
     actorEmail: actor.email,
     serverId,
-    action: 'membership.removed',
+    action: AUDIT_ACTIONS_OF[changer].removed,
     details: { userId: membership.userId, role: membership.role },
   });
 }

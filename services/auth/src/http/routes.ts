@@ -4,6 +4,7 @@ import type { AuthRouteDeps } from './deps.ts';
 import { registerManageRoutes } from './manage-routes.ts';
 import { registerServerRoutes } from './server-routes.ts';
 import { registerSessionRoutes } from './session-routes.ts';
+import { registerStaffRoutes } from './staff-routes.ts';
 import { registerTwoFactorRoutes } from './two-factor-routes.ts';
 import { registerUserRoutes } from './user-routes.ts';
 
@@ -15,4 +16,5 @@ export async function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDe
   await registerTwoFactorRoutes(app, deps);
   await registerServerRoutes(app, deps);
   await registerManageRoutes(app, deps);
+  await registerStaffRoutes(app, deps);
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobQueue, LogStore, ObjectStore, Worker } from '@skald/ports';
+import type { ServerCounts } from './server-counts.ts';
 import { deleteObjects } from './store-batch.ts';
 
 export const RETENTION_QUEUE = 'logs-retention';
@@ -25,10 +26,13 @@ export async function sweepExpired(deps: RetentionDeps, now: number): Promise<nu
   return result.deletedCount;
 }
 
-/** Schedules the sweep (idempotent: same schedule id) and starts its worker. */
-export async function startRetention(jobs: JobQueue, deps: RetentionDeps, everyMs = RETENTION_EVERY_MS): Promise<Worker> {
+/**
+ * Schedules the sweep (idempotent: same schedule id) and starts its worker. A sweep that removed logs marks
+ * every server with logs for its next counts fact (the store does not say whose logs expired).
+ */
+export async function startRetention(jobs: JobQueue, deps: RetentionDeps & { readonly counts: Pick<ServerCounts, 'markAllWithLogs'> }, everyMs = RETENTION_EVERY_MS): Promise<Worker> {
   await jobs.schedule(RETENTION_QUEUE, RETENTION_SCHEDULE_ID, everyMs, RETENTION_JOB, {});
   return jobs.process(RETENTION_QUEUE, async (job) => {
-    if (job.name === RETENTION_JOB) await sweepExpired(deps, Date.now());
+    if (job.name === RETENTION_JOB && (await sweepExpired(deps, Date.now())) > 0) await deps.counts.markAllWithLogs();
   });
 }

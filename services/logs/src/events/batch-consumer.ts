@@ -7,13 +7,24 @@ import { LogsBatchAcceptedEvent, on, subscribeEvents } from '@skald/contracts';
 import type { EventBus, Subscription } from '@skald/ports';
 import { storeAcceptedBatch } from '../domain/store-batch.ts';
 import type { StoreBatchDeps } from '../domain/store-batch.ts';
+import type { ServerCounts } from '../domain/server-counts.ts';
 
 export const LOGS_CONSUMER_GROUP = 'logs-store';
 
-export async function startBatchConsumer(bus: EventBus, deps: StoreBatchDeps, options: { retryDelayMs?: number } = {}): Promise<Subscription> {
+/** Stores each batch; a batch that changed the server's stored logs marks it for its next counts fact. */
+export async function startBatchConsumer(
+  bus: EventBus,
+  deps: StoreBatchDeps & { readonly counts: Pick<ServerCounts, 'mark'> },
+  options: { retryDelayMs?: number } = {},
+): Promise<Subscription> {
   return subscribeEvents(bus, {
     group: LOGS_CONSUMER_GROUP,
-    handlers: [on(LogsBatchAcceptedEvent, async (data) => void (await storeAcceptedBatch(deps, data)))],
+    handlers: [
+      on(LogsBatchAcceptedEvent, async (data) => {
+        const stored = await storeAcceptedBatch(deps, data);
+        if (stored.inserted > 0 || stored.photosEvicted > 0) await deps.counts.mark(data.serverId);
+      }),
+    ],
     maxAttempts: 5,
     ...options,
   });

@@ -6,6 +6,7 @@ import type { AuditCopy } from '../domain/exports/audit-copy.ts';
 import type { ExportLimit } from '../domain/exports/export-limit.ts';
 import type { ImageUrlSigner } from '../domain/image-url.ts';
 import type { LevelColorsRepository } from '../domain/level-colors.ts';
+import type { ServerCounts } from '../domain/server-counts.ts';
 import type { ServerDirectory } from '../domain/server-directory.ts';
 import type { LiveTails } from '../domain/tail/live-tails.ts';
 
@@ -27,4 +28,6 @@ export interface LogsRouteDeps {
   readonly exportLimit: ExportLimit;
   /** Open live tails, their bounds and the feed they listen to (GET /logs/tail). */
   readonly tails: LiveTails;
+  /** Marks a server whose stored logs changed (its next logs.server-counts fact). */
+  readonly counts: Pick<ServerCounts, 'mark'>;
 }

@@ -145,6 +145,7 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
       // days = 0 deletes everything up to now; days = n keeps the last n days.
       const result = await deps.logStore.deleteBefore(serverId, deps.now() - parsedDays * DAY_MS);
       await deleteObjects(deps, result.objectKeys);
+      if (result.deletedCount > 0) await deps.counts.mark(serverId);
       await deps.audit.publish({ actorId: userIdFromRequest(request) ?? '', serverId, action: 'logs.deleted', details: { days: parsedDays, deletedCount: result.deletedCount } });
       return { deletedCount: result.deletedCount };
     },

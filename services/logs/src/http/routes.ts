@@ -5,6 +5,7 @@ import { registerImageRoute } from './image-route.ts';
 import { registerLogRoutes } from './log-routes.ts';
 import { registerSettingsRoutes } from './settings-routes.ts';
 import { registerTailRoute } from './tail-route.ts';
+import { registerStaffRoutes } from './staff-routes.ts';
 import { registerUsageRoute } from './usage-route.ts';
 
 /**
@@ -18,4 +19,5 @@ export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDe
   await registerUsageRoute(app, deps);
   await registerImageRoute(app, deps);
   await registerExportRoutes(app, deps);
+  await registerStaffRoutes(app, deps);
 }

@@ -3,6 +3,7 @@ import { Button } from 'antd';
 import { Suspense, useEffect, useRef, useState, type TouchEvent } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
+import { AdminSidebar } from '../admin/AdminSidebar.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
 import { endSession } from '../auth/session.ts';
 import { AppFooter } from './AppFooter.tsx';
@@ -56,6 +57,8 @@ export function AppShell() {
   };
 
   const showSidebar = Boolean(token);
+  // The admin area shows its own sidebar (spec 001 §2): with a token, on paths under /admin.
+  const inAdmin = location.pathname.startsWith('/admin');
   return (
     <div className="app-frame">
       <AppHeader />
@@ -64,7 +67,7 @@ export function AppShell() {
             can never cover the footer or the page's own controls. */}
         {showSidebar && isMobile && (
           <Button className="sidebar-toggle" icon={<MenuUnfoldOutlined />} onClick={() => setSidebarOpen(true)} aria-expanded={sidebarOpen} aria-controls="server-sidebar">
-            Server menu
+            {inAdmin ? 'Admin menu' : 'Server menu'}
           </Button>
         )}
         {showSidebar && (
@@ -78,7 +81,7 @@ export function AppShell() {
               aria-hidden={isMobile && !sidebarOpen}
               inert={isMobile && !sidebarOpen}
             >
-              <ServerSidebar />
+              {inAdmin ? <AdminSidebar /> : <ServerSidebar />}
             </aside>
           </>
         )}

@@ -1,0 +1,98 @@
+import type { AdminLogEntry } from '@skald/contracts/api';
+import { Alert, Space, Spin } from 'antd';
+import { useState } from 'react';
+import { PageTitle } from '../shell/PageTitle.tsx';
+import { useAdminLogsQuery } from './adminApi.ts';
+import { ADMIN_TEXT, detailsText, formatDateTime } from './adminText.ts';
+
+interface Filters {
+  readonly user: string;
+  readonly server: string;
+  readonly action: string;
+}
+
+const serverOf = (l: AdminLogEntry) => l.server_name ?? '';
+
+export function matches(l: AdminLogEntry, f: Filters, skip?: keyof Filters): boolean {
+  return (skip === 'user' || f.user === '' || l.admin_email === f.user) && (skip === 'server' || f.server === '' || serverOf(l) === f.server) && (skip === 'action' || f.action === '' || l.action === f.action);
+}
+
+/** A filter's options narrow to the values present in the logs the OTHER filters leave (spec 001 §2). */
+export function optionsOf(logs: readonly AdminLogEntry[], f: Filters, which: keyof Filters, pick: (l: AdminLogEntry) => string): string[] {
+  return [...new Set(logs.filter((l) => matches(l, f, which)).map(pick).filter((v) => v !== ''))].sort((a, b) => a.localeCompare(b));
+}
+
+/** Staff actions (spec 001 §2 Admin logs page): superadmin only; filters on the client. */
+export default function AdminLogsPage() {
+  const { data, isLoading, isError } = useAdminLogsQuery(undefined);
+  const [filters, setFilters] = useState<Filters>({ user: '', server: '', action: '' });
+  const logs = data?.logs ?? [];
+  const shown = logs.filter((l) => matches(l, filters));
+  const select = (which: keyof Filters, label: string, pick: (l: AdminLogEntry) => string) => (
+    <div className="filter-field">
+      <label className="field-label" htmlFor={`admin-logs-${which}`}>
+        {label}
+      </label>
+      <select id={`admin-logs-${which}`} className="native-select" value={filters[which]} onChange={(e) => setFilters({ ...filters, [which]: e.target.value })}>
+        <option value="">All</option>
+        {optionsOf(logs, filters, which, pick).map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+  return (
+    <div className="page">
+      <PageTitle>Admin Logs</PageTitle>
+      <div className="audit-filters">
+        {select('user', 'User', (l) => l.admin_email)}
+        {select('server', 'Server', serverOf)}
+        {select('action', 'Action', (l) => l.action)}
+      </div>
+      {isLoading ? (
+        <Space role="status">
+          <Spin /> <span>{ADMIN_TEXT.logsLoading}</span>
+        </Space>
+      ) : isError ? (
+        <Alert type="error" title={ADMIN_TEXT.noAccess} showIcon />
+      ) : (
+        <div className="table-scroll" role="region" aria-label="Admin logs table" tabIndex={0}>
+          <table className="audit-table">
+            <caption className="sr-only">Admin logs</caption>
+            <thead>
+              <tr>
+                {['ID', 'Admin', 'Server', 'Action', 'Details', 'Timestamp'].map((h) => (
+                  <th scope="col" key={h}>
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {shown.length === 0 ? (
+                <tr>
+                  <td colSpan={6} className="audit-empty">
+                    {ADMIN_TEXT.adminLogsEmpty}
+                  </td>
+                </tr>
+              ) : (
+                shown.map((l) => (
+                  <tr key={l.id} data-testid="admin-log-row">
+                    <td className="audit-id">{l.id}</td>
+                    <td>{l.admin_email || l.admin_user_id}</td>
+                    <td>{l.server_name ?? '-'}</td>
+                    <td>{l.action}</td>
+                    <td className="audit-details">{detailsText(l.details)}</td>
+                    <td>{formatDateTime(l.created_at)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { ADMIN_USER_ROLES, type AdminUser, type AdminUserRole } from '@skald/contracts/api';
+import { Alert, Button, Space, Spin } from 'antd';
+import { useState } from 'react';
+import { errorText } from '../../app/errors.ts';
+import { useToast } from '../../app/toast.tsx';
+import { PageTitle } from '../shell/PageTitle.tsx';
+import { useAdminUsersQuery, useSetUserActiveMutation, useSetUserRoleMutation } from './adminApi.ts';
+import { ADMIN_POLL_MS, ADMIN_TEXT, formatDateTime } from './adminText.ts';
+
+/** Staff accounts page 'All users' (spec 001 §2, §4, §5, §8): admin and superadmin; refreshed every 20 s. */
+export default function AdminUsersPage() {
+  const toast = useToast();
+  const { data, isLoading, isError } = useAdminUsersQuery(undefined, { pollingInterval: ADMIN_POLL_MS.users, skipPollingIfUnfocused: true });
+  const [setRole] = useSetUserRoleMutation();
+  const [setActive] = useSetUserActiveMutation();
+  // One update at a time (spec 001 §4): the row in flight is disabled and no other update starts.
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const run = async (user: AdminUser, change: () => Promise<unknown>, ok: string, fallback: string, useServerText: boolean) => {
+    if (busy !== null) return;
+    setBusy(user.id);
+    try {
+      await change();
+      toast.success(ok);
+    } catch (err) {
+      toast.error(useServerText ? errorText(err, fallback) : fallback);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const changeRole = (user: AdminUser, role: AdminUserRole) => {
+    if (role === user.role) return;
+    void run(user, () => setRole({ userId: user.id, role }).unwrap(), ADMIN_TEXT.roleUpdated, ADMIN_TEXT.roleFailed, true);
+  };
+  const toggleActive = (user: AdminUser) => void run(user, () => setActive({ userId: user.id, active: !user.active }).unwrap(), ADMIN_TEXT.statusUpdated, ADMIN_TEXT.statusFailed, false);
+
+  return (
+    <div className="page">
+      <PageTitle>All users</PageTitle>
+      {isLoading ? (
+        <Space role="status">
+          <Spin /> <span>{ADMIN_TEXT.usersLoading}</span>
+        </Space>
+      ) : isError || !data ? (
+        <Alert type="error" title={ADMIN_TEXT.noAccess} showIcon />
+      ) : (
+        <div className="table-scroll" role="region" aria-label="Users table" tabIndex={0}>
+          <table className="audit-table admin-table">
+            <caption className="sr-only">All users</caption>
+            <thead>
+              <tr>
+                {['Email', 'Username', 'Role', '2FA', 'Servers', 'Active', 'Created at', 'Last login', 'Actions'].map((h) => (
+                  <th scope="col" key={h}>
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {data.users.map((user) => {
+                const rowBusy = busy === user.id;
+                return (
+                  <tr key={user.id} data-testid="admin-user-row" data-user={user.email}>
+                    <td>{user.email}</td>
+                    <td>{user.username}</td>
+                    <td>{user.role}</td>
+                    <td>{user.twoFAEnabled ? 'Yes' : 'No'}</td>
+                    <td>{user.serverCount}</td>
+                    <td>{user.active ? 'Yes' : 'No'}</td>
+                    <td>{formatDateTime(user.created_at)}</td>
+                    <td>{formatDateTime(user.last_successful_login)}</td>
+                    <td>
+                      <div className="admin-actions">
+                        <select
+                          className="native-select"
+                          aria-label={`Role of ${user.email}`}
+                          value={user.role}
+                          disabled={!user.twoFAEnabled || rowBusy}
+                          title={user.twoFAEnabled ? undefined : ADMIN_TEXT.needs2FA}
+                          onChange={(e) => changeRole(user, e.target.value as AdminUserRole)}
+                        >
+                          {ADMIN_USER_ROLES.map((r) => (
+                            <option key={r} value={r}>
+                              {r}
+                            </option>
+                          ))}
+                        </select>
+                        {!user.twoFAEnabled && <span className="muted admin-hint">{ADMIN_TEXT.needs2FA}</span>}
+                        <Button size="small" disabled={rowBusy} loading={rowBusy} onClick={() => toggleActive(user)} aria-label={`${user.active ? 'Disable' : 'Enable'} ${user.email}`}>
+                          {user.active ? 'Disable' : 'Enable'}
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
