@@ -13,6 +13,7 @@ import { DEFAULT_DUMP_LIMITS } from './domain/dump/dump-to-object.ts';
 import type { DumpLimits } from './domain/dump/dump-to-object.ts';
 import { createBackupScheduler, HOUR_MS } from './domain/schedule.ts';
 import { createBackupAudit } from './events/audit-publisher.ts';
+import { createCatalogPublisher } from './events/catalog-publisher.ts';
 import { registerBackupsRoutes } from './http/routes.ts';
 
 export interface BackupsServiceOptions {
@@ -41,6 +42,7 @@ export async function createBackupsServiceWith(deps: ServiceDeps, options: Backu
     objects: deps.objects,
     outbound: deps.outbound,
     audit,
+    catalog: createCatalogPublisher({ bus: deps.bus, records, log: deps.log }),
     log: deps.log,
     now,
     limits: { ...DEFAULT_DUMP_LIMITS, ...options.limits },

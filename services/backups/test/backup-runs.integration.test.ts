@@ -19,6 +19,15 @@ if (!available) console.warn('backup-runs: skipped: no MariaDB at 127.0.0.1:3306
 const OWNER = 'owner-1';
 const SECRET = 'N0t-the-r00t-password';
 
+/** The backup.catalog-changed facts published for a server, oldest first: each the list of stored backup ids. */
+function catalogs(harness: { published: readonly { topic: string; payload: unknown }[] }, serverId: string): string[][] {
+  return harness.published
+    .filter((m) => m.topic === TOPICS.backups)
+    .map((m) => (m.payload as { data: { serverId: string; backups: { id: string; size: number }[] } }).data)
+    .filter((d) => d.serverId === serverId)
+    .map((d) => d.backups.map((b) => b.id));
+}
+
 describe.skipIf(!available)('backup runs', () => {
   const database = uniqueDatabaseName('runs');
   let h: Harness;
@@ -99,6 +108,8 @@ describe.skipIf(!available)('backup runs', () => {
     expect((await listBackups(h, 'srv-rot', OWNER)).map((b) => b.id)).toEqual([second]);
     expect((await h.deps.objects.list('backups/')).map((o) => o.key)).toEqual([`backups/${second}.sql.gz`]);
     expect((await callAs(h, 'GET', `/backups/srv-rot/download/${first}`, OWNER)).statusCode).toBe(404);
+    // The admin area's counts follow: the catalog after each run, the rotated-out backup gone from the second.
+    await expect.poll(() => catalogs(h, 'srv-rot')).toEqual([[first], [second]]);
   });
 
   describe('with a slow object store', () => {
@@ -137,5 +148,9 @@ describe.skipIf(!available)('backup runs', () => {
     await expect
       .poll(() => h.published.filter((m) => m.topic === TOPICS.audit).map((m) => (m.payload as { data: { action: string } }).data.action))
       .toEqual(['backup.settings-saved', 'backup.created', 'backup.downloaded', 'backup.deleted']);
+    // The catalog once with the backup, once empty after the delete (sizes as the owner's list shows them).
+    expect(catalogs(h, 'srv-del')).toEqual([[id], []]);
+    const sizes = h.published.filter((m) => m.topic === TOPICS.backups).map((m) => (m.payload as { data: { backups: { size: number }[] } }).data.backups.map((b) => b.size));
+    expect(sizes[0]![0]).toBeGreaterThan(0);
   });
 });

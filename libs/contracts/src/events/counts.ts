@@ -53,7 +53,7 @@ export const BackupCatalogChangedSchema = Type.Object(
       Type.Object(
         {
           id: Type.String({ minLength: 1, maxLength: 64 }),
-          /** Bytes stored. */
+          /** Bytes of the SQL as downloaded (the size the owner's list shows). */
           size: Count,
           /** ISO 8601 completion time. */
           createdAt: Type.String({ minLength: 1, maxLength: 40 }),

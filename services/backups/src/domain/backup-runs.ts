@@ -12,6 +12,7 @@ import type { ObjectStore } from '@skald/ports';
 import { HttpError } from '@skald/service-kit';
 import type { OutboundGuard } from '@skald/service-kit';
 import type { BackupAudit } from '../events/audit-publisher.ts';
+import type { CatalogPublisher } from '../events/catalog-publisher.ts';
 import { SCHEDULER_ACTOR } from '../events/audit-publisher.ts';
 import { INTERRUPTED_REASON, objectKeyOf } from './backup-records.ts';
 import type { BackupDocument, BackupRecords, BackupTrigger } from './backup-records.ts';
@@ -39,6 +40,8 @@ export interface BackupRunsDeps {
   readonly objects: ObjectStore;
   readonly outbound: OutboundGuard;
   readonly audit: BackupAudit;
+  /** Announces the server's stored backups after each change (the admin area's counts and sizes). */
+  readonly catalog: CatalogPublisher;
   readonly log: FastifyBaseLogger;
   readonly now: () => number;
   readonly limits: DumpLimits;
@@ -64,16 +67,17 @@ export function createBackupRuns(deps: BackupRunsDeps): BackupRuns {
    * run about to be marked done, and failed runs past FAILED_RUNS_KEPT. A run already stored is never
    * removed by its own rotation, even if the tier dropped to 0 while it ran.
    */
-  async function rotate(serverId: string, reserved: number): Promise<void> {
+  async function rotate(serverId: string, reserved: number): Promise<boolean> {
     const keep = Math.max((await maxBackupsOf(deps.directory, serverId)) - reserved, 0);
     const all = await deps.records.list(serverId);
     const done = all.filter((b) => b.status === 'done');
     const failed = all.filter((b) => b.status === 'failed');
     const expired = [...done.slice(keep), ...failed.slice(FAILED_RUNS_KEPT)];
-    if (expired.length === 0) return;
+    if (expired.length === 0) return false;
     // Objects first: a record without its object would offer a download that 404s.
     await deps.objects.delete(expired.flatMap((b) => (b.objectKey ? [b.objectKey] : [])));
     await deps.records.remove(expired.map((b) => b._id));
+    return expired.some((b) => b.status === 'done');
   }
 
   async function execute(record: BackupDocument, settings: StoredSettings, controller: AbortController): Promise<void> {
@@ -91,12 +95,14 @@ export function createBackupRuns(deps: BackupRunsDeps): BackupRuns {
       await rotate(serverId, 1);
       await deps.records.finish(serverId, record._id, { status: 'done', size: result.size, storedSize: result.storedSize });
       deps.log.info({ serverId, backupId: record._id, size: result.size, storedSize: result.storedSize }, 'backups: backup stored');
+      await deps.catalog.publish(serverId);
     } catch (error) {
       const reason = error instanceof DumpFailure ? error.message : 'The backup failed because of an internal error';
       if (!(error instanceof DumpFailure)) deps.log.error({ err: error, serverId, backupId: record._id }, 'backups: run failed');
       else deps.log.warn({ serverId, backupId: record._id, reason }, 'backups: run failed');
       await deps.records.finish(serverId, record._id, { status: 'failed', error: reason });
-      await rotate(serverId, 0).catch(() => undefined);
+      // A lowered tier may have rotated finished backups out here too.
+      if (await rotate(serverId, 0).catch(() => false)) await deps.catalog.publish(serverId);
     } finally {
       clearInterval(heartbeat);
     }
@@ -147,6 +153,7 @@ export function createBackupRuns(deps: BackupRunsDeps): BackupRuns {
       if (backup.status === 'running') throw new HttpError(409, BACKUP_STILL_RUNNING);
       if (backup.objectKey) await deps.objects.delete([backup.objectKey]);
       await deps.records.remove([backupId]);
+      await deps.catalog.publish(serverId);
       await deps.audit.record(serverId, actorId, 'backup.deleted', { backupId });
     },
     async stop() {
