@@ -91,7 +91,7 @@ function requestCount(scrape: string, method: string, route: string, status: num
 
 function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
   describe.skipIf(!redisUp)(`all eight processes on ${bus === 'kafka' ? 'Kafka (librdkafka mock cluster)' : 'Redis Streams'}`, () => {
-    const root = mkdtempSync(join(tmpdir(), `skald-all-${bus}-`));
+    let root: string;
     const redisPrefix = `skaldall-${bus}-${randomBytes(5).toString('hex')}`;
     const backupDatabase = uniqueDatabaseName(`all${bus}`);
     let topology: Topology;
@@ -101,6 +101,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
     let G: string;
 
     beforeAll(async () => {
+      root = mkdtempSync(join(tmpdir(), `skald-all-${bus}-`));
       stripe = await startStripeTestServer();
       receiver = await startReceiver();
       if (mariadbUp) await createGameDatabase(backupDatabase);
@@ -129,7 +130,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
       await stripe?.close();
       await receiver?.close();
       if (mariadbUp) await dropDatabase(backupDatabase);
-      rmSync(root, { recursive: true, force: true });
+      if (root) rmSync(root, { recursive: true, force: true });
     });
 
     it('runs the end-to-end flow through the gateway and every process reports it in /metrics', { timeout: 120_000 }, async () => {

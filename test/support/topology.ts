@@ -156,7 +156,13 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     return proc;
   };
   const started = SKALD_PROCESSES.map((spec) => spawnOne(spec.target));
-  await Promise.all(started.map((proc) => waitForOk(proc, '/ready', 60_000)));
+  try {
+    await Promise.all(started.map((proc) => waitForOk(proc, '/ready', 60_000)));
+  } catch (error) {
+    // No process outlives a topology that failed to start.
+    await Promise.all(started.map((proc) => proc.kill('SIGKILL')));
+    throw error;
+  }
 
   return {
     bus: options.bus,
