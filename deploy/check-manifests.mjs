@@ -21,7 +21,10 @@
 // - photo memory: every process that decodes photos (ingestion, all-in-one) runs with MALLOC_ARENA_MAX=2,
 //   and its Kubernetes memory limit holds its idle memory plus the documented photo bound;
 // - deploy/gen-secrets.sh (run in a scratch copy) writes an Ed25519 pair that signs and verifies and a
-//   SECRETS_KEY the configuration accepts.
+//   SECRETS_KEY the configuration accepts;
+// - processes (issue 19): compose and the k8s base run exactly the processes of deploy/processes.ts (the
+//   list test/all-processes.test.ts starts), each on its PORT, each with every setting the list names for
+//   it, a setting named for one process reaching no other, and every service's jobs and counters on Redis.
 // Exits 1 listing every failure.
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, sign, verify, createPrivateKey, createPublicKey } from 'node:crypto';
@@ -33,6 +36,7 @@ import { parseAllDocuments } from 'yaml';
 import { ENV_NAMES, loadConfig } from '@skald/config';
 import { TIER_KEYS } from '@skald/contracts';
 import { PHOTO_MEMORY_BOUND_BYTES } from '@skald/ingestion-service/testing';
+import { SHARED_REDIS_ADAPTERS, SKALD_PROCESSES, ownedSettings, requiredSettings } from './processes.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const failures = [];
@@ -85,6 +89,26 @@ function checkStripeEnv(target, env, config, fromSecret, where) {
     if (env[name]) check(config?.stripe?.prices?.[PAID_TIERS[i]] === env[name], `${where}: ${name} does not reach the configuration`);
   }
   for (const name of STRIPE_SECRET_NAMES) check(name in env && fromSecret(name), `${where}: ${name} does not come from a Secret`);
+}
+
+const PROCESS_TARGETS = SKALD_PROCESSES.map((spec) => spec.target).sort();
+const OWNED_SETTINGS = ownedSettings();
+
+/**
+ * One process of a deployment file against deploy/processes.ts: its PORT, every setting the list names
+ * for it (on Kafka, the bus both files run), no setting the list gives to other processes only, and a
+ * service's jobs and counters on Redis.
+ */
+function checkProcessSettings(target, env, where) {
+  const spec = SKALD_PROCESSES.find((candidate) => candidate.target === target);
+  if (!check(spec, `${where}: ${target} is not a process of deploy/processes.ts`)) return;
+  check(env.PORT === String(spec.port), `${where}: PORT ${env.PORT} is not ${spec.port} (deploy/processes.ts)`);
+  const missing = requiredSettings(spec, 'kafka').filter((name) => !(name in env));
+  check(missing.length === 0, `${where}: ${missing.join(', ')} not set (deploy/processes.ts names them for ${target})`);
+  const stray = [...OWNED_SETTINGS].filter(([name, owners]) => !owners.has(target) && name in env).map(([name]) => name);
+  check(stray.length === 0, `${where}: ${stray.join(', ')} must reach ${stray.map((name) => [...OWNED_SETTINGS.get(name)].join(' and ')).join('; ')} only`);
+  if (target === 'gateway') return;
+  for (const [name, value] of Object.entries(SHARED_REDIS_ADAPTERS)) check(env[name] === value, `${where}: ${name} is not ${value} (deploy/processes.ts)`);
 }
 
 function check(condition, message) {
@@ -248,8 +272,8 @@ function checkCompose(secretsKey) {
   const skald = Object.entries(services).filter(([, s]) => s.image === 'skald:local');
   const targets = skald.map(([, s]) => s.environment?.TARGET).sort();
   check(
-    JSON.stringify(targets) === JSON.stringify(['admin', 'auth', 'backups', 'billing', 'gateway', 'ingestion', 'logs', 'webhooks']),
-    `compose: expected one container per process, got TARGETs ${targets.join(',')}`,
+    JSON.stringify(targets) === JSON.stringify(PROCESS_TARGETS),
+    `compose: expected one container per process of deploy/processes.ts (${PROCESS_TARGETS.join(',')}), got TARGETs ${targets.join(',')}`,
   );
   for (const name of ['kafka', 'mongo', 'redis', 'minio', 'mailpit']) check(services[name], `compose: no ${name} service`);
   check(services.redis?.command?.join(' ').includes('--maxmemory-policy noeviction'), 'compose: redis lacks noeviction');
@@ -276,6 +300,7 @@ function checkCompose(secretsKey) {
     const where = `compose ${name}`;
     const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), vars, where)]));
     for (const key of Object.keys(env)) check(isKnownEnv(key), `${where}: ${key} is not a Skald configuration variable`);
+    checkProcessSettings(name, env, where);
     const config = tryLoadConfig(env, where);
     if (!config) continue;
     // Compose: a secret comes from the .env by reference (${VAR}), never as a value in the file.
@@ -380,7 +405,11 @@ function checkBase(secretsKey) {
   );
   const services = objects.filter((o) => o.kind === 'Service');
   const deployments = objects.filter((o) => o.kind === 'Deployment');
-  check(deployments.length === 8, `k8s base: expected 8 Deployments, got ${deployments.length}`);
+  const names = deployments.map((deployment) => deployment.metadata.name).sort();
+  check(
+    JSON.stringify(names) === JSON.stringify(PROCESS_TARGETS),
+    `k8s base: expected one Deployment per process of deploy/processes.ts (${PROCESS_TARGETS.join(',')}), got ${names.join(',')}`,
+  );
   for (const deployment of deployments) {
     const where = `k8s base ${deployment.metadata.name}`;
     const pod = deployment.spec.template.spec;
@@ -389,6 +418,7 @@ function checkBase(secretsKey) {
     checkPodSecurity(pod, container, where);
     const env = containerEnv(container, configMaps, secrets, where);
     for (const key of Object.keys(env)) check(isKnownEnv(key), `${where}: ${key} is not a Skald configuration variable`);
+    checkProcessSettings(env.TARGET, env, where);
     const config = tryLoadConfig(env, where);
     if (!config) continue;
     const secretRefs = (container.envFrom ?? []).filter((source) => source.secretRef).map((source) => secrets[source.secretRef.name] ?? {});
