@@ -228,6 +228,23 @@ export function jobQueueContract(name: string, makeAdapter: () => Promise<JobQue
       expect(fired.length).toBe(count);
     });
 
+    it('runs a schedule first one interval after it is set, not at once', async () => {
+      // Services schedule on save (backups: "every N hours" from now); a first run at once would race a
+      // "Create now" right after saving (409) and differ between adapters.
+      const q = queueName('first-run');
+      const fired: number[] = [];
+      await startWorker(q, async () => {
+        fired.push(Date.now());
+      });
+      const setAt = Date.now();
+      await queue.schedule(q, 'later', 1500, 'tick', null);
+      await sleep(900);
+      expect(fired, 'no run before the first interval has passed').toEqual([]);
+      await eventually(() => expect(fired.length).toBeGreaterThanOrEqual(1), 5000);
+      expect(fired[0]! - setAt).toBeGreaterThanOrEqual(1400);
+      await queue.unschedule(q, 'later');
+    });
+
     it('worker.close() waits for running jobs and takes no new ones', async () => {
       const q = queueName('close');
       let finished = 0;

@@ -83,7 +83,9 @@ export class BullmqJobQueue implements JobQueue {
     if (!Number.isSafeInteger(everyMs) || everyMs <= 0) throw new Error(`invalid schedule interval: ${everyMs}`);
     await this.#queue(queue).upsertJobScheduler(
       scheduleId,
-      { every: everyMs },
+      // BullMQ runs an `every` scheduler's first job at once; the port's first run is one interval later
+      // (the embedded queue's behaviour and what services expect: "every N hours" from now).
+      { every: everyMs, startDate: Date.now() + everyMs },
       { name, data: data ?? null, opts: { removeOnComplete: REMOVE_ON_COMPLETE, removeOnFail: REMOVE_ON_FAIL } },
     );
   }
