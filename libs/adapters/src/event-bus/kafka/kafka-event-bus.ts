@@ -357,6 +357,9 @@ class KafkaSubscription implements Subscription {
     const tracked: Promise<void> = run.finally(() => {
       if (this.#inflight === tracked) this.#inflight = null;
     });
+    // kafkajs handles `run`'s failure (a commit refused during a rebalance: the batch comes again); this
+    // copy only marks the batch in hand, so its failure must not surface as an unhandled rejection.
+    tracked.catch(() => undefined);
     this.#inflight = tracked;
     return run;
   }
@@ -375,6 +378,11 @@ class KafkaSubscription implements Subscription {
       this.#left.catch(() => undefined);
     })();
     return this.#stopping;
+  }
+
+  /** True once stop() was called (the consumer may still be leaving its group). */
+  get stopping(): boolean {
+    return this.#stopping !== null;
   }
 
   /** Resolves once the consumer left its group and closed its connections (after stop()). */
@@ -454,6 +462,10 @@ export class KafkaEventBus implements EventBus {
     this.#assertOpen();
     if (options.topics.length === 0) throw new Error('event bus: subscribe needs at least one topic');
     for (const topic of options.topics) await this.#assertTopic(topic);
+    // A member of this group that this bus stopped may still be leaving it (stop() leaves in the background):
+    // joining now would rebalance under the new member's first commit (refused, so its batch came twice).
+    const leaving = [...this.#subscriptions].filter((s) => s.stopping && s.options.group === options.group);
+    await Promise.all(leaving.map((s) => s.left().catch(() => undefined)));
     const consumer = this.#kafka.consumer({
       groupId: options.group,
       allowAutoTopicCreation: false,
