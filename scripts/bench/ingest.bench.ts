@@ -23,14 +23,15 @@
  *
  * BENCH_CPU_PROF=<dir>: after the measured rounds, one extra single and one batch phase run under V8's
  * CPU profiler in the all-in-one process (written as <dir>/single.cpuprofile and batch.cpuprofile;
- * summarise with `node scripts/bench/pinned/profile-summary.ts <file>`). BENCH_PHOTOS=0 skips photos.
+ * summarise with `node scripts/bench/pinned/profile-summary.ts <file>`). BENCH_PHOTOS=0 skips photos; BENCH_ONLY=single
+ * runs the single-log rounds only (the batch rows then read NaN).
  * Run: `npm run bench -- ingest.bench` or `node scripts/bench/ingest.bench.ts`.
  */
 import { join } from 'node:path';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import type { BenchRow } from './bench-row.ts';
 import { BATCH_BODY, BATCH_SIZE, MULTIPART_BOUNDARY, SINGLE_BODY, photoForm, screenshot } from './pinned/bodies.ts';
-import type { PostLoad, LoadResult } from './pinned/load-generator.ts';
+import type { LoadResult, PostLoad } from './pinned/load-generator.ts';
 import type { Rate } from './pinned/limits.ts';
 import { PinnedChild, pinSelf, pinningPlan } from './pinned/pinned-child.ts';
 import type { Provisioned } from './pinned/skald-server.ts';
@@ -43,6 +44,15 @@ const BATCH_CONNECTIONS = 8;
 const PHOTO_CONNECTIONS = 4;
 const PHOTO_ROUNDS = 2;
 const CPU_PROFILE_DIR = process.env['BENCH_CPU_PROF'];
+/** BENCH_ONLY=single: the single-log rounds only (quick comparisons while working on that path). */
+const ONLY = process.env['BENCH_ONLY'];
+
+/**
+ * The all-in-one runs as `npm start` / the image runs it: glibc's arenas capped as every deployment sets
+ * them (docs/INGESTION.md, "Photo memory"), and Node's compile cache on, which gateway/src/main.ts enables
+ * (same directory: its default), so a start after the first reuses the type-stripped, compiled modules.
+ */
+const AS_DEPLOYED = { MALLOC_ARENA_MAX: '2', NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,6 +68,8 @@ interface Parties {
 /** One load phase against Skald, counted as acknowledged AND found stored. */
 interface StoredPhase {
   readonly load: LoadResult;
+  /** CPU microseconds the all-in-one process spent per acknowledged unit (its whole cost, store included). */
+  readonly cpuPerUnit: number;
   /** Units (logs or photo logs) acknowledged and then found stored, per second. */
   readonly perSecond: number;
   /** Acknowledged but not found stored within the wait: lost. */
@@ -100,8 +112,17 @@ function post(p: Parties, load: Omit<PostLoad, 'seconds'> & { seconds?: number }
 
 const logsHeaders = (p: Parties) => ({ 'content-type': 'application/json', 'x-api-key': p.target.apiKey });
 
-async function bareSingle(p: Parties, seconds = SECONDS): Promise<LoadResult> {
-  return post(p, { url: p.bareUrl, headers: { 'content-type': 'application/json' }, body: SINGLE_BODY, connections: SINGLE_CONNECTIONS, seconds });
+interface BarePhase {
+  readonly load: LoadResult;
+  readonly perSecond: number;
+  readonly cpuPerUnit: number;
+}
+
+async function bareSingle(p: Parties, seconds = SECONDS): Promise<BarePhase> {
+  const cpu = await p.bare.call<number>('cpu');
+  const load = await post(p, { url: p.bareUrl, headers: { 'content-type': 'application/json' }, body: SINGLE_BODY, connections: SINGLE_CONNECTIONS, seconds });
+  const used = (await p.bare.call<number>('cpu')) - cpu;
+  return { load, perSecond: load.ok / load.seconds, cpuPerUnit: used / Math.max(1, load.ok) };
 }
 
 /**
@@ -111,15 +132,18 @@ async function bareSingle(p: Parties, seconds = SECONDS): Promise<LoadResult> {
  */
 async function skaldPhase(p: Parties, load: Omit<PostLoad, 'seconds'> & { seconds?: number }, unitsPerAnswer: number, watchRss = false): Promise<StoredPhase> {
   const before = await settled(p);
+  const cpu = await p.skald.call<number>('cpu');
   if (watchRss) await p.skald.call('watch');
   const started = performance.now();
   const result = await post(p, load);
   const acknowledged = result.ok * unitsPerAnswer;
   const delta = await storedBeyond(p, before, acknowledged, 300_000);
   const seconds = Math.max(result.seconds, (performance.now() - started) / 1000);
+  const cpuUsed = (await p.skald.call<number>('cpu')) - cpu;
   const peakRss = watchRss ? await p.skald.call<number>('peak') : undefined;
   return {
     load: result,
+    cpuPerUnit: cpuUsed / Math.max(1, Math.min(acknowledged, delta)),
     perSecond: Math.min(acknowledged, delta) / seconds,
     lost: Math.max(0, acknowledged - delta),
     ...(peakRss === undefined ? {} : { peakRss }),
@@ -165,40 +189,47 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   // Warm-up (not counted): the JIT, the store's caches and the connection pools of every party.
   await bareSingle(p, 2);
   await skaldSingle(p, 2);
-  await skaldBatch(p, 2);
-  await storeInsert(p, 2);
+  if (ONLY !== 'single') {
+    await skaldBatch(p, 2);
+    await storeInsert(p, 2);
+  }
 
-  const single: { bare: LoadResult; skald: StoredPhase }[] = [];
+  const single: { bare: BarePhase; skald: StoredPhase }[] = [];
   const batch: { skald: StoredPhase; store: Rate }[] = [];
   const parse: { single: number; batch: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const [bare, skald] = await alternate(round, () => bareSingle(p), () => skaldSingle(p));
     single.push({ bare, skald });
-    const [skaldB, store] = await alternate(round, () => skaldBatch(p), () => storeInsert(p));
+    const [skaldB, store] = ONLY === 'single' ? [skald, { perSecond: Number.NaN, units: 0, seconds: 0, cpuPerUnit: Number.NaN }] : await alternate(round, () => skaldBatch(p), () => storeInsert(p));
     batch.push({ skald: skaldB, store });
     const parseSingle = await p.limits.call<Rate & { requestsPerSecond: number }>('parse', { body: SINGLE_BODY, seconds: 1 });
     const parseBatch = await p.limits.call<Rate>('parse', { body: BATCH_BODY, seconds: 1 });
     parse.push({ single: parseSingle.requestsPerSecond, batch: parseBatch.perSecond });
     console.log(
-      `round ${round}/${ROUNDS}: single ${int(skald.perSecond)} req/s vs bare ${int(bare.ok / bare.seconds)} (${pct(skald.perSecond / (bare.ok / bare.seconds))}, p99 ${skald.load.p99} ms); ` +
-        `batch ${int(skaldB.perSecond)} logs/s vs raw insert ${int(store.perSecond)} (${pct(skaldB.perSecond / store.perSecond)}); load average ${loadavg()[0]!.toFixed(1)}`,
+      `round ${round}/${ROUNDS}: single ${int(skald.perSecond)} req/s vs bare ${int(bare.perSecond)} (${pct(skald.perSecond / bare.perSecond)}, p99 ${skald.load.p99} ms; ` +
+        `CPU ${int(skald.cpuPerUnit)} vs ${int(bare.cpuPerUnit)} µs/req); batch ${int(skaldB.perSecond)} logs/s vs raw insert ${int(store.perSecond)} ` +
+        `(${pct(skaldB.perSecond / store.perSecond)}; CPU ${skaldB.cpuPerUnit.toFixed(1)} vs ${(store.cpuPerUnit ?? Number.NaN).toFixed(1)} µs/log); load average ${loadavg()[0]!.toFixed(1)}`,
     );
   }
   if (CPU_PROFILE_DIR) {
     await profiled(p, 'single', () => skaldSingle(p));
-    await profiled(p, 'batch', () => skaldBatch(p));
+    if (ONLY !== 'single') await profiled(p, 'batch', () => skaldBatch(p));
   }
 
-  const bareRps = spread(single.map((s) => s.bare.ok / s.bare.seconds));
+  const bareRps = spread(single.map((s) => s.bare.perSecond));
   const singleRps = spread(single.map((s) => s.skald.perSecond));
-  const singleRatio = spread(single.map((s) => s.skald.perSecond / (s.bare.ok / s.bare.seconds)));
+  const singleRatio = spread(single.map((s) => s.skald.perSecond / s.bare.perSecond));
+  const singleCpu = spread(single.map((s) => s.skald.cpuPerUnit));
+  const singleCpuRatio = spread(single.map((s) => s.bare.cpuPerUnit / s.skald.cpuPerUnit));
+  const batchCpu = spread(batch.map((b) => b.skald.cpuPerUnit));
+  const batchCpuRatio = spread(batch.map((b) => (b.store.cpuPerUnit ?? Number.NaN) / b.skald.cpuPerUnit));
   const p99 = spread(single.map((s) => s.skald.load.p99));
   const storeRate = spread(batch.map((b) => b.store.perSecond));
   const batchRate = spread(batch.map((b) => b.skald.perSecond));
   const batchRatio = spread(batch.map((b) => b.skald.perSecond / b.store.perSecond));
   const peakRss = Math.max(...batch.map((b) => b.skald.peakRss ?? 0));
   const lost = [...single.map((s) => s.skald.lost), ...batch.map((b) => b.skald.lost)].reduce((a, b) => a + b, 0);
-  const refused = refusals([...single.map((s) => s.skald.load), ...batch.map((b) => b.skald.load)]);
+  const refused = refusals([...single.map((s) => s.skald.load), ...(ONLY === 'single' ? [] : batch.map((b) => b.skald.load))]);
   const parseSingle = spread(parse.map((x) => x.single));
   const parseBatch = spread(parse.map((x) => x.batch));
   const each = `${SECONDS} s per measurement, ${note}`;
@@ -208,11 +239,15 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
     { name: 'parse+validate single log, no I/O', value: Math.round(parseSingle.median), unit: 'req/s', note: 'UTF-8 decode, JSON.parse, validation, id; one CPU' },
     { name: 'single-log POST /api/logs, acked+stored', value: Math.round(singleRps.median), unit: 'req/s', note: describeSpread(singleRps, int) },
     { name: 'single-log vs bare Fastify', value: Math.round(singleRatio.median * 100), unit: '%', target: '>= 50 %', pass: singleRatio.median >= 0.5, baseline: `bare Fastify median ${int(bareRps.median)} req/s`, note: describeSpread(singleRatio, pct) },
+    { name: 'single-log CPU per request (all-in-one)', value: Math.round(singleCpu.median), unit: 'µs', baseline: `bare Fastify median ${int(spread(single.map((s) => s.bare.cpuPerUnit)).median)} µs`, note: `${describeSpread(singleCpu, int)}; everything the process did per acked log, store included` },
+    { name: 'single-log CPU ratio bare/all-in-one', value: Math.round(singleCpuRatio.median * 100), unit: '%', note: `${describeSpread(singleCpuRatio, pct)}; what the req/s ratio would be with both CPU-bound on an idle core` },
     { name: 'single-log p99 latency', value: p99.median, unit: 'ms', target: '< 20 ms', pass: p99.median < 20, note: `${describeSpread(p99, (n) => `${n} ms`)}; ${SINGLE_CONNECTIONS} connections` },
     { name: 'log store raw insertBatch (storage limit)', value: Math.round(storeRate.median), unit: 'rows/s', note: `${describeSpread(storeRate, int)}; the same rows, 1000 per call, SqliteLogStore` },
     { name: 'parse+validate batch, no I/O', value: Math.round(parseBatch.median), unit: 'logs/s', note: '1000 logs per body; one CPU' },
     { name: 'batch POST (1000/request), acked+stored', value: Math.round(batchRate.median), unit: 'logs/s', note: `${describeSpread(batchRate, int)}; ${BATCH_CONNECTIONS} connections, until every acked log is stored` },
     { name: 'batch vs log store raw insert', value: Math.round(batchRatio.median * 100), unit: '%', target: '>= 75 %', pass: batchRatio.median >= 0.75, baseline: `raw insert median ${int(storeRate.median)} rows/s`, note: describeSpread(batchRatio, pct) },
+    { name: 'batch CPU per log (all-in-one)', value: Number(batchCpu.median.toFixed(2)), unit: 'µs', note: describeSpread(batchCpu, (n) => n.toFixed(2)) },
+    { name: 'batch CPU ratio raw insert/all-in-one', value: Math.round(batchCpuRatio.median * 100), unit: '%', note: `${describeSpread(batchCpuRatio, pct)}; raw insertBatch CPU per row over the all-in-one's CPU per stored log` },
     { name: 'acknowledged but not stored (lost)', value: lost, unit: 'logs', target: '0', pass: lost === 0 },
     { name: 'non-2xx answers (429 quota)', value: refused.non2xx, unit: 'count', target: '0', pass: refused.non2xx === 0, note: `${refused.quota} x 429; ${refused.errors} connection errors or timeouts` },
     { name: 'all-in-one RSS, peak under batch load', value: mib(peakRss), unit: 'MiB' },
@@ -253,7 +288,7 @@ export async function run(): Promise<BenchRow[]> {
   console.log(plan.note);
   const load = PinnedChild.start('load generator', './load-generator.ts', plan.loadCpu);
   const bare = PinnedChild.start('bare Fastify', './bare-server.ts', plan.serverCpu);
-  const skald = PinnedChild.start('all-in-one', './skald-server.ts', plan.serverCpu);
+  const skald = PinnedChild.start('all-in-one', './skald-server.ts', plan.serverCpu, { env: AS_DEPLOYED });
   const limits = PinnedChild.start('limits', './limits.ts', plan.serverCpu);
   const rows: BenchRow[] = [];
   try {
@@ -263,7 +298,7 @@ export async function run(): Promise<BenchRow[]> {
     // Idle: started, one user and server provisioned, nothing sent yet; timers and consumers settled.
     await sleep(3_000);
     const idleRss = await skald.call<number>('rss');
-    rows.push({ name: 'all-in-one RSS, idle', value: mib(idleRss), unit: 'MiB', target: '< 120 MiB', pass: mib(idleRss) < 120, note: 'every service, after start-up, before any load' });
+    rows.push({ name: 'all-in-one RSS, idle', value: mib(idleRss), unit: 'MiB', target: '< 120 MiB', pass: mib(idleRss) < 120, note: 'every service, started as deployed (MALLOC_ARENA_MAX=2, compile cache), before any load' });
     await singleAndBatch(parties, rows, plan.note);
     if (process.env['BENCH_PHOTOS'] !== '0') await photos(parties, rows);
   } finally {

@@ -30,7 +30,14 @@ export interface Rate {
   readonly perSecond: number;
   readonly units: number;
   readonly seconds: number;
+  /** CPU microseconds per unit, where measured. */
+  readonly cpuPerUnit?: number;
 }
+
+const cpuNow = (): number => {
+  const used = process.cpuUsage();
+  return used.user + used.system;
+};
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -48,14 +55,17 @@ serve({
   async 'store-insert'({ body, seconds }: { body: string; seconds: number }): Promise<Rate> {
     const bytes = Buffer.from(body);
     let insertMs = 0;
+    let cpuUs = 0;
     let rows = 0;
     while (insertMs < seconds * 1000) {
       const records: LogRecord[] = accept(bytes).map((log) => ({ ...log, serverId: SERVER_ID, expiresAt: log.createdAt + RETENTION_MS }));
       const started = performance.now();
+      const cpu = cpuNow();
       rows += (await store.insertBatch(records)).inserted;
+      cpuUs += cpuNow() - cpu;
       insertMs += performance.now() - started;
     }
-    return { perSecond: rows / (insertMs / 1000), units: rows, seconds: insertMs / 1000 };
+    return { perSecond: rows / (insertMs / 1000), units: rows, seconds: insertMs / 1000, cpuPerUnit: cpuUs / rows };
   },
   /** Parses and validates the body over and over for `seconds`; units = logs. */
   parse({ body, seconds }: { body: string; seconds: number }): Rate & { readonly requestsPerSecond: number } {
