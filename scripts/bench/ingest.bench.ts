@@ -17,8 +17,9 @@
  *   batch    POST /api/logs, 1000 logs, 8 connections: logs/s from the first request until every
  *            acknowledged log is stored, vs the log store's raw insertBatch of the same rows
  *   limits   parse+validate of the same bodies with no I/O (the CPU floor of the validation itself)
- *   memory   idle RSS of the all-in-one (before any load), peak RSS under the batch load
- *   photos   POST /api/photologs of a 1920x1080 JPEG and PNG, 4 connections (the photo gate's size):
+ *   memory   idle RSS of the all-in-one (before any load), peak RSS under the batch load (each split into
+ *            anonymous and file-backed memory)
+ *   photos   (first, on the idle process) POST /api/photologs of a 1920x1080 JPEG and PNG, 4 connections (the photo gate's size):
  *            uploads/s stored, vs sharp's own re-encode of the same image; RSS above idle per upload
  *
  * BENCH_CPU_PROF=<dir>: after the measured rounds, one extra single and one batch phase run under V8's
@@ -34,6 +35,7 @@ import { BATCH_BODY, BATCH_SIZE, MULTIPART_BOUNDARY, SINGLE_BODY, photoForm, scr
 import type { LoadResult, PostLoad } from './pinned/load-generator.ts';
 import type { Rate } from './pinned/limits.ts';
 import { PinnedChild, pinSelf, pinningPlan } from './pinned/pinned-child.ts';
+import type { RssSplit } from './pinned/child-rpc.ts';
 import type { Provisioned } from './pinned/skald-server.ts';
 import { describeSpread, int, mib, pct, spread } from './pinned/stats.ts';
 
@@ -74,7 +76,7 @@ interface StoredPhase {
   readonly perSecond: number;
   /** Acknowledged but not found stored within the wait: lost. */
   readonly lost: number;
-  readonly peakRss?: number;
+  readonly peakRss?: RssSplit;
 }
 
 const stored = (p: Parties): Promise<number> => p.skald.call<number>('stored', p.target.serverId);
@@ -140,7 +142,7 @@ async function skaldPhase(p: Parties, load: Omit<PostLoad, 'seconds'> & { second
   const delta = await storedBeyond(p, before, acknowledged, 300_000);
   const seconds = Math.max(result.seconds, (performance.now() - started) / 1000);
   const cpuUsed = (await p.skald.call<number>('cpu')) - cpu;
-  const peakRss = watchRss ? await p.skald.call<number>('peak') : undefined;
+  const peakRss = watchRss ? await p.skald.call<RssSplit>('peak') : undefined;
   return {
     load: result,
     cpuPerUnit: cpuUsed / Math.max(1, Math.min(acknowledged, delta)),
@@ -227,7 +229,7 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   const storeRate = spread(batch.map((b) => b.store.perSecond));
   const batchRate = spread(batch.map((b) => b.skald.perSecond));
   const batchRatio = spread(batch.map((b) => b.skald.perSecond / b.store.perSecond));
-  const peakRss = Math.max(...batch.map((b) => b.skald.peakRss ?? 0));
+  const peakRss = batch.map((b) => b.skald.peakRss).reduce<RssSplit>((top, r) => (r !== undefined && r.rss > top.rss ? r : top), { rss: 0, anon: 0, file: 0 });
   const lost = [...single.map((s) => s.skald.lost), ...batch.map((b) => b.skald.lost)].reduce((a, b) => a + b, 0);
   const refused = refusals([...single.map((s) => s.skald.load), ...(ONLY === 'single' ? [] : batch.map((b) => b.skald.load))]);
   const parseSingle = spread(parse.map((x) => x.single));
@@ -250,7 +252,7 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
     { name: 'batch CPU ratio raw insert/all-in-one', value: Math.round(batchCpuRatio.median * 100), unit: '%', note: `${describeSpread(batchCpuRatio, pct)}; raw insertBatch CPU per row over the all-in-one's CPU per stored log` },
     { name: 'acknowledged but not stored (lost)', value: lost, unit: 'logs', target: '0', pass: lost === 0 },
     { name: 'non-2xx answers (429 quota)', value: refused.non2xx, unit: 'count', target: '0', pass: refused.non2xx === 0, note: `${refused.quota} x 429; ${refused.errors} connection errors or timeouts` },
-    { name: 'all-in-one RSS, peak under batch load', value: mib(peakRss), unit: 'MiB' },
+    { name: 'all-in-one RSS, peak under batch load', value: mib(peakRss.rss), unit: 'MiB', note: `${mib(peakRss.anon)} MiB anonymous (heap, SQLite page caches), ${mib(peakRss.file)} MiB file-backed (code, memory-mapped databases)` },
   );
 }
 
@@ -265,13 +267,13 @@ async function photos(p: Parties, rows: BenchRow[]): Promise<void> {
     await upload(2);
     const rounds: { skald: StoredPhase; sharp: Rate; before: number }[] = [];
     for (let round = 1; round <= PHOTO_ROUNDS; round++) {
-      const before = await p.skald.call<number>('rss');
+      const before = (await p.skald.call<RssSplit>('rss')).rss;
       const [skald, sharpRate] = await alternate(round, () => upload(), reencode);
       rounds.push({ skald, sharp: sharpRate, before });
     }
     const uploads = spread(rounds.map((r) => r.skald.perSecond));
     const sharpRate = spread(rounds.map((r) => r.sharp.perSecond));
-    const perUpload = Math.max(...rounds.map((r) => ((r.skald.peakRss ?? r.before) - r.before) / PHOTO_CONNECTIONS));
+    const perUpload = Math.max(...rounds.map((r) => ((r.skald.peakRss?.rss ?? r.before) - r.before) / PHOTO_CONNECTIONS));
     const refused = refusals(rounds.map((r) => r.skald.load));
     const size = `1920x1080 ${format.toUpperCase()}, ${Math.round(image.length / 1024)} KiB`;
     rows.push(
@@ -297,10 +299,19 @@ export async function run(): Promise<BenchRow[]> {
     const parties: Parties = { load, bare, skald, limits, bareUrl, target };
     // Idle: started, one user and server provisioned, nothing sent yet; timers and consumers settled.
     await sleep(3_000);
-    const idleRss = await skald.call<number>('rss');
-    rows.push({ name: 'all-in-one RSS, idle', value: mib(idleRss), unit: 'MiB', target: '< 120 MiB', pass: mib(idleRss) < 120, note: 'every service, started as deployed (MALLOC_ARENA_MAX=2, compile cache), before any load' });
-    await singleAndBatch(parties, rows, plan.note);
+    const idle = await skald.call<RssSplit>('rss');
+    rows.push({
+      name: 'all-in-one RSS, idle',
+      value: mib(idle.rss),
+      unit: 'MiB',
+      target: '< 120 MiB',
+      pass: mib(idle.rss) < 120,
+      note: `every service, started as deployed (MALLOC_ARENA_MAX=2, compile cache), before any load; ${mib(idle.anon)} MiB anonymous, ${mib(idle.file)} MiB file-backed`,
+    });
+    // Photos first: their memory per upload is read against a process that has not yet grown its caches
+    // under the log load.
     if (process.env['BENCH_PHOTOS'] !== '0') await photos(parties, rows);
+    await singleAndBatch(parties, rows, plan.note);
   } finally {
     await Promise.all([load.close(), bare.close(), skald.close(), limits.close()]);
   }

@@ -2,6 +2,8 @@
  * The child side of PinnedChild: answers `{ id, command, payload }` requests from the parent with
  * `{ id, ok, value | error }`. `stop` runs the child's own stop handler (if any), answers, and exits.
  */
+import { readFileSync } from 'node:fs';
+
 export type Handlers = Readonly<Record<string, (payload: never) => unknown>>;
 
 interface Request {
@@ -49,21 +51,45 @@ export function rssBytes(): number {
   return process.memoryUsage.rss();
 }
 
-/** Samples RSS every 25 ms between start() and stop(); stop() answers the highest sample. */
+/** RSS split as the kernel counts it: anonymous memory (heaps, buffers) and file pages mapped (code, mmap). */
+export interface RssSplit {
+  readonly rss: number;
+  /** Anonymous: the JS heap, malloc, SQLite's page cache. */
+  readonly anon: number;
+  /** File-backed: the binary and libraries, and memory-mapped database files (SQLite's mmap_size). */
+  readonly file: number;
+}
+
+export function rssSplit(): RssSplit {
+  let status = '';
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    return { rss: rssBytes(), anon: Number.NaN, file: Number.NaN };
+  }
+  const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  return { rss: kib('VmRSS'), anon: kib('RssAnon'), file: kib('RssFile') + kib('RssShmem') };
+}
+
+/** Samples RSS every 25 ms between start() and stop(); stop() answers the highest sample, split. */
 export class PeakRss {
-  #peak = 0;
+  #peak: RssSplit = { rss: 0, anon: 0, file: 0 };
   #timer: NodeJS.Timeout | null = null;
 
-  start(): void {
-    this.#peak = rssBytes();
-    this.#timer = setInterval(() => {
-      this.#peak = Math.max(this.#peak, rssBytes());
-    }, 25);
+  #sample(): void {
+    const now = rssSplit();
+    if (now.rss > this.#peak.rss) this.#peak = now;
   }
 
-  stop(): number {
+  start(): void {
+    this.#peak = rssSplit();
+    this.#timer = setInterval(() => this.#sample(), 25);
+  }
+
+  stop(): RssSplit {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
-    return Math.max(this.#peak, rssBytes());
+    this.#sample();
+    return this.#peak;
   }
 }

@@ -21,7 +21,7 @@ import { createIngestionService } from '@skald/ingestion-service';
 import { createLogsService } from '@skald/logs-service';
 import { buildAllInOne } from '../../../gateway/src/all-in-one.ts';
 import { unlimitedQuota } from '../unlimited-quota.ts';
-import { PeakRss, rssBytes, serve } from './child-rpc.ts';
+import { PeakRss, rssSplit, serve } from './child-rpc.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'skald-bench-pinned-'));
 const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info' });
@@ -81,7 +81,7 @@ async function provision(): Promise<Provisioned> {
 serve({
   provision,
   stored: (serverId: string) => logStore!.count(serverId),
-  rss: () => rssBytes(),
+  rss: () => rssSplit(),
   watch: () => peak.start(),
   peak: () => peak.stop(),
   async 'profile-start'() {
