@@ -78,11 +78,13 @@ interface PhotoHeader {
 
 /** Header-only read: width x height must fit MAX_PIXELS. */
 export async function checkDimensions(bytes: Buffer): Promise<PhotoHeader> {
+  // Outside the try: a sharp that cannot load is the server's failure (500), not an unreadable photo (415).
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     // metadata() parses the header without decoding pixels; limitInputPixels is disabled here so that
     // an oversized image is reported as too large (413) rather than as unreadable.
-    meta = await (await loadSharp())(bytes, { limitInputPixels: false, failOn: 'error', animated: false }).metadata();
+    meta = await sharp(bytes, { limitInputPixels: false, failOn: 'error', animated: false }).metadata();
   } catch {
     throw new UnsupportedImageError('Photo is not a readable JPG, PNG or WEBP image');
   }
