@@ -54,7 +54,12 @@ const ONLY = process.env['BENCH_ONLY'];
  * them (docs/INGESTION.md, "Photo memory"), and Node's compile cache on, which gateway/src/main.ts enables
  * (same directory: its default), so a start after the first reuses the type-stripped, compiled modules.
  */
-const AS_DEPLOYED = { MALLOC_ARENA_MAX: '2', NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
+const AS_DEPLOYED = {
+  MALLOC_ARENA_MAX: '2',
+  NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'),
+  // BENCH_SKALD_NODE_OPTIONS: Node/V8 options for the all-in-one only (e.g. --max-semi-space-size=2).
+  ...(process.env['BENCH_SKALD_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_SKALD_NODE_OPTIONS'] } : {}),
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
