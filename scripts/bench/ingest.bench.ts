@@ -1,97 +1,99 @@
 /**
- * Ingestion benchmarks (issue 4), all-in-one: the real gateway app (buildAllInOne with the embedded
- * adapters: SQLite bus journal, SQLite log store, memory counters) listening on a loopback port, measured
- * with autocannon side by side with a bare Fastify endpoint in the same run.
+ * Ingestion through the all-in-one process, measured so that the figure holds on any run (issue 18).
  *
- *   1. single-log POST /api/logs (X-API-Key) requests/s vs bare Fastify  (target: >= 50 %)
- *   2. batch ingestion, 1000 logs per request: logs/s accepted, and logs/s accepted AND stored
- *      (time until the logs service's store holds every accepted log)   (target: >= 150k logs/s)
+ * Every party runs in a process of its own (scripts/bench/pinned/): the load generator (autocannon) on
+ * one CPU, and on the other CPU, each pinned with taskset: the all-in-one process under test, the bare
+ * Fastify baseline, and the "limits" process that measures the log store's raw insert, parse+validate
+ * and sharp. Skald and its baseline alternate (their order flips every round) for BENCH_ROUNDS rounds
+ * (default 5) of BENCH_DURATION_S seconds (default 5) each; every ratio is computed per round, and the
+ * table prints its median with the spread over the rounds. Anything else running on the machine slows
+ * both sides of a round alike, which the ratio cancels; the absolute figures move with it.
  *
- * Figures count accepted work only (answers 2xx, logs found stored); the quota is checked on every request
- * but can never run out (unlimited-quota.ts), and any non-2xx answer is reported as a miss.
+ * Counting: only logs that were acknowledged (2xx) and then found stored in the logs service's store
+ * count; a log acknowledged but never stored is counted as lost (a missed target). The quota is checked on
+ * every request but can never run out (unlimited-quota.ts): any 429 (or other non-2xx) is a missed target.
  *
- * Run: `node scripts/bench/ingest.bench.ts` (or through `npm run bench`). BENCH_DURATION_S sets the
- * seconds per measurement (default 10).
+ *   single   POST /api/logs, one log, 50 connections: acked-and-stored req/s vs bare Fastify; p99
+ *   batch    POST /api/logs, 1000 logs, 8 connections: logs/s from the first request until every
+ *            acknowledged log is stored, vs the log store's raw insertBatch of the same rows
+ *   limits   parse+validate of the same bodies with no I/O (the CPU floor of the validation itself)
+ *   memory   idle RSS of the all-in-one (before any load), peak RSS under the batch load (each split into
+ *            anonymous and file-backed memory)
+ *   photos   (first, on the idle process) POST /api/photologs of a 1920x1080 JPEG and PNG, 4 connections (the photo gate's size):
+ *            uploads/s stored, vs sharp's own re-encode of the same image; RSS above idle per upload
+ *
+ * BENCH_CPU_PROF=<dir>: after the measured rounds, one extra single and one batch phase run under V8's
+ * CPU profiler in the all-in-one process (written as <dir>/single.cpuprofile and batch.cpuprofile;
+ * summarise with `node scripts/bench/pinned/profile-summary.ts <file>`). BENCH_PHOTOS=0 skips photos; BENCH_ONLY=single
+ * runs the single-log rounds only (the batch rows then read NaN).
+ * Run: `npm run bench -- ingest.bench` or `node scripts/bench/ingest.bench.ts`.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
-import { loadConfig } from '@skald/config';
-import { quotaKey, quotaWindowStart, ServerTierChangedEvent, publishEvent } from '@skald/contracts';
-import type { ServiceDeps } from '@skald/service-kit';
-import { createIngestionService } from '@skald/ingestion-service';
-import { buildAllInOne } from '../../gateway/src/all-in-one.ts';
+import { loadavg, tmpdir } from 'node:os';
 import type { BenchRow } from './bench-row.ts';
-import { DURATION_S, okPerSecond, postLoad } from './http-load.ts';
-import { unlimitedQuota } from './unlimited-quota.ts';
-import type { AutocannonResult } from './http-load.ts';
+import { BATCH_BODY, BATCH_SIZE, MULTIPART_BOUNDARY, SINGLE_BODY, photoForm, screenshot } from './pinned/bodies.ts';
+import type { LoadResult, PostLoad } from './pinned/load-generator.ts';
+import type { Rate } from './pinned/limits.ts';
+import { PinnedChild, pinSelf, pinningPlan } from './pinned/pinned-child.ts';
+import type { RssSplit } from './pinned/child-rpc.ts';
+import type { Provisioned } from './pinned/skald-server.ts';
+import { describeSpread, int, mib, pct, spread } from './pinned/stats.ts';
 
+const SECONDS = Number(process.env['BENCH_DURATION_S'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const SINGLE_CONNECTIONS = 50;
 const BATCH_CONNECTIONS = 8;
-const BATCH_SIZE = 1000;
-
-interface Cannon {
-  readonly rps: number;
-  readonly ok: number;
-  readonly non2xx: number;
-  readonly p99: number;
-}
-
-function summary(result: AutocannonResult): Cannon {
-  return { rps: okPerSecond(result), ok: result['2xx'], non2xx: result.non2xx, p99: result.latency.p99 };
-}
-
-async function cannon(url: string, body: string, headers: Record<string, string>, connections: number): Promise<Cannon> {
-  return summary(await postLoad(url, body, headers, connections));
-}
+const PHOTO_CONNECTIONS = 4;
+const PHOTO_ROUNDS = 2;
+const CPU_PROFILE_DIR = process.env['BENCH_CPU_PROF'];
+/** BENCH_ONLY=single: the single-log rounds only (quick comparisons while working on that path). */
+const ONLY = process.env['BENCH_ONLY'];
 
 /**
- * The bare-Fastify baseline, measured in a child process of its own (same run, same machine, just
- * before the gateway). Run in this process, it left V8 in a state where the gateway measured after it
- * spent ~3x more time in garbage collection (and ~30% more CPU per request) than when measured alone,
- * even when the baseline ran for only one second; a baseline measured after the gateway was built did
- * not. Each server in its own heap measures each server, not their interaction.
+ * The all-in-one runs as `npm start` / the image runs it: glibc's arenas capped as every deployment sets
+ * them (docs/INGESTION.md, "Photo memory"), and Node's compile cache on, which gateway/src/main.ts enables
+ * (same directory: its default), so a start after the first reuses the type-stripped, compiled modules.
  */
-async function bareFastifyIsolated(body: string): Promise<Cannon> {
-  // The same endpoint and load as always: POST answering 201 with a fresh id, autocannon in-process.
-  const script = `
-    const { createRequire } = await import('node:module');
-    const require = createRequire(process.cwd() + '/package.json');
-    const Fastify = require('fastify');
-    const autocannon = require('autocannon');
-    const app = Fastify({ logger: false });
-    app.post('/bare', async (_request, reply) => reply.code(201).send({ id: crypto.randomUUID() }));
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const result = await autocannon({ url: address + '/bare', method: 'POST', body: process.env.BARE_BODY,
-      headers: { 'content-type': 'application/json' }, connections: ${SINGLE_CONNECTIONS}, duration: ${DURATION_S} });
-    await app.close();
-    process.stdout.write(JSON.stringify({ requests: result.requests, latency: result.latency, '2xx': result['2xx'], non2xx: result.non2xx, duration: result.duration }));
-  `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, BARE_BODY: body },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`bare Fastify baseline exited with ${String(code)}`);
-  return summary(JSON.parse(output) as AutocannonResult);
+const AS_DEPLOYED = {
+  MALLOC_ARENA_MAX: '2',
+  NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache'),
+  // BENCH_SKALD_NODE_OPTIONS: Node/V8 options for the all-in-one only (e.g. --max-semi-space-size=2).
+  ...(process.env['BENCH_SKALD_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_SKALD_NODE_OPTIONS'] } : {}),
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Parties {
+  readonly load: PinnedChild;
+  readonly bare: PinnedChild;
+  readonly skald: PinnedChild;
+  readonly limits: PinnedChild;
+  readonly bareUrl: string;
+  readonly target: Provisioned;
 }
 
-/** Waits until read() has not changed for quietMs (the pipeline behind the bus has drained). */
-async function settle(read: () => Promise<number>, quietMs: number, timeoutMs: number): Promise<number> {
+/** One load phase against Skald, counted as acknowledged AND found stored. */
+interface StoredPhase {
+  readonly load: LoadResult;
+  /** CPU microseconds the all-in-one process spent per acknowledged unit (its whole cost, store included). */
+  readonly cpuPerUnit: number;
+  /** Units (logs or photo logs) acknowledged and then found stored, per second. */
+  readonly perSecond: number;
+  /** Acknowledged but not found stored within the wait: lost. */
+  readonly lost: number;
+  readonly peakRss?: RssSplit;
+}
+
+const stored = (p: Parties): Promise<number> => p.skald.call<number>('stored', p.target.serverId);
+
+/** Waits until the count has not changed for quietMs: the pipeline behind the bus has drained. */
+async function settled(p: Parties, quietMs = 500, timeoutMs = 120_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
-  let value = await read();
+  let value = await stored(p);
   let since = Date.now();
   while (Date.now() - since < quietMs && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const next = await read();
+    await sleep(25);
+    const next = await stored(p);
     if (next !== value) {
       value = next;
       since = Date.now();
@@ -100,106 +102,223 @@ async function settle(read: () => Promise<number>, quietMs: number, timeoutMs: n
   return value;
 }
 
-async function waitFor(read: () => Promise<number>, target: number, timeoutMs: number): Promise<number> {
+/** Polls until `target` more than `before` are stored (or the timeout); answers the count above `before`. */
+async function storedBeyond(p: Parties, before: number, target: number, timeoutMs: number): Promise<number> {
   const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (value < target && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    value = await read();
+  let delta = (await stored(p)) - before;
+  while (delta < target && Date.now() < deadline) {
+    await sleep(10);
+    delta = (await stored(p)) - before;
   }
-  return value;
+  return delta;
+}
+
+function post(p: Parties, load: Omit<PostLoad, 'seconds'> & { seconds?: number }): Promise<LoadResult> {
+  return p.load.call<LoadResult>('post', { seconds: SECONDS, ...load });
+}
+
+const logsHeaders = (p: Parties) => ({ 'content-type': 'application/json', 'x-api-key': p.target.apiKey });
+
+interface BarePhase {
+  readonly load: LoadResult;
+  readonly perSecond: number;
+  readonly cpuPerUnit: number;
+}
+
+async function bareSingle(p: Parties, seconds = SECONDS): Promise<BarePhase> {
+  const cpu = await p.bare.call<number>('cpu');
+  const load = await post(p, { url: p.bareUrl, headers: { 'content-type': 'application/json' }, body: SINGLE_BODY, connections: SINGLE_CONNECTIONS, seconds });
+  const used = (await p.bare.call<number>('cpu')) - cpu;
+  return { load, perSecond: load.ok / load.seconds, cpuPerUnit: used / Math.max(1, load.ok) };
+}
+
+/**
+ * A load phase against Skald: `unitsPerAnswer` logs per 2xx answer. The rate runs from the load's start
+ * until every acknowledged unit is found stored (for single logs the pipeline keeps up, so that is the
+ * load's own duration plus the last coalesced write).
+ */
+async function skaldPhase(p: Parties, load: Omit<PostLoad, 'seconds'> & { seconds?: number }, unitsPerAnswer: number, watchRss = false): Promise<StoredPhase> {
+  const before = await settled(p);
+  const cpu = await p.skald.call<number>('cpu');
+  if (watchRss) await p.skald.call('watch');
+  const started = performance.now();
+  const result = await post(p, load);
+  const acknowledged = result.ok * unitsPerAnswer;
+  const delta = await storedBeyond(p, before, acknowledged, 300_000);
+  const seconds = Math.max(result.seconds, (performance.now() - started) / 1000);
+  const cpuUsed = (await p.skald.call<number>('cpu')) - cpu;
+  const peakRss = watchRss ? await p.skald.call<RssSplit>('peak') : undefined;
+  return {
+    load: result,
+    cpuPerUnit: cpuUsed / Math.max(1, Math.min(acknowledged, delta)),
+    perSecond: Math.min(acknowledged, delta) / seconds,
+    lost: Math.max(0, acknowledged - delta),
+    ...(peakRss === undefined ? {} : { peakRss }),
+  };
+}
+
+const skaldSingle = (p: Parties, seconds = SECONDS) =>
+  skaldPhase(p, { url: `${p.target.address}/api/logs`, headers: logsHeaders(p), body: SINGLE_BODY, connections: SINGLE_CONNECTIONS, seconds }, 1);
+const skaldBatch = (p: Parties, seconds = SECONDS) =>
+  skaldPhase(p, { url: `${p.target.address}/api/logs`, headers: logsHeaders(p), body: BATCH_BODY, connections: BATCH_CONNECTIONS, seconds }, BATCH_SIZE, true);
+const storeInsert = (p: Parties, seconds = SECONDS) => p.limits.call<Rate>('store-insert', { body: BATCH_BODY, seconds });
+
+/** Runs the two measurements of a round, the first one first on odd rounds and second on even ones. */
+async function alternate<A, B>(round: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
+  if (round % 2 === 1) {
+    const first = await a();
+    return [first, await b()];
+  }
+  const second = await b();
+  return [await a(), second];
+}
+
+function refusals(results: readonly LoadResult[]): { non2xx: number; quota: number; errors: number } {
+  let non2xx = 0;
+  let quota = 0;
+  let errors = 0;
+  for (const r of results) {
+    non2xx += r.non2xx;
+    quota += r.statusCodes['429'] ?? 0;
+    errors += r.errors + r.timeouts;
+  }
+  return { non2xx, quota, errors };
+}
+
+async function profiled(p: Parties, name: string, phase: () => Promise<unknown>): Promise<void> {
+  await p.skald.call('profile-start');
+  await phase();
+  const file = await p.skald.call<string>('profile-stop', join(CPU_PROFILE_DIR!, `${name}.cpuprofile`));
+  console.log(`CPU profile of the ${name} phase: ${file}`);
+}
+
+async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promise<void> {
+  // Warm-up (not counted): the JIT, the store's caches and the connection pools of every party.
+  await bareSingle(p, 2);
+  await skaldSingle(p, 2);
+  if (ONLY !== 'single') {
+    await skaldBatch(p, 2);
+    await storeInsert(p, 2);
+  }
+
+  const single: { bare: BarePhase; skald: StoredPhase }[] = [];
+  const batch: { skald: StoredPhase; store: Rate }[] = [];
+  const parse: { single: number; batch: number }[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const [bare, skald] = await alternate(round, () => bareSingle(p), () => skaldSingle(p));
+    single.push({ bare, skald });
+    const [skaldB, store] = ONLY === 'single' ? [skald, { perSecond: Number.NaN, units: 0, seconds: 0, cpuPerUnit: Number.NaN }] : await alternate(round, () => skaldBatch(p), () => storeInsert(p));
+    batch.push({ skald: skaldB, store });
+    const parseSingle = await p.limits.call<Rate & { requestsPerSecond: number }>('parse', { body: SINGLE_BODY, seconds: 1 });
+    const parseBatch = await p.limits.call<Rate>('parse', { body: BATCH_BODY, seconds: 1 });
+    parse.push({ single: parseSingle.requestsPerSecond, batch: parseBatch.perSecond });
+    console.log(
+      `round ${round}/${ROUNDS}: single ${int(skald.perSecond)} req/s vs bare ${int(bare.perSecond)} (${pct(skald.perSecond / bare.perSecond)}, p99 ${skald.load.p99} ms; ` +
+        `CPU ${int(skald.cpuPerUnit)} vs ${int(bare.cpuPerUnit)} µs/req); batch ${int(skaldB.perSecond)} logs/s vs raw insert ${int(store.perSecond)} ` +
+        `(${pct(skaldB.perSecond / store.perSecond)}; CPU ${skaldB.cpuPerUnit.toFixed(1)} vs ${(store.cpuPerUnit ?? Number.NaN).toFixed(1)} µs/log); load average ${loadavg()[0]!.toFixed(1)}`,
+    );
+  }
+  if (CPU_PROFILE_DIR) {
+    await profiled(p, 'single', () => skaldSingle(p));
+    if (ONLY !== 'single') await profiled(p, 'batch', () => skaldBatch(p));
+  }
+
+  const bareRps = spread(single.map((s) => s.bare.perSecond));
+  const singleRps = spread(single.map((s) => s.skald.perSecond));
+  const singleRatio = spread(single.map((s) => s.skald.perSecond / s.bare.perSecond));
+  const singleCpu = spread(single.map((s) => s.skald.cpuPerUnit));
+  const singleCpuRatio = spread(single.map((s) => s.bare.cpuPerUnit / s.skald.cpuPerUnit));
+  const batchCpu = spread(batch.map((b) => b.skald.cpuPerUnit));
+  const batchCpuRatio = spread(batch.map((b) => (b.store.cpuPerUnit ?? Number.NaN) / b.skald.cpuPerUnit));
+  const p99 = spread(single.map((s) => s.skald.load.p99));
+  const storeRate = spread(batch.map((b) => b.store.perSecond));
+  const batchRate = spread(batch.map((b) => b.skald.perSecond));
+  const batchRatio = spread(batch.map((b) => b.skald.perSecond / b.store.perSecond));
+  const peakRss = batch.map((b) => b.skald.peakRss).reduce<RssSplit>((top, r) => (r !== undefined && r.rss > top.rss ? r : top), { rss: 0, anon: 0, file: 0 });
+  const lost = [...single.map((s) => s.skald.lost), ...batch.map((b) => b.skald.lost)].reduce((a, b) => a + b, 0);
+  const refused = refusals([...single.map((s) => s.skald.load), ...(ONLY === 'single' ? [] : batch.map((b) => b.skald.load))]);
+  const parseSingle = spread(parse.map((x) => x.single));
+  const parseBatch = spread(parse.map((x) => x.batch));
+  const each = `${SECONDS} s per measurement, ${note}`;
+
+  rows.push(
+    { name: 'bare Fastify POST (HTTP limit)', value: Math.round(bareRps.median), unit: 'req/s', note: `${describeSpread(bareRps, int)}; ${SINGLE_CONNECTIONS} connections; ${each}` },
+    { name: 'parse+validate single log, no I/O', value: Math.round(parseSingle.median), unit: 'req/s', note: 'UTF-8 decode, JSON.parse, validation, id; one CPU' },
+    { name: 'single-log POST /api/logs, acked+stored', value: Math.round(singleRps.median), unit: 'req/s', note: describeSpread(singleRps, int) },
+    { name: 'single-log vs bare Fastify', value: Math.round(singleRatio.median * 100), unit: '%', target: '>= 50 %', pass: singleRatio.median >= 0.5, baseline: `bare Fastify median ${int(bareRps.median)} req/s`, note: describeSpread(singleRatio, pct) },
+    { name: 'single-log CPU per request (all-in-one)', value: Math.round(singleCpu.median), unit: 'µs', baseline: `bare Fastify median ${int(spread(single.map((s) => s.bare.cpuPerUnit)).median)} µs`, note: `${describeSpread(singleCpu, int)}; everything the process did per acked log, store included` },
+    { name: 'single-log CPU ratio bare/all-in-one', value: Math.round(singleCpuRatio.median * 100), unit: '%', note: `${describeSpread(singleCpuRatio, pct)}; what the req/s ratio would be with both CPU-bound on an idle core` },
+    { name: 'single-log p99 latency', value: p99.median, unit: 'ms', target: '< 20 ms', pass: p99.median < 20, note: `${describeSpread(p99, (n) => `${n} ms`)}; ${SINGLE_CONNECTIONS} connections` },
+    { name: 'log store raw insertBatch (storage limit)', value: Math.round(storeRate.median), unit: 'rows/s', note: `${describeSpread(storeRate, int)}; the same rows, 1000 per call, SqliteLogStore` },
+    { name: 'parse+validate batch, no I/O', value: Math.round(parseBatch.median), unit: 'logs/s', note: '1000 logs per body; one CPU' },
+    { name: 'batch POST (1000/request), acked+stored', value: Math.round(batchRate.median), unit: 'logs/s', note: `${describeSpread(batchRate, int)}; ${BATCH_CONNECTIONS} connections, until every acked log is stored` },
+    { name: 'batch vs log store raw insert', value: Math.round(batchRatio.median * 100), unit: '%', target: '>= 75 %', pass: batchRatio.median >= 0.75, baseline: `raw insert median ${int(storeRate.median)} rows/s`, note: describeSpread(batchRatio, pct) },
+    { name: 'batch CPU per log (all-in-one)', value: Number(batchCpu.median.toFixed(2)), unit: 'µs', note: describeSpread(batchCpu, (n) => n.toFixed(2)) },
+    { name: 'batch CPU ratio raw insert/all-in-one', value: Math.round(batchCpuRatio.median * 100), unit: '%', note: `${describeSpread(batchCpuRatio, pct)}; raw insertBatch CPU per row over the all-in-one's CPU per stored log` },
+    { name: 'acknowledged but not stored (lost)', value: lost, unit: 'logs', target: '0', pass: lost === 0 },
+    { name: 'non-2xx answers (429 quota)', value: refused.non2xx, unit: 'count', target: '0', pass: refused.non2xx === 0, note: `${refused.quota} x 429; ${refused.errors} connection errors or timeouts` },
+    { name: 'all-in-one RSS, peak under batch load', value: mib(peakRss.rss), unit: 'MiB', note: `${mib(peakRss.anon)} MiB anonymous (heap, SQLite page caches), ${mib(peakRss.file)} MiB file-backed (code, memory-mapped databases)` },
+  );
+}
+
+async function photos(p: Parties, rows: BenchRow[]): Promise<void> {
+  for (const [format, contentType, filename] of [['jpeg', 'image/jpeg', 'shot.jpg'], ['png', 'image/png', 'shot.png']] as const) {
+    const image = await screenshot(format);
+    const body = photoForm(image, filename, contentType).toString('base64');
+    const headers = { 'content-type': `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, 'x-api-key': p.target.apiKey };
+    const upload = (seconds = SECONDS) =>
+      skaldPhase(p, { url: `${p.target.address}/api/photologs`, headers, body, base64: true, connections: PHOTO_CONNECTIONS, seconds }, 1, true);
+    const reencode = () => p.limits.call<Rate>('sharp', { image: image.toString('base64'), seconds: SECONDS });
+    await upload(2);
+    const rounds: { skald: StoredPhase; sharp: Rate; before: number }[] = [];
+    for (let round = 1; round <= PHOTO_ROUNDS; round++) {
+      const before = (await p.skald.call<RssSplit>('rss')).rss;
+      const [skald, sharpRate] = await alternate(round, () => upload(), reencode);
+      rounds.push({ skald, sharp: sharpRate, before });
+    }
+    const uploads = spread(rounds.map((r) => r.skald.perSecond));
+    const sharpRate = spread(rounds.map((r) => r.sharp.perSecond));
+    const perUpload = Math.max(...rounds.map((r) => ((r.skald.peakRss?.rss ?? r.before) - r.before) / PHOTO_CONNECTIONS));
+    const refused = refusals(rounds.map((r) => r.skald.load));
+    const size = `1920x1080 ${format.toUpperCase()}, ${Math.round(image.length / 1024)} KiB`;
+    rows.push(
+      { name: `photo upload ${format.toUpperCase()}, acked+stored`, value: Number(uploads.median.toFixed(1)), unit: 'uploads/s', baseline: `sharp re-encode alone ${sharpRate.median.toFixed(1)} images/s (${(1000 / sharpRate.median).toFixed(0)} ms each)`, note: `${size}; ${PHOTO_CONNECTIONS} connections; ${describeSpread(uploads, (n) => n.toFixed(1))}; ${refused.non2xx} non-2xx` },
+      { name: `photo upload ${format.toUpperCase()} vs sharp alone`, value: Math.round((uploads.median / sharpRate.median) * 100), unit: '%' },
+      { name: `photo upload ${format.toUpperCase()} memory per upload`, value: mib(perUpload), unit: 'MiB', note: `peak RSS above the process before the load, / ${PHOTO_CONNECTIONS} uploads in flight` },
+    );
+  }
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const single = JSON.stringify({ message: 'player joined the server', level: 'info', type: 'Join', resource: 'spawn', metadata: { player: 'Ann', ping: 42 } });
-  const batch = JSON.stringify(
-    Array.from({ length: BATCH_SIZE }, (_, i) => ({ message: `bench log line ${i}`, level: i % 5 === 0 ? 'warn' : 'info', type: 'Bench', resource: `res-${i % 10}`, metadata: { i } })),
-  );
-
-  const bare = await bareFastifyIsolated(single);
-
-  const dir = await mkdtemp(join(tmpdir(), 'skald-bench-ingest-'));
-  const sink = new Writable({ write: (_chunk, _enc, cb) => cb() });
-  const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: 'warn' });
-  let ingestionDeps: ServiceDeps | undefined;
-  let logsDeps: ServiceDeps | undefined;
-  const { createLogsService } = await import('@skald/logs-service');
-  const proc = await buildAllInOne(config, {
-    services: ['auth', 'ingestion', 'logs'],
-    webDist: join(dir, 'no-web'),
-    logStream: sink,
-    factories: {
-      ingestion: async (deps) => {
-        ingestionDeps = { ...deps, counters: unlimitedQuota(deps.counters) };
-        return createIngestionService(ingestionDeps);
-      },
-      logs: async (deps) => {
-        logsDeps = deps;
-        return createLogsService(deps);
-      },
-    },
-  });
+  const plan = pinningPlan();
+  pinSelf(plan.loadCpu);
+  console.log(plan.note);
+  const load = PinnedChild.start('load generator', './load-generator.ts', plan.loadCpu);
+  const bare = PinnedChild.start('bare Fastify', './bare-server.ts', plan.serverCpu);
+  const skald = PinnedChild.start('all-in-one', './skald-server.ts', plan.serverCpu, { env: AS_DEPLOYED });
+  const limits = PinnedChild.start('limits', './limits.ts', plan.serverCpu);
   const rows: BenchRow[] = [];
   try {
-    await proc.start();
-    const address = await proc.app.listen({ port: 0, host: '127.0.0.1' });
-    const app = proc.app;
-    const password = 'correct horse battery staple 42';
-    await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'bench', password, email: 'bench@example.com' } });
-    const token: string = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bench', password } })).json().token;
-    const created = await app.inject({ method: 'POST', url: '/api/server/servers', headers: { authorization: `Bearer ${token}` }, payload: { name: 'Bench' } });
-    const { id: serverId, api_key: apiKey } = created.json() as { id: string; api_key: string };
-    const headers = { 'x-api-key': apiKey };
-    // The legend tier (1.5M logs/hour), which unlimitedQuota keeps from ever running out.
-    await publishEvent(ingestionDeps!.bus, ServerTierChangedEvent, serverId, { serverId, tier: 'legend' });
-    const resetQuota = () => ingestionDeps!.counters.reset(quotaKey(serverId, quotaWindowStart(Date.now())));
-    // Wait until the ingestion read model applied the tier: two full batches pass only above the free tier.
-    const probe = Array.from({ length: BATCH_SIZE }, () => ({ message: 'probe' }));
-    for (let i = 0; i < 200; i++) {
-      await resetQuota();
-      const a = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
-      const b = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
-      if (a.statusCode === 201 && b.statusCode === 201) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await resetQuota();
-
-    const gatewaySingle = await cannon(`${address}/api/logs`, single, headers, SINGLE_CONNECTIONS);
-    // The single-log phase's logs may still be on their way to the store: count from a drained pipeline,
-    // or they would be counted as stored batch logs.
-    const storedBefore = await settle(() => logsDeps!.logStore.count(serverId), 1_000, 120_000);
-    await resetQuota();
-    const started = performance.now();
-    const gatewayBatch = await cannon(`${address}/api/logs`, batch, headers, BATCH_CONNECTIONS);
-    const acceptedLogs = gatewayBatch.ok * BATCH_SIZE;
-    const acceptedSeconds = (performance.now() - started) / 1000;
-    const stored = await waitFor(async () => (await logsDeps!.logStore.count(serverId)) - storedBefore, acceptedLogs, 300_000);
-    const storedSeconds = (performance.now() - started) / 1000;
-    const inFlight = BATCH_CONNECTIONS * BATCH_SIZE;
-
-    const ratio = gatewaySingle.rps / bare.rps;
-    rows.push(
-      { name: 'bare Fastify POST', value: Math.round(bare.rps), unit: 'req/s', note: `${SINGLE_CONNECTIONS} connections, ${DURATION_S} s, own process` },
-      { name: 'gateway single-log POST /api/logs (2xx)', value: Math.round(gatewaySingle.rps), unit: 'req/s', baseline: `bare Fastify ${Math.round(bare.rps)} req/s` },
-      { name: 'gateway single-log vs bare Fastify', value: Math.round(ratio * 100), unit: '%', target: '>= 50 %', pass: ratio >= 0.5, baseline: `bare Fastify ${Math.round(bare.rps)} req/s` },
-      { name: 'gateway single-log p99 latency', value: gatewaySingle.p99, unit: 'ms' },
-      { name: 'single-log non-2xx answers', value: gatewaySingle.non2xx, unit: 'count', target: '0', pass: gatewaySingle.non2xx === 0 },
-      { name: 'batch (1000/request) accepted (2xx)', value: Math.round(acceptedLogs / acceptedSeconds), unit: 'logs/s' },
-      {
-        name: 'batch accepted and stored',
-        value: Math.round(stored / storedSeconds),
-        unit: 'logs/s',
-        target: '>= 150000 logs/s',
-        pass: stored >= acceptedLogs && stored / storedSeconds >= 150_000,
-      },
-      // autocannon counts only answers received before it stops; requests still in flight then were
-      // accepted too, so up to one batch per connection may be stored beyond the counted ones.
-      { name: 'batch stored covers accepted', value: stored - acceptedLogs, unit: 'logs beyond counted', pass: stored >= acceptedLogs && stored <= acceptedLogs + inFlight },
-      { name: 'batch non-2xx answers', value: gatewayBatch.non2xx, unit: 'count', target: '0', pass: gatewayBatch.non2xx === 0 },
-    );
+    const bareUrl = await bare.call<string>('address');
+    const target = await skald.call<Provisioned>('provision');
+    const parties: Parties = { load, bare, skald, limits, bareUrl, target };
+    // Idle: started, one user and server provisioned, nothing sent yet; timers and consumers settled.
+    await sleep(3_000);
+    const idle = await skald.call<RssSplit>('rss');
+    rows.push({
+      name: 'all-in-one RSS, idle',
+      value: mib(idle.rss),
+      unit: 'MiB',
+      target: '< 120 MiB',
+      pass: mib(idle.rss) < 120,
+      note: `every service, started as deployed (MALLOC_ARENA_MAX=2, compile cache), before any load; ${mib(idle.anon)} MiB anonymous, ${mib(idle.file)} MiB file-backed`,
+    });
+    // Photos first: their memory per upload is read against a process that has not yet grown its caches
+    // under the log load.
+    if (process.env['BENCH_PHOTOS'] !== '0') await photos(parties, rows);
+    await singleAndBatch(parties, rows, plan.note);
   } finally {
-    await proc.close();
-    await rm(dir, { recursive: true, force: true });
+    await Promise.all([load.close(), bare.close(), skald.close(), limits.close()]);
   }
   return rows;
 }
@@ -208,5 +327,5 @@ export default run;
 
 if (import.meta.main) {
   const rows = await run();
-  console.table(rows.map((r) => ({ metric: r.name, value: r.value, unit: r.unit, target: r.target ?? '', result: r.pass === undefined ? '' : r.pass ? 'PASS' : 'FAIL' })));
+  console.table(rows.map((r) => ({ metric: r.name, value: r.value, unit: r.unit, target: r.target ?? '', result: r.pass === undefined ? '' : r.pass ? 'PASS' : 'FAIL', note: r.note ?? '' })));
 }

@@ -5,9 +5,10 @@
  * JSON bodies that are valid UTF-8 (json-body.ts), secret-bearing answers never cached (no-store.ts),
  * and request metrics per route pattern (metrics/http-metrics.ts).
  */
-import Fastify, { LogController } from 'fastify';
+import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { AccessLogController } from './access-log.ts';
 import { installBodyDrainBeforeClose } from './body-drain.ts';
 import { installErrorHandlers } from './errors.ts';
 import { registerStrictJsonParser } from './json-body.ts';
@@ -46,28 +47,12 @@ export function loggerOptions(options: Pick<HttpAppOptions, 'logLevel' | 'logStr
   };
 }
 
-/**
- * One access-log line per request instead of Fastify's two ("incoming request" + "request completed"):
- * the completion line carries the (redacted) request, the status and the response time. Each logged
- * line costs a serializer pass and pino's redaction, which at info level was a large share of a
- * single-log ingestion request. Error, 404 and stream lines stay as Fastify writes them.
- */
-export class AccessLogController extends LogController {
-  override incomingRequest(): void {
-    // Folded into requestCompleted.
-  }
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) super.requestCompleted(error, request, reply);
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  }
-}
-
 export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   const timeout = options.requestTimeoutMs ?? 30_000;
+  const accessLog = new AccessLogController();
   const app = Fastify({
     logger: loggerOptions(options),
-    logController: new AccessLogController(),
+    logController: accessLog,
     childLoggerFactory: lazyChildLoggerFactory,
     genReqId: genRequestId,
     bodyLimit: options.bodyLimit ?? 1_048_576,
@@ -79,6 +64,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     schemaController: { compilersFactory: { buildValidator: buildPartValidator } },
   });
+  accessLog.attach(app.log);
   // Callback style: an async hook costs a promise per request for nothing to await.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);

@@ -53,6 +53,19 @@ describe('request logging', () => {
     expect(JSON.stringify(lines)).not.toContain('SECRET1234');
   });
 
+  it('writes the completion line without redaction but with nothing to redact: no headers, the URL redacted', async () => {
+    lines.length = 0;
+    await app.inject({
+      method: 'GET',
+      url: '/quiet?token=TOKEN5678&password=PASS9999',
+      headers: { authorization: 'Bearer BEARER4321', 'x-api-key': 'KEY8765', cookie: 'sid=COOKIE1111' },
+    });
+    expect(lines).toHaveLength(1);
+    expect(Object.keys(lines[0]!).sort()).toEqual(['hostname', 'level', 'msg', 'pid', 'req', 'reqId', 'res', 'responseTime', 'time']);
+    expect(Object.keys(lines[0]!['req'] as object).sort()).toEqual(['method', 'remoteAddress', 'url']);
+    for (const secret of ['TOKEN5678', 'PASS9999', 'BEARER4321', 'KEY8765', 'COOKIE1111']) expect(JSON.stringify(lines)).not.toContain(secret);
+  });
+
   it('binds the request id to lines the handler writes', async () => {
     lines.length = 0;
     const response = await app.inject({ method: 'GET', url: '/talk' });

@@ -3,7 +3,6 @@
  * Design and measured figures: docs/DOCUMENT_STORE.md, section "Log store".
  */
 import type { LogStore } from '@skald/ports';
-import { MongoLogStore } from './mongo-log-store.ts';
 import { SqliteLogStore } from './sqlite-log-store.ts';
 
 export type LogStoreConfig =
@@ -15,6 +14,7 @@ export async function createLogStore(config: LogStoreConfig): Promise<LogStore> 
     case 'sqlite':
       return new SqliteLogStore(config.file, config.countCap === undefined ? {} : { countCap: config.countCap });
     case 'mongo': {
+      const { MongoLogStore } = await import('./mongo-log-store.ts');
       const store = new MongoLogStore(config.url, config.database, config.countCap === undefined ? {} : { countCap: config.countCap });
       await store.ensureIndexes();
       return store;
@@ -23,4 +23,5 @@ export async function createLogStore(config: LogStoreConfig): Promise<LogStore> 
 }
 
 export { SqliteLogStore } from './sqlite-log-store.ts';
-export { MongoLogStore } from './mongo-log-store.ts';
+// Type only: a value re-export loaded the MongoDB driver (~130 modules) in every process (idle RSS, issue 18).
+export type { MongoLogStore } from './mongo-log-store.ts';

@@ -2,7 +2,6 @@
  * Two-factor authentication (spec 001 §4: disabled -> setup (QR) -> verify -> enabled -> disable with a
  * code). Enabling or disabling revokes every older access token; the caller gets a fresh one.
  */
-import QRCode from 'qrcode';
 import type { TwoFactorSetupAnswer } from '@skald/contracts/api';
 import { HttpError } from '@skald/service-kit';
 import type { AuthContext } from './context.ts';
@@ -44,6 +43,8 @@ export async function startTwoFactorSetup(ctx: Pick<AuthContext, 'store' | 'secr
   const secret = newTotpSecret();
   await ctx.store.users.updateOne({ _id: user._id }, { $set: { totpPendingSealed: ctx.secrets.seal(secret, totpPurpose(user._id)) } });
   const otpauthUrl = totpUri(secret, user.email);
+  // Loaded on the first 2FA setup, not at start-up (idle RSS, issue 18).
+  const { default: QRCode } = await import('qrcode');
   return { qr: await QRCode.toDataURL(otpauthUrl), secret, otpauth_url: otpauthUrl, token: ctx.tokens.issue(user) };
 }
 

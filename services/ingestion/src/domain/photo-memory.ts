@@ -8,7 +8,7 @@
  * `npm run bench -- photo-memory` measures each decode against the budget and parallel uploads against
  * the bound; deploy/check-manifests.mjs checks that idle memory plus the bound fits the memory limits.
  */
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { PhotoGate } from './photo-gate.ts';
 import { MAX_PHOTO_BYTES, STORED_MAX_PIXELS } from './photo-size.ts';
 import type { StoredFormat } from './photo-size.ts';
@@ -45,16 +45,21 @@ export const photoGate = new PhotoGate({
   retryAfterSeconds: PHOTO_RETRY_AFTER_S,
 });
 
-let applied = false;
+let loaded: Promise<typeof Sharp> | null = null;
 
 /**
- * libvips settings for a budget that holds everywhere: no operation cache (every photo is new, so the
- * cache only kept up to 50 MB of pixels from earlier ones) and one worker thread per pipeline (the default
- * depends on the platform and core count, and each thread adds its own buffers).
+ * sharp, loaded on the first photo rather than at start-up: libvips and its codecs are ~20 MB of the
+ * process's memory, which a process that never receives a photo should not carry (idle RSS, issue 18).
+ *
+ * With the libvips settings for a budget that holds everywhere: no operation cache (every photo is new, so
+ * the cache only kept up to 50 MB of pixels from earlier ones) and one worker thread per pipeline (the
+ * default depends on the platform and core count, and each thread adds its own buffers).
  */
-export function applySharpMemorySettings(): void {
-  if (applied) return;
-  applied = true;
-  sharp.cache(false);
-  sharp.concurrency(1);
+export function loadSharp(): Promise<typeof Sharp> {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return loaded;
 }

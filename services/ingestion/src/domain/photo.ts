@@ -8,11 +8,9 @@
  * can, and decodes run in the process's PhotoGate slots (photo-memory.ts), so one decode stays within a
  * measured budget and the process within a documented bound.
  */
-import sharp from 'sharp';
 import type { JpegOptions, Metadata, PngOptions, WebpOptions } from 'sharp';
-import { fileTypeFromBuffer } from 'file-type';
 import type { PhotoGate } from './photo-gate.ts';
-import { applySharpMemorySettings, decodeSlotsFor, photoGate } from './photo-memory.ts';
+import { decodeSlotsFor, loadSharp, photoGate } from './photo-memory.ts';
 import { MAX_PIXELS, storedPixelCap, storedSize } from './photo-size.ts';
 import type { StoredFormat } from './photo-size.ts';
 
@@ -60,6 +58,8 @@ function isAllowedMime(mime: string): mime is AllowedMime {
 
 /** Detects the type from the bytes; throws UnsupportedImageError unless JPEG, PNG or WebP. */
 export async function detectImageType(bytes: Buffer): Promise<AllowedMime> {
+  // Loaded on the first photo, like sharp (photo-memory.ts): nothing of it is needed for text logs.
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(bytes);
   if (detected === undefined || !isAllowedMime(detected.mime)) {
     throw new UnsupportedImageError('Photo must be a JPG, PNG or WEBP image');
@@ -78,6 +78,8 @@ interface PhotoHeader {
 
 /** Header-only read: width x height must fit MAX_PIXELS. */
 export async function checkDimensions(bytes: Buffer): Promise<PhotoHeader> {
+  // Outside the try: a sharp that cannot load is the server's failure (500), not an unreadable photo (415).
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     // metadata() parses the header without decoding pixels; limitInputPixels is disabled here so that
@@ -100,6 +102,7 @@ async function encode(bytes: Buffer, format: StoredFormat, header: PhotoHeader):
   const target = storedSize(header.width, header.height, storedPixelCap(format, header.hasAlpha));
   // rotate() applies the EXIF orientation before the metadata is dropped; sharp writes no metadata unless
   // asked (keepMetadata/withMetadata), which strips EXIF, GPS, XMP and ICC comments.
+  const sharp = await loadSharp();
   let pipeline = sharp(bytes, sharpOptions).rotate();
   if (target.width !== header.width || target.height !== header.height) {
     // 'fill' to the computed size: the aspect ratio is already kept, and 'inside' could round a side up.
@@ -114,7 +117,8 @@ async function encode(bytes: Buffer, format: StoredFormat, header: PhotoHeader):
  * the stored-size cap, while a large upload would be decoded a second time (a WebP with transparency in
  * full, ~4 bytes per pixel, whatever the output size).
  */
-function thumbnail(stored: Buffer): Promise<Buffer> {
+async function thumbnail(stored: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(stored, sharpOptions)
     .resize({ width: THUMB_SIZE, height: THUMB_SIZE, fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 70 })
@@ -126,7 +130,6 @@ function thumbnail(stored: Buffer): Promise<Buffer> {
  * (415), ImageTooLargeError (413) or, when no slot frees in time, PhotoBusyError (503).
  */
 export async function processPhoto(bytes: Buffer, gate: PhotoGate = photoGate): Promise<ProcessedPhoto> {
-  applySharpMemorySettings();
   const contentType = await detectImageType(bytes);
   const header = await checkDimensions(bytes);
   const { format, ext } = ALLOWED[contentType];

@@ -5,7 +5,6 @@
  * multiple statements; rows as arrays, so no column name ever becomes an object key; no number or date
  * conversion). `address` is the one the outbound guard checked: the driver never resolves a name itself.
  */
-import mysql from 'mysql2';
 import type { Connection, ConnectionOptions } from 'mysql2';
 
 export interface SourceTarget {
@@ -56,6 +55,8 @@ export class SourceClosed extends Error {
 
 /** Connects, or rejects with the driver's error (mapped to a reason by failure.ts). */
 export async function openSource(target: SourceTarget, connectTimeoutMs: number): Promise<Connection> {
+  // Loaded on the first backup, not at start-up: the driver is ~80 modules most processes never use (idle RSS, issue 18).
+  const { default: mysql } = await import('mysql2');
   const connection = mysql.createConnection(sourceOptions(target, connectTimeoutMs));
   let end: (reason: Error) => void = () => undefined;
   const ended = new Promise<never>((_resolve, reject) => {

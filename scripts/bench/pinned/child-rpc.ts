@@ -1,0 +1,95 @@
+/**
+ * The child side of PinnedChild: answers `{ id, command, payload }` requests from the parent with
+ * `{ id, ok, value | error }`. `stop` runs the child's own stop handler (if any), answers, and exits.
+ */
+import { readFileSync } from 'node:fs';
+
+export type Handlers = Readonly<Record<string, (payload: never) => unknown>>;
+
+interface Request {
+  readonly id: number;
+  readonly command: string;
+  readonly payload: unknown;
+}
+
+/**
+ * Commands every child answers. `cpu`: CPU time this process has used (user + system, all threads), in
+ * microseconds. CPU per request is what a server under test costs whatever else the machine runs: a
+ * process that is descheduled serves fewer requests per second but spends the same CPU on each.
+ */
+const BUILT_IN: Handlers = {
+  cpu: () => {
+    const used = process.cpuUsage();
+    return used.user + used.system;
+  },
+};
+
+export function serve(handlers: Handlers): void {
+  if (process.send === undefined) throw new Error('run this file through PinnedChild (it needs the IPC channel)');
+  const send = process.send.bind(process);
+  process.on('message', (raw) => {
+    const request = raw as Request;
+    const handler = (handlers[request.command] ?? BUILT_IN[request.command]) as ((payload: unknown) => unknown) | undefined;
+    void (async () => {
+      try {
+        if (handler === undefined && request.command !== 'stop') throw new Error(`unknown command ${request.command}`);
+        const value = handler === undefined ? null : await handler(request.payload);
+        send({ id: request.id, ok: true, value: value ?? null });
+      } catch (error) {
+        send({ id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      }
+      if (request.command === 'stop') process.disconnect();
+    })();
+  });
+  // The parent sends nothing before this: a request sent while the child was still starting could
+  // arrive before the listener above existed.
+  send({ ready: true });
+}
+
+/** Resident set size of this process now, in bytes. */
+export function rssBytes(): number {
+  return process.memoryUsage.rss();
+}
+
+/** RSS split as the kernel counts it: anonymous memory (heaps, buffers) and file pages mapped (code, mmap). */
+export interface RssSplit {
+  readonly rss: number;
+  /** Anonymous: the JS heap, malloc, SQLite's page cache. */
+  readonly anon: number;
+  /** File-backed: the binary and libraries, and memory-mapped database files (SQLite's mmap_size). */
+  readonly file: number;
+}
+
+export function rssSplit(): RssSplit {
+  let status = '';
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    return { rss: rssBytes(), anon: Number.NaN, file: Number.NaN };
+  }
+  const kib = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) * 1024;
+  return { rss: kib('VmRSS'), anon: kib('RssAnon'), file: kib('RssFile') + kib('RssShmem') };
+}
+
+/** Samples RSS every 25 ms between start() and stop(); stop() answers the highest sample, split. */
+export class PeakRss {
+  #peak: RssSplit = { rss: 0, anon: 0, file: 0 };
+  #timer: NodeJS.Timeout | null = null;
+
+  #sample(): void {
+    const now = rssSplit();
+    if (now.rss > this.#peak.rss) this.#peak = now;
+  }
+
+  start(): void {
+    this.#peak = rssSplit();
+    this.#timer = setInterval(() => this.#sample(), 25);
+  }
+
+  stop(): RssSplit {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#sample();
+    return this.#peak;
+  }
+}

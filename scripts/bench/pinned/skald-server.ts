@@ -1,0 +1,106 @@
+/**
+ * The server under test: the all-in-one process (buildAllInOne, embedded adapters: SQLite bus journal,
+ * SQLite log store, memory counters; every service unless BENCH_SERVICES lists some), listening on a
+ * loopback port, at the shipped log level (info, lines written to a sink) unless BENCH_LOG_LEVEL says
+ * otherwise. The quota is checked on every request but can never run out (unlimited-quota.ts).
+ *
+ * Commands: provision (a user, a server on the legend tier, its key), stored (logs the store holds for
+ * the server), rss / watch / peak (memory), profile-start / profile-stop (V8 CPU profile of this process,
+ * the same profiler as --cpu-prof, written as a .cpuprofile for one phase of the load), stop.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '@skald/config';
+import { publishEvent, quotaKey, quotaWindowStart, ServerTierChangedEvent } from '@skald/contracts';
+import type { LogStore } from '@skald/ports';
+import type { ServiceDeps, ServiceName } from '@skald/service-kit';
+import { createIngestionService } from '@skald/ingestion-service';
+import { createLogsService } from '@skald/logs-service';
+import { buildAllInOne } from '../../../gateway/src/all-in-one.ts';
+import { unlimitedQuota } from '../unlimited-quota.ts';
+import { PeakRss, rssSplit, serve } from './child-rpc.ts';
+
+const dir = await mkdtemp(join(tmpdir(), 'skald-bench-pinned-'));
+const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info' });
+const services = process.env['BENCH_SERVICES'] ? (process.env['BENCH_SERVICES'].split(',') as ServiceName[]) : undefined;
+let ingestionDeps: ServiceDeps | undefined;
+let logStore: LogStore | undefined;
+const proc = await buildAllInOne(config, {
+  ...(services ? { services } : {}),
+  webDist: join(dir, 'no-web'),
+  logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+  factories: {
+    ingestion: async (deps) => {
+      ingestionDeps = { ...deps, counters: unlimitedQuota(deps.counters) };
+      return createIngestionService(ingestionDeps);
+    },
+    logs: async (deps) => {
+      logStore = deps.logStore;
+      return createLogsService(deps);
+    },
+  },
+});
+await proc.start();
+const address = await proc.app.listen({ port: 0, host: '127.0.0.1' });
+const peak = new PeakRss();
+let profiler: Session | null = null;
+
+export interface Provisioned {
+  readonly address: string;
+  readonly serverId: string;
+  readonly apiKey: string;
+}
+
+async function provision(): Promise<Provisioned> {
+  const app = proc.app;
+  const password = 'correct horse battery staple 42';
+  await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'bench', password, email: 'bench@example.com' } });
+  const token = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bench', password } })).json<{ token: string }>().token;
+  const created = await app.inject({ method: 'POST', url: '/api/server/servers', headers: { authorization: `Bearer ${token}` }, payload: { name: 'Bench' } });
+  const { id: serverId, api_key: apiKey } = created.json<{ id: string; api_key: string }>();
+  // The legend tier (the largest quota), which unlimitedQuota keeps from ever running out.
+  await publishEvent(ingestionDeps!.bus, ServerTierChangedEvent, serverId, { serverId, tier: 'legend' });
+  const resetQuota = () => ingestionDeps!.counters.reset(quotaKey(serverId, quotaWindowStart(Date.now())));
+  // Wait until the ingestion read model applied the tier: two full batches pass only above the free tier.
+  const probe = Array.from({ length: 1000 }, () => ({ message: 'probe' }));
+  const headers = { 'x-api-key': apiKey };
+  for (let i = 0; i < 200; i++) {
+    await resetQuota();
+    const a = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
+    const b = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
+    if (a.statusCode === 201 && b.statusCode === 201) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await resetQuota();
+  return { address, serverId, apiKey };
+}
+
+serve({
+  provision,
+  stored: (serverId: string) => logStore!.count(serverId),
+  rss: () => rssSplit(),
+  watch: () => peak.start(),
+  peak: () => peak.stop(),
+  async 'profile-start'() {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.post('Profiler.start');
+  },
+  async 'profile-stop'(file: string) {
+    if (profiler === null) throw new Error('no profile running');
+    const { profile } = await profiler.post('Profiler.stop');
+    profiler.disconnect();
+    profiler = null;
+    await writeFile(file, JSON.stringify(profile));
+    return file;
+  },
+  async stop() {
+    await proc.close();
+    await rm(dir, { recursive: true, force: true });
+  },
+});
