@@ -12,7 +12,6 @@ export * from './shutdown.ts';
 export * from './identity/read-model.ts';
 export * from './identity/server-access.ts';
 export * from './identity/site-access.ts';
-export * from './skeleton-service.ts';
 export * from './openapi.ts';
 export * from './validation.ts';
 export * from './json-body.ts';
