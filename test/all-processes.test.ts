@@ -30,6 +30,7 @@ import { SKALD_PROCESSES } from '../deploy/processes.ts';
 import { startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 import type { KafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 import { createGameDatabase, dropDatabase, mariadbAvailable, uniqueDatabaseName } from '../services/backups/test/support/game-database.ts';
+import { redisReachable } from '@skald/testing';
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
@@ -43,17 +44,6 @@ const LOGS_TOPIC = 'skald.logs.ingested.v1';
 const AUDIT_TOPIC = 'skald.audit.v1';
 const IDENTITY_TOPIC = 'skald.identity.v1';
 
-async function redisReachable(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000 });
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /** Removes every key a run created (streams, groups, queues, counters). */
 async function deleteRedisKeys(prefix: string): Promise<void> {
@@ -71,7 +61,7 @@ async function deleteRedisKeys(prefix: string): Promise<void> {
   }
 }
 
-const redisUp = await redisReachable();
+const redisUp = await redisReachable(REDIS_URL);
 if (!redisUp) console.log(`skipped: all processes: Redis not reachable at ${REDIS_URL} (BullMQ, counters and one of the buses need it)`);
 const mariadbUp = redisUp && (await mariadbAvailable());
 if (redisUp && !mariadbUp) console.log('skipped: all processes: the backup step needs the MariaDB at 127.0.0.1:3306');

@@ -22,7 +22,7 @@ import { ServerSuspensionChangedEvent, ServerTierChangedEvent, identityMessage }
 import type { DocumentStore, EventBus } from '@skald/ports';
 import { createIdentityReadModel } from '@skald/service-kit';
 import type { IdentityReadModel } from '@skald/service-kit';
-import { waitFor } from '@skald/testing';
+import { redisReachable, waitFor } from '@skald/testing';
 import { buildAllInOne } from '../gateway/src/all-in-one.ts';
 import { startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 import type { RunningProcess } from '../gateway/src/launcher-app.ts';
@@ -30,17 +30,6 @@ import type { RunningProcess } from '../gateway/src/launcher-app.ts';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PASSWORD = 'Vq7#mZ2!pL9x-Rt4wK';
 
-async function redisReachable(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000 });
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 interface OwnerState {
   readonly servers: { id: string; name: string; ownerId: string; tier: string; suspended: boolean }[];
@@ -102,7 +91,7 @@ const kafkaMock = await startKafkaMockCluster();
 afterAll(() => kafkaMock.cluster?.stop());
 const busKinds: { kind: BusKind; unavailable: string | null }[] = [
   { kind: 'memory', unavailable: null },
-  { kind: 'redis', unavailable: (await redisReachable()) ? null : `Redis not reachable at ${REDIS_URL}` },
+  { kind: 'redis', unavailable: (await redisReachable(REDIS_URL)) ? null : `Redis not reachable at ${REDIS_URL}` },
   { kind: 'kafka', unavailable: kafkaMock.cluster === null ? kafkaMock.reason : null },
 ];
 

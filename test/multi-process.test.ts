@@ -20,13 +20,13 @@ import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { startStripeTestServer } from '@skald/adapters/stripe-test-server';
 import type { StripeTestServer } from '@skald/adapters/stripe-test-server';
+import { redisReachable } from '@skald/testing';
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
@@ -36,24 +36,8 @@ import type { SkaldProcess } from './support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-async function redisReachable(): Promise<boolean> {
-  const url = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: url.hostname, port: Number(url.port || 6379) });
-    socket.setTimeout(1_000);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
-const reachable = await redisReachable();
+const reachable = await redisReachable(REDIS_URL);
 if (!reachable) console.log(`skipped: Redis not reachable at ${REDIS_URL} (the multi-process test needs it for the event bus)`);
 const mariadb = reachable && (await mariadbAvailable());
 if (reachable && !mariadb) console.log('skipped: the backups process case needs the MariaDB at 127.0.0.1:3306 to back up');

@@ -7,7 +7,6 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { createEventBus } from '@skald/adapters';
 import { LogsBatchAcceptedEvent, MembershipAddedEvent, ServerCreatedEvent, ServerTierChangedEvent, eventMessage, identityMessage } from '@skald/contracts';
 import type { EventBus } from '@skald/ports';
 import { signAccessToken } from '@skald/service-kit';
+import { redisReachable } from '@skald/testing';
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api } from './support/api-client.ts';
@@ -24,24 +24,8 @@ import type { SkaldProcess } from './support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-async function redisReachable(): Promise<boolean> {
-  const url = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: url.hostname, port: Number(url.port || 6379) });
-    socket.setTimeout(1_000);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
-const reachable = await redisReachable();
+const reachable = await redisReachable(REDIS_URL);
 if (!reachable) console.log(`skipped: Redis not reachable at ${REDIS_URL} (the crash test puts the event bus on it)`);
 
 const root = mkdtempSync(join(tmpdir(), 'skald-webhooks-kill-'));

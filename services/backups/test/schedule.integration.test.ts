@@ -5,13 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus, createJobQueue } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
 import { createOutboundGuard } from '@skald/service-kit';
-import { createTestDeps, waitFor } from '@skald/testing';
+import { createTestDeps, redisReachable, waitFor } from '@skald/testing';
 import { callAs, createHarness, listBackups, localSettings, seedServer } from './support/harness.ts';
 import { createGameDatabase, dropDatabase, mariadbAvailable, uniqueDatabaseName } from './support/game-database.ts';
 
@@ -21,22 +20,6 @@ if (!available) console.warn('schedule: skipped: no MariaDB at 127.0.0.1:3306');
 const OWNER = 'owner-1';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
-async function redisReachable(): Promise<boolean> {
-  const url = new URL(REDIS_URL);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: url.hostname, port: Number(url.port || 6379) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 /** Removes the queue's keys so runs do not accumulate in the shared Redis. */
 async function deleteKeys(prefix: string): Promise<void> {
   const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
@@ -52,7 +35,7 @@ async function deleteKeys(prefix: string): Promise<void> {
   }
 }
 
-const redis = available && (await redisReachable());
+const redis = available && (await redisReachable(REDIS_URL));
 if (available && !redis) console.warn(`schedule on BullMQ: skipped: Redis not reachable at ${REDIS_URL}`);
 const allowLocal = () => createOutboundGuard({ allowed: ['127.0.0.1'] });
 
