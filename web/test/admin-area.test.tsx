@@ -1,10 +1,11 @@
-import type { AdminLogList, AdminServerDetail, AdminServerList, AdminStats, AdminUserList } from '@skald/contracts/api';
+import type { AdminLogList, AdminServerAuditPage, AdminServerDetail, AdminServerList, AdminStats, AdminUserList } from '@skald/contracts/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import AdminLogsPage from '../src/features/admin/AdminLogsPage.tsx';
 import AdminServerPage from '../src/features/admin/AdminServerPage.tsx';
 import AdminServersPage from '../src/features/admin/AdminServersPage.tsx';
 import AdminUsersPage from '../src/features/admin/AdminUsersPage.tsx';
+import { AuditTab } from '../src/features/admin/tabs/AuditTab.tsx';
 import { formatBytes } from '../src/features/admin/adminText.ts';
 import { meAnswer } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
@@ -165,6 +166,23 @@ describe('admin server detail (spec 001 §2, §6, §8)', () => {
     serverDetailApi('superadmin');
     renderScreen(<AdminServerPage />, { path: '/admin/servers/s1', route: '/admin/servers/:id', session: SIGNED_IN });
     expect(await screen.findByRole('button', { name: 'Suspend server' })).toBeTruthy();
+  });
+});
+
+describe('admin server tabs pager (spec 001 §2)', () => {
+  it("the Audit Logs tab pages on the server with Prev/Next and 'Page x / y'", async () => {
+    const pageOf = (page: number): AdminServerAuditPage => ({
+      logs: [{ id: `e${page}`, action: 'server.renamed', created_at: '2026-03-01T00:00:00.000Z', user_id: 'u1', details: { page } }],
+      pagination: { page, limit: 50, total: 120 },
+    });
+    const seen = mockApi({ 'GET /admin/servers/s1/audit-logs': (request) => json(pageOf(Number(new URL(request.url).searchParams.get('page')))) });
+    renderScreen(<AuditTab id="s1" />, { session: SIGNED_IN });
+    expect(await screen.findByText('Page 1 / 3')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Prev' }).hasAttribute('disabled')).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Page 2 / 3')).toBeTruthy();
+    expect(seen.map((r) => new URL(r.url).searchParams.get('page'))).toEqual(['1', '2']);
+    expect(screen.getByRole('button', { name: 'Prev' }).hasAttribute('disabled')).toBe(false);
   });
 });
 

@@ -3,7 +3,7 @@ import { Alert, Empty, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import { Panel } from '../common/Panel.tsx';
-import { Pager } from '../logs/Pager.tsx';
+import { Pager } from '../common/Pager.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { detailsText, useAuditLogsQuery } from './auditApi.ts';
 

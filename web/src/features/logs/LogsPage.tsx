@@ -7,7 +7,7 @@ import { LogCard } from './LogCard.tsx';
 import { LiveBar } from './LiveBar.tsx';
 import { LogFiltersPanel } from './LogFiltersPanel.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, useLogsPageQuery } from './logsApi.ts';
-import { PageSizeSelect, Pager } from './Pager.tsx';
+import { PageSizeSelect, Pager } from '../common/Pager.tsx';
 import { usePagedFilters } from './usePagedFilters.ts';
 import { useLiveTail } from './useLiveTail.ts';
 

@@ -9,7 +9,7 @@ import { LogFiltersPanel } from '../logs/LogFiltersPanel.tsx';
 import { Highlight } from '../common/Highlight.tsx';
 import { LogMetadata } from '../logs/LogMetadata.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, usePhotoLogsPageQuery } from '../logs/logsApi.ts';
-import { PageSizeSelect, Pager } from '../logs/Pager.tsx';
+import { PageSizeSelect, Pager } from '../common/Pager.tsx';
 import { usePagedFilters } from '../logs/usePagedFilters.ts';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { PhotoViewer } from './PhotoViewer.tsx';

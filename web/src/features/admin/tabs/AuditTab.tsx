@@ -1,6 +1,7 @@
 import { ADMIN_AUDIT_PAGE_SIZE } from '@skald/contracts/api';
-import { Alert, Button, Space, Spin } from 'antd';
+import { Alert, Spin } from 'antd';
 import { useState } from 'react';
+import { Pager } from '../../common/Pager.tsx';
 import { useAdminServerAuditQuery } from '../adminApi.ts';
 import { ADMIN_TEXT, detailsText, formatDateTime, pageCount } from '../adminText.ts';
 
@@ -22,17 +23,7 @@ export function AuditTab({ id }: { id: string }) {
           </li>
         ))}
       </ul>
-      <Space className="pager">
-        <Button onClick={() => setPage(page - 1)} disabled={page <= 1}>
-          Prev
-        </Button>
-        <span>
-          Page {page} / {pages}
-        </span>
-        <Button onClick={() => setPage(page + 1)} disabled={page >= pages}>
-          Next
-        </Button>
-      </Space>
+      <Pager page={page} pages={pages} previousLabel="Prev" separator="/" onPage={setPage} />
     </div>
   );
 }

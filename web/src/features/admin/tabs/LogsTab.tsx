@@ -1,6 +1,7 @@
 import { ADMIN_LOGS_PAGE_SIZE, type AdminServerLogs } from '@skald/contracts/api';
-import { Alert, Button, Space, Spin } from 'antd';
+import { Alert, Spin } from 'antd';
 import { useMemo, useState } from 'react';
+import { Pager } from '../../common/Pager.tsx';
 import { useAdminServerLogsQuery } from '../adminApi.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT, formatDateTime, pageCount } from '../adminText.ts';
 
@@ -72,17 +73,7 @@ export function LogsTab({ id }: { id: string }) {
           ))}
         </ul>
       )}
-      <Space className="pager">
-        <Button onClick={() => setPage(current - 1)} disabled={current <= 1}>
-          Prev
-        </Button>
-        <span>
-          Page {current} of {pages}
-        </span>
-        <Button onClick={() => setPage(current + 1)} disabled={current >= pages}>
-          Next
-        </Button>
-      </Space>
+      <Pager page={current} pages={pages} previousLabel="Prev" separator="of" onPage={setPage} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { ADMIN_PHOTO_PAGE_SIZE } from '@skald/contracts/api';
-import { Alert, Button, Space, Spin } from 'antd';
+import { Alert, Spin } from 'antd';
 import { useState } from 'react';
 import { resolveApiUrl } from '../../../app/api.ts';
+import { Pager } from '../../common/Pager.tsx';
 import { useAdminServerPhotosQuery } from '../adminApi.ts';
 import { ADMIN_TEXT, formatDateTime, pageCount } from '../adminText.ts';
 
@@ -26,17 +27,7 @@ export function PhotosTab({ id }: { id: string }) {
           </figure>
         ))}
       </div>
-      <Space className="pager">
-        <Button onClick={() => setPage(page - 1)} disabled={page <= 1}>
-          Prev
-        </Button>
-        <span>
-          Page {page} / {pages}
-        </span>
-        <Button onClick={() => setPage(page + 1)} disabled={page >= pages}>
-          Next
-        </Button>
-      </Space>
+      <Pager page={page} pages={pages} previousLabel="Prev" separator="/" onPage={setPage} />
     </div>
   );
 }

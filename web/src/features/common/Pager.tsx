@@ -5,18 +5,25 @@ interface Props {
   pages: number;
   /** The total stopped at the server's count cap: there may be pages past `pages` ('Page n of m+'). */
   more?: boolean;
+  /**
+   * The spec words its pagers differently per screen: 'Previous' / 'Page n of m' on the server screens
+   * (spec 000 §2), 'Prev' with 'Page x of y' (admin Logs tab) or 'Page x / y' (admin Photo Logs and
+   * Audit Logs tabs, spec 001 §2).
+   */
+  previousLabel?: 'Previous' | 'Prev';
+  separator?: 'of' | '/';
   onPage(next: number): void;
 }
 
-/** Previous/Next and 'Page n of m' (spec 000 §2); 'm+' when the server's count was capped. */
-export function Pager({ page, pages, more = false, onPage }: Props) {
+/** Previous/Next and 'Page n of m'; 'm+' when the server's count was capped. */
+export function Pager({ page, pages, more = false, previousLabel = 'Previous', separator = 'of', onPage }: Props) {
   return (
     <Space className="pager" wrap>
       <Button onClick={() => onPage(page - 1)} disabled={page <= 1}>
-        Previous
+        {previousLabel}
       </Button>
       <Typography.Text>
-        Page {page} of {pages}
+        Page {page} {separator} {pages}
         {more ? '+' : ''}
       </Typography.Text>
       <Button onClick={() => onPage(page + 1)} disabled={page >= pages && !more}>
