@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { CodeBlock } from './CodeBlock.tsx';
+import { DocTable } from './DocTable.tsx';
 import { apiOrigin, DocsLayout } from './DocsLayout.tsx';
 import { TIER_COLUMNS, TierTable } from './TierTable.tsx';
 
@@ -9,82 +10,46 @@ import { TIER_COLUMNS, TierTable } from './TierTable.tsx';
 /** The answers both ingestion routes give, with their status codes. */
 function AnswersTable({ photo }: { photo: boolean }) {
   return (
-    <table>
-      <caption className="sr-only">Answers</caption>
-      <thead>
-        <tr>
-          <th scope="col">Status</th>
-          <th scope="col">When</th>
-          <th scope="col">Body</th>
-        </tr>
-      </thead>
-      <tbody>
-        <tr>
-          <td>201</td>
-          <td>{photo ? 'The photo log was stored.' : 'Every log of the request was accepted.'}</td>
-          <td>
+    <DocTable
+      caption="Answers"
+      head={['Status', 'When', 'Body']}
+      rows={[
+        [
+          '201',
+          photo ? 'The photo log was stored.' : 'Every log of the request was accepted.',
+          <>
             <code>{'{"id": "…"}'}</code>
             {!photo && (
               <>
                 {' '}for one log, <code>{'{"ids": ["…", …]}'}</code> for an array (same order)
               </>
             )}
-          </td>
-        </tr>
-        <tr>
-          <td>400</td>
-          <td>A field is invalid; nothing of the request is stored.</td>
-          <td>
-            <code>error</code>, <code>message</code> and <code>field</code> naming it ({photo ? <code>metadata</code> : <code>[3].level</code>})
-          </td>
-        </tr>
-        <tr>
-          <td>401</td>
-          <td>The key is missing, unknown or was reset.</td>
-          <td>
-            <code>{'{"error": "Invalid API key"}'}</code>
-          </td>
-        </tr>
-        <tr>
-          <td>403</td>
-          <td>The server is suspended.</td>
-          <td>
-            <code>{'{"error": "This server is suspended"}'}</code>
-          </td>
-        </tr>
-        <tr>
-          <td>413</td>
-          <td>{photo ? 'The photo is larger than 10 MB or 40 megapixels.' : 'The body is larger than 5 MiB.'}</td>
-          <td>
-            <code>error</code>
-          </td>
-        </tr>
-        {photo && (
-          <tr>
-            <td>415</td>
-            <td>The photo is not a JPG, PNG or WEBP image (judged from its bytes), or the request is not multipart.</td>
-            <td>
-              <code>error</code>
-            </td>
-          </tr>
-        )}
-        <tr>
-          <td>429</td>
-          <td>The tier's logs-per-hour quota is used up.</td>
-          <td>
+          </>,
+        ],
+        [
+          '400',
+          'A field is invalid; nothing of the request is stored.',
+          <><code>error</code>, <code>message</code> and <code>field</code> naming it ({photo ? <code>metadata</code> : <code>[3].level</code>})</>,
+        ],
+        ['401', 'The key is missing, unknown or was reset.', <code>{'{"error": "Invalid API key"}'}</code>],
+        ['403', 'The server is suspended.', <code>{'{"error": "This server is suspended"}'}</code>],
+        ['413', photo ? 'The photo is larger than 10 MB or 40 megapixels.' : 'The body is larger than 5 MiB.', <code>error</code>],
+        ...(photo ? [['415', 'The photo is not a JPG, PNG or WEBP image (judged from its bytes), or the request is not multipart.', <code>error</code>]] : []),
+        [
+          '429',
+          "The tier's logs-per-hour quota is used up.",
+          <>
             <code>error</code>, <code>usage</code> (<code>used</code>, <code>limit</code>, <code>remaining</code>, <code>reset</code>, <code>tierLabel</code>) and{' '}
             <code>retryAfter</code> (seconds); header <code>Retry-After</code>
-          </td>
-        </tr>
-        <tr>
-          <td>503</td>
-          <td>{photo ? 'Skald is briefly unable to accept logs, or busy with other photos.' : 'Skald is briefly unable to accept logs.'} Nothing was stored.</td>
-          <td>
-            <code>error</code> and <code>retryAfter</code> (seconds); header <code>Retry-After</code>
-          </td>
-        </tr>
-      </tbody>
-    </table>
+          </>,
+        ],
+        [
+          '503',
+          <>{photo ? 'Skald is briefly unable to accept logs, or busy with other photos.' : 'Skald is briefly unable to accept logs.'} Nothing was stored.</>,
+          <><code>error</code> and <code>retryAfter</code> (seconds); header <code>Retry-After</code></>,
+        ],
+      ]}
+    />
   );
 }
 
@@ -160,70 +125,25 @@ export function LogsApiDocsPage() {
         <code>Warning</code> header, and a key in an address ends up in proxies' and browsers' histories more easily.
       </p>
       <h2>Fields</h2>
-      <table>
-        <caption className="sr-only">Log fields</caption>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Required</th>
-            <th scope="col">Default</th>
-            <th scope="col">Rules</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>
-              <code>message</code>
-            </td>
-            <td>yes</td>
-            <td>–</td>
-            <td>text, not empty, at most 10,000 characters</td>
-          </tr>
-          <tr>
-            <td>
-              <code>level</code>
-            </td>
-            <td>no</td>
-            <td>
-              <code>info</code>
-            </td>
-            <td>
+      <DocTable
+        caption="Log fields"
+        head={['Field', 'Required', 'Default', 'Rules']}
+        rows={[
+          [<code>message</code>, 'yes', '–', 'text, not empty, at most 10,000 characters'],
+          [
+            <code>level</code>,
+            'no',
+            <code>info</code>,
+            <>
               <code>info</code>, <code>warn</code>, <code>error</code>, <code>fatal</code> or <code>debug</code> (any case); <code>warning</code> is stored as{' '}
               <code>warn</code>
-            </td>
-          </tr>
-          <tr>
-            <td>
-              <code>type</code>
-            </td>
-            <td>no</td>
-            <td>
-              <code>General</code>
-            </td>
-            <td>text, at most 200 characters (for example Join, Chat, Economy)</td>
-          </tr>
-          <tr>
-            <td>
-              <code>resource</code>
-            </td>
-            <td>no</td>
-            <td>
-              <code>unknown</code>
-            </td>
-            <td>text, at most 200 characters (the script or plugin that logged)</td>
-          </tr>
-          <tr>
-            <td>
-              <code>metadata</code>
-            </td>
-            <td>no</td>
-            <td>
-              <code>{'{}'}</code>
-            </td>
-            <td>a JSON object, at most 16 KiB as JSON, nested at most 32 levels deep</td>
-          </tr>
-        </tbody>
-      </table>
+            </>,
+          ],
+          [<code>type</code>, 'no', <code>General</code>, 'text, at most 200 characters (for example Join, Chat, Economy)'],
+          [<code>resource</code>, 'no', <code>unknown</code>, 'text, at most 200 characters (the script or plugin that logged)'],
+          [<code>metadata</code>, 'no', <code>{'{}'}</code>, 'a JSON object, at most 16 KiB as JSON, nested at most 32 levels deep'],
+        ]}
+      />
       <p>
         Other fields are refused, and <code>null</code> counts as not sent. The whole request is checked before anything is stored: one invalid log in a batch
         refuses the batch with <code>400</code> and names it, for example <code>{`"field": "[3].level"`}</code>.
@@ -294,46 +214,20 @@ export function PhotoLogsApiDocsPage() {
         <Link to="/docsapi/logs">Logs API</Link> (<code>X-API-Key</code>, <code>Authorization: Bearer</code> or the deprecated <code>?apiKey=</code>).
       </p>
       <h2>Form fields</h2>
-      <table>
-        <caption className="sr-only">Photo log form fields</caption>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Required</th>
-            <th scope="col">Rules</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>
-              <code>photo</code>
-            </td>
-            <td>yes</td>
-            <td>one file: JPG, PNG or WEBP (judged from its bytes, not its name), at most 10 MB and 40 megapixels</td>
-          </tr>
-          <tr>
-            <td>
-              <code>message</code>
-            </td>
-            <td>no</td>
-            <td>text, at most 10,000 characters</td>
-          </tr>
-          <tr>
-            <td>
-              <code>level</code>, <code>type</code>, <code>resource</code>
-            </td>
-            <td>no</td>
-            <td>as for text logs: default <code>info</code>, <code>General</code>, <code>unknown</code></td>
-          </tr>
-          <tr>
-            <td>
-              <code>metadata</code>
-            </td>
-            <td>no</td>
-            <td>a JSON object written as text, at most 16 KiB</td>
-          </tr>
-        </tbody>
-      </table>
+      <DocTable
+        caption="Photo log form fields"
+        head={['Field', 'Required', 'Rules']}
+        rows={[
+          [<code>photo</code>, 'yes', 'one file: JPG, PNG or WEBP (judged from its bytes, not its name), at most 10 MB and 40 megapixels'],
+          [<code>message</code>, 'no', 'text, at most 10,000 characters'],
+          [
+            <><code>level</code>, <code>type</code>, <code>resource</code></>,
+            'no',
+            <>as for text logs: default <code>info</code>, <code>General</code>, <code>unknown</code></>,
+          ],
+          [<code>metadata</code>, 'no', 'a JSON object written as text, at most 16 KiB'],
+        ]}
+      />
       <CodeBlock
         label="a photo log with curl"
         code={`curl -X POST ${origin}/api/photologs \\

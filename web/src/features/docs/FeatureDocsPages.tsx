@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { CodeBlock } from './CodeBlock.tsx';
+import { DocTable } from './DocTable.tsx';
 import { DOCS_PAGES, DocsLayout } from './DocsLayout.tsx';
 import { TIER_COLUMNS, TierTable } from './TierTable.tsx';
 
@@ -92,29 +93,19 @@ export function ServersDocsPage() {
         each has its own API key, logs, members, webhooks, backups and plan.
       </p>
       <h2>Roles</h2>
-      <table>
-        <caption className="sr-only">Server roles</caption>
-        <thead>
-          <tr>
-            <th scope="col">Role</th>
-            <th scope="col">May</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th scope="row">Owner</th>
-            <td>Full control, including adding and removing users, resetting the API key, backups and the subscription. The creator of a server is its owner; the owner cannot be removed or demoted.</td>
-          </tr>
-          <tr>
-            <th scope="row">Admin</th>
-            <td>Manages logs (including deleting old ones), webhooks, colour settings and the server name, and sees audit logs and exports.</td>
-          </tr>
-          <tr>
-            <th scope="row">Member</th>
-            <td>Read-only: the dashboard, logs and photo logs. (Shown as the role <code>user</code> in the app.)</td>
-          </tr>
-        </tbody>
-      </table>
+      <DocTable
+        caption="Server roles"
+        head={['Role', 'May']}
+        rowHeaders
+        rows={[
+          [
+            'Owner',
+            'Full control, including adding and removing users, resetting the API key, backups and the subscription. The creator of a server is its owner; the owner cannot be removed or demoted.',
+          ],
+          ['Admin', 'Manages logs (including deleting old ones), webhooks, colour settings and the server name, and sees audit logs and exports.'],
+          ['Member', <>Read-only: the dashboard, logs and photo logs. (Shown as the role <code>user</code> in the app.)</>],
+        ]}
+      />
       <h2>Members</h2>
       <p>
         The owner adds people who already have a Skald account by e-mail under <Link to="/server-users">Users</Link>, as admin or user, and changes or removes them

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { CodeBlock } from './CodeBlock.tsx';
+import { DocTable } from './DocTable.tsx';
 import { apiOrigin, DocsLayout } from './DocsLayout.tsx';
 
 /** The code-hosting page the footer links to: the resource ships in Skald's repository. */
@@ -43,51 +44,21 @@ ensure skald`}
         <code>set skald_api_key</code> takes effect without a restart.
       </p>
       <h2>What it logs</h2>
-      <table>
-        <caption className="sr-only">Built-in logs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Level</th>
-            <th scope="col">Type</th>
-            <th scope="col">Message</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <td>a player joins</td>
-            <td>info</td>
-            <td>Join</td>
-            <td>
-              <code>[JOIN] Name joined the server</code>
-            </td>
-          </tr>
-          <tr>
-            <td>a player leaves</td>
-            <td>info</td>
-            <td>Leave</td>
-            <td>
-              <code>[LEAVE] Name left the server (reason)</code>
-            </td>
-          </tr>
-          <tr>
-            <td>chat (the chat resource)</td>
-            <td>info</td>
-            <td>Chat</td>
-            <td>
-              <code>Name: text</code>
-            </td>
-          </tr>
-          <tr>
-            <td>a death (baseevents)</td>
-            <td>warning (shown as warn)</td>
-            <td>Death</td>
-            <td>
-              <code>[DEATH] Name was killed by Killer</code> or <code>[DEATH] Name died</code>
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <DocTable
+        caption="Built-in logs"
+        head={['Event', 'Level', 'Type', 'Message']}
+        rows={[
+          ['a player joins', 'info', 'Join', <code>[JOIN] Name joined the server</code>],
+          ['a player leaves', 'info', 'Leave', <code>[LEAVE] Name left the server (reason)</code>],
+          ['chat (the chat resource)', 'info', 'Chat', <code>Name: text</code>],
+          [
+            'a death (baseevents)',
+            'warning (shown as warn)',
+            'Death',
+            <><code>[DEATH] Name was killed by Killer</code> or <code>[DEATH] Name died</code></>,
+          ],
+        ]}
+      />
       <p>
         The metadata holds the player's server id and license identifier (never the IP address). Turn any of these off in <code>config.lua</code>. Deaths come from
         baseevents, which the dying player's game reports, so a modified client could fake one.
