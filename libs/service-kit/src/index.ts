@@ -18,4 +18,5 @@ export * from './json-body.ts';
 export * from './no-store.ts';
 export * from './outbound/index.ts';
 export * from './audit-publisher.ts';
+export * from './audit-entry-record.ts';
 export * from './metrics/index.ts';

@@ -8,25 +8,13 @@ import { DuplicateKeyError } from '@skald/ports';
 import type { BaseDocument, Collection, DocumentStore, Filter } from '@skald/ports';
 import { isStaffAuditAction } from '@skald/contracts';
 import type { AuditRecorded, AuditUser } from '@skald/contracts';
+import { auditEntryRecord, createRecordingSequence } from '@skald/service-kit';
+import type { AuditEntryRecord } from '@skald/service-kit';
 
-export interface AuditEntryDocument extends BaseDocument {
-  /** The audit event's id: a redelivered event is stored once. */
+export interface AuditEntryDocument extends BaseDocument, AuditEntryRecord {
   readonly _id: string;
+  /** null: an account-level action (no server). */
   readonly serverId: string | null;
-  readonly actorId: string;
-  readonly actorEmail: string;
-  readonly action: string;
-  readonly details: string | Record<string, unknown>;
-  /** ISO 8601 as published. */
-  readonly at: string;
-  /** Epoch ms of `at`: the sort key. */
-  readonly atMs: number;
-  /**
-   * Order of recording (strictly increasing in a process, about µs since the epoch): breaks ties between
-   * entries of one millisecond (one change publishing several entries at once) in the order they were
-   * published, since one server's entries arrive in publish order.
-   */
-  readonly seq: number;
   /** A staff action (STAFF_AUDIT_ACTIONS): also listed by GET /admin/logs. */
   readonly staff: boolean;
 }
@@ -58,15 +46,6 @@ export interface AuditTrail {
 
 const NEWEST_FIRST = { atMs: -1, seq: -1 } as const;
 
-/** Strictly increasing numbers close to the wall clock in µs (safe integers until the year 2255). */
-export function createSequence(now: () => number = Date.now): () => number {
-  let last = 0;
-  return () => {
-    last = Math.max(now() * 1000, last + 1);
-    return last;
-  };
-}
-
 export async function createAuditTrail(docs: DocumentStore): Promise<AuditTrail> {
   const entries: Collection<AuditEntryDocument> = await docs.collection<AuditEntryDocument>('audit_entries', [
     { fields: ['serverId', 'atMs', 'seq'] },
@@ -74,7 +53,7 @@ export async function createAuditTrail(docs: DocumentStore): Promise<AuditTrail>
     { fields: ['serverId', 'action', 'atMs', 'seq'] },
     { fields: ['staff', 'atMs', 'seq'] },
   ]);
-  const nextSeq = createSequence();
+  const nextSeq = createRecordingSequence();
   const users: Collection<AuditUserDocument> = await docs.collection<AuditUserDocument>('audit_users', [{ fields: ['serverId'] }]);
 
   function serverFilter(filter: AuditFilter): Filter {
@@ -87,21 +66,9 @@ export async function createAuditTrail(docs: DocumentStore): Promise<AuditTrail>
 
   return {
     async record(eventId, entry) {
-      const atMs = Date.parse(entry.at);
       let inserted = true;
       try {
-        await entries.insertOne({
-          _id: eventId,
-          serverId: entry.serverId,
-          actorId: entry.actorId,
-          actorEmail: entry.actorEmail,
-          action: entry.action,
-          details: entry.details,
-          at: entry.at,
-          atMs: Number.isFinite(atMs) ? atMs : 0,
-          seq: nextSeq(),
-          staff: isStaffAuditAction(entry.action),
-        });
+        await entries.insertOne({ ...auditEntryRecord(eventId, entry, nextSeq()), serverId: entry.serverId, staff: isStaffAuditAction(entry.action) });
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         inserted = false;

@@ -8,19 +8,12 @@
 import { DuplicateKeyError } from '@skald/ports';
 import type { BaseDocument, Collection, DocumentStore, FieldOperators, Filter } from '@skald/ports';
 import type { AuditRecorded } from '@skald/contracts';
+import { auditEntryRecord, createRecordingSequence } from '@skald/service-kit';
+import type { AuditEntryRecord } from '@skald/service-kit';
 
-export interface AuditCopyDocument extends BaseDocument {
-  /** The audit event's id (one entry per event, redeliveries included). */
+export interface AuditCopyDocument extends BaseDocument, AuditEntryRecord {
   readonly _id: string;
   readonly serverId: string;
-  readonly actorId: string;
-  readonly actorEmail: string;
-  readonly action: string;
-  readonly details: string | Record<string, unknown>;
-  readonly at: string;
-  readonly atMs: number;
-  /** Order of recording (as in admin's trail): ties of one millisecond keep their publish order. */
-  readonly seq: number;
 }
 
 export interface AuditCopy {
@@ -31,33 +24,14 @@ export interface AuditCopy {
 
 const NEWEST_FIRST = { atMs: -1, seq: -1 } as const;
 
-function createSequence(): () => number {
-  let last = 0;
-  return () => {
-    last = Math.max(Date.now() * 1000, last + 1);
-    return last;
-  };
-}
-
 export async function createAuditCopy(docs: DocumentStore): Promise<AuditCopy> {
   const entries: Collection<AuditCopyDocument> = await docs.collection<AuditCopyDocument>('audit_export_copy', [{ fields: ['serverId', 'atMs', 'seq'] }]);
-  const nextSeq = createSequence();
+  const nextSeq = createRecordingSequence();
   return {
     async record(eventId, entry) {
       if (entry.serverId === null) return;
-      const atMs = Date.parse(entry.at);
       try {
-        await entries.insertOne({
-          _id: eventId,
-          serverId: entry.serverId,
-          actorId: entry.actorId,
-          actorEmail: entry.actorEmail,
-          action: entry.action,
-          details: entry.details,
-          at: entry.at,
-          atMs: Number.isFinite(atMs) ? atMs : 0,
-          seq: nextSeq(),
-        });
+        await entries.insertOne({ ...auditEntryRecord(eventId, entry, nextSeq()), serverId: entry.serverId });
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
       }
