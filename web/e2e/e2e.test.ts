@@ -19,12 +19,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations, type A11yNode, type A11yViolation } from './accessibility.ts';
 import { lastRowTooltip } from './charts.ts';
 import { assetsLoadedBy, builtBrotliBytes, PRECOMPRESSED_FROM_BYTES } from './compression.ts';
+import { apiAt, createServer, signIn as signInAs, signUp, waitFor } from './api.ts';
 import * as layout from './layout.ts';
 import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
-import { startStripeTestProcess, type StripeTestProcess } from './stripe.ts';
+import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
-import { signedSubscriptionEvent, startLocalReceiver, startStripeApi, STRIPE_E2E } from './webhooks.ts';
+import { startLocalReceiver } from './webhooks.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
@@ -171,15 +172,6 @@ async function postLogs(apiKey: string, logs: readonly Record<string, unknown>[]
   expect(res.status, `POST /api/logs answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(300);
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 async function totpFor(secret: string, afterStep: number): Promise<{ code: string; step: number }> {
   // The server accepts each time step once (replay protection), so wait for a fresh one.
   while (Math.floor(Date.now() / 30_000) <= afterStep) await new Promise((r) => setTimeout(r, 500));
@@ -192,13 +184,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     mkdirSync(SHOTS, { recursive: true });
     await step('build the web app (npm run build:web)', async () => buildWeb());
     stripe = await step('start the local Stripe test server', () => startStripeTestProcess());
-    const stripeEnv = {
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-      ...Object.fromEntries(TIERS.filter((t) => t.price > 0).map((t) => [`STRIPE_PRICE_${t.key.toUpperCase()}`, `price_${t.key}`])),
-    };
-    server = await step('start the all-in-one server', () => startAllInOne(stripeEnv));
+    server = await step('start the all-in-one server', () => startAllInOne(stripeSettings(stripe!)));
     profileDir = mkdtempSync(join(tmpdir(), 'skald-chromium-'));
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath: CHROMIUM,
@@ -697,20 +683,11 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     const payments = stripe!;
     const owner = { username: `pay${Date.now().toString(36)}`, password: 'Ledger-harbour-quill-7' };
     const { token, serverId } = await step('an owner and a server for billing (API)', async () => {
-      const post = async (path: string, body: unknown, bearer?: string) => {
-        const res = await fetch(`${server.baseUrl}/api${path}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) },
-          body: JSON.stringify(body),
-        });
-        expect(res.status, `POST ${path} answered ${res.status}`).toBeLessThan(300);
-        return res.json() as Promise<Record<string, string>>;
-      };
-      await post('/auth/register', { ...owner, email: `${owner.username}@example.com` });
-      const login = await post('/auth/login', owner);
-      const created = await post('/server/servers', { name: 'E2E Billing' }, login.token);
-      await seedSession(page, { token: login.token!, serverId: created.id!, serverName: 'E2E Billing' });
-      return { token: login.token!, serverId: created.id! };
+      const api = apiAt(server.baseUrl);
+      const token = await signUp(api, owner);
+      const created = await createServer(api, token, 'E2E Billing');
+      await seedSession(page, { token, serverId: created.id, serverName: created.name });
+      return { token, serverId: created.id };
     });
     const card = (tier: string) => page.locator(`[data-testid="plan-card"][data-tier="${tier}"]`);
     const currentPlan = page.getByText('Current Plan', { exact: true });
@@ -730,7 +707,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     await step('Upgrade lands on the test server checkout with the price and the server', async () => {
       await card('starter').getByRole('button', { name: 'Upgrade to Starter' }).click();
       await page.waitForURL(`${payments.url}/checkout/**`);
-      const sent = (await payments.requests()).filter((r) => r.path === '/v1/checkout/sessions');
+      const sent = (await payments.requests()).filter((r) => r.path === '/v1/checkout/sessions' && r.params['metadata[serverId]'] === serverId);
       expect(sent).toHaveLength(1);
       expect(sent[0]!.params).toMatchObject({ 'line_items[0][price]': 'price_starter', 'metadata[serverId]': serverId, client_reference_id: serverId });
       expect(sent[0]!.params.success_url).toMatch(/\/billing\?success=true$/);
@@ -758,7 +735,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     await step('a signed webhook moves the tier to Pro; the open screen follows within its 10 s refresh', async () => {
       await page.goto('/billing');
       await card('free').getByText('Current Plan', { exact: true }).waitFor();
-      const customerId = (await payments.requests()).find((r) => r.path === '/v1/checkout/sessions')!.params.customer!;
+      const customerId = (await payments.requests()).find((r) => r.path === '/v1/checkout/sessions' && r.params['metadata[serverId]'] === serverId)!.params.customer!;
       const subscription = { id: `sub_e2e_${serverId}`, customerId, status: 'active', priceId: 'price_pro', serverId };
       await payments.putSubscription(subscription);
       const signed = await payments.sign({ type: 'customer.subscription.updated', subscription });
@@ -827,15 +804,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     const stamp = Date.now().toString(36);
     const owner = { username: `owner${stamp}`, email: `owner${stamp}@example.com`, password: user.password };
     const member = { username: `member${stamp}`, email: `member${stamp}@example.com`, password: user.password };
-    const call = async <T,>(method: string, path: string, body: unknown, token?: string): Promise<T> => {
-      const res = await fetch(`${server.baseUrl}/api${path}`, {
-        method,
-        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      });
-      expect(res.status, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(300);
-      return (await res.json()) as T;
-    };
+    const api = apiAt(server.baseUrl);
     // Each accepted check stores a log: counted, so Delete Logs can be checked to the number.
     let acceptedChecks = 0;
     const ingestStatus = async (apiKey: string) => {
@@ -846,9 +815,9 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     };
 
     const created = await step('an owner with a server, and a second account', async () => {
-      for (const account of [owner, member]) await call('POST', '/auth/register', account);
-      const { token } = await call<{ token: string }>('POST', '/auth/login', { username: owner.username, password: owner.password });
-      const serverInfo = await call<{ id: string; name: string; api_key: string }>('POST', '/server/servers', { name: 'E2E Keys' }, token);
+      await signUp(api, member);
+      const token = await signUp(api, owner);
+      const serverInfo = await createServer(api, token, 'E2E Keys');
       await waitFor(async () => (await ingestStatus(serverInfo.api_key)) === 201, 'the new key accepted at ingestion');
       await seedSession(page, { token, serverId: serverInfo.id, serverName: serverInfo.name });
       return serverInfo;
@@ -907,25 +876,15 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
   });
 
   it('exports CSV and PDF as downloads, hits the monthly limit, and lists its own actions in the audit logs (issue 14)', { timeout: 600_000 }, async () => {
-    const api = async (method: string, path: string, token: string | null, body?: unknown): Promise<Record<string, unknown>> => {
-      const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
-      if (token) headers['Authorization'] = `Bearer ${token}`;
-      const res = await fetch(`${server.baseUrl}/api${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-      const text = await res.text();
-      expect(res.status, `${method} ${path} answered ${res.status}: ${text}`).toBeLessThan(300);
-      return text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    };
+    const api = apiAt(server.baseUrl);
     const owner = { username: `aud${Date.now().toString(36)}`, password: 'Audit-trail-lantern-7' };
     const { serverId, token } = await step('an owner with a server, renamed, its key reset and colours saved (through the API)', async () => {
-      await api('POST', '/auth/register', null, { username: owner.username, email: `${owner.username}@example.com`, password: owner.password });
-      const login = await api('POST', '/auth/login', null, { username: owner.username, password: owner.password });
-      const session = String(login['token']);
-      const created = await api('POST', '/server/servers', session, { name: 'E2E Audit' });
-      const id = String(created['id']);
-      await api('PATCH', '/settings/server-name', session, { serverId: id, newName: 'E2E Audit Trail' });
-      await api('POST', `/settings/api-key/reset?serverId=${id}`, session);
-      await waitFor(async () => (await fetch(`${server.baseUrl}/api/settings/levels?serverId=${id}`, { headers: { Authorization: `Bearer ${session}` } })).status === 200, 'logs to know the server');
-      await api('PUT', `/settings/colors?serverId=${id}`, session, { info: { bg_color: '#1d4ed8', text_color: '#ffffff' } });
+      const session = await signUp(api, owner);
+      const { id } = await createServer(api, session, 'E2E Audit');
+      await api.ok('PATCH', '/settings/server-name', { token: session, body: { serverId: id, newName: 'E2E Audit Trail' } });
+      await api.ok('POST', `/settings/api-key/reset?serverId=${id}`, { token: session });
+      await waitFor(async () => (await api.call('GET', `/settings/levels?serverId=${id}`, { token: session })).status === 200, 'logs to know the server');
+      await api.ok('PUT', `/settings/colors?serverId=${id}`, { token: session, body: { info: { bg_color: '#1d4ed8', text_color: '#ffffff' } } });
       await seedSession(page, { token: session, serverId: id, serverName: 'E2E Audit Trail' });
       return { serverId: id, token: session };
     });
@@ -994,42 +953,19 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
   });
 
   it('adds a webhook, sends a test, sees a failed attempt and a dead letter, replays it (issue 12)', { timeout: 600_000 }, async () => {
-    // Its own all-in-one: a local receiver allowed through OUTBOUND_ALLOWED_HOSTS, and Stripe settings so a
-    // signed subscription event gives the new server a tier with webhooks, as billing does in production.
-    const stripeApi = await startStripeApi();
+    // Its own all-in-one: a local receiver allowed through OUTBOUND_ALLOWED_HOSTS, billing through the shared
+    // Stripe test server, so a signed subscription event gives the new server a tier with webhooks.
     const receiver = await startLocalReceiver();
-    const own = await step('start an all-in-one server for the webhooks walkthrough', () =>
-      startAllInOne({
-        OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
-        STRIPE_SECRET_KEY: STRIPE_E2E.secretKey,
-        STRIPE_WEBHOOK_SECRET: STRIPE_E2E.webhookSecret,
-        STRIPE_API_BASE: stripeApi.url,
-        STRIPE_PRICE_STARTER: STRIPE_E2E.price,
-      }),
-    );
+    const own = await step('start an all-in-one server for the webhooks walkthrough', () => startAllInOne({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', ...stripeSettings(stripe!) }));
     const mainPage = page;
     try {
-      const call = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
-        const res = await fetch(`${own.baseUrl}/api${path}`, {
-          method: init.method ?? 'GET',
-          headers: { 'Content-Type': 'application/json', ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}) },
-          ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-        });
-        return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
-      };
+      const ownApi = apiAt(own.baseUrl);
       const session = await step('webhooks: an owner whose server is on the Starter tier', async () => {
-        const owner = { username: `hooks${Date.now().toString(36)}`, password: 'Lantern-harbour-orbit-7' };
-        expect((await call('/auth/register', { method: 'POST', body: { ...owner, email: `${owner.username}@example.com` } })).status).toBeLessThan(300);
-        const token = String((await call('/auth/login', { method: 'POST', body: owner })).body?.['token']);
-        const created = await call('/server/servers', { method: 'POST', token, body: { name: 'E2E Webhooks' } });
-        const serverId = String(created.body?.['id']);
-        stripeApi.serve(serverId);
-        await waitFor(async () => (await call(`/tiers/current-tier/${serverId}`, { token })).status === 200, 'billing to know the server');
-        const event = signedSubscriptionEvent(serverId);
-        const paid = await fetch(`${own.baseUrl}/api/billing/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': event.signature }, body: event.body });
-        expect(paid.status, await paid.clone().text()).toBe(200);
-        await waitFor(async () => (await call(`/webhooks?serverId=${serverId}`, { token })).body?.['limit'] === 2, 'the webhooks service to see the Starter tier');
-        return { token, serverId, serverName: 'E2E Webhooks', apiKey: String(created.body?.['api_key']) };
+        const token = await signUp(ownApi, { username: `hooks${Date.now().toString(36)}`, password: 'Lantern-harbour-orbit-7' });
+        const created = await createServer(ownApi, token, 'E2E Webhooks');
+        await subscribeServer(ownApi, stripe!, { token, serverId: created.id, tier: 'starter' });
+        await waitFor(async () => (await ownApi.call('GET', `/webhooks?serverId=${created.id}`, { token })).body['limit'] === 2, 'the webhooks service to see the Starter tier');
+        return { token, serverId: created.id, serverName: created.name, apiKey: created.api_key };
       });
 
       // A context of the spare browser on this walkthrough's own server, signed in as its owner.
@@ -1115,7 +1051,6 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       page = mainPage;
       await own.stop();
       await receiver.close();
-      await stripeApi.close();
     }
   });
 
@@ -1133,16 +1068,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     };
     // Its own all-in-one: billing pointed at the Stripe test server (a paid tier is what allows backups) and
     // the outbound guard allowing the local database, which it refuses by default.
-    const payments = await step('backups: the Stripe test server', () => startStripeTestProcess());
-    const backupServer = await step('backups: an all-in-one allowed to reach the local MariaDB', () =>
-      startAllInOne({
-        STRIPE_SECRET_KEY: payments.secretKey,
-        STRIPE_WEBHOOK_SECRET: payments.webhookSecret,
-        STRIPE_API_BASE: payments.url,
-        STRIPE_PRICE_STARTER: 'price_starter',
-        OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
-      }),
-    );
+    const backupServer = await step('backups: an all-in-one allowed to reach the local MariaDB', () => startAllInOne({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', ...stripeSettings(stripe!) }));
     const mainPage = page;
     let backupContext: BrowserContext | undefined;
     try {
@@ -1151,30 +1077,12 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         INSERT INTO players (name, money) VALUES ('Zoë 😀', 1500.25), ('O''Brien', 0), (NULL, 12);`);
       const owner = { username: `bk${Date.now().toString(36)}`, password: 'Vault-meadow-cipher-5' };
       const session = await step('backups: an owner, a server and the Starter plan (API and a signed webhook)', async () => {
-        const post = async (path: string, body: unknown, bearer?: string) => {
-          const res = await fetch(`${backupServer.baseUrl}/api${path}`, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json', ...(bearer ? { Authorization: `Bearer ${bearer}` } : {}) },
-            body: JSON.stringify(body),
-          });
-          expect(res.status, `POST ${path} answered ${res.status}`).toBeLessThan(300);
-          return res.json() as Promise<Record<string, string>>;
-        };
-        await post('/auth/register', { ...owner, email: `${owner.username}@example.com` });
-        const login = await post('/auth/login', owner);
-        const created = await post('/server/servers', { name: 'E2E Backups' }, login.token);
-        await post('/billing/create-checkout-session', { serverId: created.id, tier: 'starter' }, login.token);
-        const customerId = (await payments.requests()).find((r) => r.path === '/v1/checkout/sessions')!.params.customer!;
-        const subscription = { id: `sub_bk_${created.id!}`, customerId, status: 'active', priceId: 'price_starter', serverId: created.id! };
-        await payments.putSubscription(subscription);
-        const signed = await payments.sign({ type: 'customer.subscription.updated', subscription });
-        const hook = await fetch(`${backupServer.baseUrl}/api/billing/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8', 'Stripe-Signature': signed.signature }, body: signed.body });
-        expect(hook.status).toBe(200);
-        await waitFor(async () => {
-          const res = await fetch(`${backupServer.baseUrl}/api/backups/${created.id!}/settings`, { headers: { Authorization: `Bearer ${login.token!}` } });
-          return res.ok && ((await res.json()) as { maxBackups: number }).maxBackups === 3;
-        }, 'the backups service to see the Starter plan');
-        return { token: login.token!, serverId: created.id!, serverName: 'E2E Backups' };
+        const backupApi = apiAt(backupServer.baseUrl);
+        const token = await signUp(backupApi, owner);
+        const created = await createServer(backupApi, token, 'E2E Backups');
+        await subscribeServer(backupApi, stripe!, { token, serverId: created.id, tier: 'starter' });
+        await waitFor(async () => (await backupApi.call('GET', `/backups/${created.id}/settings`, { token })).body['maxBackups'] === 3, 'the backups service to see the Starter plan');
+        return { token, serverId: created.id, serverName: created.name };
       });
       backupContext = await (await spareBrowser()).newContext({ baseURL: backupServer.baseUrl, viewport: DESKTOP, acceptDownloads: true });
       page = await backupContext.newPage();
@@ -1236,27 +1144,16 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       page = mainPage;
       await backupContext?.close();
       await backupServer.stop();
-      await payments.stop();
       spawnSync('mariadb', ['-h', '127.0.0.1', '-u', 'root', '-e', `DROP DATABASE IF EXISTS \`${database}\``]);
     }
   });
 
   it('follows new logs live on /logs: on top as they arrive, paused and resumed (issue 17)', { timeout: 300_000 }, async () => {
-    const api = async (path: string, body: unknown, token?: string) => {
-      const res = await fetch(`${server.baseUrl}/api${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      });
-      expect(res.status, `POST ${path} answered ${res.status}`).toBeLessThan(300);
-      return (await res.json()) as Record<string, unknown>;
-    };
+    const api = apiAt(server.baseUrl);
     const { token, apiKey, serverId } = await step('live tail: a new account and server through the API', async () => {
-      const name = `live${Date.now().toString(36)}`;
-      await api('/auth/register', { username: name, email: `${name}@example.com`, password: user.password });
-      const login = await api('/auth/login', { username: name, password: user.password });
-      const created = await api('/server/servers', { name: 'Live Server' }, String(login['token']));
-      return { token: String(login['token']), apiKey: String(created['api_key']), serverId: String(created['id']) };
+      const token = await signUp(api, { username: `live${Date.now().toString(36)}`, password: user.password });
+      const created = await createServer(api, token, 'Live Server');
+      return { token, apiKey: created.api_key, serverId: created.id };
     });
     const goLive = async () => {
       await page.getByRole('switch', { name: 'Live' }).click();
@@ -1295,20 +1192,14 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
   });
 
   it('staff admin area: a superadmin walks every admin screen, a moderator sees no users page and no suspend control (issue 15)', { timeout: 600_000 }, async () => {
-    const call = async (method: string, path: string, token: string | null, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
-      const headers: Record<string, string> = body === undefined ? {} : { 'Content-Type': 'application/json' };
-      if (token) headers['Authorization'] = `Bearer ${token}`;
-      const res = await fetch(`${server.baseUrl}/api${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-      const text = await res.text();
-      return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-    };
+    const api = apiAt(server.baseUrl);
     const errorsBefore = consoleErrors.length;
     const stamp = Date.now().toString(36);
     const account = (name: string) => ({ username: `${name}${stamp}`, email: `${name}${stamp}@example.com`, password: 'Staff-area-lantern-5' });
     const superadmin = account('sa');
     const moderator = account('mod');
     const player = account('ply');
-    const signIn = async (a: { username: string; password: string }) => String((await call('POST', '/auth/login', null, { username: a.username, password: a.password })).json['token']);
+    const signIn = (a: { username: string; password: string }) => signInAs(api, a);
     // A fresh session in the main page: the earlier walkthroughs leave their server chosen in local storage,
     // and a staff member who is no member of it would load that server's dashboard (404s in the console).
     const signInPage = async (session: StoredSession) => {
@@ -1322,17 +1213,14 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       );
 
     const { saToken, modToken, serverId, apiKey } = await step('three accounts, a server with a member and logs; users:promote makes a superadmin and a moderator', async () => {
-      for (const a of [superadmin, moderator, player]) expect((await call('POST', '/auth/register', null, a)).status).toBe(201);
+      for (const a of [superadmin, moderator, player]) expect((await api.call('POST', '/auth/register', { body: a })).status).toBe(201);
       const playerToken = await signIn(player);
-      const created = await call('POST', '/server/servers', playerToken, { name: `Staff Walk ${stamp}` });
-      expect(created.status).toBe(201);
-      const id = String(created.json['id']);
-      const key = String(created.json['api_key']);
+      const { id, api_key: key } = await createServer(api, playerToken, `Staff Walk ${stamp}`);
       await postLogs(key, [{ message: 'staff walkthrough', level: 'warn', type: 'Join', resource: 'core' }]);
       await promote(superadmin.username, 'superadmin');
       await promote(moderator.username, 'moderator');
       const sa = await signIn(superadmin);
-      await waitFor(async () => (await call('GET', '/admin/servers', sa)).json['servers'] !== undefined, 'the admin area to know the superadmin');
+      await waitFor(async () => (await api.call('GET', '/admin/servers', { token: sa })).body['servers'] !== undefined, 'the admin area to know the superadmin');
       return { saToken: sa, modToken: await signIn(moderator), serverId: id, apiKey: key };
     });
 
@@ -1357,10 +1245,10 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await row.getByRole('button', { name: `Disable ${player.email}` }).click();
       await page.getByText('Successfully updated the users status').waitFor();
       expect(await meStatus(server.baseUrl, playerToken)).toBe(401);
-      expect((await call('POST', '/auth/login', null, { username: player.username, password: player.password })).status).toBe(403);
+      expect((await api.call('POST', '/auth/login', { body: { username: player.username, password: player.password } })).status).toBe(403);
       await row.getByRole('button', { name: `Enable ${player.email}` }).click();
       await row.getByRole('button', { name: `Disable ${player.email}` }).waitFor();
-      expect((await call('POST', '/auth/login', null, { username: player.username, password: player.password })).status).toBe(200);
+      expect((await api.call('POST', '/auth/login', { body: { username: player.username, password: player.password } })).status).toBe(200);
     });
 
     await step('/admin/servers and the server page: tier to Pro, suspend (ingestion 403) and lift it, every tab', async () => {
@@ -1371,7 +1259,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByText('Tier limits').waitFor();
       await page.getByLabel('Tier', { exact: true }).selectOption('pro');
       await page.getByText('Tier updated succesfully').waitFor();
-      await waitFor(async () => (await call('GET', `/admin/servers/${serverId}`, saToken)).json['tier'] === 'pro', 'the tier in the admin area');
+      await waitFor(async () => (await api.call('GET', `/admin/servers/${serverId}`, { token: saToken })).body['tier'] === 'pro', 'the tier in the admin area');
       await page.getByRole('button', { name: 'Suspend server' }).click();
       await page.getByTestId('admin-server-status').getByText('Suspended').waitFor();
       await waitFor(async () => (await fetch(`${server.baseUrl}/api/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body: JSON.stringify({ message: 'while suspended' }) })).status === 403, 'ingestion to refuse the suspended server');
@@ -1411,7 +1299,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByText('Tier limits').waitFor();
       expect(await page.getByRole('button', { name: /Suspend/ }).count()).toBe(0);
       expect(await page.getByLabel('Tier', { exact: true }).count()).toBe(0);
-      expect((await call('PUT', `/admin/servers/${serverId}/suspend`, modToken, { suspended: true })).status).toBe(403);
+      expect((await api.call('PUT', `/admin/servers/${serverId}/suspend`, { token: modToken, body: { suspended: true } })).status).toBe(403);
     });
 
     await step('the header shows Admin only to staff roles', async () => {

@@ -5,6 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { TIERS } from '@skald/contracts';
+import { expect } from 'vitest';
+import { waitFor, type WalkthroughApi } from './api.ts';
 import { REPO_ROOT } from './server.ts';
 
 export interface StripeSubscription {
@@ -94,4 +97,31 @@ export async function startStripeTestProcess(): Promise<StripeTestProcess> {
       clearTimeout(timer);
     },
   };
+}
+
+/** The STRIPE_* settings of an all-in-one billing through this test server: each paid tier's price is `price_<tier>`. */
+export function stripeSettings(stripe: StripeTestProcess): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_API_BASE: stripe.url,
+    ...Object.fromEntries(TIERS.filter((t) => t.price > 0).map((t) => [`STRIPE_PRICE_${t.key.toUpperCase()}`, `price_${t.key}`])),
+  };
+}
+
+/**
+ * Puts a server on a paid tier the way production does, without the screens: billing's checkout for the
+ * owner, then the subscription Stripe would hold and its signed `customer.subscription.updated` webhook.
+ * The caller waits for the service it walks (webhooks, backups) to see the tier.
+ */
+export async function subscribeServer(api: WalkthroughApi, stripe: StripeTestProcess, { token, serverId, tier }: { token: string; serverId: string; tier: string }): Promise<void> {
+  await waitFor(async () => (await api.call('GET', `/tiers/current-tier/${serverId}`, { token })).status === 200, 'billing to know the server');
+  await api.ok('POST', '/billing/create-checkout-session', { token, body: { serverId, tier } });
+  const checkout = (await stripe.requests()).find((r) => r.path === '/v1/checkout/sessions' && r.params['metadata[serverId]'] === serverId);
+  expect(checkout, `a checkout session for ${serverId}`).toBeDefined();
+  const subscription = { id: `sub_${tier}_${serverId}`, customerId: checkout!.params['customer']!, status: 'active', priceId: `price_${tier}`, serverId };
+  await stripe.putSubscription(subscription);
+  const signed = await stripe.sign({ type: 'customer.subscription.updated', subscription });
+  const hook = await fetch(`${api.baseUrl}/api/billing/webhook`, { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8', 'Stripe-Signature': signed.signature }, body: signed.body });
+  expect(hook.status, `POST /api/billing/webhook answered ${hook.status}: ${await hook.clone().text()}`).toBe(200);
 }
