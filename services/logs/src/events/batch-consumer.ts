@@ -20,8 +20,8 @@ export async function startBatchConsumer(
   return subscribeEvents(bus, {
     group: LOGS_CONSUMER_GROUP,
     handlers: [
-      on(LogsBatchAcceptedEvent, async (data) => {
-        const stored = await storeAcceptedBatch(deps, data);
+      on(LogsBatchAcceptedEvent, async (data, { envelope }) => {
+        const stored = await storeAcceptedBatch(deps, data, envelope.id);
         if (stored.inserted > 0 || stored.photosEvicted > 0) await deps.counts.mark(data.serverId);
       }),
     ],
