@@ -22,6 +22,8 @@ export async function startBatchConsumer(
     handlers: [
       on(LogsBatchAcceptedEvent, async (data, { envelope }) => {
         const stored = await storeAcceptedBatch(deps, data, envelope.id);
+        // Which replica stored what (debug level: off by default, costs nothing then).
+        deps.log.debug({ serverId: data.serverId, batchId: envelope.id, inserted: stored.inserted }, 'logs: stored a batch');
         if (stored.inserted > 0 || stored.photosEvicted > 0) await deps.counts.mark(data.serverId);
       }),
     ],
