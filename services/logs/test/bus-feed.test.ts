@@ -78,6 +78,21 @@ describe('bus live feed', () => {
     expect(received[2]).toMatchObject({ id: unstored[0]!.id, serverId: S, logType: 'text' });
   });
 
+  it('keeps acceptance order when a later batch is stored first (a faster replica)', async () => {
+    await feed.close();
+    // A hold far longer than the test: only the earlier batch's notice can release the later one.
+    feed = createBusLiveFeed({ bus: deps.bus, logStore: deps.logStore, log: deps.log }, { graceMs: 50, holdMs: 60_000, lingerMs: 0 });
+    const { received } = await listen(S);
+    const first = [log({ message: 'accepted first' })];
+    const second = [log({ message: 'accepted second' })];
+    const firstId = await accept(S, first);
+    const secondId = await accept(S, second);
+    await store(S, secondId, second);
+    await store(S, firstId, first);
+    await waitFor(() => received.length >= 2, 'both batches');
+    expect(received.map((r) => r.message)).toEqual(['accepted first', 'accepted second']);
+  });
+
   it('serves a notice whose batch it never observed from the store (a batch accepted before it started)', async () => {
     const early = [log({ message: 'accepted before the feed started' }), log({ message: 'same batch' })];
     const batchId = await accept(S, early);

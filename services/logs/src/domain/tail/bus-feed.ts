@@ -5,7 +5,8 @@
  * (EventBus.observe: every message, to this process alone) on two topics:
  * - `logs.batch-accepted` (the logs themselves): held here, per batch, for the servers with tails;
  * - `logs.batch-stored` (a small notice the replica that stored a batch publishes after its commit):
- *   releases the held batch to the tails (LiveLogFeed fan-out).
+ *   releases the held batch to the tails (LiveLogFeed fan-out), in acceptance order per server
+ *   (held-batches.ts: a batch stored before an earlier one waits for it, up to `holdMs`).
  * A log therefore reaches a tail only after its insert committed (the notice follows the commit), and a
  * resume that reads the store after the last id sent finds whatever was stored before it subscribed.
  *
@@ -22,6 +23,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LogsBatchAcceptedEvent, LogsBatchStoredEvent, observeEvents, on } from '@skald/contracts';
 import type { LogsBatchAccepted, LogsBatchStored } from '@skald/contracts';
 import type { EventBus, LogRecord, LogStore, Subscription } from '@skald/ports';
+import { HeldBatches } from './held-batches.ts';
 import { createLiveLogFeed } from './live-feed.ts';
 import type { LiveListener } from './live-feed.ts';
 
@@ -41,6 +43,8 @@ export interface BusLiveFeed extends TailFeed {
 export interface BusFeedSettings {
   /** How long a notice waits for its batch before the store is read instead. Default 250 ms. */
   readonly graceMs: number;
+  /** How long a stored batch waits for earlier batches of its server, to keep their order (held-batches.ts). Default 500 ms. */
+  readonly holdMs: number;
   /** How long the observer keeps running after the last tail left. Default 60 s. */
   readonly lingerMs: number;
   /** How long an observed batch waits for its notice (a batch nobody stores, e.g. dead-lettered). Default 5 min. */
@@ -49,7 +53,7 @@ export interface BusFeedSettings {
   readonly maxPendingBatches: number;
 }
 
-export const DEFAULT_BUS_FEED_SETTINGS: BusFeedSettings = { graceMs: 250, lingerMs: 60_000, pendingTtlMs: 5 * 60_000, maxPendingBatches: 10_000 };
+export const DEFAULT_BUS_FEED_SETTINGS: BusFeedSettings = { graceMs: 250, holdMs: 500, lingerMs: 60_000, pendingTtlMs: 5 * 60_000, maxPendingBatches: 10_000 };
 
 export interface BusFeedDeps {
   readonly bus: EventBus;
@@ -72,7 +76,7 @@ export function createBusLiveFeed(deps: BusFeedDeps, overrides: Partial<BusFeedS
   const settings: BusFeedSettings = { ...DEFAULT_BUS_FEED_SETTINGS, ...overrides };
   const now = deps.now ?? Date.now;
   const fanout = createLiveLogFeed((error) => deps.log.error({ err: error }, 'logs: a live tail failed on a stored batch'));
-  const pending = new Map<string, { readonly serverId: string; readonly records: LogRecord[]; readonly at: number }>();
+  const held = new HeldBatches(settings, now, (serverId, records) => fanout.publish(serverId, records));
   const early = new Map<string, NodeJS.Timeout>();
   let observer: Subscription | null = null;
   let starting: Promise<Subscription> | null = null;
@@ -81,17 +85,9 @@ export function createBusLiveFeed(deps: BusFeedDeps, overrides: Partial<BusFeedS
   let generation = 0;
 
   const forgetHeld = (): void => {
-    pending.clear();
+    held.clear();
     for (const timer of early.values()) clearTimeout(timer);
     early.clear();
-  };
-
-  const evictStale = (): void => {
-    const oldest = now() - settings.pendingTtlMs;
-    for (const [batchId, held] of pending) {
-      if (held.at >= oldest && pending.size <= settings.maxPendingBatches) break;
-      pending.delete(batchId);
-    }
   };
 
   const readStored = async (notice: LogsBatchStored): Promise<void> => {
@@ -116,22 +112,13 @@ export function createBusLiveFeed(deps: BusFeedDeps, overrides: Partial<BusFeedS
     if (noticed !== undefined) {
       clearTimeout(noticed);
       early.delete(batchId);
-      fanout.publish(event.serverId, records);
-      return;
     }
-    pending.set(batchId, { serverId: event.serverId, records, at: now() });
-    evictStale();
+    held.accepted(event.serverId, batchId, records, noticed !== undefined);
   };
 
   const onStored = async (notice: LogsBatchStored): Promise<void> => {
     if (!fanout.listening(notice.serverId)) return;
-    const held = pending.get(notice.batchId);
-    if (held !== undefined) {
-      pending.delete(notice.batchId);
-      fanout.publish(held.serverId, held.records);
-      return;
-    }
-    if (early.has(notice.batchId)) return;
+    if (held.stored(notice.batchId) || early.has(notice.batchId)) return;
     const timer = setTimeout(() => void readStored(notice), settings.graceMs);
     timer.unref();
     early.set(notice.batchId, timer);
