@@ -27,7 +27,7 @@ export interface KafkaObserverSettings {
 const OBSERVER_MAX_WAIT_MS = 500;
 
 export async function startKafkaObserver(
-  kafka: Kafka,
+  kafka: Pick<Kafka, 'consumer'>,
   admin: Pick<Admin, 'fetchTopicOffsets'>,
   options: ObserveOptions,
   settings: KafkaObserverSettings,
