@@ -454,6 +454,31 @@ export function eventBusContract(
         expect(bus.deadLettered!()).toEqual([]);
       });
 
+      it('skips the keys its filter refuses and still receives what follows them', { timeout: testTimeout }, async () => {
+        const asked: string[] = [];
+        const kept = recorder();
+        observers.push(
+          await bus.observe({
+            topics: [topic],
+            handler: kept.handler,
+            filter: (key, from) => {
+              asked.push(`${from}/${key}`);
+              return key !== 'skip-me';
+            },
+          }),
+        );
+        await bus.publish([
+          { topic, key: 'keep', payload: 1, id: 'f-1' },
+          { topic, key: 'skip-me', payload: 2, id: 'f-2' },
+          { topic, key: 'skip-me', payload: 3, id: 'f-3' },
+          { topic, key: 'keep', payload: 4, id: 'f-4' },
+        ]);
+        await waitFor(() => kept.received.some((m) => m.id === 'f-4'), timeout, 'the message after the skipped ones');
+        await pause(300);
+        expect(kept.received.map((m) => m.id)).toEqual(['f-1', 'f-4']);
+        expect(asked.filter((entry) => entry === `${topic}/skip-me`)).toHaveLength(2);
+      });
+
       it('observes several topics, stops receiving once stopped, and closes with the bus', { timeout: testTimeout }, async () => {
         const other = `${topic}.other`;
         await bus.ensureTopics([other]);

@@ -56,6 +56,11 @@ export interface ObserveOptions {
   readonly handler: MessageHandler;
   /** Receives a handler failure (the message is not delivered again). Default console.warn. */
   readonly onError?: (error: unknown, message: BusMessage) => void;
+  /**
+   * Asked with each message's key (and topic) before its payload is even parsed: false skips the message
+   * (the observer's position still moves past it). For an observer that follows a few keys of a busy topic.
+   */
+  readonly filter?: (key: string, topic: string) => boolean;
 }
 
 export interface Subscription {

@@ -192,6 +192,8 @@ export interface ObserveEventsOptions<T extends readonly EventDescriptor[]> {
   readonly handlers: { readonly [K in keyof T]: EventHandler<T[K]> };
   /** A message that is not a valid event of a handled type, or a handler failure (skipped: observers never retry). */
   readonly onError: (error: unknown, message: BusMessage) => void;
+  /** Keys to follow, asked before a message is parsed (ObserveOptions.filter); default all. */
+  readonly filter?: (key: string, topic: string) => boolean;
 }
 
 /**
@@ -211,6 +213,7 @@ export async function observeEvents<const T extends readonly EventDescriptor[]>(
   return bus.observe({
     topics,
     onError: options.onError,
+    ...(options.filter ? { filter: options.filter } : {}),
     handler: async (message) => {
       const headerType = message.headers[EVENT_TYPE_HEADER];
       // Other events (or versions) on a shared topic are not this observer's business.

@@ -88,7 +88,7 @@ export async function startKafkaObserver(
           const offset = BigInt(raw.offset);
           // resolveOffset moves kafkajs's local fetch position only: nothing is committed (autoCommit false).
           if (offset >= (positions.get(batch.partition) ?? 0n)) {
-            await deliverToObserver(settings.decode(batch.topic, raw), options);
+            if (options.filter?.(raw.key?.toString() ?? '', batch.topic) !== false) await deliverToObserver(settings.decode(batch.topic, raw), options);
             positions.set(batch.partition, offset + 1n);
           }
           resolveOffset(raw.offset);

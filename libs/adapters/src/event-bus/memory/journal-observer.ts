@@ -64,7 +64,7 @@ class TopicObserver {
         }
         for (const row of rows) {
           if (this.#signal.aborted) return;
-          await this.#deliver(row);
+          if (this.#options.filter?.(row.key, this.#topic) !== false) await this.#deliver(row);
           this.#cursor = row.seq;
         }
         // Same reason as the group consumer: a handler that publishes must not keep this loop in the microtask queue.

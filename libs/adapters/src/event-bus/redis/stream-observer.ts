@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import type { ObserveOptions, Subscription } from '@skald/ports';
 import { describeFailure, sleep } from '../delivery.ts';
 import { deliverToObserver } from '../observation.ts';
-import { parseReadGroupReply } from './stream-replies.ts';
+import { decodeEntry, rawEntriesByStream } from './stream-replies.ts';
 
 const READ_COUNT = 100;
 const ERROR_BACKOFF_MS = 1_000;
@@ -47,12 +47,14 @@ export async function startStreamObserver(
       try {
         const keys = [...positions.keys()];
         const reply = await blocking.call('XREAD', ['COUNT', READ_COUNT, 'BLOCK', blockMs, 'STREAMS', ...keys, ...keys.map((key) => positions.get(key)!)]);
-        for (const [key, entries] of parseReadGroupReply(reply)) {
+        for (const [key, entries] of rawEntriesByStream(reply)) {
           const topic = keyToTopic.get(key);
           if (topic === undefined) continue;
           for (const entry of entries) {
             if (signal.aborted) return;
-            await deliverToObserver({ ...entry.message, topic }, options);
+            // Skipped entries (filtered out, or deleted ones Redis returns without fields) still move the position.
+            const decoded = options.filter?.(entry.key, topic) === false ? null : decodeEntry(entry.raw);
+            if (decoded !== null) await deliverToObserver({ ...decoded.message, topic }, options);
             positions.set(key, entry.streamId);
           }
         }

@@ -129,6 +129,8 @@ export function createBusLiveFeed(deps: BusFeedDeps, overrides: Partial<BusFeedS
     const startedIn = generation;
     starting ??= observeEvents(deps.bus, {
       handlers: [on(LogsBatchAcceptedEvent, (data, { envelope }) => onAccepted(data, envelope.id)), on(LogsBatchStoredEvent, (data) => onStored(data))],
+      // Messages are keyed by server: those of servers without a tail here are skipped before parsing.
+      filter: (key) => fanout.listening(key),
       onError: (error, message) => deps.log.warn({ err: error, topic: message.topic, messageId: message.id }, 'logs: the live tail feed skipped a message'),
     });
     const current = starting;
