@@ -26,7 +26,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   clock = 0;
   sent = [];
-  held = new HeldBatches({ holdMs: HOLD, pendingTtlMs: 60_000, maxPendingBatches: 4 }, () => clock, (serverId, batch) => {
+  held = new HeldBatches({ holdMs: HOLD, pendingTtlMs: 60_000, maxHeldLogs: 4 }, () => clock, (serverId, batch) => {
     sent.push(...batch.map((record) => `${serverId}:${record.message}`));
   });
 });
@@ -80,10 +80,14 @@ describe('held batches', () => {
     // The expired batch neither blocks nor comes back.
     expect(sent).toEqual(['s:new']);
     expect(held.stored('old')).toBe(false);
-    for (const id of ['c1', 'c2', 'c3', 'c4', 'c5']) held.accepted('x', id, records(id), false);
-    expect(held.size()).toBe(4);
+    for (const id of ['c1', 'c2', 'c3']) held.accepted('x', id, records(id), false);
+    // Two logs in one batch: five held is over the cap of four, so the oldest batch goes.
+    held.accepted('x', 'c4', records('c4a', 'c4b'), false);
+    expect(held.logs()).toBe(4);
+    expect(held.size()).toBe(3);
     expect(held.stored('c1')).toBe(false);
     held.stored('c2');
     expect(sent).toEqual(['s:new', 'x:c2']);
+    expect(held.logs()).toBe(3);
   });
 });

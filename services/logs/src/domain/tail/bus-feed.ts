@@ -49,11 +49,11 @@ export interface BusFeedSettings {
   readonly lingerMs: number;
   /** How long an observed batch waits for its notice (a batch nobody stores, e.g. dead-lettered). Default 5 min. */
   readonly pendingTtlMs: number;
-  /** Observed batches held at most; the oldest go first (their notice then reads the store). Default 10,000. */
-  readonly maxPendingBatches: number;
+  /** Observed logs held at most, in whole batches; the oldest go first (their notice then reads the store). Default 50,000 (tens of MB). */
+  readonly maxHeldLogs: number;
 }
 
-export const DEFAULT_BUS_FEED_SETTINGS: BusFeedSettings = { graceMs: 250, holdMs: 500, lingerMs: 60_000, pendingTtlMs: 5 * 60_000, maxPendingBatches: 10_000 };
+export const DEFAULT_BUS_FEED_SETTINGS: BusFeedSettings = { graceMs: 250, holdMs: 500, lingerMs: 60_000, pendingTtlMs: 5 * 60_000, maxHeldLogs: 50_000 };
 
 export interface BusFeedDeps {
   readonly bus: EventBus;

@@ -14,8 +14,8 @@ export interface HeldBatchSettings {
   readonly holdMs: number;
   /** How long an accepted batch waits for its notice before it is forgotten. */
   readonly pendingTtlMs: number;
-  /** Batches held at most (all servers); the oldest go first. */
-  readonly maxPendingBatches: number;
+  /** Logs held at most (all servers, in whole batches); the oldest batches go first. */
+  readonly maxHeldLogs: number;
 }
 
 interface HeldBatch {
@@ -36,6 +36,7 @@ export class HeldBatches {
   readonly #byId = new Map<string, HeldBatch>();
   readonly #queues = new Map<string, HeldBatch[]>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
+  #heldLogs = 0;
 
   constructor(settings: HeldBatchSettings, now: () => number, release: (serverId: string, records: readonly LogRecord[]) => void) {
     this.#settings = settings;
@@ -49,6 +50,7 @@ export class HeldBatches {
     const now = this.#now();
     const batch: HeldBatch = { batchId, serverId, records, at: now, storedAt: stored ? now : null, passed: false };
     this.#byId.set(batchId, batch);
+    this.#heldLogs += records.length;
     const queue = this.#queues.get(serverId);
     if (queue) queue.push(batch);
     else this.#queues.set(serverId, [batch]);
@@ -70,28 +72,39 @@ export class HeldBatches {
     return this.#byId.size;
   }
 
+  /** Logs held now (diagnostics and tests). */
+  logs(): number {
+    return this.#heldLogs;
+  }
+
   clear(): void {
     for (const timer of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
     this.#byId.clear();
     this.#queues.clear();
+    this.#heldLogs = 0;
   }
 
   /** Forgets batches past their TTL or beyond the cap, oldest first. */
   #evict(now: number): void {
     for (const batch of this.#byId.values()) {
-      if (batch.at >= now - this.#settings.pendingTtlMs && this.#byId.size <= this.#settings.maxPendingBatches) break;
+      if (batch.at >= now - this.#settings.pendingTtlMs && this.#heldLogs <= this.#settings.maxHeldLogs) break;
       this.#forget(batch);
     }
   }
 
   #forget(batch: HeldBatch): void {
-    this.#byId.delete(batch.batchId);
+    this.#drop(batch);
     const queue = this.#queues.get(batch.serverId);
     if (!queue) return;
     const at = queue.indexOf(batch);
     if (at >= 0) queue.splice(at, 1);
     if (queue.length === 0) this.#queues.delete(batch.serverId);
+  }
+
+  /** Removes the batch from the index and the count (its queue is the caller's business). */
+  #drop(batch: HeldBatch): void {
+    if (this.#byId.delete(batch.batchId)) this.#heldLogs -= batch.records.length;
   }
 
   #drain(serverId: string): void {
@@ -112,7 +125,7 @@ export class HeldBatches {
     for (const batch of queue) {
       if (batch.storedAt === null) {
         if (now - batch.at > this.#settings.pendingTtlMs) {
-          this.#byId.delete(batch.batchId);
+          this.#drop(batch);
           continue;
         }
         keep.push(batch);
@@ -125,7 +138,7 @@ export class HeldBatches {
         continue;
       }
       out.push(...batch.records);
-      this.#byId.delete(batch.batchId);
+      this.#drop(batch);
     }
     if (keep.length > 0) this.#queues.set(serverId, keep);
     else this.#queues.delete(serverId);
