@@ -122,6 +122,19 @@ describe('bus live feed', () => {
     expect(received.map((r) => r.message)).toEqual(['notice first', 'later']);
   });
 
+  it('stops an observer that finished starting after close(), and starts afresh on the next subscribe', async () => {
+    const pending = feed.subscribe(S, () => undefined);
+    await feed.close();
+    await expect(pending).rejects.toThrow('closed while it started');
+    expect(feed.observing()).toBe(false);
+    const again = await listen(S);
+    expect(feed.observing()).toBe(true);
+    const batch = [log({ message: 'after close and reopen' })];
+    await store(S, await accept(S, batch), batch);
+    await waitFor(() => again.received.length >= 1, 'a batch through the new observer');
+    expect(again.received.map((r) => r.message)).toEqual(['after close and reopen']);
+  });
+
   it('ignores servers nobody listens to, and observes only while someone listens', async () => {
     expect(feed.observing()).toBe(false);
     const first = await listen(S);

@@ -133,18 +133,20 @@ export function createBusLiveFeed(deps: BusFeedDeps, overrides: Partial<BusFeedS
       filter: (key) => fanout.listening(key),
       onError: (error, message) => deps.log.warn({ err: error, topic: message.topic, messageId: message.id }, 'logs: the live tail feed skipped a message'),
     });
+    // Every subscriber arriving while it starts awaits the same start.
     const current = starting;
+    let started: Subscription;
     try {
-      const started = await current;
-      if (starting === current) {
-        observer = started;
-        starting = null;
-      }
-    } catch (error) {
+      started = await current;
+    } finally {
       if (starting === current) starting = null;
-      throw error;
     }
-    if (generation !== startedIn) await stopObserving();
+    if (generation !== startedIn) {
+      // close() ran meanwhile (the service stops): this observer is nobody's.
+      await started.stop();
+      throw new Error('logs: the live tail feed was closed while it started');
+    }
+    observer ??= started;
   };
 
   const stopObserving = async (): Promise<void> => {
@@ -182,6 +184,7 @@ export function createBusLiveFeed(deps: BusFeedDeps, overrides: Partial<BusFeedS
     observing: () => observer !== null,
     async close() {
       generation += 1;
+      starting = null;
       if (linger) clearTimeout(linger);
       linger = null;
       await stopObserving();
