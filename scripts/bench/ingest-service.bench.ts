@@ -50,6 +50,7 @@ function countingBus(journal: EventBus, dropBatches: boolean): EventBus & { read
   return {
     ensureTopics: (topics) => journal.ensureTopics(topics),
     subscribe: (options) => journal.subscribe(options),
+    observe: (options) => journal.observe(options),
     close: () => journal.close(),
     async publish(messages) {
       const batches = messages.filter((m) => m.topic === TOPICS.logsIngested);

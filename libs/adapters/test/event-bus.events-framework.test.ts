@@ -9,7 +9,7 @@ import Type from 'typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, EventBus } from '@skald/ports';
-import { EVENT_TYPE_HEADER, defineEvent, eventMessage, on, publishEvent, subscribeEvents } from '@skald/contracts';
+import { EVENT_TYPE_HEADER, defineEvent, eventMessage, observeEvents, on, publishEvent, subscribeEvents } from '@skald/contracts';
 import { createEventBus } from '../src/event-bus/index.ts';
 
 const TOPIC = 'test.things.v1';
@@ -48,6 +48,28 @@ describe('publishEvent / subscribeEvents on the in-process bus', () => {
   afterEach(async () => {
     await bus.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('observeEvents: routes by type, hands invalid events to onError (no dead letter), skips other types and filtered keys', async () => {
+    const created: string[] = [];
+    const errors: string[] = [];
+    const observer = await observeEvents(bus, {
+      handlers: [on(ThingCreated, async (data) => void created.push(data.thingId))],
+      onError: (_error, message) => void errors.push(message.id),
+      filter: (key) => key !== 'ignored',
+    });
+    await bus.publish([
+      eventMessage(ThingCreated, 'k', { thingId: 't1', size: 1 }),
+      eventMessage(ThingDeleted, 'k', { thingId: 't1' }),
+      eventMessage(ThingCreated, 'ignored', { thingId: 'filtered', size: 1 }),
+      { ...eventMessage(ThingCreated, 'k', { thingId: 'bad', size: 1 }, { validate: false, id: 'invalid' }), payload: { type: 'thing.created', version: 1, id: 'invalid', occurredAt: new Date().toISOString(), data: { thingId: '' } } },
+      eventMessage(ThingCreated, 'k', { thingId: 't2', size: 2 }),
+    ]);
+    await waitFor(() => created.includes('t2'));
+    await observer.stop();
+    expect(created).toEqual(['t1', 't2']);
+    expect(errors).toEqual(['invalid']);
+    expect(bus.deadLettered!()).toEqual([]);
   });
 
   it('routes by event type, dead-letters invalid payloads and keeps the rest flowing', async () => {

@@ -26,6 +26,7 @@ import {
   processBatch,
 } from '../src/event-bus/kafka/kafka-event-bus.ts';
 import type { BatchPayload, TopicAdmin } from '../src/event-bus/kafka/kafka-event-bus.ts';
+import { startKafkaObserver } from '../src/event-bus/kafka/kafka-observer.ts';
 
 const DETECT_TIMEOUT_MS = 5_000;
 const KAFKA_IMAGE = 'confluentinc/cp-kafka:7.5.0';
@@ -369,6 +370,49 @@ for (const run of runs) {
     },
     { deliveryTimeoutMs: 45_000, testTimeoutMs: 120_000 },
   );
+}
+
+for (const run of runs) {
+  describe(`kafka observer on ${run.label}`, () => {
+    it('joins a group of its own, starts at the end, and commits no offset (nothing stays behind)', { timeout: 120_000 }, async () => {
+      const suffix = `${process.pid}-${Date.now()}`;
+      const topic = `observer-offsets.${suffix}`;
+      const clientId = `skald-observer-${suffix}`;
+      const bus = await createEventBus({
+        kind: 'kafka', brokers: run.brokers, clientId, replicationFactor: 1, historyTopics: [], topicProvisioning: run.topicProvisioning,
+        ...(run.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: run.sessionTimeoutMs } : {}),
+      });
+      const { Kafka, logLevel: levels } = await import('kafkajs');
+      const client = new Kafka({ clientId, brokers: [...run.brokers], logLevel: levels.NOTHING });
+      const admin = client.admin();
+      const groups: string[] = [];
+      const received: string[] = [];
+      try {
+        await bus.ensureTopics([topic]);
+        await bus.publish([{ topic, key: 'k', payload: 'before', id: 'before' }]);
+        await admin.connect();
+        const observer = await startKafkaObserver(
+          { consumer: (config) => (groups.push(config.groupId), client.consumer(config)) },
+          admin,
+          { topics: [topic], handler: async (message) => void received.push(message.id) },
+          { clientId, maxBytesPerPartition: 1024 * 1024, decode: decodeKafkaMessage, ...(run.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: run.sessionTimeoutMs } : {}) },
+          () => undefined,
+        );
+        await bus.publish(['a', 'b', 'c'].map((id) => ({ topic, key: id, payload: id, id })));
+        const deadline = Date.now() + 45_000;
+        while (received.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        await observer.stop();
+        expect([...received].sort()).toEqual(['a', 'b', 'c']);
+        expect(groups).toHaveLength(1);
+        expect(groups[0]).toMatch(new RegExp(`^${clientId}\\.observer\\.[0-9a-f-]{36}$`));
+        const committed = await admin.fetchOffsets({ groupId: groups[0]!, topics: [topic] });
+        expect(committed.flatMap((entry) => entry.partitions.map((partition) => partition.offset)).every((offset) => offset === '-1')).toBe(true);
+      } finally {
+        await admin.disconnect();
+        await bus.close();
+      }
+    });
+  });
 }
 
 if (kafka.brokers !== null) {

@@ -78,6 +78,31 @@ describe('redis streams event bus', () => {
     await deleteByPrefix(prefix);
   });
 
+  it('leaves nothing in Redis for an observer (no group, no consumer) and does not hold back the trim', async () => {
+    const prefix = `test:bus:${randomUUID().slice(0, 8)}:`;
+    const bus = await connect(prefix, { historyTopics: [], trimIntervalMs: 50 });
+    await bus.ensureTopics(['t']);
+    const observed: string[] = [];
+    const observer = await bus.observe({ topics: ['t'], handler: async (m) => void observed.push(m.id) });
+    const consumed: string[] = [];
+    const subscription = await bus.subscribe({ group: 'g', topics: ['t'], handler: async (m) => void consumed.push(m.id) });
+    await bus.publish(Array.from({ length: 20 }, (_, i) => ({ topic: 't', key: 'k', payload: i, id: `m-${i}` })));
+    await waitFor(() => observed.length === 20 && consumed.length === 20);
+    const raw = new Redis(REDIS_URL);
+    const groups = (await raw.call('XINFO', ['GROUPS', `${prefix}t`])) as unknown[];
+    expect(groups).toHaveLength(1);
+    // Everything the one group acknowledged goes, whatever the observer did (MINID keeps the bound entry itself).
+    await bus.trim();
+    expect(await raw.xlen(`${prefix}t`)).toBe(1);
+    await subscription.stop();
+    await observer.stop();
+    await raw.call('XGROUP', ['DESTROY', `${prefix}t`, 'g']);
+    expect(await raw.call('XINFO', ['GROUPS', `${prefix}t`])).toEqual([]);
+    await bus.close();
+    await raw.quit();
+    await deleteByPrefix(prefix);
+  });
+
   it('never trims a history stream, while capping and trimming a normal one under the same limits', async () => {
     const prefix = `test:bus:${randomUUID().slice(0, 8)}:`;
     const bus = await connect(prefix, { historyTopics: ['facts'], maxLen: 1, trimIntervalMs: 50 });

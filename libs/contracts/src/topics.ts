@@ -14,6 +14,11 @@ export const TOPICS = {
   billing: 'skald.billing.v1',
   /** The logs service's per-server counts (logs.server-counts): stored text and photo logs, per-day rollups. */
   logCounts: 'skald.logs.counts.v1',
+  /**
+   * `logs.batch-stored` notices: the logs replica that stored an accepted batch says so, so that every
+   * replica's live tails send it (services/logs domain/tail/bus-feed.ts). Small, read by observers only.
+   */
+  logsStored: 'skald.logs.stored.v1',
   /** The backups service's facts (backup.catalog-changed): each server's stored backups and their sizes. */
   backups: 'skald.backups.v1',
 } as const;

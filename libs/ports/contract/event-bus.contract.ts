@@ -386,6 +386,122 @@ export function eventBusContract(
       }
     });
 
+    describe('observers (observe)', () => {
+      const observers: Subscription[] = [];
+      afterEach(async () => {
+        await Promise.all(observers.splice(0).map((observer) => observer.stop()));
+      });
+      const observe = async (handler: MessageHandler, topics: string[] = [topic]): Promise<Subscription> => {
+        const observer = await bus.observe({ topics, handler });
+        observers.push(observer);
+        return observer;
+      };
+
+      it('gives every message published after it started to each observer, and nothing from before', { timeout: testTimeout }, async () => {
+        await bus.publish([{ topic, key: 'a', payload: 'old', id: 'before-start' }]);
+        const first = recorder();
+        const second = recorder();
+        await observe(first.handler);
+        await observe(second.handler);
+        const ids = Array.from({ length: 12 }, (_, i) => `o-${i}`);
+        for (let start = 0; start < ids.length; start += 4) {
+          await bus.publish(ids.slice(start, start + 4).map((id, i) => ({ topic, key: `k${i % 2}`, payload: { id }, id })));
+        }
+        await waitFor(() => first.received.length >= 12 && second.received.length >= 12, timeout, 'both observers');
+        await pause(300);
+        for (const observed of [first.received, second.received]) {
+          expect(observed.map((m) => m.id).sort()).toEqual([...ids].sort());
+          expect(observed.every((m) => m.attempt === 1 && m.topic === topic)).toBe(true);
+          // Publish order per key.
+          for (const key of ['k0', 'k1']) {
+            const sequence = observed.filter((m) => m.key === key).map((m) => m.id);
+            expect(sequence).toEqual(ids.filter((_, i) => `k${(i % 4) % 2}` === key));
+          }
+        }
+      });
+
+      it('leaves consumer groups alone: a group still gets every message once, and its lag counts no observer', { timeout: testTimeout }, async () => {
+        const watched = recorder();
+        await observe(watched.handler);
+        const group = recorder();
+        await subscribe('g-beside-observers', group.handler);
+        const ids = ['g1', 'g2', 'g3', 'g4'];
+        await bus.publish(ids.map((id) => ({ topic, key: 'k', payload: id, id })));
+        await waitFor(() => group.received.length >= 4 && watched.received.length >= 4, timeout, 'the group and the observer');
+        await pause(300);
+        expect(group.received.map((m) => m.id)).toEqual(ids);
+        expect(watched.received.map((m) => m.id)).toEqual(ids);
+        let lags = await bus.consumerLag!();
+        const deadline = Date.now() + timeout;
+        while (lags.some((entry) => entry.lag !== 0) && Date.now() < deadline) {
+          await pause(100);
+          lags = await bus.consumerLag!();
+        }
+        expect(lags.filter((entry) => entry.topic === topic)).toEqual([{ group: 'g-beside-observers', topic, lag: 0 }]);
+      });
+
+      it('skips a message its handler failed on, without retry or dead letter, and goes on', { timeout: testTimeout }, async () => {
+        const failing = recorder((message) => {
+          if (message.id === 'bad') throw new Error('observer bug');
+        });
+        const errors: string[] = [];
+        observers.push(await bus.observe({ topics: [topic], handler: failing.handler, onError: (_error, message) => void errors.push(message.id) }));
+        await bus.publish(['ok-1', 'bad', 'ok-2'].map((id) => ({ topic, key: 'k', payload: id, id })));
+        await waitFor(() => failing.received.some((m) => m.id === 'ok-2'), timeout, 'the message after the failing one');
+        await pause(300);
+        expect(failing.received.map((m) => m.id)).toEqual(['ok-1', 'bad', 'ok-2']);
+        expect(errors).toEqual(['bad']);
+        expect(bus.deadLettered!()).toEqual([]);
+      });
+
+      it('skips the keys its filter refuses and still receives what follows them', { timeout: testTimeout }, async () => {
+        const asked: string[] = [];
+        const kept = recorder();
+        observers.push(
+          await bus.observe({
+            topics: [topic],
+            handler: kept.handler,
+            filter: (key, from) => {
+              asked.push(`${from}/${key}`);
+              return key !== 'skip-me';
+            },
+          }),
+        );
+        await bus.publish([
+          { topic, key: 'keep', payload: 1, id: 'f-1' },
+          { topic, key: 'skip-me', payload: 2, id: 'f-2' },
+          { topic, key: 'skip-me', payload: 3, id: 'f-3' },
+          { topic, key: 'keep', payload: 4, id: 'f-4' },
+        ]);
+        await waitFor(() => kept.received.some((m) => m.id === 'f-4'), timeout, 'the message after the skipped ones');
+        await pause(300);
+        expect(kept.received.map((m) => m.id)).toEqual(['f-1', 'f-4']);
+        expect(asked.filter((entry) => entry === `${topic}/skip-me`)).toHaveLength(2);
+      });
+
+      it('observes several topics, stops receiving once stopped, and closes with the bus', { timeout: testTimeout }, async () => {
+        const other = `${topic}.other`;
+        await bus.ensureTopics([other]);
+        const both = recorder();
+        const observer = await observe(both.handler, [topic, other]);
+        await bus.publish([
+          { topic, key: 'k', payload: 1, id: 'on-first' },
+          { topic: other, key: 'k', payload: 2, id: 'on-other' },
+        ]);
+        await waitFor(() => both.received.length >= 2, timeout, 'one message of each topic');
+        expect(new Set(both.received.map((m) => `${m.topic}/${m.id}`))).toEqual(new Set([`${topic}/on-first`, `${other}/on-other`]));
+        await observer.stop();
+        await bus.publish([{ topic, key: 'k', payload: 3, id: 'after-stop' }]);
+        await pause(500);
+        expect(both.received.map((m) => m.id)).not.toContain('after-stop');
+
+        // One still running when the bus closes is stopped by close().
+        const late = recorder();
+        await observe(late.handler);
+        await bus.close();
+      });
+    });
+
     it('refuses to publish to a topic that was never ensured', { timeout: testTimeout }, async () => {
       await expect(
         bus.publish([{ topic: `never-ensured.${randomUUID().slice(0, 8)}`, key: 'k', payload: 1 }]),

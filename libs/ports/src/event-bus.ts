@@ -40,6 +40,29 @@ export interface SubscribeOptions {
   readonly retryDelayMs?: number;
 }
 
+/**
+ * An observer: this bus instance's own view of every message published on the topics from the moment
+ * observe() resolved (broadcast: every observer gets every message, whichever process it runs in).
+ * It is not a consumer group: nothing is committed, retried or dead-lettered, nothing is left in the
+ * bus when it stops, and the groups' delivery and lag are unaffected. For live views (the logs
+ * service's live tail); durable work belongs in a group.
+ */
+export interface ObserveOptions {
+  readonly topics: readonly string[];
+  /**
+   * Called once per message, one at a time, in publish order per key (per topic on the journal and
+   * Redis). A failure is handed to onError and the observer moves on to the next message.
+   */
+  readonly handler: MessageHandler;
+  /** Receives a handler failure (the message is not delivered again). Default console.warn. */
+  readonly onError?: (error: unknown, message: BusMessage) => void;
+  /**
+   * Asked with each message's key (and topic) before its payload is even parsed: false skips the message
+   * (the observer's position still moves past it). For an observer that follows a few keys of a busy topic.
+   */
+  readonly filter?: (key: string, topic: string) => boolean;
+}
+
 export interface Subscription {
   /** Stops fetching, waits for in-flight handlers, commits what they finished. */
   stop(): Promise<void>;
@@ -81,6 +104,12 @@ export interface EventBus {
   /** Resolves only once every message is durably accepted by the bus. */
   publish(messages: readonly PublishInput[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
+  /**
+   * Starts an observer (ObserveOptions) at the newest message of each topic: it receives every message
+   * published after the returned promise resolved, and none from before. Messages reach it with
+   * `attempt` 1. stop() ends it and releases whatever it held (connections; no position stays behind).
+   */
+  observe(options: ObserveOptions): Promise<Subscription>;
   /** Stops all subscriptions (committing finished work) and releases connections. */
   close(): Promise<void>;
   /**

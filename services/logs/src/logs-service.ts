@@ -1,11 +1,12 @@
 /**
  * The logs service: consumes accepted log batches into the log store, serves the read side (lists,
- * search, stats, photo images, usage, colour settings, cleanup, the live tail fed by the consumer) and runs
+ * search, stats, photo images, usage, colour settings, cleanup, the live tail fed by every replica's stored batches) and runs
  * the retention sweep. It also serves every export (CSV and PDF, the monthly count) from its log store and its
  * own copy of the audit entries.
  */
 import type { FastifyInstance } from 'fastify';
-import { TOPICS } from '@skald/contracts';
+import { LogsBatchStoredEvent, TOPICS, publishEvent } from '@skald/contracts';
+import type { LogsBatchStored } from '@skald/contracts';
 import type { Subscription, Worker } from '@skald/ports';
 import { authPlugin, createAuditPublisher, createIdentityReadModel } from '@skald/service-kit';
 import type { ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
@@ -45,9 +46,12 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'logs.identity' });
   const colors = await createLevelColorsRepository(deps.docs);
   const signer = createImageUrlSigner(deps.secretsKey, options.publicPathPrefix ?? '/api');
-  const tails = createLiveTails(deps.logStore, deps.log, options.tail);
+  const tails = createLiveTails({ bus: deps.bus, logStore: deps.logStore, log: deps.log }, options.tail);
   const counts = await createServerCounts({ docs: deps.docs, logStore: deps.logStore, bus: deps.bus });
-  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, live: tails.feed, counts };
+  const notifyStored = async (notice: LogsBatchStored): Promise<void> => {
+    await publishEvent(deps.bus, LogsBatchStoredEvent, notice.serverId, notice);
+  };
+  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, notifyStored, counts };
   const auditCopy = await createAuditCopy(deps.docs);
   const audit = createAuditPublisher({ bus: deps.bus, directory, now });
   const exportLimit = createExportLimit({ counters: deps.counters, directory, now });
@@ -60,7 +64,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const control: LogsServiceControl = {
     async startConsumer() {
       if (consumer) return;
-      await deps.bus.ensureTopics([TOPICS.logsIngested]);
+      await deps.bus.ensureTopics([TOPICS.logsIngested, TOPICS.logsStored]);
       consumer = await startBatchConsumer(deps.bus, storeDeps);
     },
     async stopConsumer() {
@@ -111,6 +115,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
       started = false;
       // Before the consumer stops: the tails' clients get an `end` saying to reconnect, not a silent drop.
       tails.closeAll(TAIL_SHUTDOWN);
+      await tails.feed.close();
       await control.stopConsumer();
       const copyConsumer = auditCopyConsumer;
       auditCopyConsumer = null;

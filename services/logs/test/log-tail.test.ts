@@ -59,7 +59,7 @@ function frames(text: string): { event: string; id?: string; data: unknown }[] {
 
 function newTail(store: LogStore, afterId: string | null, out: TailOutput, checkAccess: () => Promise<LogTailEnd | null> = async () => null): LogTail {
   return new LogTail(
-    { feed, logStore: store, toApi: (r) => ({ id: r.id, message: r.message }) as never, checkAccess, log: deps.log },
+    { feed: { subscribe: async (serverId, listener) => feed.subscribe(serverId, listener) }, logStore: store, toApi: (r) => ({ id: r.id, message: r.message }) as never, checkAccess, log: deps.log },
     { ...DEFAULT_TAIL_SETTINGS, heartbeatMs: 20 },
     { serverId: S, filters: { serverId: S, logType: 'text' }, afterId },
     out,

@@ -15,7 +15,7 @@ const get = (url: string) => getAs(h, url, 'u');
 const ids = async (q: string) => (await get(`/logs/my/combined?serverId=${S}&${q}`)).json().map((l: { id: string }) => l.id);
 /** The consumer's store step, called directly (its result is asserted) with the service's adapters. */
 const storeBatch = (logs: Parameters<typeof storeAcceptedBatch>[1]['logs']) =>
-  storeAcceptedBatch({ logStore: h.deps.logStore, objects: h.deps.objects, directory, log: h.deps.log, live: { publish: () => undefined } }, { serverId: S, logs });
+  storeAcceptedBatch({ logStore: h.deps.logStore, objects: h.deps.objects, directory, log: h.deps.log, notifyStored: async () => undefined }, { serverId: S, logs }, 'batch-1');
 
 beforeAll(async () => {
   h = await createHarness();

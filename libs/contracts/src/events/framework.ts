@@ -188,6 +188,46 @@ export function readEnvelope(message: BusMessage): { type: string; envelope: Eve
   return { type: envelopeType, envelope: { type, version, id, occurredAt, data: fields['data'] } };
 }
 
+export interface ObserveEventsOptions<T extends readonly EventDescriptor[]> {
+  readonly handlers: { readonly [K in keyof T]: EventHandler<T[K]> };
+  /** A message that is not a valid event of a handled type, or a handler failure (skipped: observers never retry). */
+  readonly onError: (error: unknown, message: BusMessage) => void;
+  /** Keys to follow, asked before a message is parsed (ObserveOptions.filter); default all. */
+  readonly filter?: (key: string, topic: string) => boolean;
+}
+
+/**
+ * The observer counterpart of subscribeEvents (EventBus.observe: every message from now on, to this
+ * process alone, nothing committed): dispatches each event of a handled type to its handler after the
+ * same checks; what fails them goes to onError instead of a dead-letter topic.
+ */
+export async function observeEvents<const T extends readonly EventDescriptor[]>(bus: EventBus, options: ObserveEventsOptions<T>): Promise<Subscription> {
+  const byType = new Map<string, EventHandler>();
+  for (const handler of options.handlers as readonly EventHandler[]) {
+    const type = eventTypeOf(handler.event);
+    if (byType.has(type)) throw new Error(`observeEvents: two handlers for ${type}`);
+    byType.set(type, handler);
+  }
+  if (byType.size === 0) throw new Error('observeEvents: no handlers');
+  const topics = [...new Set([...byType.values()].map((handler) => handler.event.topic))];
+  return bus.observe({
+    topics,
+    onError: options.onError,
+    ...(options.filter ? { filter: options.filter } : {}),
+    handler: async (message) => {
+      const headerType = message.headers[EVENT_TYPE_HEADER];
+      // Other events (or versions) on a shared topic are not this observer's business.
+      if (headerType !== undefined && !byType.has(headerType)) return;
+      const { type, envelope } = readEnvelope(message);
+      const handler = byType.get(type);
+      if (!handler || handler.event.topic !== message.topic) return;
+      const result = validateEventData(handler.event, envelope.data);
+      if (!result.ok) throw new PoisonMessageError(result.reason);
+      await handler.handle(result.data, { envelope: { ...envelope, data: result.data }, message });
+    },
+  });
+}
+
 /**
  * Subscribes a consumer group to the topics of its handlers and dispatches each event to the
  * handler of its type. Handler errors propagate, so the bus retries them (at least once).

@@ -3,7 +3,7 @@
  * a bus that records what the service published and refuses on demand, and counters that fail on
  * demand. Everything else the tests use is the real adapter.
  */
-import type { ConsumeResult, Counters, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { ConsumeResult, Counters, EventBus, ObserveOptions, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 
 export class RecordingBus implements EventBus {
   /** Messages of the recorded topic the inner bus accepted, in publish order. */
@@ -35,6 +35,10 @@ export class RecordingBus implements EventBus {
 
   subscribe(options: SubscribeOptions): Promise<Subscription> {
     return this.inner.subscribe(options);
+  }
+
+  observe(options: ObserveOptions): Promise<Subscription> {
+    return this.inner.observe(options);
   }
 
   close(): Promise<void> {

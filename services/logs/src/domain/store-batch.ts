@@ -1,7 +1,7 @@
 /**
  * Storing a `logs.batch-accepted` event: idempotent insert (ids come from ingestion, so a redelivered
- * message inserts nothing new), retention expiry from the server's tier, the live tails told, then the
- * photo-log limit.
+ * message inserts nothing new), retention expiry from the server's tier, the live tails of every logs
+ * replica told (a `logs.batch-stored` notice on the bus, after the commit), then the photo-log limit.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { LogsBatchAccepted } from '@skald/contracts';
@@ -9,15 +9,15 @@ import type { LogRecord, LogStore, ObjectStore } from '@skald/ports';
 import { DAY_MS } from './days.ts';
 import { tierOfServer } from './server-directory.ts';
 import type { ServerDirectory } from './server-directory.ts';
-import type { LiveLogFeed } from './tail/live-feed.ts';
+import type { LogsBatchStored } from '@skald/contracts';
 
 export interface StoreBatchDeps {
   readonly logStore: LogStore;
   readonly objects: ObjectStore;
   readonly directory: ServerDirectory;
   readonly log: FastifyBaseLogger;
-  /** The live tails' feed: told of each batch once its insert committed. */
-  readonly live: Pick<LiveLogFeed, 'publish'>;
+  /** Publishes the `logs.batch-stored` notice the live tails wait for (every replica's, bus-feed.ts). */
+  readonly notifyStored: (notice: LogsBatchStored) => Promise<void>;
 }
 
 export interface StoreBatchResult {
@@ -26,7 +26,8 @@ export interface StoreBatchResult {
   readonly photosEvicted: number;
 }
 
-export async function storeAcceptedBatch(deps: StoreBatchDeps, event: LogsBatchAccepted): Promise<StoreBatchResult> {
+/** `batchId`: the accepted event's envelope id, which the notice names. */
+export async function storeAcceptedBatch(deps: StoreBatchDeps, event: LogsBatchAccepted, batchId: string): Promise<StoreBatchResult> {
   const tier = await tierOfServer(deps.directory, event.serverId);
   const retentionMs = tier.retentionDays * DAY_MS;
   const records: LogRecord[] = event.logs.map((log) => ({
@@ -44,9 +45,19 @@ export async function storeAcceptedBatch(deps: StoreBatchDeps, event: LogsBatchA
     expiresAt: log.createdAt + retentionMs,
   }));
   const { inserted } = await deps.logStore.insertBatch(records);
-  // A redelivery that inserted nothing was fanned out when it was first stored; a partial one is
-  // deduplicated by each tail (RecentIds).
-  if (inserted > 0) deps.live.publish(event.serverId, records);
+  // Also on a redelivery (inserted 0): the first delivery may have crashed between its insert and its
+  // notice, and tails drop ids they already sent (RecentIds). A failed notice fails the handler, so the
+  // batch is delivered again and the notice retried (the insert is idempotent).
+  const text = records.filter((record) => record.logType === 'text');
+  if (text.length > 0) {
+    let fromTime = text[0]!.createdAt;
+    let toTime = fromTime;
+    for (const record of text) {
+      if (record.createdAt < fromTime) fromTime = record.createdAt;
+      if (record.createdAt > toTime) toTime = record.createdAt;
+    }
+    await deps.notifyStored({ serverId: event.serverId, batchId, count: text.length, fromTime, toTime });
+  }
 
   let photosEvicted = 0;
   // Also on a redelivery (inserted 0): a crash between insert and eviction must not leave the server over its limit.

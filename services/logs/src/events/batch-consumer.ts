@@ -20,8 +20,10 @@ export async function startBatchConsumer(
   return subscribeEvents(bus, {
     group: LOGS_CONSUMER_GROUP,
     handlers: [
-      on(LogsBatchAcceptedEvent, async (data) => {
-        const stored = await storeAcceptedBatch(deps, data);
+      on(LogsBatchAcceptedEvent, async (data, { envelope }) => {
+        const stored = await storeAcceptedBatch(deps, data, envelope.id);
+        // Which replica stored what (debug level: off by default, costs nothing then).
+        deps.log.debug({ serverId: data.serverId, batchId: envelope.id, inserted: stored.inserted }, 'logs: stored a batch');
         if (stored.inserted > 0 || stored.photosEvicted > 0) await deps.counts.mark(data.serverId);
       }),
     ],

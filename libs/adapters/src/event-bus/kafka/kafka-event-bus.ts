@@ -38,9 +38,20 @@ import type {
 } from 'kafkajs';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, MessageHandler, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type {
+  BusMessage,
+  ConsumerLag,
+  DeadLetterCount,
+  EventBus,
+  MessageHandler,
+  ObserveOptions,
+  PublishInput,
+  SubscribeOptions,
+  Subscription,
+} from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
 import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
+import { startKafkaObserver } from './kafka-observer.ts';
 
 const MESSAGE_ID_HEADER = 'x-message-id';
 const DEFAULT_REPLICATION_FACTOR = 3;
@@ -400,6 +411,7 @@ export class KafkaEventBus implements EventBus {
   readonly #knownTopics = new Set<string>();
   readonly #warned = new Set<string>();
   readonly #subscriptions = new Set<KafkaSubscription>();
+  readonly #observers = new Set<Subscription>();
   readonly #deadLetters = new DeadLetterTally();
   #closed = false;
 
@@ -489,6 +501,27 @@ export class KafkaEventBus implements EventBus {
     return subscription;
   }
 
+  /** An observer: a consumer in a group of its own that never commits (kafka-observer.ts). */
+  async observe(options: ObserveOptions): Promise<Subscription> {
+    this.#assertOpen();
+    if (options.topics.length === 0) throw new Error('event bus: observe needs at least one topic');
+    for (const topic of options.topics) await this.#assertTopic(topic);
+    const observer: Subscription = await startKafkaObserver(
+      this.#kafka,
+      this.#admin,
+      options,
+      {
+        clientId: this.#config.clientId,
+        maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
+        decode: decodeKafkaMessage,
+        ...(this.#config.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: this.#config.sessionTimeoutMs } : {}),
+      },
+      () => this.#observers.delete(observer),
+    );
+    this.#observers.add(observer);
+    return observer;
+  }
+
   deadLettered(): readonly DeadLetterCount[] {
     return this.#deadLetters.snapshot();
   }
@@ -533,6 +566,7 @@ export class KafkaEventBus implements EventBus {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.all([...this.#subscriptions].map((subscription) => subscription.left()));
+    await Promise.all([...this.#observers].map((observer) => observer.stop()));
     await Promise.all([this.#producer.disconnect(), this.#admin.disconnect()]);
   }
 

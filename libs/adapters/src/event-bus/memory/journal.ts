@@ -158,6 +158,12 @@ export class Journal {
     }));
   }
 
+  /** The seq of the topic's newest retained row, 0 when it has none (where an observer starts). */
+  lastSeq(topic: string): number {
+    const row = this.#db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ?').get(topic);
+    return row && row['seq'] !== null ? toNumber(row['seq']) : 0;
+  }
+
   /**
    * Registers the group on the topic and returns its committed offset. A new group starts at 0, i.e.
    * before the oldest retained row: on a history topic that is the first message ever published.

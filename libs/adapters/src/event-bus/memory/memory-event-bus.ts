@@ -19,9 +19,10 @@
 import { randomUUID } from 'node:crypto';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, ObserveOptions, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
 import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
+import { startJournalObserver } from './journal-observer.ts';
 import { Journal } from './journal.ts';
 import type { JournalRow, NewJournalRow } from './journal.ts';
 import { announcePublish, listenForPublishes } from './wakeups.ts';
@@ -179,6 +180,7 @@ export class MemoryEventBus implements EventBus {
   #knownTopics: Set<string>;
   readonly #consumers = new Map<string, TopicConsumer>();
   readonly #subscriptions = new Set<Subscription>();
+  readonly #observers = new Set<ReturnType<typeof startJournalObserver>>();
   readonly #deadLetters = new DeadLetterTally();
   readonly #stopListening: () => void;
   readonly #pruneTimer: NodeJS.Timeout;
@@ -193,6 +195,7 @@ export class MemoryEventBus implements EventBus {
       for (const [slot, consumer] of this.#consumers) {
         if (topics.has(slot.slice(slot.indexOf('\n') + 1))) consumer.notify();
       }
+      for (const observer of this.#observers) observer.notify(topics);
     });
     this.#pruneTimer = setInterval(() => {
       try {
@@ -273,6 +276,17 @@ export class MemoryEventBus implements EventBus {
     return subscription;
   }
 
+  async observe(options: ObserveOptions): Promise<Subscription> {
+    this.#assertOpen();
+    if (options.topics.length === 0) throw new Error('event bus: observe needs at least one topic');
+    for (const topic of options.topics) this.#assertTopic(topic);
+    const observer = startJournalObserver(this.#journal, options, this.#config.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, this.#warn, () =>
+      this.#observers.delete(observer),
+    );
+    this.#observers.add(observer);
+    return observer;
+  }
+
   /** Deletes consumed and expired rows of every topic but the history topics; runs on a timer, exposed for tests. */
   prune(now = Date.now()): { deleted: number; droppedUnconsumed: number } {
     if (this.#closed) return { deleted: 0, droppedUnconsumed: 0 };
@@ -309,7 +323,7 @@ export class MemoryEventBus implements EventBus {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+    await Promise.all([...this.#subscriptions, ...this.#observers].map((subscription) => subscription.stop()));
     this.#closed = true;
     clearInterval(this.#pruneTimer);
     this.#stopListening();

@@ -26,7 +26,7 @@ import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
-import type { ConsumerLag, DeadLetterCount, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
+import type { ConsumerLag, DeadLetterCount, EventBus, ObserveOptions, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { RedisEventBusConfig } from '../config.ts';
 import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import {
@@ -38,6 +38,7 @@ import {
   parseReadGroupReply,
 } from './stream-replies.ts';
 import type { StreamEntry } from './stream-replies.ts';
+import { startStreamObserver } from './stream-observer.ts';
 
 const DEFAULT_PREFIX = 'skald:bus:';
 const DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
@@ -263,6 +264,7 @@ export class RedisEventBus implements EventBus {
   readonly #settings: Settings;
   readonly #knownTopics = new Set<string>();
   readonly #subscriptions = new Set<RedisSubscription>();
+  readonly #observers = new Set<Subscription>();
   readonly #deadLetters = new DeadLetterTally();
   #closed = false;
 
@@ -339,6 +341,17 @@ export class RedisEventBus implements EventBus {
     return subscription;
   }
 
+  async observe(options: ObserveOptions): Promise<Subscription> {
+    this.#assertOpen();
+    if (options.topics.length === 0) throw new Error('event bus: observe needs at least one topic');
+    for (const topic of options.topics) await this.#assertTopic(topic);
+    const observer: Subscription = await startStreamObserver(this.#client, this.#settings.prefix, this.#settings.blockMs, options, () =>
+      this.#observers.delete(observer),
+    );
+    this.#observers.add(observer);
+    return observer;
+  }
+
   /**
    * The trimming pass every subscription runs each trimIntervalMs, at once, on every topic this bus
    * has ensured or used (history topics skipped). Exposed for tests and diagnostics.
@@ -377,7 +390,7 @@ export class RedisEventBus implements EventBus {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.all([...this.#subscriptions].map((subscription) => subscription.stop()));
+    await Promise.all([...this.#subscriptions, ...this.#observers].map((subscription) => subscription.stop()));
     await this.#client.quit().catch(() => this.#client.disconnect());
   }
 

@@ -15,7 +15,7 @@ export function encodeFields(id: string, key: string, headers: Readonly<Record<s
   return ['id', id, 'k', key, 'h', JSON.stringify(headers), 'p', payload];
 }
 
-function decodeEntry(raw: unknown): StreamEntry | null {
+export function decodeEntry(raw: unknown): StreamEntry | null {
   if (!Array.isArray(raw) || typeof raw[0] !== 'string') return null;
   const [streamId, fieldList] = raw as [string, unknown];
   // Entries deleted (trimmed) while pending come back with null fields.
@@ -44,6 +44,35 @@ export function parseReadGroupReply(reply: unknown): Map<string, StreamEntry[]> 
   for (const streamReply of reply) {
     if (!Array.isArray(streamReply) || typeof streamReply[0] !== 'string' || !Array.isArray(streamReply[1])) continue;
     const entries = (streamReply[1] as unknown[]).map(decodeEntry).filter((entry) => entry !== null);
+    byStream.set(streamReply[0], entries);
+  }
+  return byStream;
+}
+
+/**
+ * The entries of an XREAD reply per stream, undecoded: each entry's stream id and key (field k), so a
+ * reader can skip an entry without parsing its payload and still move past it.
+ */
+export function rawEntriesByStream(reply: unknown): Map<string, { streamId: string; key: string; raw: unknown }[]> {
+  const byStream = new Map<string, { streamId: string; key: string; raw: unknown }[]>();
+  if (!Array.isArray(reply)) return byStream;
+  for (const streamReply of reply) {
+    if (!Array.isArray(streamReply) || typeof streamReply[0] !== 'string' || !Array.isArray(streamReply[1])) continue;
+    const entries: { streamId: string; key: string; raw: unknown }[] = [];
+    for (const raw of streamReply[1] as unknown[]) {
+      if (!Array.isArray(raw) || typeof raw[0] !== 'string') continue;
+      const fields: unknown = raw[1];
+      let key = '';
+      if (isStringArray(fields)) {
+        for (let i = 0; i + 1 < fields.length; i += 2) {
+          if (fields[i] === 'k') {
+            key = fields[i + 1]!;
+            break;
+          }
+        }
+      }
+      entries.push({ streamId: raw[0], key, raw });
+    }
     byStream.set(streamReply[0], entries);
   }
   return byStream;

@@ -1,8 +1,8 @@
 /**
- * In-process fan-out of the logs this process has just stored, to the live tails open on it (issue 17).
- * The batch consumer publishes right after its insert committed, so every log a tail sends is already in
- * the store, and a resume that reads the store after the last id it sent finds what followed.
- * It is not a bus: a tail sees the batches stored by its own process (docs/ARCHITECTURE.md, Known gaps).
+ * In-process fan-out of stored logs to the live tails open on this process (issue 17), per server. The
+ * bus feed (bus-feed.ts) publishes to it each batch once it is known to be stored, whichever logs
+ * replica stored it, so every log a tail sends is already in the store, and a resume that reads the
+ * store after the last id it sent finds what followed.
  */
 import type { LogRecord } from '@skald/ports';
 
@@ -13,6 +13,10 @@ export interface LiveLogFeed {
   publish(serverId: string, records: readonly LogRecord[]): void;
   /** Listens to one server's stored logs until the returned function is called. */
   subscribe(serverId: string, listener: LiveListener): () => void;
+  /** Whether any listener follows the server. */
+  listening(serverId: string): boolean;
+  /** Servers with at least one listener. */
+  servers(): number;
 }
 
 export function createLiveLogFeed(onListenerError: (error: unknown) => void): LiveLogFeed {
@@ -30,6 +34,8 @@ export function createLiveLogFeed(onListenerError: (error: unknown) => void): Li
         }
       }
     },
+    listening: (serverId) => listeners.has(serverId),
+    servers: () => listeners.size,
     subscribe(serverId, listener) {
       let forServer = listeners.get(serverId);
       if (!forServer) listeners.set(serverId, (forServer = new Set()));

@@ -1,13 +1,13 @@
 /**
- * Every live tail of this process: the feed the batch consumer publishes to, the per-server and
+ * Every live tail of this process: the bus feed (every logs replica's stored batches), the per-server and
  * per-process bounds, and the open tails (closed with an `end` event when the service stops, so that
  * clients reconnect elsewhere instead of seeing a silent drop).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { LogTailEnd } from '@skald/contracts';
-import type { LogStore } from '@skald/ports';
-import { createLiveLogFeed } from './live-feed.ts';
-import type { LiveLogFeed } from './live-feed.ts';
+import type { EventBus, LogStore } from '@skald/ports';
+import { createBusLiveFeed } from './bus-feed.ts';
+import type { BusFeedSettings, BusLiveFeed } from './bus-feed.ts';
 import { DEFAULT_TAIL_SETTINGS, LogTail, tailEnd } from './log-tail.ts';
 import type { LogTailDeps, LogTailRequest, TailOutput, TailSettings } from './log-tail.ts';
 import { createTailSlots } from './tail-slots.ts';
@@ -18,24 +18,32 @@ export interface LiveTailOptions extends Partial<TailSettings> {
   readonly perServer?: number;
   /** Open tails this process serves. Default 500. */
   readonly perInstance?: number;
+  /** Timings of the bus feed (bus-feed.ts). */
+  readonly feed?: Partial<BusFeedSettings>;
 }
 
 export type OpenTailResult = { readonly ok: true; readonly tail: LogTail } | { readonly ok: false; readonly refusal: SlotRefusal };
 
 export interface LiveTails {
-  readonly feed: LiveLogFeed;
+  readonly feed: BusLiveFeed;
   readonly slots: TailSlots;
   /** Takes a slot and builds the tail (not started), or says which bound refused it. */
   open(access: LogTailDeps['checkAccess'], toApi: LogTailDeps['toApi'], request: LogTailRequest, out: TailOutput): OpenTailResult;
   closeAll(end: LogTailEnd): void;
 }
 
+export interface LiveTailDeps {
+  readonly bus: EventBus;
+  readonly logStore: LogStore;
+  readonly log: FastifyBaseLogger;
+}
+
 export const TAIL_SHUTDOWN: LogTailEnd = tailEnd('The server is restarting. The live tail reconnects by itself.', true);
 
-export function createLiveTails(logStore: LogStore, log: FastifyBaseLogger, options: LiveTailOptions = {}): LiveTails {
-  const { perServer = 10, perInstance = 500, ...overrides } = options;
+export function createLiveTails({ bus, logStore, log }: LiveTailDeps, options: LiveTailOptions = {}): LiveTails {
+  const { perServer = 10, perInstance = 500, feed: feedSettings, ...overrides } = options;
   const settings: TailSettings = { ...DEFAULT_TAIL_SETTINGS, ...overrides };
-  const feed = createLiveLogFeed((error) => log.error({ err: error }, 'logs: a live tail failed on a stored batch'));
+  const feed = createBusLiveFeed({ bus, logStore, log }, feedSettings);
   const slots = createTailSlots(perServer, perInstance);
   const open = new Set<LogTail>();
   return {

@@ -1,9 +1,9 @@
 /**
  * One live tail (GET /logs/tail): the logs of one server matching the /logs/my filters, as server-sent
- * events, fed by the live feed (the batch consumer's stored batches), never by polling the store.
+ * events, fed by the bus feed (bus-feed.ts: the batches any logs replica stored), never by polling the store.
  *
  * Resume without gaps or duplicates (Last-Event-ID = the last log id the client received):
- *   1. subscribe to the feed FIRST and hold what arrives;
+ *   1. subscribe to the feed FIRST (it resolves once the feed is live) and hold what arrives;
  *   2. read the store for the matching logs after that id (newest `catchUpLimit`, sent oldest first);
  *   3. send what was held, skipping ids already sent, then go live.
  * A log stored before step 1 is found by step 2; one stored after it is held by step 1; one stored while
@@ -15,7 +15,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiLog, LogTailEnd, LogTailEventName } from '@skald/contracts';
 import type { LogRecord, LogStore } from '@skald/ports';
-import type { LiveLogFeed } from './live-feed.ts';
+import type { TailFeed } from './bus-feed.ts';
 import { logIdTime } from './log-id.ts';
 import { RecentIds } from './recent-ids.ts';
 import { tailMatcher } from './tail-filter.ts';
@@ -43,7 +43,7 @@ export interface TailOutput {
 }
 
 export interface LogTailDeps {
-  readonly feed: LiveLogFeed;
+  readonly feed: TailFeed;
   readonly logStore: LogStore;
   readonly toApi: (record: LogRecord) => ApiLog;
   /** Asked at every heartbeat: null while the caller may still read the server, else why the tail ends. */
@@ -65,6 +65,7 @@ export function tailEnd(text: string, reconnect: boolean): LogTailEnd {
 
 export const TAIL_TOO_SLOW = tailEnd('The live tail fell behind and was closed. Reconnect to resume where it stopped.', true);
 export const TAIL_READ_FAILED = tailEnd('The live tail could not read the logs it missed. Reconnect to try again.', true);
+export const TAIL_FEED_FAILED = tailEnd('The live tail could not start. Reconnect to try again.', true);
 
 export function sseFrame(event: LogTailEventName, data: unknown, id?: string): string {
   return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -105,7 +106,18 @@ export class LogTail {
     this.#state = 'catching-up';
     // An EventSource waits this long before reconnecting (its default is 3 s and browser-defined).
     this.#out.write('retry: 2000\n\n');
-    this.#unsubscribe = this.#deps.feed.subscribe(this.#request.serverId, (records) => this.#onStored(records));
+    try {
+      const leave = await this.#deps.feed.subscribe(this.#request.serverId, (records) => this.#onStored(records));
+      if (this.closed) {
+        leave();
+        return;
+      }
+      this.#unsubscribe = leave;
+    } catch (error) {
+      this.#deps.log.error({ err: error, serverId: this.#request.serverId }, 'logs: live tail feed failed to start');
+      this.close(TAIL_FEED_FAILED);
+      return;
+    }
     let replayed = 0;
     if (this.#request.afterId !== null) {
       try {
