@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { openEventStream } from '@skald/testing';
+import { openEventStream, redisReachable } from '@skald/testing';
 import type { EventStreamClient } from '@skald/testing';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
@@ -20,19 +20,8 @@ import type { SkaldProcess } from './support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-async function redisReachable(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1_000 });
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
-const reachable = await redisReachable();
+const reachable = await redisReachable(REDIS_URL);
 if (!reachable) console.log(`skipped: live tail across logs replicas: Redis not reachable at ${REDIS_URL}`);
 
 const root = mkdtempSync(join(tmpdir(), 'skald-tail-replicas-'));
