@@ -461,8 +461,9 @@ export class SqliteLogStore implements LogStore {
    * not-yet-indexed rows scanned (those after the indexer's cursor and the late ones), merged newest first. The page is exact: the
    * newest offset+limit indexed matches by rowid give the oldest createdAt C the page can need, and every
    * row created at C or later has a rowid from rowidFloor(C) on (sqlite-log-search.ts), so the merge reads
-   * the indexed matches from there, not all of them. The total counts the FTS range alone when nothing but
-   * the search applies (no read of the logs table), up to the count cap.
+   * the indexed matches from there, not all of them. The total counts the FTS range alone when the index
+   * answers every filter exactly (the search, the log type, a standard level: no read of the logs table),
+   * otherwise through the rows; either way up to the count cap.
    */
   #searchPage(query: LogQuery, phrase: string, exact: ExactInIndex, serverKey: number): LogPage {
     // The indexed rows need no check of what the index answered exactly; the scanned ones check everything.
