@@ -15,7 +15,8 @@
  * The data set is built fast (insertBatch with the indexer held back, then the index built in one go) and
  * KEPT between runs under BENCH_SEARCH_CACHE (default <tmpdir>/skald-bench-search), named by the rows, the
  * generator version and a hash of the schema, so a changed layout or data shape builds a new one; a build
- * that did not finish is never reused. `BENCH_SEARCH_CACHE=off` builds in a temp dir and deletes it.
+ * that did not finish is never reused (a change of what the indexer writes must bump SCHEMA_VERSION, as its
+ * migration needs anyway, or DATA_VERSION). `BENCH_SEARCH_CACHE=off` builds in a temp dir and deletes it.
  * BENCH_SEARCH_INGEST=0 skips the ingest comparison (while iterating on queries).
  * Run alone: `npm run bench -- search` or `BENCH_SEARCH_ROWS=1000000 npm run bench -- search`.
  */
