@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogQuery, LogRecord } from '@skald/ports';
+import { LOG_LEVELS } from '@skald/contracts';
 import { SqliteLogStore } from '../src/log-store/index.ts';
+import { levelCode } from '../src/log-store/sqlite-log-search.ts';
 
 const T0 = Date.UTC(2026, 0, 5);
 const DAY = 86_400_000;
@@ -240,6 +242,15 @@ describe('SQLite log store search index', () => {
     await compare('rebuilt');
     await store.close();
     await reference.close();
+  });
+
+  it('gives each level ingestion accepts its own code, in any ASCII case, and none to other levels', () => {
+    const codes = LOG_LEVELS.map((level) => levelCode(level));
+    expect(new Set(codes).size).toBe(LOG_LEVELS.length);
+    expect(codes).not.toContain(null);
+    expect(LOG_LEVELS.map((level) => levelCode(level.toUpperCase()))).toEqual(codes);
+    // NOCASE folds ASCII only: these are other levels, whose filter is checked on each row.
+    for (const other of ['notice', 'érror', 'ınfo', 'errors', '']) expect(levelCode(other)).toBeNull();
   });
 
   it('folds case beyond ASCII once a row is indexed (a scan folds ASCII only)', async () => {

@@ -22,7 +22,6 @@
  * (sqlite-log-store.ts, #searchPage).
  */
 import type { DatabaseSync, SQLOutputValue, StatementSync } from 'node:sqlite';
-import { LOG_LEVELS } from '@skald/contracts';
 
 /** 2020-01-01T00:00:00Z: slots count from here (43 bits of 1/8 ms reach 2054). */
 const SLOT_EPOCH_MS = 1_577_836_800_000;
@@ -94,7 +93,18 @@ export function rowidFloor(serverKey: number, createdAt: number): bigint {
  * photo entries). A search containing this character is answered by a scan (it could match a code).
  */
 const CODE_MARK = '\x1f';
-const STANDARD_LEVELS: readonly string[] = LOG_LEVELS;
+/**
+ * The letter of each level ingestion accepts (LOG_LEVELS). Written into every index: never change a
+ * letter without a new layout that rebuilds the index. A level added later simply has no code (its
+ * filter then narrows by text and is checked on each row, still exact).
+ */
+const LEVEL_LETTERS: ReadonlyMap<string, string> = new Map([
+  ['info', 'a'],
+  ['warn', 'b'],
+  ['error', 'c'],
+  ['fatal', 'd'],
+  ['debug', 'e'],
+]);
 
 /** ASCII-only lower case: what COLLATE NOCASE folds. */
 function asciiLower(text: string): string {
@@ -106,8 +116,8 @@ export const PHOTO_CODE = `${CODE_MARK}p${CODE_MARK}`;
 
 /** The code a level is indexed with (see CODE_MARK), or null for a level ingestion does not accept. */
 export function levelCode(level: string): string | null {
-  const i = STANDARD_LEVELS.indexOf(asciiLower(level));
-  return i < 0 ? null : `${CODE_MARK}${String.fromCharCode(97 + i)}${CODE_MARK}`;
+  const letter = LEVEL_LETTERS.get(asciiLower(level));
+  return letter === undefined ? null : `${CODE_MARK}${letter}${CODE_MARK}`;
 }
 
 /** What the index holds in its level column: the level's text (a search matches it) and its codes. */
