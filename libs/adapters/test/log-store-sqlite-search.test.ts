@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogQuery, LogRecord } from '@skald/ports';
+import { LOG_LEVELS } from '@skald/contracts';
 import { SqliteLogStore } from '../src/log-store/index.ts';
+import { levelCode } from '../src/log-store/sqlite-log-search.ts';
 
 const T0 = Date.UTC(2026, 0, 5);
 const DAY = 86_400_000;
@@ -46,7 +48,8 @@ function randomLog(rand: (n: number) => number, serverId: string, createdAt: num
     id: `id-${String(seq).padStart(6, '0')}`,
     serverId,
     createdAt,
-    level: ['info', 'warn', 'ERROR'][rand(3)]!,
+    // The five standard levels in several spellings (indexed with a level code) and others (no code).
+    level: ['info', 'warn', 'ERROR', 'Fatal', 'debug', 'notice', 'érror'][rand(7)]!,
     type: ['Join', 'Combat', 'chat'][rand(3)]!,
     resource: ['core', 'arena-res'][rand(2)]!,
     message: `${word()} ${word()} #${rand(50)}`,
@@ -67,14 +70,21 @@ afterEach(() => {
 });
 
 describe('SQLite log store search index', () => {
-  it('answers every search exactly as the store without an index, indexed in part or in full', async () => {
+  it.each([
+    ['the default count cap', undefined],
+    // Around the cap: exact below, capped above, for every path (FTS-only counts, counts through the rows, scans).
+    ['a count cap of 9', 9],
+    ['a count cap of 30', 30],
+  ])('answers every search exactly as the store without an index, indexed in part or in full (%s)', async (_label, countCap) => {
     const rand = rng(17);
-    const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off' });
-    const indexed = new SqliteLogStore(join(dir, 'indexed.db'), { searchIndex: 'background', indexChunkSize: 7 });
+    const caps = countCap === undefined ? {} : { countCap };
+    const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off', ...caps });
+    const indexed = new SqliteLogStore(join(dir, 'indexed.db'), { searchIndex: 'background', indexChunkSize: 7, ...caps });
     const both = async (records: LogRecord[]) => {
       expect(await indexed.insertBatch(records)).toEqual(await reference.insertBatch(records));
     };
-    const searches = ['player', 'SWORD', 'élan', '100%', 'a_b', 'quote"d', '"who":"arena"', 'joined #1', 'ERROR', 'nothing here'];
+    // Also the level text (indexed next to its code) and the code's own characters (a search holding them scans).
+    const searches = ['player', 'SWORD', 'élan', '100%', 'a_b', 'quote"d', '"who":"arena"', 'joined #1', 'ERROR', 'nothing here', 'rror', 'fatal', '\x1fc\x1f', 'r\x1fc'];
     const compare = async (label: string) => {
       for (const search of searches) {
         const queries: LogQuery[] = [
@@ -82,7 +92,23 @@ describe('SQLite log store search index', () => {
           { serverId: 's1', search, offset: 7, limit: 5 },
           { serverId: 's1', search, offset: 0, limit: 0 },
           { serverId: 's1', search, level: 'error', offset: 0, limit: 20 },
+          // Levels with a code in the index (any ASCII case), without one, and one nobody has.
+          { serverId: 's1', search, level: 'INFO', offset: 2, limit: 6 },
+          { serverId: 's1', search, level: 'fatal', logType: 'text', offset: 0, limit: 8 },
+          { serverId: 's1', search, level: 'Debug', logType: 'photo', offset: 0, limit: 8 },
+          { serverId: 's1', search, level: 'notice', offset: 0, limit: 8 },
+          { serverId: 's1', search, level: 'érror', offset: 0, limit: 8 },
+          { serverId: 's1', search, level: 'ÉRROR', offset: 0, limit: 8 },
+          { serverId: 's1', search, level: 'err', offset: 0, limit: 8 },
+          // The log type (the /logs screen always sends text), with and without other filters.
+          { serverId: 's1', search, logType: 'text', offset: 1, limit: 9 },
+          { serverId: 's1', search, logType: 'photo', offset: 0, limit: 9 },
+          { serverId: 's1', search, logType: 'text', level: 'warn', from: T0 + 20_000, offset: 0, limit: 9 },
           { serverId: 's1', search, logType: 'text', type: 'COMBAT', offset: 3, limit: 4 },
+          // A common type or resource with a search: narrowed in the index by its text, equality checked on the row.
+          { serverId: 's1', search, type: 'join', offset: 0, limit: 7 },
+          { serverId: 's1', search, type: 'joi', offset: 0, limit: 7 },
+          { serverId: 's1', search, resource: 'CORE', level: 'info', logType: 'text', offset: 0, limit: 7 },
           { serverId: 's1', search, from: T0 + 30_000, to: T0 + DAY, offset: 0, limit: 15 },
           { serverId: 's2', search, offset: 0, limit: 50 },
           { serverId: 's1', search, type: 'anticheat', offset: 0, limit: 10 },
@@ -95,6 +121,8 @@ describe('SQLite log store search index', () => {
       }
       for (const query of [
         { serverId: 's1', type: 'ANTICHEAT', offset: 0, limit: 10 },
+        { serverId: 's1', type: 'ANTICHEAT', level: 'warn', logType: 'text', offset: 0, limit: 10 },
+        { serverId: 's1', type: 'anticheat', logType: 'photo', offset: 0, limit: 10 },
         { serverId: 's1', type: 'AntiCheatX', offset: 1, limit: 3 },
         { serverId: 's1', resource: 'rare-res', level: 'info', offset: 0, limit: 10 },
         { serverId: 's1', resource: 'rare-res', type: 'anticheat', from: T0 + 20_000, offset: 0, limit: 10 },
@@ -109,6 +137,8 @@ describe('SQLite log store search index', () => {
     // Rare values (under 1% of the server's logs: found through the index); 'AntiCheatX' must not pass for 'AntiCheat'.
     const rare = (createdAt: number, type: string, resource: string): LogRecord => ({ ...randomLog(rand, 's1', createdAt), type, resource });
     await both([rare(T0 + 12_000, 'AntiCheat', 'rare-res'), rare(T0 + 31_000, 'AntiCheatX', 'core')]);
+    // A message holding what a level code looks like must not pass for the level, nor the level for it.
+    await both([{ ...randomLog(rand, 's1', T0 + 13_000), level: 'error', message: 'err\x1fc\x1f' }]);
     await compare('nothing indexed');
     indexed.indexPending(100);
     await compare('partly indexed');
@@ -156,10 +186,71 @@ describe('SQLite log store search index', () => {
     const check = new DatabaseSync(file);
     const unindexed = () => Number(check.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL').get()?.['n']);
     await waitFor(() => unindexed() === 0, 'the background indexer');
-    expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(3);
+    expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(4);
     check.close();
     expect(await store.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 })).toEqual(before);
     await store.close();
+  });
+
+  it('rebuilds the index of a layout-3 file in the background (level codes), exact meanwhile, never joining an old rowid', async () => {
+    const file = join(dir, 'logs.db');
+    const rand = rng(11);
+    const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off' });
+    const v3 = new SqliteLogStore(file, { searchIndex: 'eager' });
+    const first = Array.from({ length: 400 }, (_, i) => randomLog(rand, 's1', T0 + i * 10));
+    await v3.insertBatch(first);
+    await reference.insertBatch(first);
+    await v3.close();
+    // Back to layout 3: index entries without codes (level text only), as a layout-3 indexer wrote them.
+    const raw = new DatabaseSync(file);
+    const oldMax = raw.prepare('SELECT max(fts_rowid) AS m FROM logs').get()?.['m'];
+    raw.exec("INSERT INTO logs_fts (logs_fts) VALUES ('delete-all')");
+    const put = raw.prepare('INSERT INTO logs_fts (rowid, message, type, level, resource, metadata) VALUES (?, ?, ?, ?, ?, ?)');
+    for (const row of raw.prepare('SELECT fts_rowid, message, type, level, resource, metadata FROM logs').all()) {
+      put.run(row['fts_rowid'] ?? 0, row['message'] ?? '', row['type'] ?? '', row['level'] ?? '', row['resource'] ?? '', row['metadata'] ?? '');
+    }
+    raw.exec('PRAGMA user_version = 3');
+    raw.close();
+    const store = new SqliteLogStore(file, { searchIndex: 'background', indexChunkSize: 30 });
+    const queries: LogQuery[] = [
+      { serverId: 's1', search: 'sword', level: 'error', offset: 0, limit: 20 },
+      { serverId: 's1', search: 'player', logType: 'text', level: 'info', offset: 3, limit: 10 },
+      { serverId: 's1', search: 'arena', offset: 0, limit: 30 },
+    ];
+    const compare = async (label: string) => {
+      for (const query of queries) {
+        const want = await reference.query(query);
+        const got = await store.query(query);
+        expect({ ids: got.items.map((r) => r.id), total: got.total }, `${label}: ${JSON.stringify(query)}`).toEqual({ ids: want.items.map((r) => r.id), total: want.total });
+      }
+    };
+    const check = new DatabaseSync(file);
+    expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(4);
+    // Emptied at open, no pass over the logs: their old rowids stay until the walk reaches them.
+    expect(Number(check.prepare('SELECT count(*) AS n FROM logs_fts').get()?.['n'])).toBe(0);
+    await compare('right after opening');
+    // New logs meanwhile, some of them older than rows already re-indexed.
+    const more = [...Array.from({ length: 50 }, (_, i) => randomLog(rand, 's1', T0 + 5000 + i)), ...Array.from({ length: 20 }, (_, i) => randomLog(rand, 's1', T0 + 7 + i * 13))];
+    await store.insertBatch(more);
+    await reference.insertBatch(more);
+    await compare('rebuilding');
+    const behind = () => Number(check.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL OR fts_rowid <= ?').get(oldMax ?? 0)?.['n']);
+    await waitFor(() => behind() === 0, 'the rebuild');
+    // Every row has a new rowid past the old ones: none of the old values was handed out again.
+    expect(Number(check.prepare('SELECT count(*) AS n FROM logs_fts').get()?.['n'])).toBe(470);
+    check.close();
+    await compare('rebuilt');
+    await store.close();
+    await reference.close();
+  });
+
+  it('gives each level ingestion accepts its own code, in any ASCII case, and none to other levels', () => {
+    const codes = LOG_LEVELS.map((level) => levelCode(level));
+    expect(new Set(codes).size).toBe(LOG_LEVELS.length);
+    expect(codes).not.toContain(null);
+    expect(LOG_LEVELS.map((level) => levelCode(level.toUpperCase()))).toEqual(codes);
+    // NOCASE folds ASCII only: these are other levels, whose filter is checked on each row.
+    for (const other of ['notice', 'érror', 'ınfo', 'errors', '']) expect(levelCode(other)).toBeNull();
   });
 
   it('folds case beyond ASCII once a row is indexed (a scan folds ASCII only)', async () => {

@@ -31,9 +31,10 @@ export const DIM_RESOURCE = 2;
 
 /**
  * PRAGMA user_version of this layout. 0 = empty file or the first layout (rowid table with `seq`);
- * 2 = the clustered table without the search index; 3 = with it (sqlite-log-search.ts).
+ * 2 = the clustered table without the search index; 3 = with it (sqlite-log-search.ts); 4 = the same, its
+ * level column carrying a level code (rebuilt in the background from a layout-3 file).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const LOG_COLUMNS = 'server_key, created_at, id, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at';
 

@@ -59,6 +59,18 @@ CREATE TABLE IF NOT EXISTS search_late (
 /** Layout 2 -> 3: the column (NULL for every existing row; no cursor yet, so all of them wait for the indexer). */
 export const MIGRATE_TO_V3_SQL = `ALTER TABLE logs ADD COLUMN fts_rowid INTEGER;`;
 
+/**
+ * Layout 3 -> 4 (level codes, see CODE_MARK): the index is emptied and every server's walk starts again, so
+ * the background indexer rebuilds it in the new form while searches scan what it has not reached. No pass
+ * over the logs: their old fts_rowid values stay until the walk overwrites them, and cannot be mistaken for
+ * new entries, because a server's new rowids are taken past the highest one its rows hold (#next).
+ */
+export const MIGRATE_TO_V4_SQL = `
+INSERT INTO logs_fts (logs_fts) VALUES ('delete-all');
+DELETE FROM search_progress;
+DELETE FROM search_late;
+`;
+
 export function serverRowidRange(serverKey: number): { lo: bigint; hi: bigint } {
   const lo = BigInt(serverKey) << SLOT_BITS;
   return { lo, hi: lo + (1n << SLOT_BITS) - 1n };
@@ -72,16 +84,61 @@ export function rowidFloor(serverKey: number, createdAt: number): bigint {
   return floor > hi ? hi : floor;
 }
 
+/**
+ * Written after a standard level's text in the index's level column, around a letter naming the level:
+ * `error` is indexed as `error\x1fc\x1f`, whose last trigram `\x1fc\x1f` is held by exactly the rows
+ * whose level equals `error` the way the NOCASE column compares (ASCII case folding). A level filter is
+ * then one trigram inside the index: `word AND level` is counted without reading each match's row. Photo
+ * logs add PHOTO_CODE the same way (text logs, nearly all rows, have none: `NOT photo` reads only the few
+ * photo entries). A search containing this character is answered by a scan (it could match a code).
+ */
+const CODE_MARK = '\x1f';
+/**
+ * The letter of each level ingestion accepts (LOG_LEVELS). Written into every index: never change a
+ * letter without a new layout that rebuilds the index. A level added later simply has no code (its
+ * filter then narrows by text and is checked on each row, still exact).
+ */
+const LEVEL_LETTERS: ReadonlyMap<string, string> = new Map([
+  ['info', 'a'],
+  ['warn', 'b'],
+  ['error', 'c'],
+  ['fatal', 'd'],
+  ['debug', 'e'],
+]);
+
+/** ASCII-only lower case: what COLLATE NOCASE folds. */
+function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+
+/** Held by the level column of photo logs only (see CODE_MARK). */
+export const PHOTO_CODE = `${CODE_MARK}p${CODE_MARK}`;
+
+/** The code a level is indexed with (see CODE_MARK), or null for a level ingestion does not accept. */
+export function levelCode(level: string): string | null {
+  const letter = LEVEL_LETTERS.get(asciiLower(level));
+  return letter === undefined ? null : `${CODE_MARK}${letter}${CODE_MARK}`;
+}
+
+/** What the index holds in its level column: the level's text (a search matches it) and its codes. */
+function levelColumn(level: string, logType: string): string {
+  return `${level}${levelCode(level) ?? ''}${logType === 'photo' ? PHOTO_CODE : ''}`;
+}
+
 /** The search text as an FTS5 phrase: quoted, inner quotes doubled, so nothing in it is query syntax. */
 export function ftsPhrase(search: string): string {
   return `"${search.replace(/"/g, '""')}"`;
 }
 
 export function isIndexedSearch(search: string): boolean {
-  return [...search].length >= MIN_INDEXED_SEARCH_CHARS;
+  return [...search].length >= MIN_INDEXED_SEARCH_CHARS && !search.includes(CODE_MARK);
 }
 
-const INDEX_COLUMNS = 'server_key, created_at, id, level, type, resource, message, metadata';
+function str(value: SQLOutputValue | undefined): string {
+  return typeof value === 'string' ? value : String(value ?? '');
+}
+
+const INDEX_COLUMNS = 'server_key, created_at, id, level, type, resource, message, metadata, log_type';
 
 /** Where a server's walk stands: rows after (createdAt, id) are not indexed yet (null: none is). */
 export interface SearchCursor {
@@ -205,7 +262,7 @@ export class SearchIndexer {
       rowid,
       row['message'] ?? '',
       row['type'] ?? '',
-      row['level'] ?? '',
+      levelColumn(str(row['level']), str(row['log_type'])),
       row['resource'] ?? '',
       row['metadata'] ?? '',
     );

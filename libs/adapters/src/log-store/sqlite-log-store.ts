@@ -33,10 +33,13 @@ import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PA
 import {
   MAX_INDEXED_SERVER_KEY,
   MIGRATE_TO_V3_SQL,
+  MIGRATE_TO_V4_SQL,
   SEARCH_SCHEMA_SQL,
   SearchIndexer,
   ftsPhrase,
   isIndexedSearch,
+  PHOTO_CODE,
+  levelCode,
   rowidFloor,
   serverRowidRange,
 } from './sqlite-log-search.ts';
@@ -54,6 +57,12 @@ export interface SqliteLogStoreOptions {
   readonly searchIndex?: 'background' | 'eager' | 'off';
   /** Rows per background indexing chunk (one transaction, ~100 µs each). Default 200. */
   readonly indexChunkSize?: number;
+}
+
+/** Which filters an FTS query answers exactly (through codes in the index), so indexed rows need no check of them. */
+interface ExactInIndex {
+  readonly level: boolean;
+  readonly logType: boolean;
 }
 
 /** How a page is read: the clustered key, the level index or the partial photo index. */
@@ -140,8 +149,12 @@ function fillRow(args: SQLInputValue[], o: number, serverKey: number, r: LogReco
   args[o + 11] = r.expiresAt;
 }
 
-/** While logs arrive, the indexer waits this many times the length of its last chunk (a seventh of the time). */
-const INGEST_SHARE_PER_INDEX_SHARE = 6;
+/**
+ * While logs arrive, the indexer waits this many times the length of its last chunk (a tenth of the time).
+ * Measured per CPU-second with a seventh (6): ingest with the index on kept 84% of off, too close to the
+ * 80% bar for a wall-clock bench on a shared machine; a tenth bounds the loss at 10%.
+ */
+const INGEST_SHARE_PER_INDEX_SHARE = 9;
 /** After a failed indexing chunk (a busy or full disk), the indexer tries again this much later. */
 const INDEX_RETRY_MS = 5_000;
 
@@ -182,7 +195,8 @@ export class SqliteLogStore implements LogStore {
 
   /**
    * Creates the schema, upgrading older files in place: the first layout (see MIGRATE_FROM_V1_SQL), and
-   * layout 2, which gains the search index's column and indexes (its rows are then indexed in the background).
+   * layout 2, which gains the search index's column and indexes (its rows are then indexed in the background),
+   * and layout 3, whose index is emptied to be rebuilt with level codes in the background (MIGRATE_TO_V4_SQL).
    */
   #migrate(): void {
     const version = num(this.#db.prepare('PRAGMA user_version').get()?.['user_version']);
@@ -195,13 +209,14 @@ export class SqliteLogStore implements LogStore {
       if (hasLogs && !hasColumn) this.#db.exec(MIGRATE_TO_V3_SQL);
       this.#db.exec(SCHEMA_SQL);
       this.#db.exec(SEARCH_SCHEMA_SQL);
+      if (version === 3) this.#db.exec(MIGRATE_TO_V4_SQL);
       this.#db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
 
   /**
    * Indexes what is left, chunk by chunk, giving the event loop a turn between chunks. While logs keep
-   * arriving the indexer takes at most a seventh of the time (after a chunk of t ms it waits 6t), so
+   * arriving the indexer takes at most a tenth of the time (after a chunk of t ms it waits 9t), so
    * ingest keeps over 80% of its rate and the backlog waits; when none arrived since the last chunk it
    * runs chunk after chunk.
    */
@@ -392,38 +407,57 @@ export class SqliteLogStore implements LogStore {
     const serverKey = this.#serverKey(query.serverId, false);
     if (serverKey === undefined) return { items: [], total: 0, totalCapped: false };
     const indexed = this.#indexExpression(query, serverKey);
-    if (indexed !== null) return this.#searchPage(query, indexed, serverKey);
+    if (indexed !== null) return this.#searchPage(query, indexed.match, indexed.exact, serverKey);
     const plan = this.#plan(query, serverKey);
     const rows = query.limit === 0 ? [] : this.#prepare(plan.pageSql).all(...plan.params, query.limit, query.offset);
     return { items: rows.map((row) => toRecord(query.serverId, row)), ...this.#total(query, serverKey, plan) };
   }
 
   /**
-   * The FTS5 query answering the indexed part of this query, or null when the index does not help: a
-   * search of 3+ characters, and a type or resource filter rare enough (at most 1% of the server's logs,
-   * by the rollups) that finding its few rows through the index beats walking the server's logs newest
-   * first (the index holds type and resource as columns, and the equality is checked on each row found).
+   * The FTS5 query answering the indexed part of this query, or null when the index does not help. The
+   * index is used for a search of 3+ characters, or a type or resource filter rare enough (at most 1% of
+   * the server's logs, by the rollups) that finding its few rows through the index beats walking the
+   * server's logs newest first. Other filters then narrow inside the index too: the log type and a
+   * standard level exactly (their codes, sqlite-log-search.ts: no check on the row needed, `exact`), a
+   * type, resource or other level by its text (a superset; the equality is checked on each row found).
    */
-  #indexExpression(query: LogQuery, serverKey: number): string | null {
+  #indexExpression(query: LogQuery, serverKey: number): { match: string; exact: ExactInIndex } | null {
     if (this.#indexMode === 'off' || serverKey > MAX_INDEXED_SERVER_KEY) return null;
     const parts: string[] = [];
-    if (present(query.search)) {
+    const searching = present(query.search);
+    if (searching) {
       // A search the index cannot answer (too short) leaves the whole query to the scan.
-      if (!isIndexedSearch(query.search)) return null;
-      parts.push(ftsPhrase(query.search));
-      // With a search, the level narrows the matches inside the index too (the equality is still checked
-      // per row), so counting a broad word at one level does not read every match's row.
-      if (present(query.level) && isIndexedSearch(query.level)) parts.push(`{level} : ${ftsPhrase(query.level)}`);
+      if (!isIndexedSearch(query.search ?? '')) return null;
+      parts.push(ftsPhrase(query.search ?? ''));
     }
-    const rare: (typeof DIM_BY_NAME)[number][] = DIM_BY_NAME.filter(([, name]) => name !== 'level' && present(query[name]) && isIndexedSearch(query[name] ?? ''));
-    if (rare.length > 0) {
-      const all = num(this.#prepare('SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?').get(serverKey)?.['n']);
-      for (const [dim, name] of rare) {
-        const n = num(this.#prepare('SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?').get(serverKey, dim, query[name] ?? '')?.['n']);
-        if (n * 100 <= all) parts.push(`{${name}} : ${ftsPhrase(query[name] ?? '')}`);
+    const dims = DIM_BY_NAME.filter(([, name]) => name !== 'level' && present(query[name]) && isIndexedSearch(query[name] ?? ''));
+    let all: number | null = null;
+    for (const [dim, name] of dims) {
+      const value = query[name] ?? '';
+      let narrows = searching;
+      if (!narrows) {
+        all ??= num(this.#prepare('SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?').get(serverKey)?.['n']);
+        const n = num(this.#prepare('SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?').get(serverKey, dim, value)?.['n']);
+        narrows = n * 100 <= all;
+      }
+      if (narrows) parts.push(`{${name}} : ${ftsPhrase(value)}`);
+    }
+    if (parts.length === 0) return null;
+    let levelExact = false;
+    if (present(query.level)) {
+      const code = levelCode(query.level);
+      if (code !== null) {
+        parts.push(`{level} : ${ftsPhrase(code)}`);
+        levelExact = true;
+      } else if (isIndexedSearch(query.level)) {
+        parts.push(`{level} : ${ftsPhrase(query.level)}`);
       }
     }
-    return parts.length === 0 ? null : parts.join(' AND ');
+    if (query.logType === 'photo') parts.push(`{level} : ${ftsPhrase(PHOTO_CODE)}`);
+    let match = parts.join(' AND ');
+    // Text logs are nearly all of them: excluding the few photo entries reads far less than a code on every text row would.
+    if (query.logType === 'text') match = `(${match}) NOT {level} : ${ftsPhrase(PHOTO_CODE)}`;
+    return { match, exact: { level: levelExact, logType: true } };
   }
 
   /**
@@ -431,19 +465,22 @@ export class SqliteLogStore implements LogStore {
    * not-yet-indexed rows scanned (those after the indexer's cursor and the late ones), merged newest first. The page is exact: the
    * newest offset+limit indexed matches by rowid give the oldest createdAt C the page can need, and every
    * row created at C or later has a rowid from rowidFloor(C) on (sqlite-log-search.ts), so the merge reads
-   * the indexed matches from there, not all of them. The total counts the FTS range alone when nothing but
-   * the search applies (no read of the logs table), up to the count cap.
+   * the indexed matches from there, not all of them. The total counts the FTS range alone when the index
+   * answers every filter exactly (the search, the log type, a standard level: no read of the logs table),
+   * otherwise through the rows; either way up to the count cap.
    */
-  #searchPage(query: LogQuery, phrase: string, serverKey: number): LogPage {
-    const filters = this.#filterTerms(query);
+  #searchPage(query: LogQuery, phrase: string, exact: ExactInIndex, serverKey: number): LogPage {
+    // The indexed rows need no check of what the index answered exactly; the scanned ones check everything.
+    const indexedFilters = this.#filterTerms(query, exact);
+    const filters = this.#filterTerms(query, { level: false, logType: false });
     const { lo, hi } = serverRowidRange(serverKey);
     const fromFloor = query.from === undefined ? lo : rowidFloor(serverKey, query.from);
     const floor = fromFloor > lo ? fromFloor : lo;
     const indexed = (lower: bigint) => ({
       sql:
         `logs_fts CROSS JOIN logs l INDEXED BY logs_fts_rowid ON l.fts_rowid = logs_fts.rowid AND l.fts_rowid > 0 ` +
-        `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${filters.sql}`,
-      params: [phrase, lower, hi, serverKey, ...filters.params] as SQLInputValue[],
+        `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${indexedFilters.sql}`,
+      params: [phrase, lower, hi, serverKey, ...indexedFilters.params] as SQLInputValue[],
     });
     const search = present(query.search) ? query.search : undefined;
     const pattern = search === undefined ? '' : likePattern(search);
@@ -485,7 +522,7 @@ export class SqliteLogStore implements LogStore {
     if (fromRollups !== null) return { items, total: fromRollups, totalCapped: false };
     const limit = this.#countCap + 1;
     const indexedCount =
-      filters.sql === ''
+      indexedFilters.sql === ''
         ? this.#prepare('SELECT count(*) AS n FROM (SELECT 1 FROM logs_fts WHERE logs_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)').get(phrase, lo, hi, limit)
         : this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${indexed(floor).sql} LIMIT ?)`).get(...indexed(floor).params, limit);
     const aheadCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${ahead.sql} LIMIT ?)`).get(...ahead.params, limit);
@@ -493,15 +530,15 @@ export class SqliteLogStore implements LogStore {
     return { items, ...cappedTotal(num(indexedCount?.['n']) + num(aheadCount?.['n']) + num(lateCount?.['n']), this.#countCap) };
   }
 
-  /** The query's filters other than the server and the search, as terms on alias `l`. */
-  #filterTerms(query: LogQuery): { sql: string; params: SQLInputValue[] } {
+  /** The query's filters other than the server, the search and those `exact` says the index answered, as terms on alias `l`. */
+  #filterTerms(query: LogQuery, exact: ExactInIndex): { sql: string; params: SQLInputValue[] } {
     let sql = '';
     const params: SQLInputValue[] = [];
     // Literal, validated logType (as in #plan).
-    if (query.logType !== undefined) sql += ` AND l.log_type = '${query.logType}'`;
+    if (query.logType !== undefined && !exact.logType) sql += ` AND l.log_type = '${query.logType}'`;
     for (const [, name] of DIM_BY_NAME) {
       const value = query[name];
-      if (present(value)) {
+      if (present(value) && !(exact.level && name === 'level')) {
         sql += ` AND l.${name} = ?`;
         params.push(value);
       }
