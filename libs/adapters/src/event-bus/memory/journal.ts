@@ -14,7 +14,11 @@ export interface JournalRow {
   readonly id: string;
   readonly key: string;
   readonly headers: string;
-  readonly payload: string;
+  /**
+   * The payload's JSON text; null for a row of at least `largeRowChars` bytes (fetch's argument), whose
+   * text is read only when asked for (payloadOf): the bus may hold that payload parsed in memory already.
+   */
+  readonly payload: string | null;
 }
 
 export interface NewJournalRow {
@@ -76,6 +80,7 @@ export class Journal {
   readonly #insertTopic: StatementSync;
   readonly #selectTopics: StatementSync;
   readonly #fetch: StatementSync;
+  readonly #payloadOf: StatementSync;
   readonly #initOffset: StatementSync;
   readonly #readOffset: StatementSync;
   readonly #writeOffset: StatementSync;
@@ -99,9 +104,12 @@ export class Journal {
     );
     this.#insertTopic = this.#db.prepare('INSERT OR IGNORE INTO topics (name) VALUES (?)');
     this.#selectTopics = this.#db.prepare('SELECT name FROM topics');
+    // octet_length reads the size from the record header: a large row's text is not loaded here.
     this.#fetch = this.#db.prepare(
-      'SELECT seq, id, key, headers, payload FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
+      'SELECT seq, id, key, headers, iif(octet_length(payload) >= ?, NULL, payload) AS payload ' +
+        'FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
+    this.#payloadOf = this.#db.prepare('SELECT payload FROM messages WHERE seq = ?');
     this.#initOffset = this.#db.prepare('INSERT OR IGNORE INTO group_offsets (grp, topic, seq) VALUES (?, ?, 0)');
     this.#readOffset = this.#db.prepare('SELECT seq FROM group_offsets WHERE grp = ? AND topic = ?');
     this.#writeOffset = this.#db.prepare('UPDATE group_offsets SET seq = ? WHERE grp = ? AND topic = ? AND seq < ?');
@@ -142,20 +150,31 @@ export class Journal {
     return new Set(this.#selectTopics.all().map((row) => toText(row['name'])));
   }
 
-  append(rows: readonly NewJournalRow[], now: number): void {
-    this.#transaction(() => {
-      for (const row of rows) this.#insertMessage.run(row.topic, row.id, row.key, row.headers, row.payload, now);
-    });
+  /** Appends the rows in one transaction; answers their seqs, in order. */
+  append(rows: readonly NewJournalRow[], now: number): number[] {
+    return this.#transaction(() =>
+      rows.map((row) =>
+        toNumber(this.#insertMessage.run(row.topic, row.id, row.key, row.headers, row.payload, now).lastInsertRowid),
+      ),
+    );
   }
 
-  fetch(topic: string, afterSeq: number, limit: number): JournalRow[] {
-    return this.#fetch.all(topic, afterSeq, limit).map((row) => ({
+  /** Rows after afterSeq; the payload text of rows of at least largeRowChars bytes is left out (null). */
+  fetch(topic: string, afterSeq: number, limit: number, largeRowChars = Number.MAX_SAFE_INTEGER): JournalRow[] {
+    return this.#fetch.all(largeRowChars, topic, afterSeq, limit).map((row) => ({
       seq: toNumber(row['seq']),
       id: toText(row['id']),
       key: toText(row['key']),
       headers: toText(row['headers']),
-      payload: toText(row['payload']),
+      payload: row['payload'] === null ? null : toText(row['payload']),
     }));
+  }
+
+  /** The payload text of a retained row (a large row fetch left out). */
+  payloadOf(seq: number): string {
+    const row = this.#payloadOf.get(seq);
+    if (row === undefined) throw new Error(`journal: row ${seq} is gone`);
+    return toText(row['payload']);
   }
 
   /**

@@ -15,6 +15,9 @@
  * - A new group starts at the oldest retained row (offset 0), never at the end of the topic.
  * - One active subscription per (group, topic) per bus instance: this bus has no partitions to
  *   share between competing consumers.
+ * - A large payload published by this instance is handed to this instance's consumer groups as ONE
+ *   deep-frozen object, the very value JSON parsing its row would give (published-payloads.ts), instead
+ *   of each group reading and parsing the row; rows from elsewhere or after a restart are parsed as ever.
  */
 import { randomUUID } from 'node:crypto';
 import { HISTORY_TOPICS } from '@skald/contracts';
@@ -23,6 +26,7 @@ import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, PublishInput, 
 import type { MemoryEventBusConfig } from '../config.ts';
 import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import { Journal } from './journal.ts';
+import { PublishedPayloads, SHARE_MIN_CHARS } from './published-payloads.ts';
 import type { JournalRow, NewJournalRow } from './journal.ts';
 import { announcePublish, listenForPublishes } from './wakeups.ts';
 
@@ -47,6 +51,7 @@ function serializePayload(payload: unknown): string {
 /** One consuming loop of one subscription on one topic. */
 class TopicConsumer {
   readonly #journal: Journal;
+  readonly #published: PublishedPayloads;
   readonly #topic: string;
   readonly #options: SubscribeOptions;
   readonly #limits: { maxAttempts: number; retryDelayMs: number };
@@ -62,6 +67,7 @@ class TopicConsumer {
 
   constructor(
     journal: Journal,
+    published: PublishedPayloads,
     journalFile: string,
     topic: string,
     options: SubscribeOptions,
@@ -73,6 +79,7 @@ class TopicConsumer {
     this.#onDeadLetter = onDeadLetter;
     this.#warn = warn;
     this.#journal = journal;
+    this.#published = published;
     this.#journalFile = journalFile;
     this.#topic = topic;
     this.#options = options;
@@ -96,7 +103,7 @@ class TopicConsumer {
       try {
         // Cleared before the (synchronous) fetch: a publish after it sets the flag again.
         this.#woken = false;
-        const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH);
+        const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH, SHARE_MIN_CHARS);
         if (rows.length === 0) {
           await this.#waitForPublish();
           continue;
@@ -142,7 +149,7 @@ class TopicConsumer {
       id: row.id,
       topic: this.#topic,
       key: row.key,
-      payload: JSON.parse(row.payload) as unknown,
+      payload: this.#payloadOf(row),
       headers,
     };
     const outcome = await deliverWithRetries(message, this.#options.handler, {
@@ -158,7 +165,7 @@ class TopicConsumer {
             id: row.id,
             key: row.key,
             headers: JSON.stringify(deadLetterHeaders(headers, this.#topic, outcome.reason, this.#options.group)),
-            payload: row.payload,
+            payload: row.payload ?? this.#journal.payloadOf(row.seq),
           }
         : undefined;
     this.#journal.commit(this.#options.group, this.#topic, row.seq, deadLetter);
@@ -170,11 +177,19 @@ class TopicConsumer {
     return true;
   }
 
+  /** The shared copy this instance published, else the row's text parsed (read now if fetch left it out). */
+  #payloadOf(row: JournalRow): unknown {
+    if (row.payload !== null) return JSON.parse(row.payload) as unknown;
+    const shared = this.#published.take(row.seq);
+    if (shared !== undefined) return shared;
+    return JSON.parse(this.#journal.payloadOf(row.seq)) as unknown;
+  }
 }
 
 export class MemoryEventBus implements EventBus {
   readonly #config: MemoryEventBusConfig;
   readonly #journal: Journal;
+  readonly #published = new PublishedPayloads();
   readonly #historyTopics: ReadonlySet<string>;
   #knownTopics: Set<string>;
   readonly #consumers = new Map<string, TopicConsumer>();
@@ -225,7 +240,11 @@ export class MemoryEventBus implements EventBus {
         payload: serializePayload(message.payload),
       };
     });
-    this.#journal.append(rows, Date.now());
+    const seqs = this.#journal.append(rows, Date.now());
+    // Only once committed: a consumer may take the shared copy from now on.
+    for (let i = 0; i < rows.length; i++) {
+      this.#published.keep(seqs[i]!, messages[i]!.payload, rows[i]!.payload.length, this.#consumersOn(rows[i]!.topic));
+    }
     announcePublish(this.#config.file, new Set(rows.map((row) => row.topic)));
   }
 
@@ -244,6 +263,7 @@ export class MemoryEventBus implements EventBus {
     const consumers = slots.map(({ slot, topic }) => {
       const consumer = new TopicConsumer(
         this.#journal,
+        this.#published,
         this.#config.file,
         topic,
         options,
@@ -302,6 +322,18 @@ export class MemoryEventBus implements EventBus {
     return this.#deadLetters.snapshot();
   }
 
+  /** Consumer loops of this instance on the topic: the takers of a payload published to it now. */
+  #consumersOn(topic: string): number {
+    let count = 0;
+    for (const slot of this.#consumers.keys()) if (slot.endsWith(`\n${topic}`)) count++;
+    return count;
+  }
+
+  /** Payloads kept in memory for this instance's consumers (tests and diagnostics). */
+  sharedPayloads(): number {
+    return this.#published.size;
+  }
+
   /** Rows retained for a topic (tests and diagnostics). */
   retainedCount(topic: string): number {
     return this.#journal.count(topic);
@@ -313,6 +345,7 @@ export class MemoryEventBus implements EventBus {
     this.#closed = true;
     clearInterval(this.#pruneTimer);
     this.#stopListening();
+    this.#published.clear();
     this.#journal.close();
   }
 
