@@ -163,8 +163,6 @@ const skaldSingle = (p: Parties, seconds = SECONDS) =>
 const skaldBatch = (p: Parties, seconds = SECONDS) =>
   skaldPhase(p, { url: `${p.target.address}/api/logs`, headers: logsHeaders(p), body: BATCH_BODY, connections: BATCH_CONNECTIONS, seconds }, BATCH_SIZE, true);
 const storeInsert = (p: Parties, seconds = SECONDS) => p.limits.call<Rate>('store-insert', { body: BATCH_BODY, seconds });
-/** The same insert with the search indexing the all-in-one also pays per stored log (limits.ts). */
-const storeInsertIndexed = (p: Parties, seconds = SECONDS) => p.limits.call<Rate>('store-insert', { body: BATCH_BODY, seconds, indexed: true });
 
 /** Runs the two measurements of a round, the first one first on odd rounds and second on even ones. */
 async function alternate<A, B>(round: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
@@ -209,25 +207,23 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   if (ONLY !== 'single') {
     await skaldBatch(p, 2);
     await storeInsert(p, 2);
-    await storeInsertIndexed(p, 2);
   }
 
   const single: { bare: BarePhase; skald: StoredPhase }[] = [];
-  const batch: { skald: StoredPhase; store: Rate; indexed: Rate }[] = [];
+  const batch: { skald: StoredPhase; store: Rate }[] = [];
   const parse: { single: number; batch: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const [bare, skald] = ONLY === 'batch' ? [skippedBare, skippedSkald] : await alternate(round, () => bareSingle(p), () => skaldSingle(p));
     single.push({ bare, skald });
     const [skaldB, store] = ONLY === 'single' ? [skald, { perSecond: Number.NaN, units: 0, seconds: 0, cpuPerUnit: Number.NaN }] : await alternate(round, () => skaldBatch(p), () => storeInsert(p));
-    const indexed = ONLY === 'single' ? store : await storeInsertIndexed(p);
-    batch.push({ skald: skaldB, store, indexed });
+    batch.push({ skald: skaldB, store });
     const parseSingle = await p.limits.call<Rate & { requestsPerSecond: number }>('parse', { body: SINGLE_BODY, seconds: 1 });
     const parseBatch = await p.limits.call<Rate>('parse', { body: BATCH_BODY, seconds: 1 });
     parse.push({ single: parseSingle.requestsPerSecond, batch: parseBatch.perSecond });
     console.log(
       `round ${round}/${ROUNDS}: single ${int(skald.perSecond)} req/s vs bare ${int(bare.perSecond)} (${pct(skald.perSecond / bare.perSecond)}, p99 ${skald.load.p99} ms; ` +
         `CPU ${int(skald.cpuPerUnit)} vs ${int(bare.cpuPerUnit)} µs/req); batch ${int(skaldB.perSecond)} logs/s vs raw insert ${int(store.perSecond)} ` +
-        `(${pct(skaldB.perSecond / store.perSecond)}; CPU ${skaldB.cpuPerUnit.toFixed(1)} vs ${(store.cpuPerUnit ?? Number.NaN).toFixed(1)} µs/log; insert + index ${int(indexed.perSecond)} rows/s, ${(indexed.cpuPerUnit ?? Number.NaN).toFixed(1)} µs/row); load average ${loadavg()[0]!.toFixed(1)}`,
+        `(${pct(skaldB.perSecond / store.perSecond)}; CPU ${skaldB.cpuPerUnit.toFixed(1)} vs ${(store.cpuPerUnit ?? Number.NaN).toFixed(1)} µs/log); load average ${loadavg()[0]!.toFixed(1)}`,
     );
   }
   if (CPU_PROFILE_DIR) {
@@ -246,9 +242,6 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   const storeRate = spread(batch.map((b) => b.store.perSecond));
   const batchRate = spread(batch.map((b) => b.skald.perSecond));
   const batchRatio = spread(batch.map((b) => b.skald.perSecond / b.store.perSecond));
-  const indexedRate = spread(batch.map((b) => b.indexed.perSecond));
-  const indexedRatio = spread(batch.map((b) => b.skald.perSecond / b.indexed.perSecond));
-  const indexedCpu = spread(batch.map((b) => b.indexed.cpuPerUnit ?? Number.NaN));
   const peakRss = batch.map((b) => b.skald.peakRss).reduce<RssSplit>((top, r) => (r !== undefined && r.rss > top.rss ? r : top), { rss: 0, anon: 0, file: 0 });
   const lost = [...single.map((s) => s.skald.lost), ...batch.map((b) => b.skald.lost)].reduce((a, b) => a + b, 0);
   const refused = refusals([...single.map((s) => s.skald.load), ...(ONLY === 'single' ? [] : batch.map((b) => b.skald.load))]);
@@ -268,8 +261,6 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
     { name: 'parse+validate batch, no I/O', value: Math.round(parseBatch.median), unit: 'logs/s', note: '1000 logs per body; one CPU' },
     { name: 'batch POST (1000/request), acked+stored', value: Math.round(batchRate.median), unit: 'logs/s', note: `${describeSpread(batchRate, int)}; ${BATCH_CONNECTIONS} connections, until every acked log is stored` },
     { name: 'batch vs log store raw insert', value: Math.round(batchRatio.median * 100), unit: '%', target: '>= 75 %', pass: batchRatio.median >= 0.75, baseline: `raw insert median ${int(storeRate.median)} rows/s`, note: describeSpread(batchRatio, pct) },
-    { name: 'log store insertBatch + search indexing', value: Math.round(indexedRate.median), unit: 'rows/s', note: `${describeSpread(indexedRate, int)}; CPU ${indexedCpu.median.toFixed(2)} µs/row; the same insert indexing each batch for search before it returns (the all-in-one's store does it in the background)` },
-    { name: 'batch vs insert + search indexing', value: Math.round(indexedRatio.median * 100), unit: '%', baseline: `insert + index median ${int(indexedRate.median)} rows/s`, note: `${describeSpread(indexedRatio, pct)}; for reading only (the target is against the raw insert)` },
     { name: 'batch CPU per log (all-in-one)', value: Number(batchCpu.median.toFixed(2)), unit: 'µs', note: describeSpread(batchCpu, (n) => n.toFixed(2)) },
     { name: 'batch CPU ratio raw insert/all-in-one', value: Math.round(batchCpuRatio.median * 100), unit: '%', note: `${describeSpread(batchCpuRatio, pct)}; raw insertBatch CPU per row over the all-in-one's CPU per stored log` },
     { name: 'acknowledged but not stored (lost)', value: lost, unit: 'logs', target: '0', pass: lost === 0 },

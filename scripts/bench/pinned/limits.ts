@@ -49,17 +49,10 @@ function accept(bytes: Buffer): AcceptedLog[] {
 
 const dir = await mkdtemp(join(tmpdir(), 'skald-bench-limits-'));
 const store = new SqliteLogStore(join(dir, 'logs.db'));
-/**
- * The same store indexing each batch for search before insertBatch returns. `store` defers that work to
- * its background indexer, which never runs inside the timed loop below (it waits for a macrotask), while
- * the all-in-one pays it for every stored log: this one is the storage limit with that work included.
- */
-const indexedStore = new SqliteLogStore(join(dir, 'logs-indexed.db'), { searchIndex: 'eager' });
 
 serve({
   /** Inserts the batch body's rows for `seconds` of insert time, fresh ids each call. */
-  async 'store-insert'({ body, seconds, indexed = false }: { body: string; seconds: number; indexed?: boolean }): Promise<Rate> {
-    const target = indexed ? indexedStore : store;
+  async 'store-insert'({ body, seconds }: { body: string; seconds: number }): Promise<Rate> {
     const bytes = Buffer.from(body);
     let insertMs = 0;
     let cpuUs = 0;
@@ -68,7 +61,7 @@ serve({
       const records: LogRecord[] = accept(bytes).map((log) => ({ ...log, serverId: SERVER_ID, expiresAt: log.createdAt + RETENTION_MS }));
       const started = performance.now();
       const cpu = cpuNow();
-      rows += (await target.insertBatch(records)).inserted;
+      rows += (await store.insertBatch(records)).inserted;
       cpuUs += cpuNow() - cpu;
       insertMs += performance.now() - started;
     }
@@ -107,7 +100,6 @@ serve({
   },
   async stop() {
     await store.close();
-    await indexedStore.close();
     await rm(dir, { recursive: true, force: true });
   },
 });
