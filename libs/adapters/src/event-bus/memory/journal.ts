@@ -15,8 +15,8 @@ export interface JournalRow {
   readonly key: string;
   readonly headers: string;
   /**
-   * The payload's JSON text; null for a row of at least `largeRowChars` bytes (fetch's argument), whose
-   * text is read only when asked for (payloadOf): the bus may hold that payload parsed in memory already.
+   * The payload's JSON text, or null when fetch was asked to leave it out (`withPayload` false): it is
+   * then read only when needed (payloadOf), as the bus may hold that payload parsed in memory already.
    */
   readonly payload: string | null;
 }
@@ -80,6 +80,7 @@ export class Journal {
   readonly #insertTopic: StatementSync;
   readonly #selectTopics: StatementSync;
   readonly #fetch: StatementSync;
+  readonly #fetchHeads: StatementSync;
   readonly #payloadOf: StatementSync;
   readonly #initOffset: StatementSync;
   readonly #readOffset: StatementSync;
@@ -104,10 +105,12 @@ export class Journal {
     );
     this.#insertTopic = this.#db.prepare('INSERT OR IGNORE INTO topics (name) VALUES (?)');
     this.#selectTopics = this.#db.prepare('SELECT name FROM topics');
-    // octet_length reads the size from the record header: a large row's text is not loaded here.
     this.#fetch = this.#db.prepare(
-      'SELECT seq, id, key, headers, iif(octet_length(payload) >= ?, NULL, payload) AS payload ' +
-        'FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
+      'SELECT seq, id, key, headers, payload FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
+    // A large row's text spans overflow pages that this one never reads.
+    this.#fetchHeads = this.#db.prepare(
+      'SELECT seq, id, key, headers, NULL AS payload FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
     this.#payloadOf = this.#db.prepare('SELECT payload FROM messages WHERE seq = ?');
     this.#initOffset = this.#db.prepare('INSERT OR IGNORE INTO group_offsets (grp, topic, seq) VALUES (?, ?, 0)');
@@ -159,9 +162,9 @@ export class Journal {
     );
   }
 
-  /** Rows after afterSeq; the payload text of rows of at least largeRowChars bytes is left out (null). */
-  fetch(topic: string, afterSeq: number, limit: number, largeRowChars = Number.MAX_SAFE_INTEGER): JournalRow[] {
-    return this.#fetch.all(largeRowChars, topic, afterSeq, limit).map((row) => ({
+  /** Rows after afterSeq, in order; without their payload text (null) unless withPayload. */
+  fetch(topic: string, afterSeq: number, limit: number, withPayload = true): JournalRow[] {
+    return (withPayload ? this.#fetch : this.#fetchHeads).all(topic, afterSeq, limit).map((row) => ({
       seq: toNumber(row['seq']),
       id: toText(row['id']),
       key: toText(row['key']),
@@ -170,7 +173,7 @@ export class Journal {
     }));
   }
 
-  /** The payload text of a retained row (a large row fetch left out). */
+  /** The payload text of a retained row (one fetch left out). */
   payloadOf(seq: number): string {
     const row = this.#payloadOf.get(seq);
     if (row === undefined) throw new Error(`journal: row ${seq} is gone`);

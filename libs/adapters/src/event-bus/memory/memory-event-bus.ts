@@ -15,18 +15,19 @@
  * - A new group starts at the oldest retained row (offset 0), never at the end of the topic.
  * - One active subscription per (group, topic) per bus instance: this bus has no partitions to
  *   share between competing consumers.
- * - A large payload published by this instance is handed to this instance's consumer groups as ONE
- *   deep-frozen object, the very value JSON parsing its row would give (published-payloads.ts), instead
- *   of each group reading and parsing the row; rows from elsewhere or after a restart are parsed as ever.
+ * - A payload this instance published on a shared topic (config sharedPayloadTopics, by default the
+ *   accepted logs) is handed to this instance's consumer groups as ONE deep-frozen object, the very
+ *   value JSON parsing its row would give (published-payloads.ts), instead of each group reading and
+ *   parsing the row; rows from elsewhere, or after a restart, are parsed as ever.
  */
 import { randomUUID } from 'node:crypto';
-import { HISTORY_TOPICS } from '@skald/contracts';
+import { HISTORY_TOPICS, TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
 import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import { Journal } from './journal.ts';
-import { PublishedPayloads, SHARE_MIN_CHARS } from './published-payloads.ts';
+import { PublishedPayloads } from './published-payloads.ts';
 import type { JournalRow, NewJournalRow } from './journal.ts';
 import { announcePublish, listenForPublishes } from './wakeups.ts';
 
@@ -51,7 +52,8 @@ function serializePayload(payload: unknown): string {
 /** One consuming loop of one subscription on one topic. */
 class TopicConsumer {
   readonly #journal: Journal;
-  readonly #published: PublishedPayloads;
+  /** Null on a topic whose payloads are not shared: every row is parsed. */
+  readonly #published: PublishedPayloads | null;
   readonly #topic: string;
   readonly #options: SubscribeOptions;
   readonly #limits: { maxAttempts: number; retryDelayMs: number };
@@ -67,7 +69,7 @@ class TopicConsumer {
 
   constructor(
     journal: Journal,
-    published: PublishedPayloads,
+    published: PublishedPayloads | null,
     journalFile: string,
     topic: string,
     options: SubscribeOptions,
@@ -103,7 +105,7 @@ class TopicConsumer {
       try {
         // Cleared before the (synchronous) fetch: a publish after it sets the flag again.
         this.#woken = false;
-        const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH, SHARE_MIN_CHARS);
+        const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH, this.#published === null);
         if (rows.length === 0) {
           await this.#waitForPublish();
           continue;
@@ -180,7 +182,7 @@ class TopicConsumer {
   /** The shared copy this instance published, else the row's text parsed (read now if fetch left it out). */
   #payloadOf(row: JournalRow): unknown {
     if (row.payload !== null) return JSON.parse(row.payload) as unknown;
-    const shared = this.#published.take(row.seq);
+    const shared = this.#published?.take(row.seq);
     if (shared !== undefined) return shared;
     return JSON.parse(this.#journal.payloadOf(row.seq)) as unknown;
   }
@@ -190,6 +192,7 @@ export class MemoryEventBus implements EventBus {
   readonly #config: MemoryEventBusConfig;
   readonly #journal: Journal;
   readonly #published = new PublishedPayloads();
+  readonly #sharedTopics: ReadonlySet<string> | 'all';
   readonly #historyTopics: ReadonlySet<string>;
   #knownTopics: Set<string>;
   readonly #consumers = new Map<string, TopicConsumer>();
@@ -202,6 +205,8 @@ export class MemoryEventBus implements EventBus {
   constructor(config: MemoryEventBusConfig) {
     this.#config = config;
     this.#historyTopics = new Set(config.historyTopics ?? HISTORY_TOPICS);
+    const shared = config.sharedPayloadTopics ?? [TOPICS.logsIngested];
+    this.#sharedTopics = shared === 'all' ? 'all' : new Set(shared);
     this.#journal = new Journal(config.file, config.synchronous ?? 'normal');
     this.#knownTopics = this.#journal.topics();
     this.#stopListening = listenForPublishes(config.file, (topics) => {
@@ -243,6 +248,7 @@ export class MemoryEventBus implements EventBus {
     const seqs = this.#journal.append(rows, Date.now());
     // Only once committed: a consumer may take the shared copy from now on.
     for (let i = 0; i < rows.length; i++) {
+      if (!this.#shares(rows[i]!.topic)) continue;
       this.#published.keep(seqs[i]!, messages[i]!.payload, rows[i]!.payload.length, this.#consumersOn(rows[i]!.topic));
     }
     announcePublish(this.#config.file, new Set(rows.map((row) => row.topic)));
@@ -263,7 +269,7 @@ export class MemoryEventBus implements EventBus {
     const consumers = slots.map(({ slot, topic }) => {
       const consumer = new TopicConsumer(
         this.#journal,
-        this.#published,
+        this.#shares(topic) ? this.#published : null,
         this.#config.file,
         topic,
         options,
@@ -320,6 +326,10 @@ export class MemoryEventBus implements EventBus {
 
   deadLettered(): readonly DeadLetterCount[] {
     return this.#deadLetters.snapshot();
+  }
+
+  #shares(topic: string): boolean {
+    return this.#sharedTopics === 'all' || this.#sharedTopics.has(topic);
   }
 
   /** Consumer loops of this instance on the topic: the takers of a payload published to it now. */

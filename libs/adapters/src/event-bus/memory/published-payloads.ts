@@ -1,8 +1,9 @@
 /**
- * The payloads this bus instance just published, kept in memory so its own consumer groups share ONE
- * parsed copy of a large journal row instead of each reading the row's text and parsing it again
- * (issue 18: for a batch of 1000 logs that was two `JSON.parse` of ~220 KB and two reads of the text,
- * ~12% of the all-in-one's CPU under batch load).
+ * The payloads this bus instance just published on a shared topic (config `sharedPayloadTopics`), kept
+ * in memory so its own consumer groups share ONE parsed copy instead of each reading the row's text and
+ * parsing it again (issue 18: for a batch of 1000 logs that was two `JSON.parse` of ~220 KB and two
+ * reads of the text, ~12-15% of the all-in-one's CPU under batch load; it pays at every size, down to
+ * one-log messages, because freezing walks the value once where each group parsed it).
  *
  * What a consumer gets is unchanged: a payload is kept only if it is plain JSON data, so the object IS
  * what `JSON.parse(JSON.stringify(payload))` would give (no undefined, no Date or class instance, no
@@ -15,8 +16,6 @@
  * when the kept text exceeds MAX_KEPT_CHARS (oldest first: a consumer far behind parses from disk).
  */
 
-/** Rows shorter than this are parsed from their text: sharing a tiny payload saves less than it costs. */
-export const SHARE_MIN_CHARS = 8 * 1024;
 /** Bound of the kept payloads, counted as the JSON text they were published as (UTF-16 code units). */
 export const MAX_KEPT_CHARS = 32 * 1024 * 1024;
 
@@ -83,11 +82,11 @@ export class PublishedPayloads {
   }
 
   /**
-   * Keeps the committed row `seq`'s payload for `takers` consumer loops, if it is worth sharing and plain
-   * JSON (it is then deep-frozen). `chars` is the length of the row's JSON text.
+   * Keeps the committed row `seq`'s payload for `takers` consumer loops if it is plain JSON (it is then
+   * deep-frozen). `chars` is the length of the row's JSON text.
    */
   keep(seq: number, payload: unknown, chars: number, takers: number): void {
-    if (takers === 0 || chars < SHARE_MIN_CHARS || chars > this.#maxChars) return;
+    if (takers === 0 || chars > this.#maxChars) return;
     if (!freezeIfPlainJson(payload)) return;
     this.#entries.set(seq, { payload, chars, takers });
     this.#chars += chars;
