@@ -108,7 +108,7 @@ export class Journal {
     this.#fetch = this.#db.prepare(
       'SELECT seq, id, key, headers, payload FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
-    // A large row's text spans overflow pages that this one never reads.
+    // Without the payload: a large row's text lies on overflow pages, which this statement never reads.
     this.#fetchHeads = this.#db.prepare(
       'SELECT seq, id, key, headers, NULL AS payload FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
