@@ -25,7 +25,8 @@
  * BENCH_CPU_PROF=<dir>: after the measured rounds, one extra single and one batch phase run under V8's
  * CPU profiler in the all-in-one process (written as <dir>/single.cpuprofile and batch.cpuprofile;
  * summarise with `node scripts/bench/pinned/profile-summary.ts <file>`). BENCH_PHOTOS=0 skips photos; BENCH_ONLY=single
- * runs the single-log rounds only (the batch rows then read NaN).
+ * runs the single-log rounds only (the batch rows then read NaN), BENCH_ONLY=batch the batch rounds only
+ * (the single-log rows then read NaN).
  * Run: `npm run bench -- ingest.bench` or `node scripts/bench/ingest.bench.ts`.
  */
 import { join } from 'node:path';
@@ -46,7 +47,7 @@ const BATCH_CONNECTIONS = 8;
 const PHOTO_CONNECTIONS = 4;
 const PHOTO_ROUNDS = 2;
 const CPU_PROFILE_DIR = process.env['BENCH_CPU_PROF'];
-/** BENCH_ONLY=single: the single-log rounds only (quick comparisons while working on that path). */
+/** BENCH_ONLY=single|batch: that path's rounds only (quick comparisons while working on it). */
 const ONLY = process.env['BENCH_ONLY'];
 
 /**
@@ -192,10 +193,17 @@ async function profiled(p: Parties, name: string, phase: () => Promise<unknown>)
   console.log(`CPU profile of the ${name} phase: ${file}`);
 }
 
+/** Stand-ins for a path BENCH_ONLY left out: every figure computed from them reads NaN. */
+const skippedLoad: LoadResult = { ok: 0, non2xx: 0, statusCodes: {}, errors: 0, timeouts: 0, p50: Number.NaN, p99: Number.NaN, seconds: Number.NaN };
+const skippedBare: BarePhase = { load: skippedLoad, perSecond: Number.NaN, cpuPerUnit: Number.NaN };
+const skippedSkald: StoredPhase = { load: skippedLoad, cpuPerUnit: Number.NaN, perSecond: Number.NaN, lost: 0 };
+
 async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promise<void> {
   // Warm-up (not counted): the JIT, the store's caches and the connection pools of every party.
-  await bareSingle(p, 2);
-  await skaldSingle(p, 2);
+  if (ONLY !== 'batch') {
+    await bareSingle(p, 2);
+    await skaldSingle(p, 2);
+  }
   if (ONLY !== 'single') {
     await skaldBatch(p, 2);
     await storeInsert(p, 2);
@@ -205,7 +213,7 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   const batch: { skald: StoredPhase; store: Rate }[] = [];
   const parse: { single: number; batch: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const [bare, skald] = await alternate(round, () => bareSingle(p), () => skaldSingle(p));
+    const [bare, skald] = ONLY === 'batch' ? [skippedBare, skippedSkald] : await alternate(round, () => bareSingle(p), () => skaldSingle(p));
     single.push({ bare, skald });
     const [skaldB, store] = ONLY === 'single' ? [skald, { perSecond: Number.NaN, units: 0, seconds: 0, cpuPerUnit: Number.NaN }] : await alternate(round, () => skaldBatch(p), () => storeInsert(p));
     batch.push({ skald: skaldB, store });
@@ -219,7 +227,7 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
     );
   }
   if (CPU_PROFILE_DIR) {
-    await profiled(p, 'single', () => skaldSingle(p));
+    if (ONLY !== 'batch') await profiled(p, 'single', () => skaldSingle(p));
     if (ONLY !== 'single') await profiled(p, 'batch', () => skaldBatch(p));
   }
 

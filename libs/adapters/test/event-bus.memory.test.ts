@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TOPICS } from '@skald/contracts';
+import { PoisonMessageError } from '@skald/ports';
 import type { BusMessage, EventBus } from '@skald/ports';
 import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
 import { MemoryEventBus, createEventBus } from '../src/event-bus/index.ts';
 import type { MemoryEventBusConfig } from '../src/event-bus/index.ts';
+import { freezeIfPlainJson } from '../src/event-bus/memory/published-payloads.ts';
 
 const tempDirs: string[] = [];
 function journalFile(): string {
@@ -29,11 +32,15 @@ async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-eventBusContract('memory (SQLite journal)', async ({ historyTopics, tightLimits }) => {
+for (const shared of [false, true]) eventBusContract(shared ? 'memory (SQLite journal), payloads shared in-process' : 'memory (SQLite journal)', async ({ historyTopics, tightLimits }) => {
   const file = journalFile();
   // Tight: every retained row is past the retention age and beyond the per-topic cap of one.
   const config: MemoryEventBusConfig = {
-    kind: 'memory', file, historyTopics, ...(tightLimits ? { retentionMs: 1, maxMessagesPerTopic: 1 } : {}),
+    kind: 'memory',
+    file,
+    historyTopics,
+    sharedPayloadTopics: shared ? 'all' : [],
+    ...(tightLimits ? { retentionMs: 1, maxMessagesPerTopic: 1 } : {}),
   };
   const first = new MemoryEventBus(config);
   const opened: EventBus[] = [first];
@@ -229,4 +236,121 @@ describe('memory event bus: durability and housekeeping', () => {
     expect([...delivered].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, n) => n));
     await bus.close();
   }, 30_000);
+
+  describe('one shared, frozen copy of a payload for this instance\'s groups (shared topics)', () => {
+    const bigLogs = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: `log-${i}`, createdAt: 1_700_000_000_000 + i, metadata: { i, tags: ['a', null] }, imageKey: null }));
+
+    async function twoGroups(bus: MemoryEventBus, topic: string): Promise<BusMessage[]> {
+      const received: BusMessage[] = [];
+      for (const group of ['store', 'hooks']) {
+        await bus.subscribe({ group, topics: [topic], handler: async (m) => void received.push(m) });
+      }
+      return received;
+    }
+
+    it('hands both groups the same deep-frozen object, equal to the row parsed, and lets it go once both took it', async () => {
+      const bus = new MemoryEventBus({ kind: 'memory', file: journalFile(), sharedPayloadTopics: ['big'] });
+      await bus.ensureTopics(['big']);
+      const received = await twoGroups(bus, 'big');
+      const payload = { serverId: 's1', logs: bigLogs(200) };
+      const expected: unknown = JSON.parse(JSON.stringify(payload));
+      await bus.publish([{ topic: 'big', key: 's1', payload }]);
+      await waitFor(() => received.length === 2);
+      expect(received[0]!.payload).toBe(received[1]!.payload);
+      expect(received[0]!.payload).toEqual(expected);
+      expect(Object.isFrozen(payload.logs[7]!.metadata.tags)).toBe(true);
+      expect(() => {
+        (received[0]!.payload as { logs: unknown[] }).logs.push('late');
+      }).toThrow(TypeError);
+      expect(bus.sharedPayloads()).toBe(0);
+      await bus.close();
+    });
+
+    it('parses the row for each group on a topic that is not shared, and leaves the publisher\'s object alone', async () => {
+      const bus = new MemoryEventBus({ kind: 'memory', file: journalFile(), sharedPayloadTopics: ['big'] });
+      await bus.ensureTopics(['other']);
+      const received = await twoGroups(bus, 'other');
+      const payload = { serverId: 's1', logs: bigLogs(3) };
+      await bus.publish([{ topic: 'other', key: 's1', payload }]);
+      await waitFor(() => received.length === 2);
+      expect(received[0]!.payload).not.toBe(received[1]!.payload);
+      expect(received[0]!.payload).toEqual(payload);
+      expect(Object.isFrozen(payload)).toBe(false);
+      expect(bus.sharedPayloads()).toBe(0);
+      await bus.close();
+    });
+
+    it('shares the accepted-logs topic by default', async () => {
+      const bus = new MemoryEventBus({ kind: 'memory', file: journalFile() });
+      await bus.ensureTopics([TOPICS.logsIngested]);
+      const received = await twoGroups(bus, TOPICS.logsIngested);
+      await bus.publish([{ topic: TOPICS.logsIngested, key: 's1', payload: { serverId: 's1', logs: bigLogs(1) } }]);
+      await waitFor(() => received.length === 2);
+      expect(received[0]!.payload).toBe(received[1]!.payload);
+      await bus.close();
+    });
+
+    it('parses a payload JSON would change (undefined, a Date) for each group, leaving the publisher\'s object alone', async () => {
+      const bus = new MemoryEventBus({ kind: 'memory', file: journalFile(), sharedPayloadTopics: ['big'] });
+      await bus.ensureTopics(['big']);
+      const received = await twoGroups(bus, 'big');
+      const payload = { at: new Date(0), gone: undefined, logs: bigLogs(200) };
+      await bus.publish([{ topic: 'big', key: 's1', payload }]);
+      await waitFor(() => received.length === 2);
+      expect(received[0]!.payload).not.toBe(received[1]!.payload);
+      expect(received[0]!.payload).toEqual({ at: '1970-01-01T00:00:00.000Z', logs: JSON.parse(JSON.stringify(payload.logs)) as unknown });
+      expect(Object.keys(received[1]!.payload as object)).toEqual(['at', 'logs']);
+      expect(Object.isFrozen(payload.logs)).toBe(false);
+      await bus.close();
+    });
+
+    it('parses a large row from the journal after a restart and dead-letters a shared payload with its full text', async () => {
+      const file = journalFile();
+      const first = new MemoryEventBus({ kind: 'memory', file, sharedPayloadTopics: ['big'] });
+      await first.ensureTopics(['big']);
+      const payload = { logs: bigLogs(200) };
+      // Published with no consumer of this instance on the topic: nothing is kept in memory.
+      await first.publish([{ topic: 'big', key: 'k', payload, id: 'from-disk' }]);
+      expect(first.sharedPayloads()).toBe(0);
+      await first.close();
+
+      const second = new MemoryEventBus({ kind: 'memory', file, sharedPayloadTopics: ['big'] });
+      const received: BusMessage[] = [];
+      await second.subscribe({ group: 'g', topics: ['big'], handler: async (m) => void received.push(m) });
+      await second.subscribe({ group: 'dlq', topics: ['big.dlq'], handler: async (m) => void received.push(m) });
+      await waitFor(() => received.length === 1);
+      expect(received[0]!.payload).toEqual(payload);
+
+      await second.subscribe({
+        group: 'picky',
+        topics: ['big'],
+        handler: async (m) => {
+          if (m.id === 'refused') throw new PoisonMessageError('refused on purpose');
+        },
+      });
+      await second.publish([{ topic: 'big', key: 'k', payload: { refused: true, logs: bigLogs(200) }, id: 'refused' }]);
+      await waitFor(() => received.some((m) => m.topic === 'big.dlq'));
+      const letter = received.find((m) => m.topic === 'big.dlq')!;
+      expect(letter.id).toBe('refused');
+      expect(letter.payload).toEqual({ refused: true, logs: JSON.parse(JSON.stringify(bigLogs(200))) as unknown });
+      await second.close();
+    });
+
+    it('freezes only plain JSON data, all of it or nothing', () => {
+      const holed = (): unknown[] => {
+        const list: unknown[] = [1];
+        list[2] = 3; // index 1 is a hole: JSON writes null there
+        return list;
+      };
+      const plain = { a: [1, 'x', null, { b: true }], c: Object.assign(Object.create(null) as object, { d: 2 }) };
+      expect(freezeIfPlainJson(plain)).toBe(true);
+      expect(Object.isFrozen(plain.a[3])).toBe(true);
+      for (const odd of [{ n: Number.NaN }, { n: -0 }, { n: Infinity }, { u: undefined }, { f: () => 1 }, { d: new Date(0) }, { m: new Map() }, holed(), { big: 1n }]) {
+        const wrapper = { inner: { keep: [1] }, odd };
+        expect(freezeIfPlainJson(wrapper)).toBe(false);
+        expect(Object.isFrozen(wrapper.inner)).toBe(false);
+      }
+    });
+  });
 });

@@ -90,7 +90,7 @@ class TopicObserver {
 
   #deliver(row: JournalRow): Promise<void> {
     return deliverToObserver(
-      { id: row.id, topic: this.#topic, key: row.key, payload: JSON.parse(row.payload) as unknown, headers: JSON.parse(row.headers) as Record<string, string> },
+      { id: row.id, topic: this.#topic, key: row.key, payload: JSON.parse(row.payload ?? this.#journal.payloadOf(row.seq)) as unknown, headers: JSON.parse(row.headers) as Record<string, string> },
       this.#options,
     );
   }

@@ -14,7 +14,11 @@ export interface JournalRow {
   readonly id: string;
   readonly key: string;
   readonly headers: string;
-  readonly payload: string;
+  /**
+   * The payload's JSON text, or null when fetch was asked to leave it out (`withPayload` false): it is
+   * then read only when needed (payloadOf), as the bus may hold that payload parsed in memory already.
+   */
+  readonly payload: string | null;
 }
 
 export interface NewJournalRow {
@@ -76,6 +80,8 @@ export class Journal {
   readonly #insertTopic: StatementSync;
   readonly #selectTopics: StatementSync;
   readonly #fetch: StatementSync;
+  readonly #fetchHeads: StatementSync;
+  readonly #payloadOf: StatementSync;
   readonly #initOffset: StatementSync;
   readonly #readOffset: StatementSync;
   readonly #writeOffset: StatementSync;
@@ -102,6 +108,11 @@ export class Journal {
     this.#fetch = this.#db.prepare(
       'SELECT seq, id, key, headers, payload FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
     );
+    // Without the payload: a large row's text lies on overflow pages, which this statement never reads.
+    this.#fetchHeads = this.#db.prepare(
+      'SELECT seq, id, key, headers, NULL AS payload FROM messages WHERE topic = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
+    this.#payloadOf = this.#db.prepare('SELECT payload FROM messages WHERE seq = ?');
     this.#initOffset = this.#db.prepare('INSERT OR IGNORE INTO group_offsets (grp, topic, seq) VALUES (?, ?, 0)');
     this.#readOffset = this.#db.prepare('SELECT seq FROM group_offsets WHERE grp = ? AND topic = ?');
     this.#writeOffset = this.#db.prepare('UPDATE group_offsets SET seq = ? WHERE grp = ? AND topic = ? AND seq < ?');
@@ -142,19 +153,23 @@ export class Journal {
     return new Set(this.#selectTopics.all().map((row) => toText(row['name'])));
   }
 
-  append(rows: readonly NewJournalRow[], now: number): void {
-    this.#transaction(() => {
-      for (const row of rows) this.#insertMessage.run(row.topic, row.id, row.key, row.headers, row.payload, now);
-    });
+  /** Appends the rows in one transaction; answers their seqs, in order. */
+  append(rows: readonly NewJournalRow[], now: number): number[] {
+    return this.#transaction(() =>
+      rows.map((row) =>
+        toNumber(this.#insertMessage.run(row.topic, row.id, row.key, row.headers, row.payload, now).lastInsertRowid),
+      ),
+    );
   }
 
-  fetch(topic: string, afterSeq: number, limit: number): JournalRow[] {
-    return this.#fetch.all(topic, afterSeq, limit).map((row) => ({
+  /** Rows after afterSeq, in order; without their payload text (null) unless withPayload. */
+  fetch(topic: string, afterSeq: number, limit: number, withPayload = true): JournalRow[] {
+    return (withPayload ? this.#fetch : this.#fetchHeads).all(topic, afterSeq, limit).map((row) => ({
       seq: toNumber(row['seq']),
       id: toText(row['id']),
       key: toText(row['key']),
       headers: toText(row['headers']),
-      payload: toText(row['payload']),
+      payload: row['payload'] === null ? null : toText(row['payload']),
     }));
   }
 
@@ -162,6 +177,13 @@ export class Journal {
   lastSeq(topic: string): number {
     const row = this.#db.prepare('SELECT MAX(seq) AS seq FROM messages WHERE topic = ?').get(topic);
     return row && row['seq'] !== null ? toNumber(row['seq']) : 0;
+  }
+
+  /** The payload text of a retained row (one fetch left out). */
+  payloadOf(seq: number): string {
+    const row = this.#payloadOf.get(seq);
+    if (row === undefined) throw new Error(`journal: row ${seq} is gone`);
+    return toText(row['payload']);
   }
 
   /**

@@ -15,15 +15,20 @@
  * - A new group starts at the oldest retained row (offset 0), never at the end of the topic.
  * - One active subscription per (group, topic) per bus instance: this bus has no partitions to
  *   share between competing consumers.
+ * - A payload this instance published on a shared topic (config sharedPayloadTopics, by default the
+ *   accepted logs) is handed to this instance's consumer groups as ONE deep-frozen object, the very
+ *   value JSON parsing its row would give (published-payloads.ts), instead of each group reading and
+ *   parsing the row; rows from elsewhere, or after a restart, are parsed as ever.
  */
 import { randomUUID } from 'node:crypto';
-import { HISTORY_TOPICS } from '@skald/contracts';
+import { HISTORY_TOPICS, TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, ObserveOptions, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
 import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import { startJournalObserver } from './journal-observer.ts';
 import { Journal } from './journal.ts';
+import { PublishedPayloads } from './published-payloads.ts';
 import type { JournalRow, NewJournalRow } from './journal.ts';
 import { announcePublish, listenForPublishes } from './wakeups.ts';
 
@@ -48,6 +53,8 @@ function serializePayload(payload: unknown): string {
 /** One consuming loop of one subscription on one topic. */
 class TopicConsumer {
   readonly #journal: Journal;
+  /** Null on a topic whose payloads are not shared: every row is parsed. */
+  readonly #published: PublishedPayloads | null;
   readonly #topic: string;
   readonly #options: SubscribeOptions;
   readonly #limits: { maxAttempts: number; retryDelayMs: number };
@@ -63,6 +70,7 @@ class TopicConsumer {
 
   constructor(
     journal: Journal,
+    published: PublishedPayloads | null,
     journalFile: string,
     topic: string,
     options: SubscribeOptions,
@@ -74,6 +82,7 @@ class TopicConsumer {
     this.#onDeadLetter = onDeadLetter;
     this.#warn = warn;
     this.#journal = journal;
+    this.#published = published;
     this.#journalFile = journalFile;
     this.#topic = topic;
     this.#options = options;
@@ -97,7 +106,7 @@ class TopicConsumer {
       try {
         // Cleared before the (synchronous) fetch: a publish after it sets the flag again.
         this.#woken = false;
-        const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH);
+        const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH, this.#published === null);
         if (rows.length === 0) {
           await this.#waitForPublish();
           continue;
@@ -143,7 +152,7 @@ class TopicConsumer {
       id: row.id,
       topic: this.#topic,
       key: row.key,
-      payload: JSON.parse(row.payload) as unknown,
+      payload: this.#payloadOf(row),
       headers,
     };
     const outcome = await deliverWithRetries(message, this.#options.handler, {
@@ -159,7 +168,7 @@ class TopicConsumer {
             id: row.id,
             key: row.key,
             headers: JSON.stringify(deadLetterHeaders(headers, this.#topic, outcome.reason, this.#options.group)),
-            payload: row.payload,
+            payload: row.payload ?? this.#journal.payloadOf(row.seq),
           }
         : undefined;
     this.#journal.commit(this.#options.group, this.#topic, row.seq, deadLetter);
@@ -171,11 +180,20 @@ class TopicConsumer {
     return true;
   }
 
+  /** The shared copy this instance published, else the row's text parsed (read now if fetch left it out). */
+  #payloadOf(row: JournalRow): unknown {
+    if (row.payload !== null) return JSON.parse(row.payload) as unknown;
+    const shared = this.#published?.take(row.seq);
+    if (shared !== undefined) return shared;
+    return JSON.parse(this.#journal.payloadOf(row.seq)) as unknown;
+  }
 }
 
 export class MemoryEventBus implements EventBus {
   readonly #config: MemoryEventBusConfig;
   readonly #journal: Journal;
+  readonly #published = new PublishedPayloads();
+  readonly #sharedTopics: ReadonlySet<string> | 'all';
   readonly #historyTopics: ReadonlySet<string>;
   #knownTopics: Set<string>;
   readonly #consumers = new Map<string, TopicConsumer>();
@@ -189,6 +207,8 @@ export class MemoryEventBus implements EventBus {
   constructor(config: MemoryEventBusConfig) {
     this.#config = config;
     this.#historyTopics = new Set(config.historyTopics ?? HISTORY_TOPICS);
+    const shared = config.sharedPayloadTopics ?? [TOPICS.logsIngested];
+    this.#sharedTopics = shared === 'all' ? 'all' : new Set(shared);
     this.#journal = new Journal(config.file, config.synchronous ?? 'normal');
     this.#knownTopics = this.#journal.topics();
     this.#stopListening = listenForPublishes(config.file, (topics) => {
@@ -228,7 +248,12 @@ export class MemoryEventBus implements EventBus {
         payload: serializePayload(message.payload),
       };
     });
-    this.#journal.append(rows, Date.now());
+    const seqs = this.#journal.append(rows, Date.now());
+    // Only once committed: a consumer may take the shared copy from now on.
+    for (let i = 0; i < rows.length; i++) {
+      if (!this.#shares(rows[i]!.topic)) continue;
+      this.#published.keep(seqs[i]!, messages[i]!.payload, rows[i]!.payload.length, this.#consumersOn(rows[i]!.topic));
+    }
     announcePublish(this.#config.file, new Set(rows.map((row) => row.topic)));
   }
 
@@ -247,6 +272,7 @@ export class MemoryEventBus implements EventBus {
     const consumers = slots.map(({ slot, topic }) => {
       const consumer = new TopicConsumer(
         this.#journal,
+        this.#shares(topic) ? this.#published : null,
         this.#config.file,
         topic,
         options,
@@ -316,6 +342,22 @@ export class MemoryEventBus implements EventBus {
     return this.#deadLetters.snapshot();
   }
 
+  #shares(topic: string): boolean {
+    return this.#sharedTopics === 'all' || this.#sharedTopics.has(topic);
+  }
+
+  /** Consumer loops of this instance on the topic: the takers of a payload published to it now. */
+  #consumersOn(topic: string): number {
+    let count = 0;
+    for (const slot of this.#consumers.keys()) if (slot.endsWith(`\n${topic}`)) count++;
+    return count;
+  }
+
+  /** Payloads kept in memory for this instance's consumers (tests and diagnostics). */
+  sharedPayloads(): number {
+    return this.#published.size;
+  }
+
   /** Rows retained for a topic (tests and diagnostics). */
   retainedCount(topic: string): number {
     return this.#journal.count(topic);
@@ -327,6 +369,7 @@ export class MemoryEventBus implements EventBus {
     this.#closed = true;
     clearInterval(this.#pruneTimer);
     this.#stopListening();
+    this.#published.clear();
     this.#journal.close();
   }
 
