@@ -1,11 +1,12 @@
 import { Alert, Empty, Spin } from 'antd';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { LevelContrastNote } from './LevelContrastNote.tsx';
 import { LogCard } from './LogCard.tsx';
 import { LiveBar } from './LiveBar.tsx';
 import { LogFiltersPanel } from './LogFiltersPanel.tsx';
+import { LogHistogramPanel } from './LogHistogramPanel.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, useLogsPageQuery } from './logsApi.ts';
 import { PageSizeSelect, Pager } from './Pager.tsx';
 import { usePagedFilters } from './usePagedFilters.ts';
@@ -26,6 +27,8 @@ export default function LogsPage() {
   );
   const { data: colors } = useLevelColorsQuery(serverId ?? '', { skip: !serverId });
   const { data: levels } = useLevelTypesQuery(serverId ?? '', { skip: !serverId });
+  const { filters, setFilters } = paging;
+  const onTimeRange = useCallback((timeFrom: string, timeTo: string) => setFilters({ ...filters, timeFrom, timeTo }), [filters, setFilters]);
 
   if (!serverId) {
     return (
@@ -54,6 +57,7 @@ export default function LogsPage() {
         onPaused={setPaused}
         tail={tail}
       />
+      {!live && <LogHistogramPanel serverId={serverId} filters={paging.settledFilters} logType="text" colors={colors} onTimeRange={onTimeRange} />}
       {live ? (
         tail.logs.length === 0 ? (
           <Empty description="No new logs yet." />
