@@ -491,7 +491,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-card"]').length === 1);
       await page.getByText('Server restart requested').waitFor();
       await page.getByRole('button', { name: /^Clear the time range/ }).waitFor();
-      await page.getByText(/^1 matching logs, /).waitFor();
+      await page.getByText(/^1 matching log, /).waitFor();
       await shootAll('logs-histogram-narrowed', () => page.getByRole('button', { name: /^Clear the time range/ }).waitFor(), { keepPage: true });
       for (const [device, size] of DEVICES) {
         await page.setViewportSize(size);

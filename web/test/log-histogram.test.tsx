@@ -134,7 +134,7 @@ describe('histogram on /photologs', () => {
     });
     renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });
     await screen.findByRole('img', { name: /Histogram of 9 matching logs \(the newest counted\)/ }, { timeout: 5000 });
-    expect(screen.getByText(/9 newest matching logs, 1-hour bars \(counted since/)).toBeTruthy();
+    expect(screen.getByText(/9 newest matching photo logs, 1-hour bars \(counted since/)).toBeTruthy();
     expect(seen.some((r) => new URL(r.url).pathname === '/api/photologs/my/histogram')).toBe(true);
   });
 });

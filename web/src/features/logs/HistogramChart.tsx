@@ -42,6 +42,8 @@ export default function HistogramChart({ histogram, colors, mode, onBar }: Props
         type: 'bar',
         stack: 'levels',
         barCategoryGap: '15%',
+        // A short range has few bars: keep them bar-shaped rather than one block across the chart.
+        barMaxWidth: 48,
         data: buckets.map((b) => b.levels[level] ?? 0),
         itemStyle: { color: color.bg_color, borderColor: color.text_color, borderWidth: 1 },
         emphasis: { disabled: true },

@@ -37,7 +37,8 @@ export function LogHistogramPanel({ serverId, filters, logType, colors, onTimeRa
       <div className="log-histogram-head">
         {chart && (
           <span className="log-histogram-caption">
-            {chart.total.toLocaleString('en-US')} {chart.capped ? 'newest ' : ''}matching logs, {stepWords(chart.step)} bars
+            {chart.total.toLocaleString('en-US')} {chart.capped ? 'newest ' : ''}matching {logType === 'photo' ? 'photo ' : ''}
+            {chart.total === 1 ? 'log' : 'logs'}, {stepWords(chart.step)} bars
             {chart.capped && chart.countedFrom ? ` (counted since ${instantLabel(chart.countedFrom)})` : ''}
           </span>
         )}

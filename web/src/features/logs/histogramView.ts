@@ -77,7 +77,7 @@ export function histogramSummary(histogram: LogHistogram): string {
     .map((level) => `${level} ${count(buckets.reduce((n, b) => n + (b.levels[level] ?? 0), 0))}`)
     .join(', ');
   return (
-    `Histogram of ${count(histogram.total)} matching logs${histogram.capped ? ' (the newest counted)' : ''} in ${buckets.length} ${stepWords(histogram.step)} bars ` +
+    `Histogram of ${count(histogram.total)} matching ${histogram.total === 1 ? 'log' : 'logs'}${histogram.capped ? ' (the newest counted)' : ''} in ${buckets.length} ${stepWords(histogram.step)} bars ` +
     `from ${rangeLabel(buckets[0]!.from, buckets[buckets.length - 1]!.to, histogram.step)}; by level: ${levels}. ` +
     `Busiest bar: ${rangeLabel(busiest.from, busiest.to, histogram.step)} with ${count(busiest.total)}. Select a bar to narrow the list to its time range.`
   );
