@@ -369,6 +369,9 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
           { serverId: serverA, search: 'ar', level: 'info' },
           { serverId: serverA, search: 'died in', logType: 'text' },
           { serverId: serverA, logType: 'photo' },
+          { serverId: serverA, logType: 'text' },
+          { serverId: serverA, logType: 'text', level: 'Info', from: T0 + 7 * HOUR },
+          { serverId: serverA, logType: 'photo', level: 'info' },
           { serverId: serverA, from: T0 + 5 * HOUR + 123, to: T0 + 40 * HOUR, level: 'warn' },
         ];
         for (const q of queries) {
@@ -415,7 +418,14 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
         const capped = await makeAdapter({ countCap: 10 });
         try {
           await capped.adapter.insertBatch(records);
-          for (const q of [{ serverId: serverA }, { serverId: serverA, search: 'the lobby' }, { serverId: serverA, level: 'info' }, { serverId: serverA, search: 'arena', type: 'general' }]) {
+          const queries: LogScanQuery[] = [
+            { serverId: serverA },
+            { serverId: serverA, logType: 'text' },
+            { serverId: serverA, search: 'the lobby' },
+            { serverId: serverA, level: 'info' },
+            { serverId: serverA, search: 'arena', type: 'general' },
+          ];
+          for (const q of queries) {
             const found = matching(q);
             expect(found.length).toBeGreaterThan(10);
             const h = await capped.adapter.histogram(q, () => EDGES);

@@ -48,11 +48,14 @@ export class HistogramCounts {
     this.#counts = Array.from({ length: buckets }, () => ({}));
   }
 
+  /** Adds (or, negative, takes back) n logs of the level to the bucket; a level left at 0 is dropped. */
   add(bucket: number, level: string, n: number): void {
     const entry = this.#counts[bucket];
-    if (entry === undefined || n <= 0) return;
+    if (entry === undefined || n === 0) return;
     const key = level.toLowerCase();
-    entry[key] = (entry[key] ?? 0) + n;
+    const next = (entry[key] ?? 0) + n;
+    if (next > 0) entry[key] = next;
+    else delete entry[key];
   }
 
   build(edges: readonly number[], span: LogMatchSpan): LogHistogram {

@@ -30,7 +30,7 @@ import {
 } from './log-store-shared.ts';
 import { EMPTY_HISTOGRAM } from './log-histogram-shared.ts';
 import { instantAfterRowid, sqliteHistogram } from './sqlite-log-histogram.ts';
-import type { HistogramPart } from './sqlite-log-histogram.ts';
+import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 import {
@@ -672,6 +672,7 @@ export class SqliteLogStore implements LogStore {
       {
         prepare: (sql) => this.#prepare(sql),
         cap: this.#countCap,
+        levelIndex: this.#levelIndexCounts(query, serverKey),
         parts: (range) =>
           this.#histogramParts(
             range === undefined ? query : { ...query, from: Math.max(query.from ?? range.from, range.from), to: Math.min(query.to ?? range.to, range.to) },
@@ -681,6 +682,17 @@ export class SqliteLogStore implements LogStore {
       },
       bucketEdges,
     );
+  }
+
+  /** A query of only a log type, a level and a range is counted through the level index (sqlite-log-histogram.ts). */
+  #levelIndexCounts(query: LogScanQuery, serverKey: number): LevelIndexCounts | null {
+    if (present(query.search) || present(query.type) || present(query.resource) || present(query.afterId)) return null;
+    const levels = present(query.level)
+      ? [query.level]
+      : this.#prepare('SELECT DISTINCT value FROM rollup_dim WHERE server_key = ? AND dim = ? AND n > 0')
+          .all(serverKey, DIM_LEVEL)
+          .map((row) => str(row['value']));
+    return { serverKey, levels, logType: query.logType, from: query.from, to: query.to };
   }
 
   /**
