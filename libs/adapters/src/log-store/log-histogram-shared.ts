@@ -42,24 +42,24 @@ export function combineSpans(parts: readonly PartSpan[], cap: number): LogMatchS
 
 /** Accumulates (bucket, level, n) rows from the store into one record per bucket. */
 export class HistogramCounts {
-  readonly #counts: Record<string, number>[];
+  readonly #counts: Map<string, number>[];
 
   constructor(buckets: number) {
-    this.#counts = Array.from({ length: buckets }, () => ({}));
+    this.#counts = Array.from({ length: buckets }, () => new Map<string, number>());
   }
 
-  /** Adds (or, negative, takes back) n logs of the level to the bucket; a level left at 0 is dropped. */
+  /** Adds (or, negative, takes back) n logs of the level to the bucket. */
   add(bucket: number, level: string, n: number): void {
     const entry = this.#counts[bucket];
     if (entry === undefined || n === 0) return;
     const key = level.toLowerCase();
-    const next = (entry[key] ?? 0) + n;
-    if (next > 0) entry[key] = next;
-    else delete entry[key];
+    entry.set(key, (entry.get(key) ?? 0) + n);
   }
 
+  /** Levels left at 0 (all their logs taken back) are dropped. */
   build(edges: readonly number[], span: LogMatchSpan): LogHistogram {
-    return { edges: [...edges], counts: this.#counts, capped: span.capped, span };
+    const counts = this.#counts.map((entry) => Object.fromEntries([...entry].filter(([, n]) => n > 0)));
+    return { edges: [...edges], counts, capped: span.capped, span };
   }
 }
 
