@@ -480,6 +480,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       const last = filled[filled.length - 1]!;
       const canvas = await chart.first().boundingBox();
       if (!canvas) throw new Error('no histogram canvas');
+      // The chart's grid insets (HistogramChart.tsx: left 40, right 8); any point in the column picks the bar.
       const plotLeft = 40;
       const plotWidth = canvas.width - plotLeft - 8;
       const narrowed = page.waitForRequest((r) => {

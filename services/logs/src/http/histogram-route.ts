@@ -8,9 +8,8 @@ import type { LogType } from '@skald/ports';
 import { HttpError, requireServerRole } from '@skald/service-kit';
 import { ListQuerySchema, toLogQuery } from '../domain/list-query.ts';
 import type { ListQuery } from '../domain/list-query.ts';
-import { MAX_BARS, planBuckets } from '../domain/log-histogram.ts';
+import { MAX_BARS, planBuckets, toHistogramAnswer } from '../domain/log-histogram.ts';
 import type { BucketPlan } from '../domain/log-histogram.ts';
-import { toHistogramAnswer } from '../domain/log-histogram.ts';
 import type { LogsRouteDeps } from './deps.ts';
 import { MEMBER_ERRORS } from './route-schemas.ts';
 
