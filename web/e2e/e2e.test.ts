@@ -476,6 +476,12 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         expect.soft(box?.height ?? 0, `${device}: the histogram stays compact`).toBeLessThanOrEqual(160);
       }
       await page.setViewportSize(DESKTOP);
+      // echarts follows its container's width a moment after the resize: measure the canvas only then.
+      await page.waitForFunction(() => {
+        const canvas = document.querySelector<HTMLCanvasElement>('.log-histogram-chart canvas');
+        const box = document.querySelector('.log-histogram-chart');
+        return Boolean(canvas && box && Math.abs(canvas.getBoundingClientRect().width - box.getBoundingClientRect().width) <= 1);
+      });
       // Click the last bar's column (the late log): the list and the histogram narrow to its time range.
       const last = filled[filled.length - 1]!;
       const canvas = await chart.first().boundingBox();
