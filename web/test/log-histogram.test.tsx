@@ -113,6 +113,25 @@ describe('histogram on /logs', () => {
     expect(screen.getByText(/9 matching logs, 1-hour bars/)).toBeTruthy();
   });
 
+  it('Live follows what arrives now: the bar’s time range stays off the tail, and the histogram hides', async () => {
+    const seen = mockApi({
+      ...settings,
+      'GET /logs/my': () => json([apiLog()], { headers: { 'X-Total-Count': '9' } }),
+      'GET /logs/my/histogram': () => json(ANSWER),
+      'GET /logs/tail': () => new Response(new ReadableStream<Uint8Array>({ start: () => undefined }), { headers: { 'Content-Type': 'text/event-stream' } }),
+    });
+    renderScreen(<LogsPage />, { session: SIGNED_IN });
+    await screen.findByRole('img', { name: /Histogram of 9/ }, { timeout: 5000 });
+    clickedColumn = 0;
+    act(() => clickHandler?.({ offsetX: 10, offsetY: 10 }));
+    await screen.findByRole('button', { name: /Clear the time range/ }, { timeout: 5000 });
+    fireEvent.click(screen.getByRole('switch', { name: 'Live' }));
+    await waitFor(() => expect(seen.some((r) => new URL(r.url).pathname === '/api/logs/tail')).toBe(true), { timeout: 5000 });
+    const tail = new URL(seen.find((r) => new URL(r.url).pathname === '/api/logs/tail')!.url).searchParams;
+    expect(tail.has('timeFrom') || tail.has('timeTo')).toBe(false);
+    expect(screen.queryByTestId('log-histogram')).toBeNull();
+  });
+
   it('draws nothing when no log matches', async () => {
     mockApi({
       ...settings,

@@ -20,7 +20,9 @@ export default function LogsPage() {
   const [live, setLive] = useState(false);
   const [paused, setPaused] = useState(false);
   // Live: the tail replaces the polled page (same filters); off, the page polls as the spec says.
-  const tail = useLiveTail(serverId, paging.settledFilters, { enabled: live, paused });
+  // Live follows what arrives now: a histogram bar's past time range does not apply to it (the histogram
+  // and its range tag come back with the list when Live is off).
+  const tail = useLiveTail(serverId, { ...paging.settledFilters, timeFrom: '', timeTo: '' }, { enabled: live, paused });
   const { data, isLoading, isError } = useLogsPageQuery(
     { serverId: serverId ?? '', filters: paging.settledFilters, page: paging.page, pageSize: paging.pageSize },
     { skip: !serverId || live, pollingInterval: LOGS_POLL_MS, skipPollingIfUnfocused: true },
