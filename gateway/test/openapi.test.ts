@@ -22,6 +22,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
 
 interface ResponseSchema {
   readonly type?: string;
+  readonly properties?: Record<string, unknown>;
   readonly items?: { readonly type?: string; readonly properties?: Record<string, unknown> };
 }
 interface Operation {
@@ -121,7 +122,13 @@ describe('all-in-one: GET /api/openapi.json generated from the route schemas', (
   it('documents the query parameters and the 200 answer of the log list', () => {
     const list = doc.paths['/api/logs/my']?.get;
     const query = (list?.parameters ?? []).filter((p) => p.in === 'query');
-    expect(query.map((p) => p.name).sort()).toEqual(['dateFrom', 'dateTo', 'level', 'page', 'pageSize', 'resource', 'search', 'serverId', 'timeZone', 'type']);
+    expect(query.map((p) => p.name).sort()).toEqual(['dateFrom', 'dateTo', 'level', 'page', 'pageSize', 'resource', 'search', 'serverId', 'timeFrom', 'timeTo', 'timeZone', 'type']);
+    // The histogram takes the same filters without the paging (issue 17).
+    const histogram = doc.paths['/api/logs/my/histogram']?.get;
+    expect((histogram?.parameters ?? []).map((p) => p.name).sort()).toEqual(['dateFrom', 'dateTo', 'level', 'resource', 'search', 'serverId', 'timeFrom', 'timeTo', 'timeZone', 'type']);
+    expect(Object.keys(histogram?.responses?.['200']?.content?.['application/json']?.schema?.properties ?? {})).toEqual(
+      expect.arrayContaining(['step', 'timeZone', 'buckets', 'total', 'capped', 'countedFrom']),
+    );
     expect(query.find((p) => p.name === 'serverId')?.required).toBe(true);
     const answer = list?.responses?.['200']?.content?.['application/json']?.schema;
     expect(answer).toMatchObject({ type: 'array', items: { type: 'object' } });

@@ -7,6 +7,7 @@
  *   - the newest filtered page (level=error, pageSize 50) p50/p95 — bar: p95 < 30 ms
  *   - the newest unfiltered page and a type+resource filtered page
  *   - dashboard stats (GET /logs/stats) p50/p95 — bar: < 100 ms
+ *   - the histogram (GET /logs/my/histogram): unfiltered (past the count cap), a level, a search, a type over one day
  * Run: `npm run bench -- logs-api` (rows in the harness table) or `node scripts/bench/logs-api.bench.ts`
  * (prints only). Size: LOGS_BENCH_ROWS, else BENCH_ROWS, default 5,000,000 (e.g. BENCH_ROWS=500000 for a quick run).
  */
@@ -97,6 +98,11 @@ export default async function logsApiBenchmark(): Promise<BenchRow[]> {
     await measure('newest page type=combat resource=resource-3', `/logs/my?serverId=${TARGET}&type=combat&resource=resource-3&page=1&pageSize=50`, 100);
     await measure('photo logs page 1 (pageSize 6)', `/photologs/my?serverId=${TARGET}&page=1&pageSize=6`, 100);
     const stats = await measure('dashboard stats', `/logs/stats?serverId=${TARGET}`, 50, 100);
+    // The histogram above the lists (issue 17): counts up to the 100,000 newest matches per access path.
+    await measure('histogram (no filter, capped)', `/logs/my/histogram?serverId=${TARGET}&timeZone=Europe/Berlin`, 30);
+    await measure('histogram level=fatal', `/logs/my/histogram?serverId=${TARGET}&level=fatal&timeZone=Europe/Berlin`, 30);
+    await measure('histogram search=number 12345', `/logs/my/histogram?serverId=${TARGET}&search=number%2012345&timeZone=Europe/Berlin`, 30);
+    await measure('histogram type=combat one day', `/logs/my/histogram?serverId=${TARGET}&type=combat&dateFrom=${new Date(now - 86_400_000).toISOString().slice(0, 10)}&dateTo=${new Date(now - 86_400_000).toISOString().slice(0, 10)}`, 30);
 
     console.log(`bars: filtered page p95 ${filtered.toFixed(2)} ms (< 30) ${filtered < 30 ? 'PASS' : 'FAIL'}; stats p95 ${stats.toFixed(2)} ms (< 100) ${stats < 100 ? 'PASS' : 'FAIL'}`);
     return rows;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
 import { TIERS } from '@skald/contracts';
-import type { DashboardStats, ServerUsage } from '@skald/contracts/api';
+import type { DashboardStats, LogHistogram, ServerUsage } from '@skald/contracts/api';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,8 @@ const consoleErrors: string[] = [];
 /** One entry per page view checked with axe (screen, theme, device). */
 const a11yViews: { view: string; violations: A11yViolation[]; excused: A11yNode[] }[] = [];
 let currentStep = 'start';
+/** When the walkthrough's first logs were sent (the histogram step needs a later one in another bar). */
+let logsSentAt = 0;
 /** Seconds per step, written to step-times.json: where the walkthrough's time goes. */
 const stepTimes: { step: string; seconds: number; failed?: true }[] = [];
 
@@ -318,6 +320,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
 
     await step('send text logs and a photo through the public API', async () => {
+      logsSentAt = Date.now();
       const logs = [
         { message: 'Ann joined the server', level: 'info', type: 'Join', resource: 'core', metadata: { player: 'ann', ping: 31 } },
         { message: 'Bob was kicked for spam', level: 'warn', type: 'Moderation', resource: 'admin-tools', metadata: { reason: 'spam' } },
@@ -432,6 +435,68 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.setViewportSize(DESKTOP);
     });
 
+    await step('logs histogram: the matching logs over time by level; a bar click narrows the list (issue 17)', async () => {
+      // A log at least a minute after the first ones, so the two sit in different bars whatever step is chosen.
+      const wait = logsSentAt + 65_000 - Date.now();
+      if (wait > 0) await page.waitForTimeout(wait);
+      await postLogs(apiKey, [{ message: 'Server restart requested', level: 'fatal', type: 'Restart', resource: 'txadmin' }]);
+      const serverId = await page.evaluate(() => window.localStorage.getItem('serverId'));
+      await waitFor(async () => (await apiJson(`/logs/my?serverId=${serverId}&page=1&pageSize=1`)).total === '4', 'the fourth text log to be stored');
+      await page.reload();
+      const chart = page.locator('.log-histogram-chart canvas');
+      await chart.first().waitFor();
+      await page.getByText(/^4 matching logs, /).waitFor();
+      const histogram = (await apiJson(`/logs/my/histogram?serverId=${serverId}&timeZone=${encodeURIComponent(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone))}`)).body as LogHistogram;
+      expect(histogram.total).toBe(4);
+      const filled = histogram.buckets.flatMap((b, i) => (b.total > 0 ? [i] : []));
+      expect(filled.length, 'the late log has a bar of its own').toBeGreaterThanOrEqual(2);
+      const summary = await page.locator('.log-histogram-chart').getAttribute('aria-label');
+      expect(summary).toMatch(/^Histogram of 4 matching logs in \d+ .* bars/);
+      await shootAll('logs-histogram', () => page.getByText(/^4 matching logs, /).waitFor());
+      for (const [device, size] of DEVICES) {
+        await page.setViewportSize(size);
+        await chart.first().waitFor();
+        const box = await page.locator('.log-histogram').boundingBox();
+        const main = await page.locator('.app-main').boundingBox();
+        expect.soft(box && main && box.x + box.width <= main.x + main.width + 1, `${device}: the histogram stays inside the page`).toBe(true);
+        expect.soft(box?.height ?? 0, `${device}: the histogram stays compact`).toBeLessThanOrEqual(160);
+      }
+      await page.setViewportSize(DESKTOP);
+      // echarts follows its container's width a moment after the resize: measure the canvas only then.
+      await page.waitForFunction(() => {
+        const canvas = document.querySelector<HTMLCanvasElement>('.log-histogram-chart canvas');
+        const box = document.querySelector('.log-histogram-chart');
+        return Boolean(canvas && box && Math.abs(canvas.getBoundingClientRect().width - box.getBoundingClientRect().width) <= 1);
+      });
+      // Click the last bar's column (the late log): the list and the histogram narrow to its time range.
+      const last = filled[filled.length - 1]!;
+      const canvas = await chart.first().boundingBox();
+      if (!canvas) throw new Error('no histogram canvas');
+      // The chart's grid insets (HistogramChart.tsx: left 40, right 8); any point in the column picks the bar.
+      const plotLeft = 40;
+      const plotWidth = canvas.width - plotLeft - 8;
+      const narrowed = page.waitForRequest((r) => {
+        const url = new URL(r.url());
+        return url.pathname === '/api/logs/my' && url.searchParams.get('timeFrom') === histogram.buckets[last]!.from && url.searchParams.get('timeTo') === histogram.buckets[last]!.to;
+      });
+      await chart.first().click({ position: { x: plotLeft + (last + 0.5) * (plotWidth / histogram.buckets.length), y: 60 } });
+      await narrowed;
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-card"]').length === 1);
+      await page.getByText('Server restart requested').waitFor();
+      await page.getByRole('button', { name: /^Clear the time range/ }).waitFor();
+      await page.getByText(/^1 matching log, /).waitFor();
+      await shootAll('logs-histogram-narrowed', () => page.getByRole('button', { name: /^Clear the time range/ }).waitFor(), { keepPage: true });
+      for (const [device, size] of DEVICES) {
+        await page.setViewportSize(size);
+        await page.waitForTimeout(200);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect.soft(overflow, `${device}: the narrowed view does not scroll sideways`).toBeLessThanOrEqual(1);
+      }
+      await page.setViewportSize(DESKTOP);
+      await page.getByRole('button', { name: /^Clear the time range/ }).click();
+      await page.getByTestId('log-card').nth(3).waitFor();
+    });
+
     await step('photo logs page shows the photo, count line and the keyboard viewer', async () => {
       await page.locator('#server-sidebar').getByRole('link', { name: 'Photo Logs' }).click();
       await page.waitForURL('**/photologs');
@@ -452,7 +517,8 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByRole('dialog', { name: 'Photo viewer' }).waitFor({ state: 'detached' });
       // Focus returns to the card that opened the viewer.
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')).toMatch(/^Open photo/);
-      await shootAll('photologs', () => page.getByTestId('photo-card').first().waitFor());
+      await page.getByTestId('log-histogram').locator('canvas').waitFor();
+      await shootAll('photologs', () => page.getByTestId('log-histogram').locator('canvas').waitFor());
     });
 
     await step('photo logs: a level filter matching nothing still counts the stored photo (issue 9 item 5)', async () => {

@@ -129,6 +129,15 @@ describe('first load split (issue 9 item 12)', () => {
     expect(matching(modules, /node_modules\/echarts\/lib\/component\/(dataZoom|visualMap|toolbox|brush|timeline|geo|polar|radar|calendar|graphic|markPoint|markLine|markArea|title|dataset)\//)).toEqual([]);
   });
 
+  it('the log screens show their list before any chart code: the histogram chart loads on its own, with the one echarts registration', () => {
+    for (const page of [PAGES.logs, PAGES.photologs]) expect(matching(firstLoad(page), CHARTS), page).toEqual([]);
+    const histogram = firstLoad('src/features/logs/HistogramChart.tsx');
+    expect(matching(histogram, /node_modules\/echarts\/lib\/chart\/[^/]+\/install\.js$/)).toEqual(['node_modules/echarts/lib/chart/bar/install.js']);
+    // One chunk holds echarts' core for the dashboard, the admin charts and the histogram alike.
+    const withCore = [...chunks.values()].filter((chunk) => chunk.modules.includes('node_modules/echarts/lib/core/echarts.js'));
+    expect(withCore).toHaveLength(1);
+  });
+
   it('the toast code loads after the first screen, not with it', () => {
     for (const page of Object.values(PAGES)) expect(matching(firstLoad(page), TOASTS), page).toEqual([]);
     const host = [...chunks.values()].find((chunk) => chunk.facade === 'src/app/ToastHost.tsx');

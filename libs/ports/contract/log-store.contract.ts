@@ -5,7 +5,7 @@
  * stats/facets/count equal what a naive recount of the stored logs gives.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogRecord, LogStats, LogStore, LogType } from '../src/index.ts';
+import type { LogHistogram, LogMatchSpan, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '../src/index.ts';
 
 export interface LogStoreFixture {
   readonly adapter: LogStore;
@@ -305,6 +305,141 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
         expect((await collect({ serverId: 'nobody' }, 10)).ids).toEqual([]);
         await expect(collect({ serverId: serverA }, 0)).rejects.toThrow(RangeError);
         await expect(collect({ serverId: serverA }, 10_001)).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe('histogram', () => {
+      const HOUR = 3_600_000;
+      let records: LogRecord[];
+      beforeEach(async () => {
+        const random = rng(17);
+        const levels = ['info', 'INFO', 'warn', 'error', 'Error', 'debug'];
+        const words = ['joined the lobby', 'died in arena', 'sword swing', 'chat hello', 'vehicle spawned'];
+        records = Array.from({ length: 120 }, () =>
+          log({
+            serverId: serverA,
+            // Three days from T0.
+            createdAt: T0 + Math.floor(random() * 3 * DAY),
+            level: levels[Math.floor(random() * levels.length)]!,
+            type: random() < 0.2 ? 'Death' : 'General',
+            resource: random() < 0.5 ? 'arena' : 'lobby',
+            message: words[Math.floor(random() * words.length)]!,
+            metadata: random() < 0.3 ? { weapon: 'Sword_of_Doom' } : null,
+            logType: random() < 0.15 ? 'photo' : 'text',
+          }),
+        );
+        await store.insertBatch([...records, log({ serverId: serverB, createdAt: T0 + HOUR, message: 'died in arena' })]);
+      });
+
+      /** What a list of the same query matches, decided in JS (spec 000 §5 semantics). */
+      function matching(q: LogScanQuery): LogRecord[] {
+        const eq = (a: string, b: string | undefined) => b === undefined || b === '' || a.toLowerCase() === b.toLowerCase();
+        return records.filter((r) => {
+          if (r.serverId !== q.serverId || (q.logType !== undefined && r.logType !== q.logType)) return false;
+          if (!eq(r.level, q.level) || !eq(r.type, q.type) || !eq(r.resource, q.resource)) return false;
+          if ((q.from !== undefined && r.createdAt < q.from) || (q.to !== undefined && r.createdAt > q.to)) return false;
+          if (q.search === undefined || q.search === '') return true;
+          const needle = q.search.toLowerCase();
+          return [r.message, r.type, r.level, r.resource, r.metadata === null ? '' : JSON.stringify(r.metadata)].some((t) => t.toLowerCase().includes(needle));
+        });
+      }
+
+      function naiveCounts(found: readonly LogRecord[], edges: readonly number[], from = Number.NEGATIVE_INFINITY): Record<string, number>[] {
+        const counts: Record<string, number>[] = edges.slice(1).map(() => ({}));
+        for (const r of found) {
+          if (r.createdAt < from) continue;
+          const bucket = edges.findIndex((e, i) => i < edges.length - 1 && r.createdAt >= e && r.createdAt < edges[i + 1]!);
+          if (bucket < 0) continue;
+          const level = r.level.toLowerCase();
+          counts[bucket]![level] = (counts[bucket]![level] ?? 0) + 1;
+        }
+        return counts;
+      }
+
+      const sum = (h: LogHistogram): number => h.counts.reduce((acc, c) => acc + Object.values(c).reduce((a, b) => a + b, 0), 0);
+      /** Hourly edges over the three days, with uneven widths in the middle (a clock change's 23-hour day). */
+      const EDGES = [T0 - HOUR, ...Array.from({ length: 72 }, (_, i) => T0 + (i + 1) * HOUR).filter((e) => e !== T0 + 30 * HOUR)];
+
+      it('counts the matches of every filter and search per bucket and lower-cased level, as a list of the same query matches', async () => {
+        const queries: LogScanQuery[] = [
+          { serverId: serverA },
+          { serverId: serverA, level: 'ERROR' },
+          { serverId: serverA, type: 'death', resource: 'ARENA' },
+          { serverId: serverA, search: 'sword' },
+          { serverId: serverA, search: 'ar', level: 'info' },
+          { serverId: serverA, search: 'died in', logType: 'text' },
+          { serverId: serverA, logType: 'photo' },
+          { serverId: serverA, logType: 'text' },
+          { serverId: serverA, logType: 'text', level: 'Info', from: T0 + 7 * HOUR },
+          { serverId: serverA, logType: 'photo', level: 'info' },
+          { serverId: serverA, from: T0 + 5 * HOUR + 123, to: T0 + 40 * HOUR, level: 'warn' },
+        ];
+        for (const q of queries) {
+          const spans: LogMatchSpan[] = [];
+          const h = await store.histogram(q, (span) => {
+            spans.push(span);
+            return EDGES;
+          });
+          const found = matching(q);
+          expect(found.length, JSON.stringify(q)).toBeGreaterThan(0);
+          expect(spans, JSON.stringify(q)).toEqual([{ first: Math.min(...found.map((r) => r.createdAt)), last: Math.max(...found.map((r) => r.createdAt)), capped: false }]);
+          expect(h.edges).toEqual(EDGES);
+          expect(h.capped).toBe(false);
+          expect(h.counts, JSON.stringify(q)).toEqual(naiveCounts(found, EDGES));
+          expect(sum(h)).toBe((await store.query({ ...q, offset: 0, limit: 1 })).total);
+        }
+      });
+
+      it('leaves out matches outside the edges and answers nothing, without asking for edges, when nothing matches', async () => {
+        const edges = [T0 + DAY, T0 + DAY + 6 * HOUR, T0 + 2 * DAY];
+        const h = await store.histogram({ serverId: serverA, resource: 'lobby' }, () => edges);
+        expect(h.counts).toEqual(naiveCounts(matching({ serverId: serverA, resource: 'lobby' }), edges));
+        let asked = false;
+        const none = await store.histogram({ serverId: serverA, search: 'no such words' }, () => {
+          asked = true;
+          return edges;
+        });
+        expect(none).toEqual({ edges: [], counts: [], capped: false, span: null });
+        expect(await store.histogram({ serverId: 'nobody' }, () => edges)).toEqual({ edges: [], counts: [], capped: false, span: null });
+        expect(asked).toBe(false);
+        // Server B's one log never shows in A's histogram, nor A's in B's.
+        const b = await store.histogram({ serverId: serverB }, () => [T0, T0 + DAY]);
+        expect(b.counts).toEqual([{ info: 1 }]);
+      });
+
+      it('refuses edges that do not ascend or are too many', async () => {
+        await expect(store.histogram({ serverId: serverA }, () => [T0, T0])).rejects.toThrow(RangeError);
+        await expect(store.histogram({ serverId: serverA }, () => [T0])).rejects.toThrow(RangeError);
+        await expect(store.histogram({ serverId: serverA }, () => [T0, T0 + 0.5])).rejects.toThrow(RangeError);
+        await expect(store.histogram({ serverId: serverA }, () => Array.from({ length: 202 }, (_, i) => T0 + i))).rejects.toThrow(RangeError);
+      });
+
+      it('past the count cap, counts exactly every match from the span’s first instant on, and no more than the cap', async () => {
+        const capped = await makeAdapter({ countCap: 10 });
+        try {
+          await capped.adapter.insertBatch(records);
+          const queries: LogScanQuery[] = [
+            { serverId: serverA },
+            { serverId: serverA, logType: 'text' },
+            { serverId: serverA, search: 'the lobby' },
+            { serverId: serverA, level: 'info' },
+            { serverId: serverA, search: 'arena', type: 'general' },
+          ];
+          for (const q of queries) {
+            const found = matching(q);
+            expect(found.length).toBeGreaterThan(10);
+            const h = await capped.adapter.histogram(q, () => EDGES);
+            expect(h.capped, JSON.stringify(q)).toBe(true);
+            const span = h.span!;
+            expect(span.last).toBe(Math.max(...found.map((r) => r.createdAt)));
+            const counted = found.filter((r) => r.createdAt >= span.first).length;
+            expect(counted, JSON.stringify(q)).toBeGreaterThan(0);
+            expect(counted).toBeLessThanOrEqual(10);
+            expect(h.counts, JSON.stringify(q)).toEqual(naiveCounts(found, EDGES, span.first));
+          }
+        } finally {
+          await capped.cleanup();
+        }
       });
     });
 

@@ -75,6 +75,30 @@ export interface LogStats {
   readonly perResource: Readonly<Record<string, TextPhotoCount>>;
 }
 
+/**
+ * Where the matches of a histogram lie (epoch ms): the oldest and newest counted. `capped` when more than the
+ * store's count cap match: `first` is then the earliest instant from which every match is counted (the
+ * newest cap matches at most), and older matches are left out.
+ */
+export interface LogMatchSpan {
+  readonly first: number;
+  readonly last: number;
+  readonly capped: boolean;
+}
+
+/** Counts per time bucket and level; bucket i holds the matches with createdAt in [edges[i], edges[i+1]). */
+export interface LogHistogram {
+  readonly edges: readonly number[];
+  /** One entry per bucket: lower-cased level -> count (levels without matches absent). */
+  readonly counts: ReadonlyArray<Readonly<Record<string, number>>>;
+  /** As LogMatchSpan.capped: matches older than `first` (and edges[0]) were not counted. */
+  readonly capped: boolean;
+  readonly span: LogMatchSpan | null;
+}
+
+/** Most buckets a histogram may ask for (the logs service asks for about 30-60). */
+export const MAX_HISTOGRAM_BUCKETS = 200;
+
 export interface LogStore {
   /** Inserts the records; a record whose id is already stored is skipped. Returns how many were new. */
   insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }>;
@@ -86,6 +110,14 @@ export interface LogStore {
    * Rows inserted or deleted while a scan runs may or may not be seen; none is seen twice.
    */
   scan(query: LogScanQuery, pageSize: number): AsyncIterable<LogRecord[]>;
+  /**
+   * Counts the logs matching `query` (the same filters and search as query()) per time bucket and
+   * lower-cased level, in the store, reading at most the count cap of matches (plus one) per access path.
+   * The store first finds the matches' span and hands it to `bucketEdges`, which answers the bucket edges
+   * (ascending epoch ms, 2 to MAX_HISTOGRAM_BUCKETS + 1 of them); matches before span.first are never
+   * counted. No match: no edges, no counts, span null (bucketEdges is not called).
+   */
+  histogram(query: LogScanQuery, bucketEdges: (span: LogMatchSpan) => readonly number[]): Promise<LogHistogram>;
   /** Totals and per level/type/resource over all stored logs; perDay over [fromDay, toDay] (inclusive, UTC). */
   stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats>;
   /** Distinct levels, types and resources a server has used (for filters and webhook options). */

@@ -12,7 +12,8 @@
  */
 import { MongoBulkWriteError, MongoClient } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter, Sort } from 'mongodb';
-import type { DeleteResult, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
+import type { DeleteResult, LogHistogram, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
+import { EMPTY_HISTOGRAM, HistogramCounts, combineSpans, countedRange, validateHistogramEdges } from './log-histogram-shared.ts';
 import {
   DAY_MS,
   DEFAULT_COUNT_CAP,
@@ -255,6 +256,42 @@ export class MongoLogStore implements LogStore {
       const last = page[page.length - 1]!;
       after = { createdAt: last.createdAt, id: last.id };
     }
+  }
+
+  /**
+   * The histogram (sqlite-log-histogram.ts explains the cap): the newest cap+1 matches along the same
+   * indexes as a list page give the span, then one $group counts per bucket and lower-cased level. The
+   * bucket of a log is the number of inner edges at or before its createdAt (the edges come from the
+   * caller, already in the user's time zone, so no $dateTrunc is needed).
+   */
+  async histogram(query: LogScanQuery, bucketEdges: (span: LogMatchSpan) => readonly number[]): Promise<LogHistogram> {
+    validateLogQuery({ ...query, offset: 0, limit: 0 });
+    const filter = this.#filter({ ...query, offset: 0, limit: 0 });
+    const [newest] = await this.#logs
+      .aggregate<{ n: number; lo: number; hi: number }>([
+        { $match: filter },
+        { $sort: NEWEST_FIRST },
+        { $limit: this.#countCap + 1 },
+        { $group: { _id: null, n: { $sum: 1 }, lo: { $min: '$createdAt' }, hi: { $max: '$createdAt' } } },
+      ])
+      .toArray();
+    const span = combineSpans(newest === undefined ? [] : [{ n: newest.n, oldest: newest.lo, newest: newest.hi, cutoff: newest.lo + 1 }], this.#countCap);
+    if (span === null) return EMPTY_HISTOGRAM;
+    const edges = bucketEdges(span);
+    validateHistogramEdges(edges);
+    const counts = new HistogramCounts(edges.length - 1);
+    const range = countedRange(query, edges, span);
+    if (range.from <= range.to) {
+      const inner = edges.slice(1, -1);
+      const rows = await this.#logs
+        .aggregate<{ _id: { b: number; lv: string }; n: number }>([
+          { $match: this.#filter({ ...query, from: range.from, to: range.to, offset: 0, limit: 0 }) },
+          { $group: { _id: { b: { $size: { $filter: { input: inner, as: 'e', cond: { $lte: ['$$e', '$createdAt'] } } } }, lv: '$levelLc' }, n: { $sum: 1 } } },
+        ])
+        .toArray();
+      for (const row of rows) counts.add(row._id.b, row._id.lv, row.n);
+    }
+    return counts.build(edges, span);
   }
 
   /** Rollups answer the total when they can (exact, never capped); otherwise a count up to the cap. */

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
-import type { DeleteResult, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
+import type { DeleteResult, LogHistogram, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
 import {
   DAY_MS,
   DEFAULT_COUNT_CAP,
@@ -28,6 +28,9 @@ import {
   validateLogQuery,
   validateScanPageSize,
 } from './log-store-shared.ts';
+import { EMPTY_HISTOGRAM } from './log-histogram-shared.ts';
+import { instantAfterRowid, sqliteHistogram } from './sqlite-log-histogram.ts';
+import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 import {
@@ -696,6 +699,78 @@ export class SqliteLogStore implements LogStore {
       return num(row?.['n']);
     }
     return null;
+  }
+
+  async histogram(query: LogScanQuery, bucketEdges: (span: LogMatchSpan) => readonly number[]): Promise<LogHistogram> {
+    validateLogQuery({ ...query, offset: 0, limit: 0 });
+    const serverKey = this.#serverKey(query.serverId, false);
+    if (serverKey === undefined) return EMPTY_HISTOGRAM;
+    return sqliteHistogram(
+      {
+        prepare: (sql) => this.#prepare(sql),
+        cap: this.#countCap,
+        levelIndex: this.#levelIndexCounts(query, serverKey),
+        parts: (range) =>
+          this.#histogramParts(
+            range === undefined ? query : { ...query, from: Math.max(query.from ?? range.from, range.from), to: Math.min(query.to ?? range.to, range.to) },
+            serverKey,
+          ),
+        instantAfterRowid: (rowid) => instantAfterRowid(serverKey, rowid),
+      },
+      bucketEdges,
+    );
+  }
+
+  /** A query of only a log type, a level and a range is counted through the level index (sqlite-log-histogram.ts). */
+  #levelIndexCounts(query: LogScanQuery, serverKey: number): LevelIndexCounts | null {
+    if (present(query.search) || present(query.type) || present(query.resource) || present(query.afterId)) return null;
+    const levels = present(query.level)
+      ? [query.level]
+      : this.#prepare('SELECT DISTINCT value FROM rollup_dim WHERE server_key = ? AND dim = ? AND n > 0')
+          .all(serverKey, DIM_LEVEL)
+          .map((row) => str(row['value']));
+    return { serverKey, levels, logType: query.logType, from: query.from, to: query.to };
+  }
+
+  /**
+   * The access paths of a list page of this query (sqlite-log-histogram.ts): the filter plan, or for an
+   * indexed search the FTS rowid range, the rows ahead of the indexer's cursor and the late ones, with the
+   * same terms as #searchPage.
+   */
+  #histogramParts(query: LogScanQuery, serverKey: number): HistogramPart[] {
+    const paged: LogQuery = { ...query, offset: 0, limit: 0 };
+    const phrase = this.#indexExpression(paged, serverKey);
+    if (phrase === null) {
+      const plan = this.#plan(paged, serverKey);
+      return [{ sql: plan.from, params: plan.params, col: '', order: 'time' }];
+    }
+    const filters = this.#filterTerms(paged);
+    const { lo, hi } = serverRowidRange(serverKey);
+    const fromFloor = query.from === undefined ? lo : rowidFloor(serverKey, query.from);
+    const floor = fromFloor > lo ? fromFloor : lo;
+    const search = present(query.search) ? query.search : undefined;
+    const searchSql = search === undefined ? '' : ` AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+    const searchParams = search === undefined ? [] : SEARCH_COLUMNS.map(() => likePattern(search));
+    const cursor = this.#indexer.cursor(serverKey);
+    const afterCursor = cursor === null ? '' : ' AND (l.created_at, l.id) > (?, ?)';
+    const cursorParams = cursor === null ? [] : [cursor.createdAt, cursor.id];
+    return [
+      {
+        sql:
+          `logs_fts CROSS JOIN logs l INDEXED BY logs_fts_rowid ON l.fts_rowid = logs_fts.rowid AND l.fts_rowid > 0 ` +
+          `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${filters.sql}`,
+        params: [phrase, floor, hi, serverKey, ...filters.params],
+        col: 'l.',
+        order: 'rowid',
+      },
+      { sql: `logs l WHERE l.server_key = ?${afterCursor}${filters.sql}${searchSql}`, params: [serverKey, ...cursorParams, ...filters.params, ...searchParams], col: 'l.', order: 'time' },
+      {
+        sql: `search_late q CROSS JOIN logs l ON l.server_key = q.server_key AND l.created_at = q.created_at AND l.id = q.id WHERE q.server_key = ?${filters.sql}${searchSql}`,
+        params: [serverKey, ...filters.params, ...searchParams],
+        col: 'l.',
+        order: 'time',
+      },
+    ];
   }
 
   async stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats> {

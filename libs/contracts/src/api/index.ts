@@ -11,3 +11,4 @@ export * from './admin.ts';
 export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts';
 export type { ServerRole, SiteRole } from '../roles.ts';
 export * from './backups.ts';
+export * from './log-histogram.ts';

@@ -58,14 +58,39 @@ export function startOfDayIn(day: string, timeZone: string): number | null {
   const midnightAsUtc = startOfDay(day);
   const formatter = formatterOf(timeZone);
   if (midnightAsUtc === null || formatter === null) return null;
-  // Two passes find the offset in force at local midnight (the first guess may sit across a clock change).
-  const first = midnightAsUtc - offsetAt(formatter, midnightAsUtc);
-  const second = midnightAsUtc - offsetAt(formatter, first);
-  const candidates = [first, second].sort((a, b) => a - b);
-  const exact = candidates.find((t) => wallClock(formatter, t) === midnightAsUtc);
+  const { candidates, second, exact } = instantsOf(formatter, midnightAsUtc);
   if (exact !== undefined) return exact;
   // Midnight does not exist that day: the day starts where the local date first reads `day`.
   return candidates.find((t) => dayOf(wallClock(formatter, t)) === day) ?? second;
+}
+
+/**
+ * Two passes find the offset in force at a wall-clock time (the first guess may sit across a clock change):
+ * the candidate instants (ascending), the second guess, and the earliest one whose wall clock reads exactly `wallAsUtc` (none when a clock
+ * change skips that time).
+ */
+function instantsOf(formatter: Intl.DateTimeFormat, wallAsUtc: number): { candidates: number[]; second: number; exact: number | undefined } {
+  const first = wallAsUtc - offsetAt(formatter, wallAsUtc);
+  const second = wallAsUtc - offsetAt(formatter, first);
+  const candidates = [first, second].sort((a, b) => a - b);
+  return { candidates, second, exact: candidates.find((t) => wallClock(formatter, t) === wallAsUtc) };
+}
+
+/**
+ * The instant at which the zone's clock reads `wallAsUtc` (a wall-clock time written as if it were UTC,
+ * whole seconds); the earlier one when the time occurs twice; null when a clock change skips it or the zone
+ * is unknown.
+ */
+export function instantOfWallClock(wallAsUtc: number, timeZone: string): number | null {
+  const formatter = formatterOf(timeZone);
+  if (formatter === null) return null;
+  return instantsOf(formatter, wallAsUtc).exact ?? null;
+}
+
+/** The zone's wall-clock time at `instant`, written as if it were UTC (whole seconds); null for an unknown zone. */
+export function wallClockIn(instant: number, timeZone: string): number | null {
+  const formatter = formatterOf(timeZone);
+  return formatter === null ? null : wallClock(formatter, instant);
 }
 
 /** Epoch ms of the last millisecond of `day` in `timeZone` (the next local day's start minus 1). */

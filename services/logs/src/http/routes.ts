@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LogsRouteDeps } from './deps.ts';
 import { registerExportRoutes } from './export-routes.ts';
+import { registerHistogramRoute } from './histogram-route.ts';
 import { registerImageRoute } from './image-route.ts';
 import { registerLogRoutes } from './log-routes.ts';
 import { registerSettingsRoutes } from './settings-routes.ts';
@@ -14,6 +15,7 @@ import { registerUsageRoute } from './usage-route.ts';
  */
 export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
   await registerLogRoutes(app, deps);
+  await registerHistogramRoute(app, deps);
   await registerTailRoute(app, deps);
   await registerSettingsRoutes(app, deps);
   await registerUsageRoute(app, deps);

@@ -1,11 +1,5 @@
-import { BarChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import ReactEChartsCore from 'echarts-for-react/esm/core';
+import { echarts, ReactEChartsCore } from '../charts/echartsCore.ts';
 import type { ThemeMode } from '../../app/theme.tsx';
-
-echarts.use([BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 export interface ChartSeries {
   readonly name: string;

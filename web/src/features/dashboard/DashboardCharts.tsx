@@ -1,15 +1,8 @@
 import type { DayCount, NamedCount, OtherCount } from '@skald/contracts/api';
 import { Typography } from 'antd';
-import { BarChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import ReactEChartsCore from 'echarts-for-react/esm/core';
+import { echarts, ReactEChartsCore } from '../charts/echartsCore.ts';
 import type { ThemeMode } from '../../app/theme.tsx';
 import { breakdownRows, hiddenNote } from './breakdownRows.ts';
-
-// Only the pieces the dashboard draws, so echarts stays small and inside this lazy chunk.
-echarts.use([BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 const TEXT_COLOR = '#3b82f6';
 

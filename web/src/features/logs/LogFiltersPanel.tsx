@@ -16,7 +16,8 @@ export function LogFiltersPanel({ value, onChange, levels = [] }: Props) {
   const [open, setOpen] = useState(false);
   const set = (key: keyof LogFilters, next: string) => onChange({ ...value, [key]: next });
   const levelOptions = levels.map((l) => ({ value: l, label: l }));
-  const active = Object.values(value).filter((v) => v.trim() !== '').length;
+  // A bar's time range shows (and clears) above the list, not in this form.
+  const active = Object.entries(value).filter(([key, v]) => key !== 'timeFrom' && key !== 'timeTo' && v.trim() !== '').length;
   return (
     <div className="filters">
       <Button className="filters-toggle" icon={<FilterOutlined />} onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-controls="log-filters">

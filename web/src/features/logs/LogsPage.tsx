@@ -1,11 +1,12 @@
 import { Alert, Empty, Spin } from 'antd';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { LevelContrastNote } from './LevelContrastNote.tsx';
 import { LogCard } from './LogCard.tsx';
 import { LiveBar } from './LiveBar.tsx';
 import { LogFiltersPanel } from './LogFiltersPanel.tsx';
+import { LogHistogramPanel } from './LogHistogramPanel.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, useLogsPageQuery } from './logsApi.ts';
 import { PageSizeSelect, Pager } from '../common/Pager.tsx';
 import { usePagedFilters } from './usePagedFilters.ts';
@@ -19,13 +20,17 @@ export default function LogsPage() {
   const [live, setLive] = useState(false);
   const [paused, setPaused] = useState(false);
   // Live: the tail replaces the polled page (same filters); off, the page polls as the spec says.
-  const tail = useLiveTail(serverId, paging.settledFilters, { enabled: live, paused });
+  // Live follows what arrives now: a histogram bar's past time range does not apply to it (the histogram
+  // and its range tag come back with the list when Live is off).
+  const tail = useLiveTail(serverId, { ...paging.settledFilters, timeFrom: '', timeTo: '' }, { enabled: live, paused });
   const { data, isLoading, isError } = useLogsPageQuery(
     { serverId: serverId ?? '', filters: paging.settledFilters, page: paging.page, pageSize: paging.pageSize },
     { skip: !serverId || live, pollingInterval: LOGS_POLL_MS, skipPollingIfUnfocused: true },
   );
   const { data: colors } = useLevelColorsQuery(serverId ?? '', { skip: !serverId });
   const { data: levels } = useLevelTypesQuery(serverId ?? '', { skip: !serverId });
+  const { filters, setFilters } = paging;
+  const onTimeRange = useCallback((timeFrom: string, timeTo: string) => setFilters({ ...filters, timeFrom, timeTo }), [filters, setFilters]);
 
   if (!serverId) {
     return (
@@ -54,6 +59,7 @@ export default function LogsPage() {
         onPaused={setPaused}
         tail={tail}
       />
+      {!live && <LogHistogramPanel serverId={serverId} filters={paging.settledFilters} logType="text" colors={colors} onTimeRange={onTimeRange} />}
       {live ? (
         tail.logs.length === 0 ? (
           <Empty description="No new logs yet." />

@@ -6,6 +6,12 @@ export interface LogFilters {
   resource: string;
   dateFrom: string;
   dateTo: string;
+  /**
+   * A narrower range than whole days, set by a click on a histogram bar (issue 17): ISO instants, timeFrom
+   * inclusive, timeTo exclusive (the bar's own from and to).
+   */
+  timeFrom: string;
+  timeTo: string;
 }
 
-export const EMPTY_FILTERS: LogFilters = { search: '', type: '', level: '', resource: '', dateFrom: '', dateTo: '' };
+export const EMPTY_FILTERS: LogFilters = { search: '', type: '', level: '', resource: '', dateFrom: '', dateTo: '', timeFrom: '', timeTo: '' };

@@ -1,4 +1,4 @@
-import type { ApiLog, ApiLogList, ColorLevel, LevelColor, LevelColors, LevelList, PhotoLogPage } from '@skald/contracts/api';
+import type { ApiLog, ApiLogList, ColorLevel, LevelColor, LevelColors, LevelList, LogHistogram, PhotoLogPage } from '@skald/contracts/api';
 import { apiSlice, totalCappedFromMeta, totalFromMeta } from '../../app/api.ts';
 import type { LogFilters } from './logFilters.ts';
 import { cleanLogEntry } from './plainText.ts';
@@ -33,6 +33,20 @@ export function pageParams({ serverId, filters, page, pageSize }: PageQuery): Re
   return params;
 }
 
+export interface HistogramQuery {
+  serverId: string;
+  filters: LogFilters;
+  logType: 'text' | 'photo';
+}
+
+/** The list's filters without its paging; always with the browser's zone, which the bars follow. */
+export function histogramParams({ serverId, filters }: HistogramQuery): Record<string, string> {
+  const { page: _page, pageSize: _pageSize, ...params } = pageParams({ serverId, filters, page: 1, pageSize: 1 });
+  const timeZone = userTimeZone();
+  if (timeZone) params['timeZone'] = timeZone;
+  return params;
+}
+
 export const logsApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     logsPage: build.query<LogPage, PageQuery>({
@@ -50,6 +64,10 @@ export const logsApi = apiSlice.injectEndpoints({
       transformResponse: (body: PhotoLogPage) => ({ ...body, photologs: body.photologs.map(cleanLogEntry) }),
       providesTags: ['PhotoLogs'],
     }),
+    logHistogram: build.query<LogHistogram, HistogramQuery>({
+      query: (arg) => ({ url: arg.logType === 'photo' ? '/photologs/my/histogram' : '/logs/my/histogram', params: histogramParams(arg) }),
+      providesTags: (_result, _error, arg) => [arg.logType === 'photo' ? 'PhotoLogs' : 'Logs'],
+    }),
     levelColors: build.query<LevelColors, string>({
       query: (serverId) => ({ url: '/settings/colors', params: { serverId } }),
       providesTags: ['Colors'],
@@ -62,10 +80,16 @@ export const logsApi = apiSlice.injectEndpoints({
   }),
 });
 
-export const { useLogsPageQuery, usePhotoLogsPageQuery, useLevelColorsQuery, useLevelTypesQuery } = logsApi;
+export const { useLogsPageQuery, usePhotoLogsPageQuery, useLogHistogramQuery, useLevelColorsQuery, useLevelTypesQuery } = logsApi;
 
 /** Logs and photo logs poll every 5 s (spec 000 §7, §9). */
 export const LOGS_POLL_MS = 5_000;
+
+/**
+ * The histogram refreshes less often than the list: it counts up to 100,000 matches on each call, and its
+ * bars barely move in 5 s (docs/DECISIONS.md). A filter change or a bar click refetches it at once.
+ */
+export const HISTOGRAM_POLL_MS = 15_000;
 
 /**
  * Spec 000 §3's colours for a level the server has no colour for. The server answers every level's

@@ -6,6 +6,7 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { formatTime } from '../logs/LogCard.tsx';
 import { LevelContrastNote } from '../logs/LevelContrastNote.tsx';
 import { LogFiltersPanel } from '../logs/LogFiltersPanel.tsx';
+import { LogHistogramPanel } from '../logs/LogHistogramPanel.tsx';
 import { Highlight } from '../common/Highlight.tsx';
 import { LogMetadata } from '../logs/LogMetadata.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, usePhotoLogsPageQuery } from '../logs/logsApi.ts';
@@ -53,6 +54,8 @@ export default function PhotoLogsPage() {
   const { data: levels } = useLevelTypesQuery(serverId ?? '', { skip: !serverId });
   const [viewerIndex, setViewerIndex] = useState<number | null>(null);
   const closeViewer = useCallback(() => setViewerIndex(null), []);
+  const { filters, setFilters } = paging;
+  const onTimeRange = useCallback((timeFrom: string, timeTo: string) => setFilters({ ...filters, timeFrom, timeTo }), [filters, setFilters]);
 
   // The page returns to 1 when the stored set changes (spec 000 §2), not on every identical poll.
   const total = data?.total;
@@ -79,6 +82,7 @@ export default function PhotoLogsPage() {
         <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
         <PageSizeSelect value={paging.pageSize} sizes={PHOTO_PAGE_SIZES} onChange={paging.setPageSize} />
       </div>
+      <LogHistogramPanel serverId={serverId} filters={paging.settledFilters} logType="photo" colors={colors} onTimeRange={onTimeRange} />
       {isError ? (
         <Alert type="error" title="Error while getting photologs." showIcon />
       ) : !data ? (
