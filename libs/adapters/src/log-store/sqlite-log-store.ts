@@ -473,34 +473,7 @@ export class SqliteLogStore implements LogStore {
    * otherwise through the rows; either way up to the count cap.
    */
   #searchPage(query: LogQuery, phrase: string, exact: ExactInIndex, serverKey: number): LogPage {
-    // The indexed rows need no check of what the index answered exactly; the scanned ones check everything.
-    const indexedFilters = this.#filterTerms(query, exact);
-    const filters = this.#filterTerms(query, { level: false, logType: false });
-    const { lo, hi } = serverRowidRange(serverKey);
-    const fromFloor = query.from === undefined ? lo : rowidFloor(serverKey, query.from);
-    const floor = fromFloor > lo ? fromFloor : lo;
-    const indexed = (lower: bigint) => ({
-      sql:
-        `logs_fts CROSS JOIN logs l INDEXED BY logs_fts_rowid ON l.fts_rowid = logs_fts.rowid AND l.fts_rowid > 0 ` +
-        `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${indexedFilters.sql}`,
-      params: [phrase, lower, hi, serverKey, ...indexedFilters.params] as SQLInputValue[],
-    });
-    const search = present(query.search) ? query.search : undefined;
-    const pattern = search === undefined ? '' : likePattern(search);
-    const searchSql = search === undefined ? '' : ` AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
-    const searchParams = search === undefined ? [] : SEARCH_COLUMNS.map(() => pattern);
-    const cursor = this.#indexer.cursor(serverKey);
-    const ahead =
-      cursor === null
-        ? { sql: `logs l WHERE l.server_key = ?${filters.sql}${searchSql}`, params: [serverKey, ...filters.params, ...searchParams] as SQLInputValue[] }
-        : {
-            sql: `logs l WHERE l.server_key = ? AND (l.created_at, l.id) > (?, ?)${filters.sql}${searchSql}`,
-            params: [serverKey, cursor.createdAt, cursor.id, ...filters.params, ...searchParams] as SQLInputValue[],
-          };
-    const late = {
-      sql: `search_late q CROSS JOIN logs l ON l.server_key = q.server_key AND l.created_at = q.created_at AND l.id = q.id WHERE q.server_key = ?${filters.sql}${searchSql}`,
-      params: [serverKey, ...filters.params, ...searchParams] as SQLInputValue[],
-    };
+    const { lo, hi, floor, indexed, ahead, late, indexedFilters } = this.#searchSources(query, phrase, exact, serverKey);
     let items: LogRecord[] = [];
     if (query.limit > 0) {
       const want = query.offset + query.limit;
@@ -531,6 +504,42 @@ export class SqliteLogStore implements LogStore {
     const aheadCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${ahead.sql} LIMIT ?)`).get(...ahead.params, limit);
     const lateCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${late.sql} LIMIT ?)`).get(...late.params, limit);
     return { items, ...cappedTotal(num(indexedCount?.['n']) + num(aheadCount?.['n']) + num(lateCount?.['n']), this.#countCap) };
+  }
+
+  /**
+   * The three sources of an indexed search's matches (#searchPage), shared by list pages and histograms:
+   * the FTS rowid range from a lower rowid on, the rows ahead of the indexer's cursor and the late ones.
+   */
+  #searchSources(query: LogQuery, phrase: string, exact: ExactInIndex, serverKey: number) {
+    // The indexed rows need no check of what the index answered exactly; the scanned ones check everything.
+    const indexedFilters = this.#filterTerms(query, exact);
+    const filters = this.#filterTerms(query, { level: false, logType: false });
+    const { lo, hi } = serverRowidRange(serverKey);
+    const fromFloor = query.from === undefined ? lo : rowidFloor(serverKey, query.from);
+    const floor = fromFloor > lo ? fromFloor : lo;
+    const indexed = (lower: bigint) => ({
+      sql:
+        `logs_fts CROSS JOIN logs l INDEXED BY logs_fts_rowid ON l.fts_rowid = logs_fts.rowid AND l.fts_rowid > 0 ` +
+        `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${indexedFilters.sql}`,
+      params: [phrase, lower, hi, serverKey, ...indexedFilters.params] as SQLInputValue[],
+    });
+    const search = present(query.search) ? query.search : undefined;
+    const pattern = search === undefined ? '' : likePattern(search);
+    const searchSql = search === undefined ? '' : ` AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+    const searchParams = search === undefined ? [] : SEARCH_COLUMNS.map(() => pattern);
+    const cursor = this.#indexer.cursor(serverKey);
+    const ahead =
+      cursor === null
+        ? { sql: `logs l WHERE l.server_key = ?${filters.sql}${searchSql}`, params: [serverKey, ...filters.params, ...searchParams] as SQLInputValue[] }
+        : {
+            sql: `logs l WHERE l.server_key = ? AND (l.created_at, l.id) > (?, ?)${filters.sql}${searchSql}`,
+            params: [serverKey, cursor.createdAt, cursor.id, ...filters.params, ...searchParams] as SQLInputValue[],
+          };
+    const late = {
+      sql: `search_late q CROSS JOIN logs l ON l.server_key = q.server_key AND l.created_at = q.created_at AND l.id = q.id WHERE q.server_key = ?${filters.sql}${searchSql}`,
+      params: [serverKey, ...filters.params, ...searchParams] as SQLInputValue[],
+    };
+    return { lo, hi, floor, indexed, ahead, late, indexedFilters };
   }
 
   /** The query's filters other than the server, the search and those `exact` says the index answered, as terms on alias `l`. */
@@ -739,37 +748,16 @@ export class SqliteLogStore implements LogStore {
    */
   #histogramParts(query: LogScanQuery, serverKey: number): HistogramPart[] {
     const paged: LogQuery = { ...query, offset: 0, limit: 0 };
-    const phrase = this.#indexExpression(paged, serverKey);
-    if (phrase === null) {
+    const expression = this.#indexExpression(paged, serverKey);
+    if (expression === null) {
       const plan = this.#plan(paged, serverKey);
       return [{ sql: plan.from, params: plan.params, col: '', order: 'time' }];
     }
-    const filters = this.#filterTerms(paged);
-    const { lo, hi } = serverRowidRange(serverKey);
-    const fromFloor = query.from === undefined ? lo : rowidFloor(serverKey, query.from);
-    const floor = fromFloor > lo ? fromFloor : lo;
-    const search = present(query.search) ? query.search : undefined;
-    const searchSql = search === undefined ? '' : ` AND (${SEARCH_COLUMNS.map((c) => `l.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
-    const searchParams = search === undefined ? [] : SEARCH_COLUMNS.map(() => likePattern(search));
-    const cursor = this.#indexer.cursor(serverKey);
-    const afterCursor = cursor === null ? '' : ' AND (l.created_at, l.id) > (?, ?)';
-    const cursorParams = cursor === null ? [] : [cursor.createdAt, cursor.id];
+    const { floor, indexed, ahead, late } = this.#searchSources(paged, expression.match, expression.exact, serverKey);
     return [
-      {
-        sql:
-          `logs_fts CROSS JOIN logs l INDEXED BY logs_fts_rowid ON l.fts_rowid = logs_fts.rowid AND l.fts_rowid > 0 ` +
-          `WHERE logs_fts MATCH ? AND logs_fts.rowid BETWEEN ? AND ? AND l.server_key = ?${filters.sql}`,
-        params: [phrase, floor, hi, serverKey, ...filters.params],
-        col: 'l.',
-        order: 'rowid',
-      },
-      { sql: `logs l WHERE l.server_key = ?${afterCursor}${filters.sql}${searchSql}`, params: [serverKey, ...cursorParams, ...filters.params, ...searchParams], col: 'l.', order: 'time' },
-      {
-        sql: `search_late q CROSS JOIN logs l ON l.server_key = q.server_key AND l.created_at = q.created_at AND l.id = q.id WHERE q.server_key = ?${filters.sql}${searchSql}`,
-        params: [serverKey, ...filters.params, ...searchParams],
-        col: 'l.',
-        order: 'time',
-      },
+      { ...indexed(floor), col: 'l.', order: 'rowid' },
+      { ...ahead, col: 'l.', order: 'time' },
+      { ...late, col: 'l.', order: 'time' },
     ];
   }
 
