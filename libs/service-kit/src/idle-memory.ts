@@ -7,8 +7,8 @@
  * does not shrink the young generation of a process that makes no further allocations. A smaller young
  * generation for good (`--max-semi-space-size=2`) made the batch path ~22% dearer (docs/PERFORMANCE.md).
  *
- * So the young generation keeps its size under load and is returned once the process is idle: when it
- * has used almost no CPU for IDLE_CHECKS checks in a row and V8's heap has room it does not use, one
+ * So the young generation keeps its size under load and is returned once the process is idle: when its
+ * event loop has been almost idle for `idleChecks` checks in a row and V8's heap has room it does not use, one
  * memory-reducing full GC runs (V8's "last resort" collection: shrinks the young generation and
  * releases the freed pages). It is a pause of ~0.1-0.3 s, taken only when there is nothing to pause,
  * at most once per MIN_INTERVAL_MS; the young generation grows back within a few scavenges of the next
@@ -18,10 +18,10 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 export interface IdleMemoryTrimOptions {
-  /** How often the process's CPU use is sampled. */
+  /** How often the event loop's busy time is sampled. */
   readonly checkEveryMs: number;
-  /** A check is idle when the process used less CPU than this share of the interval. */
-  readonly idleCpuShare: number;
+  /** A check is idle when the event loop was busy for less than this share of the interval. */
+  readonly idleBusyShare: number;
   /** This many idle checks in a row make the process idle. */
   readonly idleChecks: number;
   /** Heap committed but unused below this is not worth a full GC. */
@@ -32,7 +32,7 @@ export interface IdleMemoryTrimOptions {
 
 export const IDLE_MEMORY_TRIM_DEFAULTS: IdleMemoryTrimOptions = {
   checkEveryMs: 500,
-  idleCpuShare: 0.05,
+  idleBusyShare: 0.05,
   idleChecks: 2,
   minSlackBytes: 16 * 1024 * 1024,
   minIntervalMs: 60_000,
@@ -40,8 +40,8 @@ export const IDLE_MEMORY_TRIM_DEFAULTS: IdleMemoryTrimOptions = {
 
 /** What a trim decision reads, and the collection it runs (real ones in startIdleMemoryTrim; fakes in tests). */
 export interface IdleMemoryProbes {
-  /** CPU time the process has used so far, in microseconds. */
-  readonly cpuMicros: () => number;
+  /** Time the event loop has spent busy so far, in microseconds. */
+  readonly busyMicros: () => number;
   /** Committed and used bytes of V8's heap. */
   readonly heap: () => { readonly total: number; readonly used: number };
   readonly now: () => number;
@@ -52,22 +52,22 @@ export interface IdleMemoryProbes {
 export class IdleMemoryTrim {
   readonly #options: IdleMemoryTrimOptions;
   readonly #probes: IdleMemoryProbes;
-  #lastCpu: number;
+  #lastBusy: number;
   #idleInARow = 0;
   #lastTrim = Number.NEGATIVE_INFINITY;
 
   constructor(probes: IdleMemoryProbes, options: IdleMemoryTrimOptions = IDLE_MEMORY_TRIM_DEFAULTS) {
     this.#options = options;
     this.#probes = probes;
-    this.#lastCpu = probes.cpuMicros();
+    this.#lastBusy = probes.busyMicros();
   }
 
   /** One check; answers whether it collected. */
   check(): boolean {
-    const cpu = this.#probes.cpuMicros();
-    const used = cpu - this.#lastCpu;
-    this.#lastCpu = cpu;
-    const idle = used < this.#options.checkEveryMs * 1000 * this.#options.idleCpuShare;
+    const busy = this.#probes.busyMicros();
+    const used = busy - this.#lastBusy;
+    this.#lastBusy = busy;
+    const idle = used < this.#options.checkEveryMs * 1000 * this.#options.idleBusyShare;
     this.#idleInARow = idle ? this.#idleInARow + 1 : 0;
     if (this.#idleInARow < this.#options.idleChecks) return false;
     const now = this.#probes.now();
@@ -76,8 +76,8 @@ export class IdleMemoryTrim {
     if (heap.total - heap.used < this.#options.minSlackBytes) return false;
     this.#probes.collect();
     this.#lastTrim = now;
-    // The collection's own CPU is not load: the next check starts from here.
-    this.#lastCpu = this.#probes.cpuMicros();
+    // The collection's own time is not load: the next check starts from here.
+    this.#lastBusy = this.#probes.busyMicros();
     this.#idleInARow = 0;
     return true;
   }
@@ -113,10 +113,8 @@ export function startIdleMemoryTrim(options: IdleMemoryTrimOptions = IDLE_MEMORY
   if (collect === null) return { stop: () => undefined };
   const trim = new IdleMemoryTrim(
     {
-      cpuMicros: () => {
-        const used = process.cpuUsage();
-        return used.user + used.system;
-      },
+      // libuv's own accounting of the loop: no system call, unlike process.cpuUsage().
+      busyMicros: () => performance.eventLoopUtilization().active * 1000,
       heap: () => {
         const stats = getHeapStatistics();
         return { total: stats.total_heap_size, used: stats.used_heap_size };

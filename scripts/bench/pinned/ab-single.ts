@@ -2,8 +2,8 @@
  * A/B of the single-log path between two source trees: the all-in-one of this tree (B) and of another
  * checkout (A, `AB_BASE=/path/to/tree`, with its own node_modules) run side by side on the server CPU and
  * take turns under the same load, the order flipping every round, like ingest.bench.ts alternates Skald
- * and bare Fastify. On a machine shared with other work, CPU per request of two processes measured in
- * the same minute is the figure that can tell a change of a few percent from the noise.
+ * and bare Fastify: on a machine shared with other work, two processes measured in the same minute are
+ * the fairest comparison there is.
  *
  *   AB_BASE=/path/to/other/tree node scripts/bench/pinned/ab-single.ts   (AB_ROUNDS=6, BENCH_DURATION_S=5)
  *
