@@ -10,9 +10,11 @@
  * So the young generation keeps its size under load and is returned once the process is idle: when its
  * event loop has been almost idle for `idleChecks` checks in a row and V8's heap has room it does not use, one
  * memory-reducing full GC runs (V8's "last resort" collection: shrinks the young generation and
- * releases the freed pages). It is a pause of ~0.1-0.3 s, taken only when there is nothing to pause,
- * at most once per MIN_INTERVAL_MS; the young generation grows back within a few scavenges of the next
- * load.
+ * releases the freed pages; the compiled code is kept). It is a pause of ~0.1-0.3 s, taken only when
+ * there is nothing to pause, and it is not free afterwards: the young generation regrows from 1 MiB
+ * under the next load, which in A/B runs made the next seconds of single-log load dearer (up to ~15%
+ * CPU per request; trimming before every burst, ~45%). Hence at most once a minute, and only after the
+ * process has done some work since the last one (docs/PERFORMANCE.md).
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -26,8 +28,13 @@ export interface IdleMemoryTrimOptions {
   readonly idleChecks: number;
   /** Heap committed but unused below this is not worth a full GC. */
   readonly minSlackBytes: number;
-  /** At most one trim per this long (a process with intermittent traffic is not collected over and over). */
+  /** At most one trim per this long: each costs the next burst of load some warm-up (see below). */
   readonly minIntervalMs: number;
+  /**
+   * And only after the event loop has worked this long since the last trim (or since start): no trim in
+   * the quiet between start-up and the first traffic, none for a process that did nothing since.
+   */
+  readonly minBusyMs: number;
 }
 
 export const IDLE_MEMORY_TRIM_DEFAULTS: IdleMemoryTrimOptions = {
@@ -36,6 +43,7 @@ export const IDLE_MEMORY_TRIM_DEFAULTS: IdleMemoryTrimOptions = {
   idleChecks: 2,
   minSlackBytes: 16 * 1024 * 1024,
   minIntervalMs: 60_000,
+  minBusyMs: 100,
 };
 
 /** What a trim decision reads, and the collection it runs (real ones in startIdleMemoryTrim; fakes in tests). */
@@ -55,6 +63,7 @@ export class IdleMemoryTrim {
   #lastBusy: number;
   #idleInARow = 0;
   #lastTrim = Number.NEGATIVE_INFINITY;
+  #busySinceTrimUs = 0;
 
   constructor(probes: IdleMemoryProbes, options: IdleMemoryTrimOptions = IDLE_MEMORY_TRIM_DEFAULTS) {
     this.#options = options;
@@ -67,15 +76,17 @@ export class IdleMemoryTrim {
     const busy = this.#probes.busyMicros();
     const used = busy - this.#lastBusy;
     this.#lastBusy = busy;
+    this.#busySinceTrimUs += used;
     const idle = used < this.#options.checkEveryMs * 1000 * this.#options.idleBusyShare;
     this.#idleInARow = idle ? this.#idleInARow + 1 : 0;
     if (this.#idleInARow < this.#options.idleChecks) return false;
     const now = this.#probes.now();
-    if (now - this.#lastTrim < this.#options.minIntervalMs) return false;
+    if (now - this.#lastTrim < this.#options.minIntervalMs || this.#busySinceTrimUs < this.#options.minBusyMs * 1000) return false;
     const heap = this.#probes.heap();
     if (heap.total - heap.used < this.#options.minSlackBytes) return false;
     this.#probes.collect();
     this.#lastTrim = now;
+    this.#busySinceTrimUs = 0;
     // The collection's own time is not load: the next check starts from here.
     this.#lastBusy = this.#probes.busyMicros();
     this.#idleInARow = 0;
@@ -104,7 +115,19 @@ export function memoryReducingCollector(): (() => void) | null {
     }
   }
   const gc = memoryReducingGc;
-  return gc === null ? null : () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  if (gc === null) return null;
+  return () => {
+    // A last-resort collection also throws away the bytecode and compiled code of every function not
+    // running, which the next request would pay for again (JIT warm-up); only the memory is wanted here.
+    setFlagsFromString('--no-flush-bytecode');
+    setFlagsFromString('--no-flush-baseline-code');
+    try {
+      gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    } finally {
+      setFlagsFromString('--flush-bytecode');
+      setFlagsFromString('--flush-baseline-code');
+    }
+  };
 }
 
 /** Starts the checks on an unref'd timer (never keeps the process alive); `stop()` ends them. */

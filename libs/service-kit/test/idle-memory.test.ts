@@ -4,7 +4,7 @@ import { IdleMemoryTrim, memoryReducingCollector } from '../src/index.ts';
 import type { IdleMemoryTrimOptions } from '../src/index.ts';
 
 const MIB = 1024 * 1024;
-const OPTIONS: IdleMemoryTrimOptions = { checkEveryMs: 500, idleBusyShare: 0.05, idleChecks: 2, minSlackBytes: 16 * MIB, minIntervalMs: 60_000 };
+const OPTIONS: IdleMemoryTrimOptions = { checkEveryMs: 500, idleBusyShare: 0.05, idleChecks: 2, minSlackBytes: 16 * MIB, minIntervalMs: 60_000, minBusyMs: 100 };
 /** Busy time per check below which a check is idle: 5% of 500 ms = 25 ms. */
 const IDLE_US = 1_000;
 const BUSY_US = 400_000;
@@ -34,12 +34,19 @@ function fakeProcess() {
 }
 
 describe('IdleMemoryTrim', () => {
-  it('collects once the process has been idle for the configured checks in a row, not before', () => {
+  it('collects once the process has worked and then been idle for the configured checks in a row, not before', () => {
     const { state, tick } = fakeProcess();
+    expect(tick(BUSY_US)).toBe(false);
     expect(tick(BUSY_US)).toBe(false);
     expect(tick(IDLE_US)).toBe(false);
     expect(tick(IDLE_US)).toBe(true);
     expect(state.collections).toBe(1);
+  });
+
+  it('does not collect in the quiet after start-up, before any work', () => {
+    const { state, tick } = fakeProcess();
+    for (let i = 0; i < 20; i++) tick(IDLE_US);
+    expect(state.collections).toBe(0);
   });
 
   it('never collects while the process is busy', () => {
@@ -51,21 +58,34 @@ describe('IdleMemoryTrim', () => {
   it('leaves a heap with little unused room alone', () => {
     const { state, tick } = fakeProcess();
     state.total = state.used + 8 * MIB;
+    tick(BUSY_US);
+    tick(BUSY_US);
     for (let i = 0; i < 10; i++) tick(IDLE_US);
     expect(state.collections).toBe(0);
   });
 
-  it('collects at most once per interval, and again after it once the heap has grown', () => {
+  it('collects at most once per interval, however much work comes between', () => {
     const { state, tick } = fakeProcess();
-    tick(IDLE_US);
-    tick(IDLE_US);
-    expect(state.collections).toBe(1);
-    // A burst of load grows the heap again right after the collection.
     tick(BUSY_US);
-    state.total = 100 * MIB;
-    for (let i = 0; i < 10; i++) tick(IDLE_US);
+    tick(BUSY_US);
+    tick(IDLE_US);
+    tick(IDLE_US);
     expect(state.collections).toBe(1);
-    while (state.now < OPTIONS.minIntervalMs + 1_000) tick(IDLE_US);
+    const firstAt = state.now;
+    // Bursts of load that grow the heap again, each followed by idle time.
+    for (let burst = 0; burst < 5; burst++) {
+      for (let i = 0; i < 4; i++) tick(BUSY_US);
+      state.total = 100 * MIB;
+      for (let i = 0; i < 4; i++) tick(IDLE_US);
+    }
+    expect(state.collections).toBe(1);
+    while (state.now < firstAt + OPTIONS.minIntervalMs + 1_000) tick(IDLE_US);
+    // The interval has passed, and there was work since: one more.
+    expect(state.collections).toBe(2);
+    // Another interval with no work at all: none.
+    const later = state.now + OPTIONS.minIntervalMs + 1_000;
+    state.total = 100 * MIB;
+    while (state.now < later) tick(IDLE_US);
     expect(state.collections).toBe(2);
   });
 });
