@@ -6,7 +6,7 @@ import type { IdleMemoryTrimOptions } from '../src/index.ts';
 const MIB = 1024 * 1024;
 const OPTIONS: IdleMemoryTrimOptions = { checkEveryMs: 500, idleBusyShare: 0.05, idleChecks: 2, minSlackBytes: 16 * MIB, minIntervalMs: 60_000, minBusyMs: 100 };
 /** Busy time per check below which a check is idle: 5% of 500 ms = 25 ms. */
-const IDLE_US = 1_000;
+const IDLE_US = 500;
 const BUSY_US = 400_000;
 
 /** A process whose event-loop busy time, heap and clock the test moves by hand; counts the collections. */
