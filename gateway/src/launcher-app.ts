@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { SkaldConfig } from '@skald/config';
 import type { createSharedAdapters } from '@skald/adapters';
-import { createHttpApp } from '@skald/service-kit';
+import { createHttpApp, startIdleMemoryTrim } from '@skald/service-kit';
 import type { HttpAppOptions, ServiceModule, ServiceName } from '@skald/service-kit';
 import type { FactoryOverrides } from './service-registry.ts';
 
@@ -39,6 +39,7 @@ export interface RunningProcess {
  */
 export function runningProcess(app: FastifyInstance, modules: readonly ServiceModule[], shutdownSteps: RunningProcess['shutdownSteps']): RunningProcess {
   let started = false;
+  let idleTrim: { stop(): void } | null = null;
   return {
     app,
     modules,
@@ -47,8 +48,11 @@ export function runningProcess(app: FastifyInstance, modules: readonly ServiceMo
       await app.ready();
       for (const module of modules) await module.start();
       started = true;
+      // The young generation grown by start-up or a burst of load goes back once the process is idle.
+      idleTrim = startIdleMemoryTrim();
     },
     async close() {
+      idleTrim?.stop();
       await app.close();
       for (const step of started ? shutdownSteps : shutdownSteps.slice(-1)) await step.run();
     },

@@ -9,6 +9,7 @@ export * from './request-id.ts';
 export * from './http-app.ts';
 export * from './health.ts';
 export * from './shutdown.ts';
+export * from './idle-memory.ts';
 export * from './identity/read-model.ts';
 export * from './identity/server-access.ts';
 export * from './identity/site-access.ts';

@@ -5,8 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { pino } from 'pino';
 import { createHttpApp } from '../src/index.ts';
+import { accessLine } from '../src/access-log.ts';
+import { serializeRequest } from '../src/redaction.ts';
 
 const lines: Record<string, unknown>[] = [];
 const capture = new Writable({
@@ -77,6 +80,31 @@ describe('request logging', () => {
     lines.length = 0;
     await app.inject({ method: 'GET', url: '/health-like' });
     expect(lines).toEqual([]);
+  });
+
+  it('assembles the completion line byte for byte as pino writes it, odd characters in the URL included', async () => {
+    let captured: FastifyRequest | undefined;
+    const probe = createHttpApp({ logLevel: 'silent' });
+    probe.get('/*', async (request) => {
+      captured = request;
+      return {};
+    });
+    await probe.inject({ method: 'GET', url: '/a%22b/\u00e9?q="x"&token=T0K3N', headers: { 'x-request-id': 'req-0123456789' } });
+    await probe.close();
+    let written = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        written += chunk.toString('utf8');
+        callback();
+      },
+    });
+    pino({ level: 'info', timestamp: () => ',"time":1700000000123' }, sink).info(
+      { reqId: captured!.id, req: serializeRequest(captured!), res: { statusCode: 418 }, responseTime: 1.25 },
+      'request completed',
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(accessLine(1700000000123, captured!, 418, 1.25)).toBe(written);
+    expect(written).not.toContain('T0K3N');
   });
 
   it('follows a later change of the app level', async () => {

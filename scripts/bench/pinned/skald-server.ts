@@ -5,14 +5,16 @@
  * otherwise. The quota is checked on every request but can never run out (unlimited-quota.ts).
  *
  * Commands: provision (a user, a server on the legend tier, its key), stored (logs the store holds for
- * the server), rss / watch / peak (memory), profile-start / profile-stop (V8 CPU profile of this process,
- * the same profiler as --cpu-prof, written as a .cpuprofile for one phase of the load), stop.
+ * the server), rss / watch / peak (memory), memory (process.memoryUsage() and V8's heap by space),
+ * profile-start / profile-stop (V8 CPU profile of this process, the same profiler as --cpu-prof, written
+ * as a .cpuprofile for one phase of the load), stop.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { loadConfig } from '@skald/config';
 import { publishEvent, quotaKey, quotaWindowStart, ServerTierChangedEvent } from '@skald/contracts';
 import type { LogStore } from '@skald/ports';
@@ -82,6 +84,11 @@ serve({
   provision,
   stored: (serverId: string) => logStore!.count(serverId),
   rss: () => rssSplit(),
+  // Where the memory is: process.memoryUsage() and V8's heap spaces, committed and used.
+  memory: () => ({
+    usage: process.memoryUsage(),
+    spaces: getHeapSpaceStatistics().map((space) => ({ space: space.space_name, size: space.space_size, used: space.space_used_size })),
+  }),
   watch: () => peak.start(),
   peak: () => peak.stop(),
   async 'profile-start'() {

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { colorLevel, discordType } from '../src/domain/compat/discord.ts';
 import { splitTags } from '../src/domain/compat/compat-log.ts';
-import { parseLabelText } from '../src/domain/compat/loki.ts';
+import { parseLabelText, parseLokiProtobuf } from '../src/domain/compat/loki.ts';
+import { CompatShapeError } from '../src/domain/compat/compat-log.ts';
 import { createHarness } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
@@ -97,5 +98,13 @@ describe('format rules', () => {
   it('parses Loki label text with escapes and refuses anything else', () => {
     expect(parseLabelText('{event="a \\"b\\"", resource="r"}')).toEqual({ event: 'a "b"', resource: 'r' });
     expect(() => parseLabelText('{event=unquoted}')).toThrow(/Prometheus label text/);
+  });
+});
+
+describe('Loki protobuf push (codec loaded on first use)', () => {
+  it('refuses a body that is not a snappy block, and one that is not a PushRequest, as shape errors', async () => {
+    await expect(parseLokiProtobuf(Buffer.from('definitely not snappy'))).rejects.toBeInstanceOf(CompatShapeError);
+    // A valid snappy block (literal of 3 bytes) holding bytes that are no protobuf message.
+    await expect(parseLokiProtobuf(Buffer.from([0x03, 0x08, 0xff, 0xff, 0xff]))).rejects.toBeInstanceOf(CompatShapeError);
   });
 });

@@ -10,8 +10,7 @@
  * Entries keep the order they arrived in, stream by stream. Nothing is deduplicated: ox_lib stamps whole
  * seconds, so two different logs often share timestamp and even line.
  */
-import protobuf from 'protobufjs';
-import snappy from 'snappyjs';
+import type { Type } from 'protobufjs';
 import { LOG_LIMITS } from '@skald/contracts';
 import { isPlainObject } from '../log-input.ts';
 import { CompatShapeError, compatLog, withoutLuaTables } from './compat-log.ts';
@@ -30,7 +29,29 @@ message LabelPairAdapter { string name = 1; string value = 2; }
 message Timestamp { int64 seconds = 1; int32 nanos = 2; }
 `;
 
-const pushRequest = protobuf.parse(PUSH_PROTO).root.lookupType('logproto.PushRequest');
+interface PushCodec {
+  readonly uncompress: (compressed: Buffer, maxLength: number) => Uint8Array;
+  readonly pushRequest: Type;
+}
+
+let pushCodec: Promise<PushCodec> | undefined;
+
+/**
+ * protobufjs, its Long support and snappyjs (~50 modules) are loaded with the first protobuf push, not at
+ * start-up: most servers never send one, and every module loaded at start-up stays in the idle process's
+ * heap (issue 18, idle memory).
+ */
+function loadPushCodec(): Promise<PushCodec> {
+  pushCodec ??= Promise.all([import('protobufjs'), import('snappyjs')]).then(([protobuf, snappy]) => ({
+    uncompress: (compressed, maxLength) => snappy.default.uncompress(compressed, maxLength),
+    pushRequest: protobuf.default.parse(PUSH_PROTO).root.lookupType('logproto.PushRequest'),
+  }));
+  // A failed load (a broken install) is tried again by the next push rather than remembered.
+  pushCodec.catch(() => {
+    pushCodec = undefined;
+  });
+  return pushCodec;
+}
 
 interface LokiEntry {
   readonly timestampNs: string;
@@ -145,10 +166,11 @@ interface DecodedPush {
 export const MAX_PUSH_BYTES = 5 * 1024 * 1024;
 
 /** A snappy-compressed protobuf PushRequest (Content-Type application/x-protobuf). */
-export function parseLokiProtobuf(compressed: Buffer): CompatLog[] {
+export async function parseLokiProtobuf(compressed: Buffer): Promise<CompatLog[]> {
+  const { uncompress, pushRequest } = await loadPushCodec();
   let raw: Uint8Array;
   try {
-    raw = snappy.uncompress(compressed, MAX_PUSH_BYTES);
+    raw = uncompress(compressed, MAX_PUSH_BYTES);
   } catch {
     throw new CompatShapeError('body', `a snappy-compressed protobuf PushRequest (block format) of at most ${MAX_PUSH_BYTES} bytes uncompressed`);
   }

@@ -17,7 +17,7 @@ import { INGESTION_REFUSALS } from '../admission.ts';
 import { apiKeyAuth } from '../api-key-auth.ts';
 import type { IngestionRouteDeps } from '../deps.ts';
 import { LOGS_BODY_LIMIT } from '../log-route.ts';
-import { acceptLogs, translated } from './accept-logs.ts';
+import { acceptLogs, asBadRequest, translated } from './accept-logs.ts';
 import { decompressBody } from './body-encoding.ts';
 import { datadogKey, fivemanageKey, lokiKey } from './compat-keys.ts';
 import { acceptFivemanage } from './fivemanage-answer.ts';
@@ -44,7 +44,8 @@ export async function registerLogCompatRoutes(app: FastifyInstance, deps: Ingest
       },
     },
     async (request, reply) => {
-      const logs = translated(() => (Buffer.isBuffer(request.body) ? parseLokiProtobuf(request.body) : parseLokiJson(request.body)));
+      const body = request.body;
+      const logs = Buffer.isBuffer(body) ? await parseLokiProtobuf(body).catch(asBadRequest) : translated(() => parseLokiJson(body));
       await acceptLogs(deps, request, logs);
       return reply.code(204).send();
     },
