@@ -21,7 +21,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { startStripeTestServer } from '@skald/adapters/stripe-test-server';
 import type { StripeTestServer } from '@skald/adapters/stripe-test-server';
@@ -30,7 +29,7 @@ import { SKALD_PROCESSES } from '../deploy/processes.ts';
 import { startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 import type { KafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 import { createGameDatabase, dropDatabase, mariadbAvailable, uniqueDatabaseName } from '../services/backups/test/support/game-database.ts';
-import { redisReachable } from '@skald/testing';
+import { deleteRedisKeys, redisReachable } from '@skald/testing';
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
@@ -45,21 +44,6 @@ const AUDIT_TOPIC = 'skald.audit.v1';
 const IDENTITY_TOPIC = 'skald.identity.v1';
 
 
-/** Removes every key a run created (streams, groups, queues, counters). */
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 const redisUp = await redisReachable(REDIS_URL);
 if (!redisUp) console.log(`skipped: all processes: Redis not reachable at ${REDIS_URL} (BullMQ, counters and one of the buses need it)`);
@@ -116,7 +100,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
 
     afterAll(async () => {
       await topology?.stop();
-      await deleteRedisKeys(redisPrefix);
+      await deleteRedisKeys(REDIS_URL, redisPrefix);
       await stripe?.close();
       await receiver?.close();
       if (mariadbUp) await dropDatabase(backupDatabase);

@@ -7,15 +7,14 @@
  * exactly once, none missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { openEventStream, redisReachable } from '@skald/testing';
+import { deleteRedisKeys, openEventStream, redisReachable } from '@skald/testing';
 import type { EventStreamClient } from '@skald/testing';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
-import { eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
+import { distributedEnv, eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -32,48 +31,13 @@ let gateway: SkaldProcess;
 let replicaA: SkaldProcess;
 let replicaB: SkaldProcess;
 
-function sharedEnv(): Record<string, string> {
-  const keysDir = join(root, 'keys');
-  mkdirSync(keysDir, { recursive: true });
-  const pair = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-  writeFileSync(join(keysDir, 'public.pem'), pair.publicKey, { mode: 0o600 });
-  writeFileSync(join(keysDir, 'private.pem'), pair.privateKey, { mode: 0o600 });
-  return {
-    EVENT_BUS: 'redis',
-    REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    DOC_STORE: 'sqlite',
-    LOG_STORE: 'sqlite',
-    OBJECT_STORE: 'fs',
-    JOB_QUEUE: 'embedded',
-    COUNTERS: 'redis',
-    MAILER: 'outbox',
-    JWT_PUBLIC_KEY_FILE: join(keysDir, 'public.pem'),
-    JWT_PRIVATE_KEY_FILE: join(keysDir, 'private.pem'),
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-  };
-}
 
-async function deleteRedisKeys(): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 const storedLines = (proc: SkaldProcess): number => proc.output().split('\n').filter((line) => line.includes('logs: stored a batch')).length;
 
 describe.skipIf(!reachable)('live tail across two logs replicas over Redis Streams', () => {
   beforeAll(async () => {
-    const env = sharedEnv();
+    const env = distributedEnv(root, REDIS_URL, redisPrefix);
     const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), a: await freePort(), b: await freePort() };
     for (const service of ['auth', 'ingestion'] as const) {
       processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
@@ -98,7 +62,7 @@ describe.skipIf(!reachable)('live tail across two logs replicas over Redis Strea
   afterAll(async () => {
     for (const client of clients) client.close();
     await Promise.all(processes.map((proc) => proc.kill('SIGTERM')));
-    await deleteRedisKeys();
+    await deleteRedisKeys(REDIS_URL, redisPrefix);
     rmSync(root, { recursive: true, force: true });
   });
 

@@ -18,19 +18,18 @@
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
 import { startStripeTestServer } from '@skald/adapters/stripe-test-server';
 import type { StripeTestServer } from '@skald/adapters/stripe-test-server';
-import { redisReachable } from '@skald/testing';
+import { deleteRedisKeys, redisReachable } from '@skald/testing';
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
-import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
+import { distributedEnv, eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
 import { createGameDatabase, dropDatabase, mariadbAvailable, uniqueDatabaseName } from '../services/backups/test/support/game-database.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
@@ -52,50 +51,11 @@ const redisPrefix = `skaldtest-${randomBytes(6).toString('hex')}`;
 /** The auth process's configuration: what the operator command `users:promote` opens. */
 let authEnv: Record<string, string> = {};
 
-/** Removes every key this run created (streams, groups, counters) so runs do not accumulate. */
-async function deleteRedisKeys(): Promise<void> {
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
-function sharedEnv(): Record<string, string> {
-  const keysDir = join(root, 'keys');
-  mkdirSync(keysDir, { recursive: true });
-  const pair = generateKeyPairSync('ed25519', {
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
-  writeFileSync(join(keysDir, 'public.pem'), pair.publicKey, { mode: 0o600 });
-  writeFileSync(join(keysDir, 'private.pem'), pair.privateKey, { mode: 0o600 });
-  return {
-    EVENT_BUS: 'redis',
-    REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    DOC_STORE: 'sqlite',
-    LOG_STORE: 'sqlite',
-    OBJECT_STORE: 'fs',
-    JOB_QUEUE: 'embedded',
-    COUNTERS: 'redis',
-    MAILER: 'outbox',
-    JWT_PUBLIC_KEY_FILE: join(keysDir, 'public.pem'),
-    JWT_PRIVATE_KEY_FILE: join(keysDir, 'private.pem'),
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-  };
-}
 
 describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
   beforeAll(async () => {
-    const env = sharedEnv();
+    const env = distributedEnv(root, REDIS_URL, redisPrefix);
     stripe = await startStripeTestServer();
     const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort(), admin: await freePort(), webhooks: await freePort(), backups: await freePort() };
     authEnv = { ...env, TARGET: 'auth', DATA_DIR: join(root, 'auth') };
@@ -151,7 +111,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
 
   afterAll(async () => {
     await Promise.all(processes.map((proc) => proc.kill('SIGTERM')));
-    await deleteRedisKeys();
+    await deleteRedisKeys(REDIS_URL, redisPrefix);
     await stripe?.close();
     await receiver?.close();
     if (mariadb) await dropDatabase(backupDatabase);

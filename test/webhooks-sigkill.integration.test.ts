@@ -10,12 +10,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import { createEventBus } from '@skald/adapters';
 import { LogsBatchAcceptedEvent, MembershipAddedEvent, ServerCreatedEvent, ServerTierChangedEvent, eventMessage, identityMessage } from '@skald/contracts';
 import type { EventBus } from '@skald/ports';
 import { signAccessToken } from '@skald/service-kit';
-import { redisReachable } from '@skald/testing';
+import { deleteRedisKeys, redisReachable } from '@skald/testing';
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api } from './support/api-client.ts';
@@ -75,16 +74,7 @@ afterAll(async () => {
   for (const proc of started) await proc.kill('SIGKILL');
   await receiver?.close();
   await bus?.close();
-  if (reachable) {
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-    redis.disconnect();
-  }
+  if (reachable) await deleteRedisKeys(REDIS_URL, prefix);
   rmSync(root, { recursive: true, force: true });
 });
 

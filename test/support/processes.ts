@@ -6,6 +6,9 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -102,4 +105,31 @@ export async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/**
+ * The environment every process of a distributed test shares: the bus and counters on the real Redis under
+ * the run's prefix, embedded stores (one DATA_DIR per process, or shared where a test says so), and one
+ * fresh EdDSA key pair written under `root` (auth signs, the others verify).
+ */
+export function distributedEnv(root: string, redisUrl: string, redisPrefix: string): Record<string, string> {
+  const keysDir = join(root, 'keys');
+  mkdirSync(keysDir, { recursive: true });
+  const pair = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  writeFileSync(join(keysDir, 'public.pem'), pair.publicKey, { mode: 0o600 });
+  writeFileSync(join(keysDir, 'private.pem'), pair.privateKey, { mode: 0o600 });
+  return {
+    EVENT_BUS: 'redis',
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: redisPrefix,
+    DOC_STORE: 'sqlite',
+    LOG_STORE: 'sqlite',
+    OBJECT_STORE: 'fs',
+    JOB_QUEUE: 'embedded',
+    COUNTERS: 'redis',
+    MAILER: 'outbox',
+    JWT_PUBLIC_KEY_FILE: join(keysDir, 'public.pem'),
+    JWT_PRIVATE_KEY_FILE: join(keysDir, 'private.pem'),
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+  };
 }

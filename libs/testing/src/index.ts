@@ -9,4 +9,4 @@ export * from './test-service.ts';
 export * from './identity-seeder.ts';
 export * from './wait-for.ts';
 export * from './event-stream.ts';
-export * from './redis-reachable.ts';
+export * from './test-redis.ts';

@@ -5,12 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventBus, createJobQueue } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
 import { createOutboundGuard } from '@skald/service-kit';
-import { createTestDeps, redisReachable, waitFor } from '@skald/testing';
+import { createTestDeps, deleteRedisKeys, redisReachable, waitFor } from '@skald/testing';
 import { callAs, createHarness, listBackups, localSettings, seedServer } from './support/harness.ts';
 import { createGameDatabase, dropDatabase, mariadbAvailable, uniqueDatabaseName } from './support/game-database.ts';
 
@@ -20,20 +19,6 @@ if (!available) console.warn('schedule: skipped: no MariaDB at 127.0.0.1:3306');
 const OWNER = 'owner-1';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
-/** Removes the queue's keys so runs do not accumulate in the shared Redis. */
-async function deleteKeys(prefix: string): Promise<void> {
-  const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await client.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    client.disconnect();
-  }
-}
 
 const redis = available && (await redisReachable(REDIS_URL));
 if (available && !redis) console.warn(`schedule on BullMQ: skipped: Redis not reachable at ${REDIS_URL}`);
@@ -116,7 +101,7 @@ describe.skipIf(!available)('scheduled backups', () => {
       for (const queue of queues) await queue.close();
       await otherBus.close();
       await base.cleanup();
-      await deleteKeys(prefix);
+      await deleteRedisKeys(REDIS_URL, prefix);
     }
   });
 });
