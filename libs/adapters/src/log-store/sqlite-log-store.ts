@@ -31,7 +31,6 @@ import {
 import { EMPTY_HISTOGRAM } from './log-histogram-shared.ts';
 import { instantAfterRowid, sqliteHistogram } from './sqlite-log-histogram.ts';
 import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts';
-import { ParallelCounter } from './sqlite-parallel-count.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 import {
@@ -61,15 +60,7 @@ export interface SqliteLogStoreOptions {
   readonly searchIndex?: 'background' | 'eager' | 'off';
   /** Rows per background indexing chunk (one transaction, ~100 µs each). Default 200. */
   readonly indexChunkSize?: number;
-  /**
-   * A search's exact total is counted on two threads (the older half of the server's logs by a worker with
-   * its own read-only connection) once the server holds this many logs. Default 200,000; `null`: never.
-   * A file store only (an in-memory database cannot be shared with a worker).
-   */
-  readonly parallelCountFrom?: number | null;
 }
-
-const INDEX_COUNT_SQL = 'SELECT count(*) AS n FROM (SELECT 1 FROM logs_fts WHERE logs_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)';
 
 /** Which filters an FTS query answers exactly (through codes in the index), so indexed rows need no check of them. */
 interface ExactInIndex {
@@ -186,8 +177,6 @@ export class SqliteLogStore implements LogStore {
   #waiting: NodeJS.Timeout | null = null;
   /** Whether insertBatch stored rows since the indexer's last chunk (it then yields most of the time). */
   #insertedSinceChunk = false;
-  readonly #parallel: ParallelCounter | null;
-  readonly #parallelCountFrom: number;
 
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -203,9 +192,6 @@ export class SqliteLogStore implements LogStore {
     this.#indexer = new SearchIndexer(this.#db);
     this.#indexMode = options.searchIndex ?? 'background';
     this.#indexChunk = options.indexChunkSize ?? 200;
-    const parallelFrom = options.parallelCountFrom === undefined ? 200_000 : options.parallelCountFrom;
-    this.#parallel = file === ':memory:' || parallelFrom === null ? null : new ParallelCounter(file);
-    this.#parallelCountFrom = parallelFrom ?? Number.POSITIVE_INFINITY;
     // A migrated file's rows (and any a crash left unindexed) are indexed from the start.
     this.#kickIndexer();
   }
@@ -424,7 +410,7 @@ export class SqliteLogStore implements LogStore {
     const serverKey = this.#serverKey(query.serverId, false);
     if (serverKey === undefined) return { items: [], total: 0, totalCapped: false };
     const indexed = this.#indexExpression(query, serverKey);
-    if (indexed !== null) return await this.#searchPage(query, indexed.match, indexed.exact, serverKey);
+    if (indexed !== null) return this.#searchPage(query, indexed.match, indexed.exact, serverKey);
     const plan = this.#plan(query, serverKey);
     const rows = query.limit === 0 ? [] : this.#prepare(plan.pageSql).all(...plan.params, query.limit, query.offset);
     return { items: rows.map((row) => toRecord(query.serverId, row)), ...this.#total(query, serverKey, plan) };
@@ -486,7 +472,7 @@ export class SqliteLogStore implements LogStore {
    * answers every filter exactly (the search, the log type, a standard level: no read of the logs table),
    * otherwise through the rows; either way up to the count cap.
    */
-  async #searchPage(query: LogQuery, phrase: string, exact: ExactInIndex, serverKey: number): Promise<LogPage> {
+  #searchPage(query: LogQuery, phrase: string, exact: ExactInIndex, serverKey: number): LogPage {
     const { lo, hi, floor, indexed, ahead, late, indexedFilters } = this.#searchSources(query, phrase, exact, serverKey);
     let items: LogRecord[] = [];
     if (query.limit > 0) {
@@ -513,51 +499,11 @@ export class SqliteLogStore implements LogStore {
     const limit = this.#countCap + 1;
     const indexedCount =
       indexedFilters.sql === ''
-        ? await this.#countIndexMatches(phrase, serverKey, lo, hi, limit)
-        : num(this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${indexed(floor).sql} LIMIT ?)`).get(...indexed(floor).params, limit)?.['n']);
+        ? this.#prepare('SELECT count(*) AS n FROM (SELECT 1 FROM logs_fts WHERE logs_fts MATCH ? AND rowid BETWEEN ? AND ? LIMIT ?)').get(phrase, lo, hi, limit)
+        : this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${indexed(floor).sql} LIMIT ?)`).get(...indexed(floor).params, limit);
     const aheadCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${ahead.sql} LIMIT ?)`).get(...ahead.params, limit);
     const lateCount = this.#prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${late.sql} LIMIT ?)`).get(...late.params, limit);
-    return { items, ...cappedTotal(indexedCount + num(aheadCount?.['n']) + num(lateCount?.['n']), this.#countCap) };
-  }
-
-  /**
-   * The server's FTS matches in [lo, hi], up to `limit`: the costliest part of a broad search's answer (FTS5
-   * walks one doclist per trigram per match, ~35 ns each). On a server with many logs the range is split at
-   * its middle log (by the day rollups) and the older half counted by the count worker meanwhile. Rows the
-   * indexer adds while the worker counts get rowids past every existing one (sqlite-log-search.ts), in the
-   * newer half this thread has already counted, so no row is counted twice. A failed worker costs only time.
-   */
-  async #countIndexMatches(phrase: string, serverKey: number, lo: bigint, hi: bigint, limit: number): Promise<number> {
-    const counter = this.#parallel;
-    const split = counter !== null && counter.usable ? this.#middleRowid(serverKey, lo, hi) : null;
-    if (counter === null || split === null) return num(this.#prepare(INDEX_COUNT_SQL).get(phrase, lo, hi, limit)?.['n']);
-    const older = counter.count(INDEX_COUNT_SQL, [phrase, lo, split - 1n, limit]);
-    older.catch(() => undefined);
-    const newer = num(this.#prepare(INDEX_COUNT_SQL).get(phrase, split, hi, limit)?.['n']);
-    if (newer >= limit) return newer;
-    try {
-      return newer + (await older);
-    } catch {
-      return newer + num(this.#prepare(INDEX_COUNT_SQL).get(phrase, lo, split - 1n, limit)?.['n']);
-    }
-  }
-
-  /** The rowid splitting the server's logs in two halves by the day rollups, or null when not worth it. */
-  #middleRowid(serverKey: number, lo: bigint, hi: bigint): bigint | null {
-    const days = this.#prepare('SELECT day, sum(n) AS n FROM rollup_day WHERE server_key = ? AND n > 0 GROUP BY day ORDER BY day').all(serverKey);
-    let total = 0;
-    for (const row of days) total += num(row['n']);
-    if (total < this.#parallelCountFrom || days.length < 2) return null;
-    let seen = 0;
-    for (const row of days) {
-      seen += num(row['n']);
-      if (seen * 2 >= total) {
-        // The day holding the middle log starts the newer half (all of it, when it is the first day).
-        const split = rowidFloor(serverKey, num(row['day']) * DAY_MS);
-        return split > lo && split <= hi ? split : null;
-      }
-    }
-    return null;
+    return { items, ...cappedTotal(num(indexedCount?.['n']) + num(aheadCount?.['n']) + num(lateCount?.['n']), this.#countCap) };
   }
 
   /**
@@ -969,7 +915,6 @@ export class SqliteLogStore implements LogStore {
   }
 
   async close(): Promise<void> {
-    await this.#parallel?.close();
     if (this.#indexing !== null) clearImmediate(this.#indexing);
     if (this.#waiting !== null) clearTimeout(this.#waiting);
     this.#indexing = null;
