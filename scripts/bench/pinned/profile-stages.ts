@@ -6,23 +6,8 @@
  *
  *   node scripts/bench/pinned/profile-stages.ts <batch.cpuprofile>
  */
-import { readFileSync } from 'node:fs';
-
-interface CallFrame {
-  readonly functionName: string;
-  readonly url: string;
-  readonly lineNumber: number;
-}
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: CallFrame;
-  readonly children?: readonly number[];
-}
-interface Profile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
+import { readProfile } from './cpu-profile.ts';
+import type { Profile } from './cpu-profile.ts';
 
 /** A frame as `<function> <url>:<line>`. */
 type Stack = readonly string[];
@@ -79,7 +64,7 @@ export function stageShares(profile: Profile): { busyUs: number; shares: [string
 if (import.meta.main) {
   const file = process.argv[2];
   if (!file) throw new Error('usage: profile-stages.ts <file.cpuprofile>');
-  const { busyUs, shares } = stageShares(JSON.parse(readFileSync(file, 'utf8')) as Profile);
+  const { busyUs, shares } = stageShares(readProfile(file));
   console.log(`busy ${(busyUs / 1e6).toFixed(2)} s (idle and the profiler's own call left out); shares by stage:`);
   for (const [stage, share] of shares) console.log(`${(share * 100).toFixed(1).padStart(6)}%  ${stage}`);
 }

@@ -5,23 +5,8 @@
  *
  *   node scripts/bench/pinned/profile-summary.ts <file.cpuprofile> [top=25]
  */
-import { readFileSync } from 'node:fs';
-
-interface CallFrame {
-  readonly functionName: string;
-  readonly url: string;
-  readonly lineNumber: number;
-}
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: CallFrame;
-  readonly children?: readonly number[];
-}
-interface Profile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
+import { readProfile } from './cpu-profile.ts';
+import type { CallFrame, Profile } from './cpu-profile.ts';
 
 /** Where a frame lives: `skald:<package dir>`, `dep:<npm package>`, `node:internal`, or V8's pseudo frames. */
 export function areaOf(frame: CallFrame): string {
@@ -83,5 +68,5 @@ export function summarise(profile: Profile, top = 25): string {
 if (import.meta.main) {
   const file = process.argv[2];
   if (!file) throw new Error('usage: profile-summary.ts <file.cpuprofile> [top]');
-  console.log(summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(process.argv[3] ?? 25)));
+  console.log(summarise(readProfile(file), Number(process.argv[3] ?? 25)));
 }

@@ -9,6 +9,7 @@ import type { ObserveOptions, Subscription } from '@skald/ports';
 import { describeFailure, sleep } from '../delivery.ts';
 import { deliverToObserver } from '../observation.ts';
 import type { Journal, JournalRow } from './journal.ts';
+import { PublishWait } from './wakeups.ts';
 
 const FETCH_BATCH = 64;
 const ERROR_BACKOFF_MS = 1_000;
@@ -22,11 +23,9 @@ class TopicObserver {
   readonly #topic: string;
   readonly #options: ObserveOptions;
   readonly #signal: AbortSignal;
-  readonly #pollIntervalMs: number;
+  readonly #publishes: PublishWait;
   readonly #warn: (message: string) => void;
   #cursor: number;
-  #woken = false;
-  #wake: (() => void) | null = null;
   readonly done: Promise<void>;
 
   constructor(journal: Journal, topic: string, options: ObserveOptions, signal: AbortSignal, pollIntervalMs: number, warn: (message: string) => void) {
@@ -34,11 +33,10 @@ class TopicObserver {
     this.#topic = topic;
     this.#options = options;
     this.#signal = signal;
-    this.#pollIntervalMs = pollIntervalMs;
+    this.#publishes = new PublishWait(pollIntervalMs, signal);
     this.#warn = warn;
     // Synchronous, before observe() resolves: every row appended afterwards has a greater seq.
     this.#cursor = journal.lastSeq(topic);
-    signal.addEventListener('abort', () => this.notify(), { once: true });
     this.done = this.#run();
   }
 
@@ -47,19 +45,16 @@ class TopicObserver {
   }
 
   notify(): void {
-    this.#woken = true;
-    const wake = this.#wake;
-    this.#wake = null;
-    wake?.();
+    this.#publishes.notify();
   }
 
   async #run(): Promise<void> {
     while (!this.#signal.aborted) {
       try {
-        this.#woken = false;
+        this.#publishes.clear();
         const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH);
         if (rows.length === 0) {
-          await this.#waitForPublish();
+          await this.#publishes.wait();
           continue;
         }
         for (const row of rows) {
@@ -69,7 +64,7 @@ class TopicObserver {
         }
         // Same reason as the group consumer: a handler that publishes must not keep this loop in the microtask queue.
         await yieldToEventLoop();
-        if (rows.length < FETCH_BATCH) await this.#waitForPublish();
+        if (rows.length < FETCH_BATCH) await this.#publishes.wait();
       } catch (error) {
         this.#warn(`event bus: observer of ${this.#topic} failed, retrying: ${describeFailure(error)}`);
         await sleep(ERROR_BACKOFF_MS, this.#signal);
@@ -77,16 +72,6 @@ class TopicObserver {
     }
   }
 
-  #waitForPublish(): Promise<void> {
-    if (this.#woken || this.#signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.notify(), this.#pollIntervalMs);
-      this.#wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
 
   #deliver(row: JournalRow): Promise<void> {
     return deliverToObserver(

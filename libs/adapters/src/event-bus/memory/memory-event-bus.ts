@@ -30,7 +30,7 @@ import { startJournalObserver } from './journal-observer.ts';
 import { Journal } from './journal.ts';
 import { PublishedPayloads } from './published-payloads.ts';
 import type { JournalRow, NewJournalRow } from './journal.ts';
-import { announcePublish, listenForPublishes } from './wakeups.ts';
+import { announcePublish, listenForPublishes, PublishWait } from './wakeups.ts';
 
 const FETCH_BATCH = 64;
 const PRUNE_INTERVAL_MS = 5_000;
@@ -59,13 +59,11 @@ class TopicConsumer {
   readonly #options: SubscribeOptions;
   readonly #limits: { maxAttempts: number; retryDelayMs: number };
   readonly #signal: AbortSignal;
-  readonly #pollIntervalMs: number;
+  readonly #publishes: PublishWait;
   readonly #journalFile: string;
   readonly #warn: (message: string) => void;
   readonly #onDeadLetter: () => void;
   #cursor: number;
-  #woken = false;
-  #wake: (() => void) | null = null;
   readonly done: Promise<void>;
 
   constructor(
@@ -88,27 +86,23 @@ class TopicConsumer {
     this.#options = options;
     this.#limits = resolveSubscribeDefaults(options);
     this.#signal = signal;
-    this.#pollIntervalMs = pollIntervalMs;
+    this.#publishes = new PublishWait(pollIntervalMs, signal);
     this.#cursor = journal.joinGroup(options.group, topic);
-    signal.addEventListener('abort', () => this.notify(), { once: true });
     this.done = this.#run();
   }
 
   notify(): void {
-    this.#woken = true;
-    const wake = this.#wake;
-    this.#wake = null;
-    wake?.();
+    this.#publishes.notify();
   }
 
   async #run(): Promise<void> {
     while (!this.#signal.aborted) {
       try {
         // Cleared before the (synchronous) fetch: a publish after it sets the flag again.
-        this.#woken = false;
+        this.#publishes.clear();
         const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH, this.#published === null);
         if (rows.length === 0) {
-          await this.#waitForPublish();
+          await this.#publishes.wait();
           continue;
         }
         for (const row of rows) {
@@ -121,9 +115,9 @@ class TopicConsumer {
         // sockets never run again (issue 9 item 0: /health stopped answering). One yield per page.
         await yieldToEventLoop();
         // A short page was everything committed at fetch time; anything published in this process
-        // since has set #woken (so this returns at once), and other processes are covered by the poll
+        // since has woken #publishes (so this returns at once), and other processes are covered by the poll
         // timer. Waiting here saves the empty fetch that would otherwise follow every delivery.
-        if (rows.length < FETCH_BATCH) await this.#waitForPublish();
+        if (rows.length < FETCH_BATCH) await this.#publishes.wait();
       } catch (error) {
         // E.g. SQLITE_BUSY from another process holding the write lock: the row was not
         // committed, so it is delivered again after the pause (at least once).
@@ -133,17 +127,6 @@ class TopicConsumer {
     }
   }
 
-  #waitForPublish(): Promise<void> {
-    if (this.#woken || this.#signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      // The timer only covers publishers in other processes; in-process publishes wake at once.
-      const timer = setTimeout(() => this.notify(), this.#pollIntervalMs);
-      this.#wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
 
   /** Returns false when stopped mid-retry: the row stays uncommitted and is redelivered later. */
   async #deliver(row: JournalRow): Promise<boolean> {
