@@ -1,7 +1,7 @@
 /** GET /logs/my/histogram and /photologs/my/histogram (issue 17): the lists' matches over time, by level. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogHistogram } from '@skald/contracts';
-import { createHarness, getAs, record, seedServer } from './support/harness.ts';
+import { createHarness, getAs, record, seedTenants } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
 const S = 'srv-1';
@@ -20,8 +20,7 @@ async function histogram(query: string, path = '/logs/my/histogram'): Promise<Lo
 
 beforeEach(async () => {
   h = await createHarness();
-  await seedServer(h, { serverId: S, ownerId: 'owner-1', tier: 'free' }, { 'admin-1': 'admin', 'user-1': 'user' });
-  await seedServer(h, { serverId: OTHER, ownerId: 'stranger', tier: 'pro' });
+  await seedTenants(h, S, OTHER);
 });
 
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COLOR_LEVELS, LOG_LEVELS, QUOTA_WINDOW_MS, quotaKey, quotaWindowStart } from '@skald/contracts';
 import { signAccessToken } from '@skald/service-kit';
 import { generateTestKeys, waitFor } from '@skald/testing';
-import { NOW, createHarness, getAs, record, seedServer, storedIds, storedObjects } from './support/harness.ts';
+import { NOW, createHarness, getAs, record, seedTenants, storedIds, storedObjects } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
 const S = 'srv-1';
@@ -15,8 +15,7 @@ function get(url: string, user: string | null = 'owner-1') {
 
 beforeEach(async () => {
   h = await createHarness();
-  await seedServer(h, { serverId: S, ownerId: 'owner-1', tier: 'free' }, { 'admin-1': 'admin', 'user-1': 'user' });
-  await seedServer(h, { serverId: OTHER, ownerId: 'stranger', tier: 'pro' });
+  await seedTenants(h, S, OTHER);
 });
 
 afterEach(async () => {

@@ -44,6 +44,15 @@ export async function seedServer(h: Harness, server: SeedServer, members: Readon
   }
 }
 
+/**
+ * The route tests' two tenants: `serverId` (free tier) owned by owner-1 with admin-1 as admin and user-1 as
+ * user, and `otherId` (pro) of a stranger, for the other-tenant cases.
+ */
+export async function seedTenants(h: Harness, serverId: string, otherId: string): Promise<void> {
+  await seedServer(h, { serverId, ownerId: 'owner-1', tier: 'free' }, { 'admin-1': 'admin', 'user-1': 'user' });
+  await seedServer(h, { serverId: otherId, ownerId: 'stranger', tier: 'pro' });
+}
+
 /** Ids of a server's stored logs, newest first. */
 export async function storedIds(h: Harness, serverId: string): Promise<string[]> {
   return (await h.deps.logStore.query({ serverId, offset: 0, limit: 100_000 })).items.map((r) => r.id);
