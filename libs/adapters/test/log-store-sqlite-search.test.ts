@@ -244,6 +244,42 @@ describe('SQLite log store search index', () => {
     await reference.close();
   });
 
+  it('once caught up, gathers new rows into a whole chunk (or waits indexGatherMs) before indexing, exact meanwhile', async () => {
+    const file = join(dir, 'logs.db');
+    const rand = rng(23);
+    const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off' });
+    const store = new SqliteLogStore(file, { searchIndex: 'background', indexChunkSize: 50, indexGatherMs: 60_000 });
+    const check = new DatabaseSync(file);
+    const unindexed = () => Number(check.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL').get()?.['n']);
+    const insert = async (logs: LogRecord[]) => {
+      await store.insertBatch(logs);
+      await reference.insertBatch(logs);
+    };
+    const query: LogQuery = { serverId: 's1', search: 'arena', offset: 0, limit: 100 };
+    await insert(Array.from({ length: 60 }, (_, i) => randomLog(rand, 's1', T0 + i)));
+    await waitFor(() => unindexed() === 0, 'the first rows');
+    // Caught up: 30 new rows (under a chunk) wait, and searches find them by scanning.
+    await insert(Array.from({ length: 30 }, (_, i) => randomLog(rand, 's1', T0 + 1000 + i)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(unindexed()).toBe(30);
+    expect(await store.query(query)).toEqual(await reference.query(query));
+    // A chunk's worth has gathered: indexed without waiting for the timer.
+    await insert(Array.from({ length: 20 }, (_, i) => randomLog(rand, 's1', T0 + 2000 + i)));
+    await waitFor(() => unindexed() === 0, 'the gathered chunk', 5_000);
+    expect(await store.query(query)).toEqual(await reference.query(query));
+    await store.close();
+    check.close();
+    // With a short gathering time, a few rows are indexed once it has passed.
+    const quick = new SqliteLogStore(file, { searchIndex: 'background', indexChunkSize: 50, indexGatherMs: 50 });
+    const again = new DatabaseSync(file);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await quick.insertBatch([randomLog(rand, 's1', T0 + 3000)]);
+    await waitFor(() => Number(again.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL').get()?.['n']) === 0, 'the gathering timer', 5_000);
+    again.close();
+    await quick.close();
+    await reference.close();
+  });
+
   it('gives each level ingestion accepts its own code, in any ASCII case, and none to other levels', () => {
     const codes = LOG_LEVELS.map((level) => levelCode(level));
     expect(new Set(codes).size).toBe(LOG_LEVELS.length);
