@@ -32,7 +32,9 @@ import { EMPTY_HISTOGRAM } from './log-histogram-shared.ts';
 import { instantAfterRowid, sqliteHistogram } from './sqlite-log-histogram.ts';
 import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
-import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
+import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION, WAL_AUTOCHECKPOINT_SQL } from './sqlite-log-schema.ts';
+import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
+import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import {
   MAX_INDEXED_SERVER_KEY,
   MIGRATE_TO_V3_SQL,
@@ -65,6 +67,11 @@ export interface SqliteLogStoreOptions {
    * many milliseconds have passed since the first of them, whichever comes first. Default 1000.
    */
   readonly indexGatherMs?: number;
+  /**
+   * Who runs the WAL checkpoints: by default the process's worker thread (sqlite/wal-checkpointer.ts), so a
+   * checkpoint never stalls the event loop; null leaves them to SQLite inside the commits (wal_autocheckpoint).
+   */
+  readonly walCheckpointer?: WalCheckpointer | null;
 }
 
 /** Which filters an FTS query answers exactly (through codes in the index), so indexed rows need no check of them. */
@@ -196,12 +203,15 @@ export class SqliteLogStore implements LogStore {
   #gathered = 0;
   /** Whether insertBatch stored rows since the indexer's last chunk (it then yields most of the time). */
   #insertedSinceChunk = false;
+  /** The file as registered with the WAL checkpointer (null: SQLite checkpoints inside the commits). */
+  readonly #wal: WalFile | null;
 
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.#db = new DatabaseSync(file);
     this.#db.exec(PAGE_SIZE_SQL);
     this.#db.exec(PRAGMAS_SQL);
+    this.#wal = this.#registerWal(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
     this.#migrate();
     this.#db.exec(
       'CREATE TEMP TABLE IF NOT EXISTS doomed (server_key INTEGER NOT NULL, created_at INTEGER NOT NULL, id TEXT NOT NULL, PRIMARY KEY (server_key, created_at, id)) WITHOUT ROWID',
@@ -317,11 +327,20 @@ export class SqliteLogStore implements LogStore {
     return key;
   }
 
+  #registerWal(file: string, checkpointer: WalCheckpointer | null): WalFile | null {
+    if (checkpointer === null || file === ':memory:') return null;
+    this.#db.exec('PRAGMA wal_autocheckpoint = 0');
+    return checkpointer.register(file, () => {
+      if (this.#db.isOpen) this.#db.exec(WAL_AUTOCHECKPOINT_SQL);
+    });
+  }
+
   #transaction<R>(work: () => R): R {
     this.#db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
       this.#db.exec('COMMIT');
+      this.#wal?.wrote();
       return result;
     } catch (err) {
       if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
@@ -962,6 +981,7 @@ export class SqliteLogStore implements LogStore {
     this.#indexing = null;
     this.#waiting = null;
     if (!this.#db.isOpen) return;
+    await this.#wal?.close();
     // Keeps planner statistics fresh for the next start (cheap: analyses only what changed a lot).
     this.#db.exec('PRAGMA optimize');
     this.#db.close();

@@ -8,6 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
+import { sharedWalCheckpointer } from '../../sqlite/wal-checkpointer.ts';
+import type { WalCheckpointer, WalFile } from '../../sqlite/wal-checkpointer.ts';
 
 export interface JournalRow {
   readonly seq: number;
@@ -76,6 +78,8 @@ function toText(value: unknown): string {
 
 export class Journal {
   readonly #db: DatabaseSync;
+  /** Null: SQLite checkpoints inside the commits (wal_autocheckpoint). */
+  readonly #wal: WalFile | null;
   readonly #insertMessage: StatementSync;
   readonly #insertTopic: StatementSync;
   readonly #selectTopics: StatementSync;
@@ -91,7 +95,8 @@ export class Journal {
   readonly #maxSeqBefore: StatementSync;
   readonly #countBetween: StatementSync;
 
-  constructor(file: string, synchronous: 'normal' | 'full') {
+  /** `checkpointer`: who runs the WAL checkpoints, off the event loop by default (sqlite/wal-checkpointer.ts). */
+  constructor(file: string, synchronous: 'normal' | 'full', checkpointer: WalCheckpointer | null = sharedWalCheckpointer()) {
     mkdirSync(dirname(file), { recursive: true });
     this.#db = new DatabaseSync(file);
     // WAL: readers never block the publisher; NORMAL still survives a killed process because the
@@ -99,6 +104,15 @@ export class Journal {
     this.#db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
     // Bounds the WAL file after a burst of large publishes (it is truncated at checkpoints).
     this.#db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = 67108864;');
+    if (checkpointer === null) {
+      this.#wal = null;
+    } else {
+      this.#db.exec('PRAGMA wal_autocheckpoint = 0');
+      // SQLite's default threshold again if the worker fails.
+      this.#wal = checkpointer.register(file, () => {
+        if (this.#db.isOpen) this.#db.exec('PRAGMA wal_autocheckpoint = 1000');
+      });
+    }
     this.#db.exec(SCHEMA);
     this.#insertMessage = this.#db.prepare(
       'INSERT INTO messages (topic, id, key, headers, payload, published_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -136,6 +150,7 @@ export class Journal {
     try {
       const result = work();
       this.#db.exec('COMMIT');
+      this.#wal?.wrote();
       return result;
     } catch (error) {
       this.#db.exec('ROLLBACK');
@@ -258,7 +273,8 @@ export class Journal {
     return row ? toNumber(row['n']) : 0;
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.#wal?.close();
     this.#db.close();
   }
 }

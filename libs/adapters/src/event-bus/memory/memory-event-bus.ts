@@ -353,7 +353,7 @@ export class MemoryEventBus implements EventBus {
     clearInterval(this.#pruneTimer);
     this.#stopListening();
     this.#published.clear();
-    this.#journal.close();
+    await this.#journal.close();
   }
 
   readonly #warn = (message: string): void => (this.#config.onWarning ?? console.warn)(message);

@@ -1,0 +1,47 @@
+/**
+ * The worker thread of wal-checkpointer.ts: one connection per registered database file, opened on its first
+ * checkpoint, on which it runs PASSIVE checkpoints (they copy what the WAL holds into the database file without
+ * waiting for, or blocking, the owner's writes). Nothing else is done on these connections.
+ */
+import { DatabaseSync } from 'node:sqlite';
+import { parentPort } from 'node:worker_threads';
+import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('wal-checkpoint-worker.ts runs as a worker thread only');
+
+const connections = new Map<string, DatabaseSync>();
+
+function connection(file: string): DatabaseSync {
+  let db = connections.get(file);
+  if (db === undefined) {
+    db = new DatabaseSync(file);
+    // A checkpoint that meets a lock gives up at once: the next tick tries again.
+    db.exec('PRAGMA busy_timeout = 0');
+    connections.set(file, db);
+  }
+  return db;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function answer(request: CheckpointRequest): CheckpointReply {
+  const { file } = request;
+  if (request.kind === 'close') {
+    connections.get(file)?.close();
+    connections.delete(file);
+    return { kind: 'closed', file };
+  }
+  try {
+    const row = connection(file).prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+    return { kind: 'checkpointed', file, walFrames: Number(row?.['log'] ?? 0), copiedFrames: Number(row?.['checkpointed'] ?? 0) };
+  } catch (error) {
+    return { kind: 'failed', file, reason: describe(error) };
+  }
+}
+
+port.on('message', (request: CheckpointRequest) => {
+  port.postMessage(answer(request));
+});

@@ -1,0 +1,216 @@
+/**
+ * WAL checkpoints off the event loop. A checkpoint copies the pages the WAL holds into the database file; left
+ * to SQLite (wal_autocheckpoint), the connection whose commit crosses the threshold runs it inside that commit,
+ * and node:sqlite is synchronous: measured on the log store's 10,000-page (160 MiB) WAL, an insert of 45 logs
+ * then took 295-357 ms instead of 0.4, and every request of the all-in-one waited that long, about every 20 s
+ * under single-log load (docs/PERFORMANCE.md, "Third pass").
+ *
+ * Instead an owner turns wal_autocheckpoint off on its connection, registers its file here and says when it
+ * committed (`wrote`). About once a second, each file written since the last look is checkpointed PASSIVE (never
+ * waits for the owner's writes, never blocks them) by a worker thread on a connection of its own, so the WAL stays
+ * short and the event loop never copies it. The worker starts when first needed and ends after a minute without
+ * work: an idle process holds no worker thread (idle memory, issue 18). If the worker fails, every owner is told
+ * (`fallback`: it turns wal_autocheckpoint back on) and the process checkpoints the old way from then on.
+ */
+import { resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
+
+export interface WalCheckpointerOptions {
+  /** How long after a write its file is checkpointed (the files written meanwhile go together). Default 1000 ms. */
+  readonly intervalMs?: number;
+  /** The worker thread ends after this long without a checkpoint to run. Default 60 s. */
+  readonly idleWorkerMs?: number;
+  readonly warn?: (message: string) => void;
+  /** The worker's module (tests give one that fails). */
+  readonly workerUrl?: URL;
+}
+
+/** A registered file: its owner says when it committed, and closes this before its own connection. */
+export interface WalFile {
+  wrote(): void;
+  /** Resolves once the worker's connection to the file is closed (at once when there is none). */
+  close(): Promise<void>;
+}
+
+interface Registration {
+  readonly file: string;
+  readonly fallback: () => void;
+  dirty: boolean;
+  inFlight: boolean;
+  closed: boolean;
+}
+
+const DEFAULT_INTERVAL_MS = 1_000;
+const DEFAULT_IDLE_WORKER_MS = 60_000;
+
+export class WalCheckpointer {
+  readonly #intervalMs: number;
+  readonly #idleWorkerMs: number;
+  readonly #warn: (message: string) => void;
+  readonly #workerUrl: URL;
+  readonly #registrations = new Set<Registration>();
+  /** Per file, the registrations whose request the worker has not answered yet, in the order sent. */
+  readonly #awaiting = new Map<string, Registration[]>();
+  /** Per file, the closes waiting for the worker's `closed`. */
+  readonly #closing = new Map<string, (() => void)[]>();
+  #worker: Worker | null = null;
+  #failed = false;
+  #tick: NodeJS.Timeout | null = null;
+  #idle: NodeJS.Timeout | null = null;
+  /** Files whose last checkpoint failed (warned once until one succeeds). */
+  readonly #failing = new Set<string>();
+
+  constructor(options: WalCheckpointerOptions = {}) {
+    this.#intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+    this.#idleWorkerMs = options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS;
+    this.#warn = options.warn ?? ((message) => process.emitWarning(message));
+    this.#workerUrl = options.workerUrl ?? new URL('./wal-checkpoint-worker.ts', import.meta.url);
+  }
+
+  /**
+   * Registers a database file in WAL mode whose connection has wal_autocheckpoint = 0. `fallback` turns it
+   * back on; it is called at once when the worker has already failed, or later if it fails.
+   */
+  register(file: string, fallback: () => void): WalFile {
+    const registration: Registration = { file: resolve(file), fallback, dirty: false, inFlight: false, closed: false };
+    if (this.#failed) {
+      fallback();
+      return { wrote: () => undefined, close: () => Promise.resolve() };
+    }
+    this.#registrations.add(registration);
+    return {
+      wrote: () => this.#wrote(registration),
+      close: () => this.#close(registration),
+    };
+  }
+
+  /** Whether a worker thread is running now (diagnostics and tests). */
+  running(): boolean {
+    return this.#worker !== null;
+  }
+
+  #wrote(registration: Registration): void {
+    if (registration.closed || this.#failed) return;
+    registration.dirty = true;
+    if (this.#tick !== null) return;
+    this.#tick = setTimeout(() => this.#checkpointDirty(), this.#intervalMs);
+    this.#tick.unref();
+  }
+
+  #checkpointDirty(): void {
+    this.#tick = null;
+    if (this.#failed) return;
+    for (const registration of this.#registrations) {
+      if (!registration.dirty || registration.inFlight) continue;
+      registration.dirty = false;
+      registration.inFlight = true;
+      this.#send({ kind: 'checkpoint', file: registration.file }, registration);
+    }
+  }
+
+  #send(request: CheckpointRequest, registration: Registration | null): void {
+    const worker = this.#ensureWorker();
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = null;
+    if (registration !== null) {
+      const queue = this.#awaiting.get(request.file);
+      if (queue) queue.push(registration);
+      else this.#awaiting.set(request.file, [registration]);
+    }
+    worker.postMessage(request);
+  }
+
+  #ensureWorker(): Worker {
+    if (this.#worker !== null) return this.#worker;
+    const worker = new Worker(this.#workerUrl);
+    worker.on('message', (reply: CheckpointReply) => this.#onReply(reply));
+    worker.on('error', (error) => this.#fail(`the WAL checkpoint worker failed: ${error.message}`));
+    worker.on('exit', (code) => {
+      // A worker retired when idle is no longer this.#worker: its exit is not a failure.
+      if (this.#worker !== worker) return;
+      this.#worker = null;
+      this.#fail(`the WAL checkpoint worker exited (code ${code})`);
+    });
+    // Never what keeps the process alive. After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
+    this.#worker = worker;
+    return worker;
+  }
+
+  #onReply(reply: CheckpointReply): void {
+    if (reply.kind === 'closed') {
+      const waiting = this.#closing.get(reply.file)?.shift();
+      waiting?.();
+      if (![...this.#closing.values()].some((queue) => queue.length > 0)) this.#worker?.unref();
+    } else {
+      const registration = this.#awaiting.get(reply.file)?.shift();
+      if (registration) registration.inFlight = false;
+      if (reply.kind === 'failed') {
+        // Nothing is lost: the WAL keeps the pages until a checkpoint succeeds (the next write tries again).
+        if (!this.#failing.has(reply.file)) this.#warn(`WAL checkpoint of ${reply.file} failed, will retry: ${reply.reason}`);
+        this.#failing.add(reply.file);
+      } else {
+        this.#failing.delete(reply.file);
+      }
+      // Written again while its checkpoint ran: another look at the next tick.
+      if (registration?.dirty && !registration.closed) this.#wrote(registration);
+    }
+    this.#retireWhenIdle();
+  }
+
+  #retireWhenIdle(): void {
+    const busy = [...this.#awaiting.values(), ...this.#closing.values()].some((queue) => queue.length > 0);
+    if (busy || this.#tick !== null || this.#idle !== null || this.#worker === null) return;
+    this.#idle = setTimeout(() => {
+      this.#idle = null;
+      const worker = this.#worker;
+      if (worker === null || this.#tick !== null) return;
+      this.#worker = null;
+      void worker.terminate();
+    }, this.#idleWorkerMs);
+    this.#idle.unref();
+  }
+
+  async #close(registration: Registration): Promise<void> {
+    if (registration.closed) return;
+    registration.closed = true;
+    this.#registrations.delete(registration);
+    const sharedWithAnother = [...this.#registrations].some((other) => other.file === registration.file);
+    if (this.#worker === null || this.#failed || sharedWithAnother) return;
+    await new Promise<void>((done) => {
+      // Someone awaits this answer: the process stays up for it (unref'd again once no close waits).
+      this.#worker?.ref();
+      const queue = this.#closing.get(registration.file);
+      if (queue) queue.push(done);
+      else this.#closing.set(registration.file, [done]);
+      this.#send({ kind: 'close', file: registration.file }, null);
+    });
+  }
+
+  #fail(message: string): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    this.#warn(`${message}; checkpoints run on the writing connections from now on`);
+    if (this.#tick !== null) clearTimeout(this.#tick);
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#tick = null;
+    this.#idle = null;
+    const worker = this.#worker;
+    this.#worker = null;
+    if (worker !== null) void worker.terminate();
+    for (const registration of this.#registrations) registration.fallback();
+    this.#registrations.clear();
+    this.#awaiting.clear();
+    for (const waiting of this.#closing.values()) for (const done of waiting) done();
+    this.#closing.clear();
+  }
+}
+
+let shared: WalCheckpointer | null = null;
+
+/** The process's checkpointer: one worker thread (when needed) for every SQLite file of every adapter. */
+export function sharedWalCheckpointer(): WalCheckpointer {
+  shared ??= new WalCheckpointer();
+  return shared;
+}
