@@ -1,7 +1,7 @@
 /**
- * WAL checkpoints on a worker thread (sqlite/wal-checkpointer.ts): the pages a connection commits reach the
- * database file without that connection checkpointing, the worker exists only while there is work, and a
- * failed worker hands checkpoints back to the writing connections.
+ * WAL checkpoints off the writing commits (sqlite/wal-checkpointer.ts): what a connection commits reaches the
+ * database file without that connection's commits checkpointing; a few writes are checkpointed on the owner's
+ * connection, many by a worker thread that exists only while they last; a failed worker hands everything back.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
@@ -24,94 +24,115 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): P
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
-/** A WAL-mode file whose connection never checkpoints by itself, with a table to write into. */
-function open(name: string): { file: string; db: DatabaseSync; write: (rows: number) => void } {
+/** A WAL-mode file whose connection never checkpoints inside its commits, registered with `checkpointer`. */
+function open(checkpointer: WalCheckpointer, name: string) {
   const file = join(dir, name);
   const db = new DatabaseSync(file);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (x BLOB)');
   const insert = db.prepare('INSERT INTO t VALUES (randomblob(1000))');
+  let here = 0;
+  const wal = checkpointer.register(file, () => {
+    here += 1;
+    db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+  });
   return {
     file,
     db,
-    write: (rows) => {
-      db.exec('BEGIN');
-      for (let i = 0; i < rows; i++) insert.run();
-      db.exec('COMMIT');
+    wal,
+    checkpointsHere: () => here,
+    /** `commits` transactions of `rows` rows each, each told to the checkpointer. */
+    write: (commits: number, rows: number) => {
+      for (let c = 0; c < commits; c++) {
+        db.exec('BEGIN');
+        for (let i = 0; i < rows; i++) insert.run();
+        db.exec('COMMIT');
+        wal.wrote();
+      }
     },
+    size: () => statSync(file).size,
   };
 }
 
 describe('WAL checkpointer', () => {
-  it('copies what a connection committed into the database file from its worker, started only once needed', async () => {
+  it('checkpoints a few commits on the owner connection, without a worker', async () => {
     const checkpointer = new WalCheckpointer({ intervalMs: 20 });
-    const { file, db, write } = open('a.db');
-    const wal = checkpointer.register(file, () => {
-      throw new Error('no fallback expected');
-    });
-    expect(checkpointer.running()).toBe(false);
-    write(500);
-    const before = statSync(file).size;
+    const a = open(checkpointer, 'a.db');
+    a.write(3, 100);
     // Committed to the WAL only: the database file has not grown.
-    expect(before).toBeLessThan(100_000);
-    wal.wrote();
-    await waitFor(() => statSync(file).size > 500_000, 'the checkpoint');
+    expect(a.size()).toBeLessThan(100_000);
+    await waitFor(() => a.size() > 300_000, 'the checkpoint');
+    expect(a.checkpointsHere()).toBe(1);
+    expect(checkpointer.running()).toBe(false);
+    await a.wal.close();
+    a.db.close();
+  });
+
+  it('hands a file to a worker thread after heavy checkpoints in a row, which ends after idleWorkerMs and hands it back', async () => {
+    // Every checkpoint counts as heavy here, none as heavy enough alone; two in a row start the worker.
+    const checkpointer = new WalCheckpointer({ intervalMs: 20, idleWorkerMs: 100, heavyCheckpointMs: 0, heavyTicks: 2, veryHeavyCheckpointMs: Number.POSITIVE_INFINITY });
+    const b = open(checkpointer, 'b.db');
+    b.write(1, 100);
+    await waitFor(() => b.checkpointsHere() === 1, 'the first heavy checkpoint');
+    b.write(1, 100);
+    await waitFor(() => b.checkpointsHere() === 2, 'the second heavy checkpoint');
+    expect(checkpointer.running()).toBe(false);
+    const before = b.size();
+    b.write(5, 100);
+    await waitFor(() => b.size() > before + 400_000, 'the worker checkpoint');
     expect(checkpointer.running()).toBe(true);
-    // The writer never waited for it: more writes go on, and reach the file too.
-    write(500);
-    wal.wrote();
-    await waitFor(() => statSync(file).size > 1_000_000, 'the second checkpoint');
-    await wal.close();
-    db.close();
-    // The worker's connection is closed: the writer's close was the last one, which removes the WAL.
-    expect(existsSync(`${file}-wal`)).toBe(false);
-  });
-
-  it('ends its worker after idleWorkerMs without work and starts another for the next write', async () => {
-    const checkpointer = new WalCheckpointer({ intervalMs: 10, idleWorkerMs: 50 });
-    const { file, db, write } = open('b.db');
-    const wal = checkpointer.register(file, () => undefined);
-    write(10);
-    wal.wrote();
-    await waitFor(() => checkpointer.running(), 'the worker');
+    expect(b.checkpointsHere()).toBe(2);
+    // The writer never waited for it: more writes go on, and reach the file through the worker too.
+    b.write(5, 100);
+    await waitFor(() => b.size() > before + 900_000, 'the second worker checkpoint');
+    expect(b.checkpointsHere()).toBe(2);
     await waitFor(() => !checkpointer.running(), 'the idle worker to end');
-    write(300);
-    wal.wrote();
-    await waitFor(() => statSync(file).size > 300_000, 'a checkpoint by a new worker');
-    await wal.close();
-    db.close();
+    // Back on the owner's connection.
+    b.write(1, 100);
+    await waitFor(() => b.checkpointsHere() === 3, 'a checkpoint on the owner connection');
+    expect(checkpointer.running()).toBe(false);
+    await b.wal.close();
+    b.db.close();
   });
 
-  it('hands checkpoints back to the writing connections when the worker fails, and says so once', async () => {
+  it('closes the worker connection before the owner closes its own (the last connection removes the WAL)', async () => {
+    const checkpointer = new WalCheckpointer({ intervalMs: 20, heavyCheckpointMs: 0, heavyTicks: 1 });
+    const c = open(checkpointer, 'c.db');
+    c.write(1, 10);
+    await waitFor(() => c.checkpointsHere() === 1, 'the heavy checkpoint');
+    c.write(1, 200);
+    await waitFor(() => checkpointer.running() && c.size() > 200_000, 'the worker checkpoint');
+    await c.wal.close();
+    c.db.close();
+    expect(existsSync(`${c.file}-wal`)).toBe(false);
+  });
+
+  it('checkpoints on the owner connections when the worker fails, and says so once', async () => {
     const warnings: string[] = [];
-    const checkpointer = new WalCheckpointer({ intervalMs: 10, workerUrl: new URL('data:text/javascript,process.exit(3)'), warn: (message) => warnings.push(message) });
-    const { file, db, write } = open('c.db');
-    let fellBack = 0;
-    const wal = checkpointer.register(file, () => {
-      fellBack += 1;
-      db.exec('PRAGMA wal_autocheckpoint = 1');
+    const checkpointer = new WalCheckpointer({
+      intervalMs: 20,
+      heavyCheckpointMs: 0,
+      heavyTicks: 1,
+      workerUrl: new URL('data:text/javascript,process.exit(3)'),
+      warn: (message) => warnings.push(message),
     });
-    write(10);
-    wal.wrote();
-    await waitFor(() => fellBack === 1, 'the fallback');
-    expect(warnings).toHaveLength(1);
+    const d = open(checkpointer, 'd.db');
+    d.write(1, 10);
+    await waitFor(() => d.checkpointsHere() === 1, 'the heavy checkpoint');
+    d.write(1, 500);
+    await waitFor(() => warnings.length === 1, 'the warning');
     expect(warnings[0]).toMatch(/exited \(code 3\).*writing connections/);
-    // The connection checkpoints by itself again.
-    write(300);
-    expect(statSync(file).size).toBeGreaterThan(300_000);
-    // Later registrations fall back at once; nothing else is warned.
-    const other = open('d.db');
-    let otherFellBack = false;
-    checkpointer.register(other.file, () => {
-      otherFellBack = true;
-    });
-    expect(otherFellBack).toBe(true);
+    // The checkpoint the worker never ran is run on the owner's connection, and so are the later ones.
+    await waitFor(() => d.size() > 500_000, 'the checkpoint on the owner connection');
+    expect(d.checkpointsHere()).toBe(2);
+    d.write(1, 500);
+    await waitFor(() => d.size() > 1_000_000, 'the next checkpoint');
     expect(warnings).toHaveLength(1);
-    await wal.close();
-    db.close();
-    other.db.close();
+    expect(checkpointer.running()).toBe(false);
+    await d.wal.close();
+    d.db.close();
   });
 });

@@ -121,14 +121,9 @@ ${LOGS_INDEXES_SQL}
 export const PAGE_SIZE_SQL = 'PRAGMA page_size = 16384;';
 
 /**
- * SQLite's own checkpoint threshold (pages): used only when the WAL checkpointer's worker is not
- * (sqlite/wal-checkpointer.ts), as a store opened without one or after the worker failed.
- */
-export const WAL_AUTOCHECKPOINT_SQL = 'PRAGMA wal_autocheckpoint = 10000;';
-
-/**
  * Connection settings: WAL + NORMAL (crash-safe, no fsync per commit), big page cache, memory-mapped reads; the
- * WAL file cut back to 64 MiB when it restarts after a burst.
+ * WAL file cut back to 64 MiB when it restarts after a burst. The autocheckpoint applies only to a store opened
+ * without the WAL checkpointer (sqlite/wal-checkpointer.ts), which turns it off.
  */
 export const PRAGMAS_SQL = `
 PRAGMA journal_mode = WAL;
@@ -138,5 +133,5 @@ PRAGMA temp_store = MEMORY;
 PRAGMA cache_size = -262144;
 PRAGMA mmap_size = 4294967296;
 PRAGMA journal_size_limit = 67108864;
-${WAL_AUTOCHECKPOINT_SQL}
+PRAGMA wal_autocheckpoint = 10000;
 `;

@@ -32,7 +32,7 @@ import { EMPTY_HISTOGRAM } from './log-histogram-shared.ts';
 import { instantAfterRowid, sqliteHistogram } from './sqlite-log-histogram.ts';
 import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
-import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION, WAL_AUTOCHECKPOINT_SQL } from './sqlite-log-schema.ts';
+import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import {
@@ -68,8 +68,9 @@ export interface SqliteLogStoreOptions {
    */
   readonly indexGatherMs?: number;
   /**
-   * Who runs the WAL checkpoints: by default the process's worker thread (sqlite/wal-checkpointer.ts), so a
-   * checkpoint never stalls the event loop; null leaves them to SQLite inside the commits (wal_autocheckpoint).
+   * Who runs the WAL checkpoints: by default the process's checkpointer (sqlite/wal-checkpointer.ts: small ones
+   * here, large ones on a worker thread, so none stalls the event loop for long); null leaves them to SQLite
+   * inside the commits (wal_autocheckpoint).
    */
   readonly walCheckpointer?: WalCheckpointer | null;
 }
@@ -331,7 +332,7 @@ export class SqliteLogStore implements LogStore {
     if (checkpointer === null || file === ':memory:') return null;
     this.#db.exec('PRAGMA wal_autocheckpoint = 0');
     return checkpointer.register(file, () => {
-      if (this.#db.isOpen) this.#db.exec(WAL_AUTOCHECKPOINT_SQL);
+      if (this.#db.isOpen) this.#prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
     });
   }
 

@@ -7,10 +7,17 @@
  *
  * Instead an owner turns wal_autocheckpoint off on its connection, registers its file here and says when it
  * committed (`wrote`). About once a second, each file written since the last look is checkpointed PASSIVE (never
- * waits for the owner's writes, never blocks them) by a worker thread on a connection of its own, so the WAL stays
- * short and the event loop never copies it. The worker starts when first needed and ends after a minute without
- * work: an idle process holds no worker thread (idle memory, issue 18). If the worker fails, every owner is told
- * (`fallback`: it turns wal_autocheckpoint back on) and the process checkpoints the old way from then on.
+ * waits for the owner's writes, never blocks them), so the WAL stays short:
+ * - on the owner's own connection while writes are light: a checkpoint costs ~32 µs per WAL frame here, so a
+ *   few commits a second cost well under a millisecond;
+ * - by a worker thread on a connection of its own once they are heavy: HEAVY_TICKS checkpoints in a row that
+ *   took over HEAVY_CHECKPOINT_MS on the owner's connection, or one over VERY_HEAVY_CHECKPOINT_MS (under
+ *   single-log load the log store's checkpoint of one second of WAL took ~27 ms), which the event loop then no
+ *   longer waits for.
+ * A worker thread costs ~15-18 MiB of RSS that the process keeps even after it ends (measured), so it starts only
+ * under sustained heavy writes, never for the short bursts of a mostly idle process (idle memory, issue 18); it
+ * ends after a minute without work, and the files go back to their owners' connections. If it fails, they stay
+ * there (warned once).
  */
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -24,6 +31,10 @@ export interface WalCheckpointerOptions {
   readonly warn?: (message: string) => void;
   /** The worker's module (tests give one that fails). */
   readonly workerUrl?: URL;
+  /** Tests: what counts as a heavy checkpoint and how many in a row start the worker, or one alone. */
+  readonly heavyCheckpointMs?: number;
+  readonly heavyTicks?: number;
+  readonly veryHeavyCheckpointMs?: number;
 }
 
 /** A registered file: its owner says when it committed, and closes this before its own connection. */
@@ -35,20 +46,34 @@ export interface WalFile {
 
 interface Registration {
   readonly file: string;
-  readonly fallback: () => void;
+  /** Runs a PASSIVE checkpoint on the owner's connection. */
+  readonly checkpointHere: () => void;
   dirty: boolean;
+  /** Heavy checkpoints in a row on the owner's connection. */
+  heavyTicks: number;
+  /** Checkpointed by the worker rather than on the owner's connection. */
+  heavy: boolean;
   inFlight: boolean;
   closed: boolean;
 }
 
 const DEFAULT_INTERVAL_MS = 1_000;
 const DEFAULT_IDLE_WORKER_MS = 60_000;
+/** A checkpoint on the owner's connection that took longer than this is heavy. */
+const HEAVY_CHECKPOINT_MS = 8;
+/** Heavy checkpoints in a row after which the worker takes the file over (a short burst does not start it). */
+const HEAVY_TICKS = 3;
+/** A checkpoint on the owner's connection that took longer than this hands the file to the worker at once. */
+const VERY_HEAVY_CHECKPOINT_MS = 40;
 
 export class WalCheckpointer {
   readonly #intervalMs: number;
   readonly #idleWorkerMs: number;
   readonly #warn: (message: string) => void;
   readonly #workerUrl: URL;
+  readonly #heavyCheckpointMs: number;
+  readonly #heavyTicks: number;
+  readonly #veryHeavyCheckpointMs: number;
   readonly #registrations = new Set<Registration>();
   /** Per file, the registrations whose request the worker has not answered yet, in the order sent. */
   readonly #awaiting = new Map<string, Registration[]>();
@@ -66,18 +91,17 @@ export class WalCheckpointer {
     this.#idleWorkerMs = options.idleWorkerMs ?? DEFAULT_IDLE_WORKER_MS;
     this.#warn = options.warn ?? ((message) => process.emitWarning(message));
     this.#workerUrl = options.workerUrl ?? new URL('./wal-checkpoint-worker.ts', import.meta.url);
+    this.#heavyCheckpointMs = options.heavyCheckpointMs ?? HEAVY_CHECKPOINT_MS;
+    this.#heavyTicks = options.heavyTicks ?? HEAVY_TICKS;
+    this.#veryHeavyCheckpointMs = options.veryHeavyCheckpointMs ?? VERY_HEAVY_CHECKPOINT_MS;
   }
 
   /**
-   * Registers a database file in WAL mode whose connection has wal_autocheckpoint = 0. `fallback` turns it
-   * back on; it is called at once when the worker has already failed, or later if it fails.
+   * Registers a database file in WAL mode whose connection has wal_autocheckpoint = 0; `checkpointHere` runs
+   * `PRAGMA wal_checkpoint(PASSIVE)` on that connection.
    */
-  register(file: string, fallback: () => void): WalFile {
-    const registration: Registration = { file: resolve(file), fallback, dirty: false, inFlight: false, closed: false };
-    if (this.#failed) {
-      fallback();
-      return { wrote: () => undefined, close: () => Promise.resolve() };
-    }
+  register(file: string, checkpointHere: () => void): WalFile {
+    const registration: Registration = { file: resolve(file), checkpointHere, dirty: false, heavyTicks: 0, heavy: false, inFlight: false, closed: false };
     this.#registrations.add(registration);
     return {
       wrote: () => this.#wrote(registration),
@@ -91,7 +115,7 @@ export class WalCheckpointer {
   }
 
   #wrote(registration: Registration): void {
-    if (registration.closed || this.#failed) return;
+    if (registration.closed) return;
     registration.dirty = true;
     if (this.#tick !== null) return;
     this.#tick = setTimeout(() => this.#checkpointDirty(), this.#intervalMs);
@@ -100,13 +124,33 @@ export class WalCheckpointer {
 
   #checkpointDirty(): void {
     this.#tick = null;
-    if (this.#failed) return;
     for (const registration of this.#registrations) {
       if (!registration.dirty || registration.inFlight) continue;
       registration.dirty = false;
-      registration.inFlight = true;
-      this.#send({ kind: 'checkpoint', file: registration.file }, registration);
+      if (registration.heavy && !this.#failed) {
+        registration.inFlight = true;
+        this.#send({ kind: 'checkpoint', file: registration.file }, registration);
+        continue;
+      }
+      const started = performance.now();
+      try {
+        registration.checkpointHere();
+      } catch (error) {
+        this.#warnFailure(registration.file, error instanceof Error ? error.message : String(error));
+        continue;
+      }
+      this.#failing.delete(registration.file);
+      const took = performance.now() - started;
+      registration.heavyTicks = took > this.#heavyCheckpointMs ? registration.heavyTicks + 1 : 0;
+      // Several times the bar at once is no short burst: no need to pay it again before handing the file over.
+      if (registration.heavyTicks >= this.#heavyTicks || took > this.#veryHeavyCheckpointMs) registration.heavy = true;
     }
+  }
+
+  /** Nothing is lost by a failed checkpoint: the WAL keeps the pages until one succeeds (the next write tries again). */
+  #warnFailure(file: string, reason: string): void {
+    if (!this.#failing.has(file)) this.#warn(`WAL checkpoint of ${file} failed, will retry: ${reason}`);
+    this.#failing.add(file);
   }
 
   #send(request: CheckpointRequest, registration: Registration | null): void {
@@ -146,13 +190,8 @@ export class WalCheckpointer {
     } else {
       const registration = this.#awaiting.get(reply.file)?.shift();
       if (registration) registration.inFlight = false;
-      if (reply.kind === 'failed') {
-        // Nothing is lost: the WAL keeps the pages until a checkpoint succeeds (the next write tries again).
-        if (!this.#failing.has(reply.file)) this.#warn(`WAL checkpoint of ${reply.file} failed, will retry: ${reply.reason}`);
-        this.#failing.add(reply.file);
-      } else {
-        this.#failing.delete(reply.file);
-      }
+      if (reply.kind === 'failed') this.#warnFailure(reply.file, reply.reason);
+      else this.#failing.delete(reply.file);
       // Written again while its checkpoint ran: another look at the next tick.
       if (registration?.dirty && !registration.closed) this.#wrote(registration);
     }
@@ -168,6 +207,11 @@ export class WalCheckpointer {
       if (worker === null || this.#tick !== null) return;
       this.#worker = null;
       void worker.terminate();
+      // A minute without work: the owners' connections checkpoint again.
+      for (const registration of this.#registrations) {
+        registration.heavy = false;
+        registration.heavyTicks = 0;
+      }
     }, this.#idleWorkerMs);
     this.#idle.unref();
   }
@@ -192,15 +236,18 @@ export class WalCheckpointer {
     if (this.#failed) return;
     this.#failed = true;
     this.#warn(`${message}; checkpoints run on the writing connections from now on`);
-    if (this.#tick !== null) clearTimeout(this.#tick);
     if (this.#idle !== null) clearTimeout(this.#idle);
-    this.#tick = null;
     this.#idle = null;
     const worker = this.#worker;
     this.#worker = null;
     if (worker !== null) void worker.terminate();
-    for (const registration of this.#registrations) registration.fallback();
-    this.#registrations.clear();
+    for (const queue of this.#awaiting.values()) {
+      for (const registration of queue) {
+        registration.inFlight = false;
+        // Its checkpoint never ran: the next tick runs it on the owner's connection.
+        if (!registration.closed) this.#wrote(registration);
+      }
+    }
     this.#awaiting.clear();
     for (const waiting of this.#closing.values()) for (const done of waiting) done();
     this.#closing.clear();

@@ -108,9 +108,9 @@ export class Journal {
       this.#wal = null;
     } else {
       this.#db.exec('PRAGMA wal_autocheckpoint = 0');
-      // SQLite's default threshold again if the worker fails.
+      const checkpoint = this.#db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
       this.#wal = checkpointer.register(file, () => {
-        if (this.#db.isOpen) this.#db.exec('PRAGMA wal_autocheckpoint = 1000');
+        if (this.#db.isOpen) checkpoint.get();
       });
     }
     this.#db.exec(SCHEMA);
