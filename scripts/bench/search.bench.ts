@@ -9,7 +9,7 @@
  * and pages (offsets 0, 50, 100, 150), so it is not the cost of one query whose pages SQLite has just read.
  * Ingest: logs stored per second (batches of 1000, the event loop given a turn after each as the
  * service's consumer does) with the search index on, its background indexer taking its share of the
- * same thread, against the index off, alternating over BENCH_SEARCH_INGEST_ROUNDS (default 5) rounds;
+ * same thread, against the index off, alternating over BENCH_SEARCH_INGEST_ROUNDS (default 9) rounds;
  * target: the median per-round ratio on/off >= 80%. And the indexer's own rate (rows it moves
  * into the FTS table per second when it has the CPU to itself).
  *
@@ -34,6 +34,7 @@ import { SEARCH_SCHEMA_SQL } from '../../libs/adapters/src/log-store/sqlite-log-
 import { uuidv7 } from '@skald/ingestion-service/testing';
 import type { BenchRow } from './bench-row.ts';
 import { describeSpread, int, pct, spread } from './pinned/stats.ts';
+import { pinningPlan, pinSelf } from './pinned/pinned-child.ts';
 
 const ROWS = Number(process.env['BENCH_SEARCH_ROWS'] ?? 5_000_000);
 const RUNS = Number(process.env['BENCH_SEARCH_RUNS'] ?? 200);
@@ -43,7 +44,7 @@ const CACHE = process.env['BENCH_SEARCH_CACHE'] ?? join(tmpdir(), 'skald-bench-s
 const DATA_VERSION = 2;
 const INGEST_ROWS = Math.min(ROWS, 300_000);
 /** Rounds of the ingest comparison (off and on alternate; the order flips every round). */
-const INGEST_ROUNDS = Number(process.env['BENCH_SEARCH_INGEST_ROUNDS'] ?? 5);
+const INGEST_ROUNDS = Number(process.env['BENCH_SEARCH_INGEST_ROUNDS'] ?? 9);
 const BATCH = 1000;
 const DAY = 86_400_000;
 const SPAN_DAYS = 30;
@@ -171,6 +172,12 @@ async function buildDataSet(file: string): Promise<number> {
 }
 
 export default async function searchBenchmark(): Promise<BenchRow[]> {
+  // On one CPU (as ingest.bench.ts pins its servers), every thread of this process with it: the indexer's
+  // chunks, SQLite and the WAL checkpointer's worker share the CPU the way they would in a one-CPU container,
+  // and work on the other CPU does not lend either side of a round a second core.
+  const plan = pinningPlan();
+  pinSelf(plan.serverCpu);
+  console.log(plan.serverCpu === null ? plan.note : `this process on CPU ${plan.serverCpu} (taskset)`);
   const dir = await mkdtemp(join(tmpdir(), 'skald-bench-search-'));
   const rows: BenchRow[] = [];
   try {
