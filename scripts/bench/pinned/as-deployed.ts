@@ -22,8 +22,8 @@ export const AS_DEPLOYED: Readonly<Record<string, string>> = {
  * How long the provisioned process is left idle before its RSS is read: past V8's own memory reducer,
  * which shrinks the heap ~8 s after the allocations stop. At 3 s (the settle of the earlier passes) the
  * reading depended on whether the idle trim ran after provisioning or just before its end (then blocked
- * for a minute, leaving an 8 MiB young generation to V8): 110-122 MiB over 12 starts, 110-116 at 10 s
- * (docs/PERFORMANCE.md, "Idle memory, third pass").
+ * for a minute, leaving an 8 MiB young generation to V8): 109.9-122.4 MiB over 12 starts, 109.0-111.8
+ * at 10 s over 17 (twice 116.3: malloc's second arena; docs/PERFORMANCE.md, "Idle memory, third pass").
  */
 export const IDLE_SETTLE_MS = 10_000;
 
