@@ -12,10 +12,10 @@ import { ConfigError, loadConfig } from '@skald/config';
 enableCompileCache();
 
 const { launch } = await import('./launch.ts');
-// Node keeps every cache entry it read or made (~9 MiB of malloc'd code cache for the ~1,900 modules above)
-// until the process exits. Flushing writes the new ones now and frees them all, before the process opens
-// its stores and builds its routes, so those allocations reuse the space: idle RSS ~5 MiB lower. Freed
-// later, the space stays resident as holes (docs/PERFORMANCE.md, "Idle memory, third pass").
+// Node keeps every cache entry it read or made (~9 MiB of malloc'd code cache: ~1,900 entries for the
+// modules above) until the process exits. Flushing writes the new ones now and frees them all, before the
+// process opens its stores and builds its routes, so those allocations reuse the space: idle RSS ~5 MiB
+// lower. Freed later, the space stays resident as holes (docs/PERFORMANCE.md, "Idle memory, third pass").
 flushCompileCache();
 
 try {
