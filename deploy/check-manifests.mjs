@@ -2,7 +2,8 @@
 // Static checks of the deployment files, for a machine without Docker or kubectl:
 //   node deploy/check-manifests.mjs
 // - every YAML file parses;
-// - the Dockerfile copies every workspace manifest (npm needs them all to link @skald/*);
+// - the Dockerfile copies every workspace manifest (npm needs them all to link @skald/*), and writes
+//   Node's compile cache at build as the runtime's user into the NODE_COMPILE_CACHE the runtime reads;
 // - docker-compose.yml: each Skald container's environment, interpolated from .env.example plus a
 //   generated SECRETS_KEY, passes the real loadConfig for its TARGET; every container has a health
 //   check; depends_on waits for healthy containers that exist; secrets and volumes are declared;
@@ -203,7 +204,30 @@ function checkDockerfile() {
   check(/^HEALTHCHECK .*\n.*\/health/m.test(dockerfile), 'Dockerfile: no HEALTHCHECK on /health');
   check(/^EXPOSE 8080$/m.test(dockerfile), 'Dockerfile: does not EXPOSE 8080');
   check(existsSync(join(root, 'gateway', 'src', 'main.ts')), 'gateway/src/main.ts (the CMD) does not exist');
+  checkCompileCacheWarmUp(dockerfile);
   checkRuntimeImports();
+}
+
+/**
+ * Issue 18: Node's compile cache is written at build into the directory the runtime reads, as the runtime's
+ * user (Node keys the cache by uid: written as root, it would never be found), by the script the image copies.
+ */
+function checkCompileCacheWarmUp(dockerfile) {
+  const runtime = dockerfile.slice(dockerfile.search(/^FROM .* AS runtime$/m));
+  const cacheEnv = /^ENV NODE_COMPILE_CACHE=(\S+)$/m.exec(runtime);
+  const warmUp = runtime.search(/^RUN node scripts\/warm-compile-cache\.ts$/m);
+  const user = runtime.search(/^USER 1000:1000$/m);
+  const copied = runtime.search(/^COPY scripts\/warm-compile-cache\.ts \.\/scripts\/$/m);
+  if (!check(cacheEnv !== null, 'Dockerfile: the runtime stage does not set NODE_COMPILE_CACHE')) return;
+  check(warmUp >= 0, 'Dockerfile: the runtime stage does not warm the compile cache (RUN node scripts/warm-compile-cache.ts)');
+  check(warmUp > runtime.indexOf(cacheEnv[0]), 'Dockerfile: the compile cache is warmed before NODE_COMPILE_CACHE is set');
+  check(user >= 0 && warmUp > user, 'Dockerfile: the compile cache is not warmed as USER 1000:1000 (Node keys the cache by uid)');
+  check(copied >= 0 && copied < warmUp, 'Dockerfile: scripts/warm-compile-cache.ts is not copied before it runs');
+  check(existsSync(join(root, 'scripts', 'warm-compile-cache.ts')), 'scripts/warm-compile-cache.ts (run by the Dockerfile) does not exist');
+  check(
+    new RegExp(`^RUN .*chown node:node .*${cacheEnv[1].replace(/[.]/g, '\\.')}`, 'm').test(runtime.slice(0, user)),
+    `Dockerfile: ${cacheEnv[1]} is not owned by node (runs that miss add their entries there)`,
+  );
 }
 
 /** The runtime stage prunes devDependencies: every package the server code imports must be a dependency. */

@@ -1,14 +1,14 @@
 /**
- * Idle memory of the all-in-one, measured as ingest.bench.ts measures it (started as deployed, one user
- * and server provisioned, 3 s settled, before any load), with V8's heap by space beside the RSS, for one
- * or several source trees started in turn, each IDLE_STARTS times (the first start of a changed tree
- * runs with a cold compile cache: Node then loads its TypeScript stripper, ~10 MiB more).
+ * Idle memory of the all-in-one, measured as ingest.bench.ts measures it (compile cache warmed as the
+ * image build does, started as deployed, one user and server provisioned, IDLE_SETTLE_MS settled, before any load),
+ * with V8's heap by space beside the RSS, for one or several source trees started in turn, each
+ * IDLE_STARTS times.
  *
  *   node scripts/bench/pinned/idle-memory.ts [other-tree ...]   (IDLE_STARTS=2)
  */
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AS_DEPLOYED, IDLE_SETTLE_MS, warmAsDeployed } from './as-deployed.ts';
 import type { RssSplit } from './child-rpc.ts';
 import { PinnedChild, pinningPlan } from './pinned-child.ts';
 
@@ -17,19 +17,19 @@ interface Memory {
   readonly spaces: readonly { readonly space: string; readonly size: number; readonly used: number }[];
 }
 
-const AS_DEPLOYED = { MALLOC_ARENA_MAX: '2', NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
 const here = fileURLToPath(new URL('../../..', import.meta.url));
 const trees = [here, ...process.argv.slice(2)];
 const starts = Number(process.env['IDLE_STARTS'] ?? 2);
 const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
 const plan = pinningPlan();
 
+for (const tree of trees) await warmAsDeployed(tree, plan.serverCpu);
 for (let start = 1; start <= starts; start++) {
   for (const tree of trees) {
     const child = PinnedChild.start(tree, join(tree, 'scripts/bench/pinned/skald-server.ts'), plan.serverCpu, { env: AS_DEPLOYED });
     try {
       await child.call('provision');
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
       const rss = await child.call<RssSplit>('rss');
       console.log(`${tree}, start ${start}: RSS ${mib(rss.rss)} MiB (${mib(rss.anon)} anonymous, ${mib(rss.file)} file-backed)`);
       const memory = await child.call<Memory | null>('memory').catch(() => null);

@@ -11,6 +11,7 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { flushCompileCache } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -24,6 +25,10 @@ import { createLogsService } from '@skald/logs-service';
 import { buildAllInOne } from '../../../gateway/src/all-in-one.ts';
 import { unlimitedQuota } from '../unlimited-quota.ts';
 import { PeakRss, rssSplit, serve } from './child-rpc.ts';
+
+// As gateway/src/main.ts does once its modules are loaded: the compile cache's entries freed before the
+// stores and routes allocate, so they reuse the space.
+flushCompileCache();
 
 const dir = await mkdtemp(join(tmpdir(), 'skald-bench-pinned-'));
 const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info' });
