@@ -7,8 +7,6 @@ import { DatabaseSync } from 'node:sqlite';
 import { parentPort } from 'node:worker_threads';
 import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
 
-const port = parentPort;
-if (port === null) throw new Error('wal-checkpoint-worker.ts runs as a worker thread only');
 
 const connections = new Map<string, DatabaseSync>();
 
@@ -42,6 +40,9 @@ function answer(request: CheckpointRequest): CheckpointReply {
   }
 }
 
-port.on('message', (request: CheckpointRequest) => {
+// Only as a worker thread; imported anywhere else (the image build imports every module to fill Node's
+// compile cache, scripts/warm-compile-cache.ts) it does nothing.
+const port = parentPort;
+port?.on('message', (request: CheckpointRequest) => {
   port.postMessage(answer(request));
 });
