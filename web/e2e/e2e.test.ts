@@ -358,6 +358,8 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByText('Total logs').waitFor();
       await page.getByTestId('recent-photo').first().waitFor();
       expect(await page.getByTestId('stat-Total logs').innerText()).toContain('4');
+      // The charts come with the lazily loaded echarts chunk, which may arrive after the cards and the photo.
+      await page.locator('canvas').nth(3).waitFor();
       expect(await page.locator('canvas').count()).toBeGreaterThanOrEqual(4);
       await shootAll('dashboard', () => page.locator('canvas').first().waitFor());
     });
