@@ -11,28 +11,64 @@ const out = join(root, 'test-output');
 mkdirSync(out, { recursive: true });
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 
-function run(label, cmd, args) {
+/** Runs one step; a failed step is named at the end unless its caller names what failed in it (`reportsItself`). */
+function run(label, cmd, args, reportsItself = false) {
   console.log(`\n== ${label}: ${cmd} ${args.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
-  console.log(`== ${label}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const outcome = result.status === 0 ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`;
+  console.log(`== ${label}: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result.status !== 0 && !reportsItself) failures.push(`${label}: ${outcome}`);
   return result.status === 0;
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 let ok = true;
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Steps that failed and what failed in them, repeated at the end: a CI log is often read from its tail. */
+const failures = [];
+
+function firstLines(text, count) {
+  return String(text ?? '')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, count)
+    .map((line) => `      ${line.trim().slice(0, 300)}`)
+    .join('\n');
+}
+
+/**
+ * What a vitest JSON report says failed. A file whose hook or import failed has no failed test (vitest
+ * marks its tests skipped) but fails the run: it is counted and named here, as a failed test is.
+ */
+function reportFailures(label, r) {
+  let failedFiles = 0;
+  for (const file of r.testResults ?? []) {
+    const name = String(file.name ?? '').replace(`${root}`, '');
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const test of failedTests) failures.push(`${label}: ${name} > ${test.fullName}\n${firstLines(test.failureMessages?.join('\n'), 6)}`);
+    if (file.status === 'failed' && failedTests.length === 0) {
+      failedFiles += 1;
+      const notRun = (file.assertionResults ?? []).filter((t) => t.status !== 'passed').length;
+      const why = firstLines(file.message, 8) || '      (the reason is in the output above, under this file)';
+      failures.push(`${label}: ${name} failed outside its tests (a hook, an import or an unhandled error; ${notRun} tests not run)\n${why}`);
+    }
+  }
+  return failedFiles;
+}
 
 function vitest(label, configArgs, reportName) {
   const report = join(out, `${reportName}.json`);
-  const passed = run(label, bin('vitest'), ['run', ...configArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  const passed = run(label, bin('vitest'), ['run', ...configArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], true);
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));
     totals.passed += r.numPassedTests;
-    totals.failed += r.numFailedTests;
+    totals.failed += r.numFailedTests + reportFailures(label, r);
     totals.skipped += r.numPendingTests + r.numTodoTests;
+    if (!passed && r.numFailedTests === 0 && (r.numFailedTestSuites ?? 0) === 0) failures.push(`${label}: vitest exited non-zero with every test passed (an unhandled error or a worker that ended: see its output above)`);
   } else if (!passed) {
     totals.failed += 1;
+    failures.push(`${label}: no report was written (vitest did not finish)`);
   }
   return passed;
 }
@@ -50,5 +86,6 @@ ok = vitest('backend tests', [], 'vitest-backend') && ok;
 if (existsSync(join(root, 'web', 'vitest.config.ts'))) ok = vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web') && ok;
 if (existsSync(join(root, 'web', 'vitest.e2e.config.ts'))) ok = vitest('browser end-to-end', ['--config', 'web/vitest.e2e.config.ts'], 'vitest-e2e') && ok;
 
+if (failures.length > 0) console.log(`\n== what failed\n${failures.map((f) => `  - ${f}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(ok && totals.failed === 0 ? 0 : 1);
