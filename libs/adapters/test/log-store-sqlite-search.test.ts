@@ -71,15 +71,18 @@ afterEach(() => {
 
 describe('SQLite log store search index', () => {
   it.each([
-    ['the default count cap', undefined],
+    ['the default count cap', undefined, 4],
     // Around the cap: exact below, capped above, for every path (FTS-only counts, counts through the rows, scans).
-    ['a count cap of 9', 9],
-    ['a count cap of 30', 30],
-  ])('answers every search exactly as the store without an index, indexed in part or in full (%s)', async (_label, countCap) => {
+    ['a count cap of 9', 9, 4],
+    ['a count cap of 30', 30, 4],
+    // The indexing worker takes every chunk with rows (search-index-worker.ts): it indexes on its own
+    // connection while this thread searches, inserts, deletes and indexes too (indexPending).
+    ['the indexing worker beside the store thread', undefined, 0],
+  ])('answers every search exactly as the store without an index, indexed in part or in full (%s)', async (_label, countCap, indexWorkerChunkMs) => {
     const rand = rng(17);
     const caps = countCap === undefined ? {} : { countCap };
     const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off', ...caps });
-    const indexed = new SqliteLogStore(join(dir, 'indexed.db'), { searchIndex: 'background', indexChunkSize: 7, ...caps });
+    const indexed = new SqliteLogStore(join(dir, 'indexed.db'), { searchIndex: 'background', indexChunkSize: 7, indexWorkerChunkMs, ...caps });
     const both = async (records: LogRecord[]) => {
       expect(await indexed.insertBatch(records)).toEqual(await reference.insertBatch(records));
     };
@@ -139,6 +142,8 @@ describe('SQLite log store search index', () => {
     await both([rare(T0 + 12_000, 'AntiCheat', 'rare-res'), rare(T0 + 31_000, 'AntiCheatX', 'core')]);
     // A message holding what a level code looks like must not pass for the level, nor the level for it.
     await both([{ ...randomLog(rand, 's1', T0 + 13_000), level: 'error', message: 'err\x1fc\x1f' }]);
+    // From here the worker indexes on its own thread, at the same time as every comparison below.
+    if (indexWorkerChunkMs === 0) await waitFor(() => indexed.indexWorkerRunning, 'the indexing worker');
     await compare('nothing indexed');
     indexed.indexPending(100);
     await compare('partly indexed');
@@ -157,6 +162,8 @@ describe('SQLite log store search index', () => {
     await both(Array.from({ length: 20 }, (_, i) => randomLog(rand, 's1', T0 + 100_000 + i)));
     indexed.indexPending(9);
     await compare('after deletes, new rows partly indexed');
+    // The worker case did run on the worker (it lives on a minute after its last rows).
+    expect(indexed.indexWorkerRunning).toBe(indexWorkerChunkMs === 0);
     await reference.close();
     await indexed.close();
   });

@@ -176,9 +176,23 @@ export class SearchIndexer {
 
   /** Forget cached state (a rolled-back transaction may have changed some of it). */
   reset(): void {
+    this.forgetCaches();
+    this.#pendingLoaded = false;
+  }
+
+  /**
+   * Forget the cursors and next rowids read so far. When another connection also writes the index (the
+   * indexing worker beside the store's own connection), these are read again in every transaction: what
+   * one connection cached may have moved under the other's commits.
+   */
+  forgetCaches(): void {
     this.#nextRowid.clear();
     this.#cursors.clear();
-    this.#pendingLoaded = false;
+  }
+
+  /** Servers that stored rows on another connection: their walks may have rows ahead of them. */
+  markPending(serverKeys: Iterable<number>): void {
+    for (const serverKey of serverKeys) this.#pending.add(serverKey);
   }
 
   /** The server's cursor (cached). */

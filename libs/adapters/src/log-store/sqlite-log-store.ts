@@ -34,6 +34,8 @@ import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts'
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
+import { DEFAULT_INDEX_CHUNK_ROWS, DEFAULT_INDEX_GATHER_MS, IndexSchedule } from './index-schedule.ts';
+import { SearchIndexThread } from './search-index-thread.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import {
   MAX_INDEXED_SERVER_KEY,
@@ -56,7 +58,8 @@ export interface SqliteLogStoreOptions {
   readonly deleteChunkSize?: number;
   /**
    * The search index (sqlite-log-search.ts): 'background' (default) indexes new rows in small chunks
-   * between other work; 'eager' indexes them before insertBatch returns (tests: every search then reads
+   * (index-schedule.ts), on a worker thread of its own for a store file (search-index-worker.ts), between
+   * other work on this thread for ':memory:'; 'eager' indexes them before insertBatch returns (tests: every search then reads
    * the index); 'off' never indexes (searches scan, as before issue 17; the bench's "index off").
    */
   readonly searchIndex?: 'background' | 'eager' | 'off';
@@ -73,6 +76,13 @@ export interface SqliteLogStoreOptions {
    * inside the commits (wal_autocheckpoint).
    */
   readonly walCheckpointer?: WalCheckpointer | null;
+  /** How long the indexing worker lives on once caught up with nothing new (search-index-thread.ts). Default 60 s. */
+  readonly indexWorkerIdleMs?: number;
+  /**
+   * A whole background chunk on the store's thread that takes longer than this is heavy: after two in a row
+   * a store file moves indexing to its worker. Default 4 ms (200 rows take 6-20 ms).
+   */
+  readonly indexWorkerChunkMs?: number;
 }
 
 /** Which filters an FTS query answers exactly (through codes in the index), so indexed rows need no check of them. */
@@ -165,24 +175,20 @@ function fillRow(args: SQLInputValue[], o: number, serverKey: number, r: LogReco
   args[o + 11] = r.expiresAt;
 }
 
-/**
- * While logs arrive, the indexer waits this many times the length of its last chunk (a tenth of the time).
- * Measured per CPU-second with a seventh (6): ingest with the index on kept 84% of off, too close to the
- * 80% bar for a wall-clock bench on a shared machine; a tenth bounds the loss at 10%.
- */
-const INGEST_SHARE_PER_INDEX_SHARE = 9;
-/**
- * Once caught up, the indexer gathers new rows into whole chunks rather than indexing each stored batch as it
- * comes: every chunk is one FTS5 segment written at its commit and merged into larger ones later, so its cost
- * is mostly per chunk, not per row. Under single-log load the consumer stores groups of ~45 logs; indexing each
- * group on its own took ~23% of the process's busy time, gathered into 200-row chunks ~9% (CPU profiles of the
- * pinned bench, docs/PERFORMANCE.md). Searches stay exact meanwhile: the rows ahead of the indexer are
- * scanned (at most a chunk, or a second's worth).
- */
-const DEFAULT_INDEX_GATHER_MS = 1_000;
-/** After a failed indexing chunk (a busy or full disk), the indexer tries again this much later. */
-const INDEX_RETRY_MS = 5_000;
+const DEFAULT_INDEX_WORKER_CHUNK_MS = 4;
+const HEAVY_CHUNKS_BEFORE_WORKER = 2;
+/** A write that met the indexing worker's lock tries again after 1, 2, 4 ... up to this many ms. */
+const BUSY_RETRY_MAX_MS = 16;
+/** ... and gives up (the caller fails, the bus delivers the batch again) after this long. */
+const BUSY_GIVE_UP_MS = 30_000;
+/** SQLite's SQLITE_BUSY (primary code): another connection holds the write lock. */
+const SQLITE_BUSY = 5;
 
+function isBusy(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'errcode' in error && typeof error.errcode === 'number' && (error.errcode & 0xff) === SQLITE_BUSY;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class SqliteLogStore implements LogStore {
@@ -196,14 +202,12 @@ export class SqliteLogStore implements LogStore {
   readonly #indexMode: 'background' | 'eager' | 'off';
   readonly #indexChunk: number;
   readonly #indexGatherMs: number;
-  #indexing: NodeJS.Immediate | null = null;
-  #waiting: NodeJS.Timeout | null = null;
-  /** The indexer's last chunk found fewer rows than a chunk: it waits for a chunk's worth (or indexGatherMs). */
-  #caughtUp = false;
-  /** Rows stored since the indexer caught up (only counted while it is). */
-  #gathered = 0;
-  /** Whether insertBatch stored rows since the indexer's last chunk (it then yields most of the time). */
-  #insertedSinceChunk = false;
+  /** Background indexing on this thread (see #indexOnThisThread); null while the worker indexes. */
+  #schedule: IndexSchedule | null = null;
+  /** A store file's indexing worker (its own connection), for heavy indexing. */
+  #thread: SearchIndexThread | null = null;
+  /** A chunk on this thread longer than this is heavy (see #indexOnThisThread). */
+  #indexWorkerChunkMs = DEFAULT_INDEX_WORKER_CHUNK_MS;
   /** The file as registered with the WAL checkpointer (null: SQLite checkpoints inside the commits). */
   readonly #wal: WalFile | null;
 
@@ -221,10 +225,72 @@ export class SqliteLogStore implements LogStore {
     this.#chunk = options.deleteChunkSize ?? 20_000;
     this.#indexer = new SearchIndexer(this.#db);
     this.#indexMode = options.searchIndex ?? 'background';
-    this.#indexChunk = options.indexChunkSize ?? 200;
+    this.#indexChunk = options.indexChunkSize ?? DEFAULT_INDEX_CHUNK_ROWS;
     this.#indexGatherMs = options.indexGatherMs ?? DEFAULT_INDEX_GATHER_MS;
-    // A migrated file's rows (and any a crash left unindexed) are indexed from the start.
-    this.#kickIndexer();
+    if (this.#indexMode !== 'background') return;
+    this.#indexWorkerChunkMs = options.indexWorkerChunkMs ?? DEFAULT_INDEX_WORKER_CHUNK_MS;
+    if (file !== ':memory:') {
+      this.#thread = new SearchIndexThread({
+        file,
+        chunkRows: this.#indexChunk,
+        gatherMs: this.#indexGatherMs,
+        ...(options.indexWorkerIdleMs === undefined ? {} : { idleMs: options.indexWorkerIdleMs }),
+        onIndexed: () => this.#wal?.wrote(),
+        onRetired: () => this.#indexOnThisThread(false),
+        onFailed: (reason) => {
+          process.emitWarning(`log store: ${reason}; indexing on the store's thread from now on`);
+          this.#indexOnThisThread(true);
+        },
+      });
+      // Writes meeting the worker's lock retry from the event loop (#write) instead of sleeping in SQLite.
+      this.#db.exec('PRAGMA busy_timeout = 0');
+    }
+    // A migrated file's rows (and any a restart left unindexed) are indexed from the start.
+    this.#indexOnThisThread(true);
+  }
+
+  /**
+   * Background indexing on this thread: while its chunks stay light (a few rows now and then, an idle
+   * server), no worker is started (an idle all-in-one keeps its memory); once chunks get heavy (a backlog,
+   * logs arriving by thousands: 200 rows take 6-20 ms, the requests meanwhile wait) a store file moves the
+   * indexing to its worker thread until the worker has been idle a while (search-index-thread.ts).
+   */
+  #indexOnThisThread(kick: boolean): void {
+    this.#schedule?.stop();
+    let heavyInARow = 0;
+    this.#schedule = new IndexSchedule({ chunkRows: this.#indexChunk, gatherMs: this.#indexGatherMs }, (maxRows) => {
+      const started = performance.now();
+      const rows = this.#transaction(() => this.#indexer.indexChunk(maxRows));
+      const took = performance.now() - started;
+      // Heavy: a whole chunk (rows keep coming or a backlog waits) that took long. A slow chunk of a few rows
+      // is a cold start (statements compiled, pages read), not load: it moves nothing.
+      heavyInARow = rows === maxRows && took > this.#indexWorkerChunkMs ? heavyInARow + 1 : 0;
+      if (heavyInARow >= HEAVY_CHUNKS_BEFORE_WORKER) this.#moveToWorker();
+      return rows;
+    });
+    if (kick) this.#schedule.kick();
+  }
+
+  #moveToWorker(): void {
+    const thread = this.#thread;
+    if (thread === null || thread.failed || thread.running) return;
+    this.#schedule?.stop();
+    this.#schedule = null;
+    thread.start();
+  }
+
+  /** Whether the indexing worker runs now (diagnostics and tests; false when indexing is not on a worker). */
+  get indexWorkerRunning(): boolean {
+    return this.#thread?.running ?? false;
+  }
+
+  /**
+   * Whether another connection (the indexing worker) may write the index beside this one: a store file
+   * indexed in the background. Its cached cursors are then read again in every transaction, a search reads
+   * in one snapshot, and writes meeting the lock retry (#write).
+   */
+  get #shared(): boolean {
+    return this.#thread !== null;
   }
 
   /**
@@ -248,60 +314,22 @@ export class SqliteLogStore implements LogStore {
     });
   }
 
-  /**
-   * Indexes what is left, chunk by chunk, giving the event loop a turn between chunks. While logs keep
-   * arriving the indexer takes at most a tenth of the time (after a chunk of t ms it waits 9t), so
-   * ingest keeps over 80% of its rate and the backlog waits; when none arrived since the last chunk it
-   * runs chunk after chunk.
-   */
-  #kickIndexer(): void {
-    if (this.#indexMode !== 'background' || this.#indexing !== null || this.#waiting !== null || !this.#db.isOpen) return;
-    this.#indexing = setImmediate(() => this.#indexNextChunk());
-  }
-
-  #indexNextChunk(): void {
-    this.#indexing = null;
-    this.#caughtUp = false;
-    if (!this.#db.isOpen) return;
-    const started = performance.now();
-    const busy = this.#insertedSinceChunk;
-    this.#insertedSinceChunk = false;
-    let indexed: number;
-    try {
-      indexed = this.#transaction(() => this.#indexer.indexChunk(this.#indexChunk));
-    } catch {
-      // Nothing is lost (the rows stay waiting and searches scan them); try again a little later rather
-      // than throw from a timer, which would end the process.
-      this.#indexLater(INDEX_RETRY_MS);
-      return;
-    }
-    if (indexed < this.#indexChunk) {
-      this.#caughtUp = true;
-      this.#gathered = 0;
-      return;
-    }
-    if (busy) this.#indexLater(Math.ceil((performance.now() - started) * INGEST_SHARE_PER_INDEX_SHARE));
-    else this.#kickIndexer();
-  }
-
-  #indexLater(ms: number): void {
-    this.#waiting = setTimeout(() => {
-      this.#waiting = null;
-      this.#kickIndexer();
-    }, ms);
-    this.#waiting.unref();
-  }
-
   /** Indexes up to `max` rows not indexed yet, now (the 'eager' mode, tests and the benchmark); answers how many. */
   indexPending(max = Number.POSITIVE_INFINITY): number {
-    let total = 0;
-    while (total < max) {
-      const chunk = Math.min(5000, max - total);
-      const indexed = this.#transaction(() => this.#indexer.indexChunk(chunk));
-      total += indexed;
-      if (indexed < chunk) break;
+    // Synchronous by contract, so beside the indexing worker it waits for the worker's lock on this thread.
+    if (this.#shared) this.#db.exec(`PRAGMA busy_timeout = ${BUSY_GIVE_UP_MS}`);
+    try {
+      let total = 0;
+      while (total < max) {
+        const chunk = Math.min(5000, max - total);
+        const indexed = this.#transaction(() => this.#indexer.indexChunk(chunk));
+        total += indexed;
+        if (indexed < chunk) break;
+      }
+      return total;
+    } finally {
+      if (this.#shared) this.#db.exec('PRAGMA busy_timeout = 0');
     }
-    return total;
   }
 
   #prepare(sql: string): StatementSync {
@@ -338,6 +366,8 @@ export class SqliteLogStore implements LogStore {
 
   #transaction<R>(work: () => R): R {
     this.#db.exec('BEGIN IMMEDIATE');
+    // The worker's commits may have moved the cursors and next rowids this connection read before.
+    if (this.#shared) this.#indexer.forgetCaches();
     try {
       const result = work();
       this.#db.exec('COMMIT');
@@ -352,40 +382,68 @@ export class SqliteLogStore implements LogStore {
     }
   }
 
+  /**
+   * A write transaction from an async path. Beside the indexing worker, BEGIN IMMEDIATE may meet the worker's
+   * lock (SQLITE_BUSY, answered at once: this connection never blocks the event loop on it); the write then
+   * tries again a few ms later, while this thread answers other work. `work` runs only once the lock is held.
+   */
+  async #write<R>(work: () => R): Promise<R> {
+    const started = Date.now();
+    for (let wait = 1; ; wait = Math.min(wait * 2, BUSY_RETRY_MAX_MS)) {
+      try {
+        return this.#transaction(work);
+      } catch (err) {
+        if (!isBusy(err) || Date.now() - started > BUSY_GIVE_UP_MS) throw err;
+      }
+      await sleep(wait);
+    }
+  }
+
+  /**
+   * Reads that must agree with each other (a search's cursor, index and scans) in one snapshot: beside the
+   * indexing worker a commit of it could fall between two statements otherwise. Synchronous work only.
+   */
+  #snapshot<R>(work: () => R): R {
+    if (!this.#shared) return work();
+    this.#db.exec('BEGIN');
+    this.#indexer.forgetCaches();
+    try {
+      return work();
+    } finally {
+      this.#db.exec('COMMIT');
+    }
+  }
+
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
     if (records.length === 0) return { inserted: 0 };
     let result: { inserted: number };
     try {
-      result = this.#transaction(() => this.#insertChunked(records));
+      result = await this.#write(() => this.#insertChunked(records));
     } catch (err) {
       if (!(err instanceof PartlyStoredChunk)) throw err;
       // A batch mixing new and already stored rows (a partial redelivery, or a record repeated in the
       // batch): one statement per row, so the rollups count exactly the rows that were new.
-      result = this.#transaction(() => this.#insertRowByRow(records));
+      result = await this.#write(() => this.#insertRowByRow(records));
     }
     if (result.inserted > 0) {
-      this.#insertedSinceChunk = true;
       if (this.#indexMode === 'eager') this.indexPending();
-      else this.#stored(result.inserted);
+      else if (this.#thread?.running) this.#thread.stored(result.inserted, this.#serverKeysOf(records));
+      else this.#schedule?.stored(result.inserted);
     }
     return result;
   }
 
-  /** New rows for the background indexer: now when it is behind or a chunk's worth has gathered, else later. */
-  #stored(rows: number): void {
-    if (!this.#caughtUp) {
-      this.#kickIndexer();
-      return;
+  /** The server keys of stored records (a batch is one server's, so this is nearly always one key). */
+  #serverKeysOf(records: readonly LogRecord[]): number[] {
+    const keys = new Set<number>();
+    let last: string | undefined;
+    for (const record of records) {
+      if (record.serverId === last) continue;
+      last = record.serverId;
+      const key = this.#serverKey(record.serverId, false);
+      if (key !== undefined) keys.add(key);
     }
-    this.#gathered += rows;
-    if (this.#gathered < this.#indexChunk) {
-      // The gathering timer is the only one that can be pending while caught up.
-      if (this.#waiting === null && this.#indexing === null) this.#indexLater(this.#indexGatherMs);
-      return;
-    }
-    if (this.#waiting !== null) clearTimeout(this.#waiting);
-    this.#waiting = null;
-    this.#kickIndexer();
+    return [...keys];
   }
 
   /**
@@ -472,7 +530,7 @@ export class SqliteLogStore implements LogStore {
     const serverKey = this.#serverKey(query.serverId, false);
     if (serverKey === undefined) return { items: [], total: 0, totalCapped: false };
     const indexed = this.#indexExpression(query, serverKey);
-    if (indexed !== null) return this.#searchPage(query, indexed.match, indexed.exact, serverKey);
+    if (indexed !== null) return this.#snapshot(() => this.#searchPage(query, indexed.match, indexed.exact, serverKey));
     const plan = this.#plan(query, serverKey);
     const rows = query.limit === 0 ? [] : this.#prepare(plan.pageSql).all(...plan.params, query.limit, query.offset);
     return { items: rows.map((row) => toRecord(query.serverId, row)), ...this.#total(query, serverKey, plan) };
@@ -776,19 +834,21 @@ export class SqliteLogStore implements LogStore {
     validateLogQuery({ ...query, offset: 0, limit: 0 });
     const serverKey = this.#serverKey(query.serverId, false);
     if (serverKey === undefined) return EMPTY_HISTOGRAM;
-    return sqliteHistogram(
-      {
-        prepare: (sql) => this.#prepare(sql),
-        cap: this.#countCap,
-        levelIndex: this.#levelIndexCounts(query, serverKey),
-        parts: (range) =>
-          this.#histogramParts(
-            range === undefined ? query : { ...query, from: Math.max(query.from ?? range.from, range.from), to: Math.min(query.to ?? range.to, range.to) },
-            serverKey,
-          ),
-        instantAfterRowid: (rowid) => instantAfterRowid(serverKey, rowid),
-      },
-      bucketEdges,
+    return this.#snapshot(() =>
+      sqliteHistogram(
+        {
+          prepare: (sql) => this.#prepare(sql),
+          cap: this.#countCap,
+          levelIndex: this.#levelIndexCounts(query, serverKey),
+          parts: (range) =>
+            this.#histogramParts(
+              range === undefined ? query : { ...query, from: Math.max(query.from ?? range.from, range.from), to: Math.min(query.to ?? range.to, range.to) },
+              serverKey,
+            ),
+          instantAfterRowid: (rowid) => instantAfterRowid(serverKey, rowid),
+        },
+        bucketEdges,
+      ),
     );
   }
 
@@ -886,7 +946,7 @@ export class SqliteLogStore implements LogStore {
       const dayStart = num(bucket['day']) * DAY_MS;
       let cursor = dayStart;
       for (;;) {
-        const deleted = this.#transaction(() => {
+        const deleted = await this.#write(() => {
           const n = this.#deleteChunk(select, [serverKey, cursor, dayStart + DAY_MS, now, this.#chunk], objectKeys);
           // Rows before the last deleted one were deleted or kept: the next chunk starts there.
           if (n > 0) cursor = num(this.#prepare('SELECT max(created_at) AS c FROM temp.doomed').get()?.['c']);
@@ -896,7 +956,7 @@ export class SqliteLogStore implements LogStore {
         if (deleted < this.#chunk) break;
         await yieldToEventLoop();
       }
-      this.#transaction(() =>
+      await this.#write(() =>
         this.#prepare(
           `UPDATE rollup_day SET min_expires = coalesce(
              (SELECT min(expires_at) FROM logs WHERE server_key = rollup_day.server_key AND created_at >= ? AND created_at < ? AND +log_type = rollup_day.log_type),
@@ -936,7 +996,7 @@ export class SqliteLogStore implements LogStore {
     let deletedCount = 0;
     const objectKeys: string[] = [];
     for (;;) {
-      const deleted = this.#transaction(() => this.#deleteChunk(selectKeysSql, [...params, ...chunkParams(this.#chunk)], objectKeys));
+      const deleted = await this.#write(() => this.#deleteChunk(selectKeysSql, [...params, ...chunkParams(this.#chunk)], objectKeys));
       deletedCount += deleted;
       if (deleted < this.#chunk) break;
       await yieldToEventLoop();
@@ -977,10 +1037,9 @@ export class SqliteLogStore implements LogStore {
   }
 
   async close(): Promise<void> {
-    if (this.#indexing !== null) clearImmediate(this.#indexing);
-    if (this.#waiting !== null) clearTimeout(this.#waiting);
-    this.#indexing = null;
-    this.#waiting = null;
+    this.#schedule?.stop();
+    // The worker finishes its chunk and closes its connection before this one closes.
+    await this.#thread?.close();
     if (!this.#db.isOpen) return;
     await this.#wal?.close();
     // Keeps planner statistics fresh for the next start (cheap: analyses only what changed a lot).

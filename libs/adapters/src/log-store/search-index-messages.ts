@@ -1,0 +1,20 @@
+/** What the store (search-index-thread.ts) and its indexing worker (search-index-worker.ts) say to each other. */
+
+export interface SearchIndexWorkerData {
+  readonly file: string;
+  readonly chunkRows: number;
+  readonly gatherMs: number;
+}
+
+export type SearchIndexRequest =
+  /** Rows committed by the store's connection, and the servers they belong to. */
+  | { readonly kind: 'stored'; readonly rows: number; readonly serverKeys: readonly number[] }
+  /** Finish the chunk under way, close the connection, answer 'closed'. */
+  | { readonly kind: 'close' };
+
+export type SearchIndexReply =
+  /** A chunk committed `rows` rows to the index (the WAL grew: the checkpointer is told). */
+  | { readonly kind: 'indexed'; readonly rows: number }
+  /** Nothing waits to be indexed any more. */
+  | { readonly kind: 'caught-up' }
+  | { readonly kind: 'closed' };

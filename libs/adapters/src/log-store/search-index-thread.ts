@@ -1,0 +1,133 @@
+/**
+ * The store's side of its indexing worker (search-index-worker.ts): started when indexing on the store's
+ * thread got heavy (sqlite-log-store.ts), told of every commit of new rows, retired after a minute with
+ * nothing to index (a worker holds 15-18 MiB while it lives; an idle all-in-one should not pay for one),
+ * which hands indexing back to the store's thread (`onRetired`). If the worker fails, `onFailed` does the
+ * same for good: nothing waits for a worker that is gone.
+ */
+import { Worker } from 'node:worker_threads';
+import type { SearchIndexReply, SearchIndexRequest, SearchIndexWorkerData } from './search-index-messages.ts';
+
+export interface SearchIndexThreadOptions {
+  readonly file: string;
+  readonly chunkRows: number;
+  readonly gatherMs: number;
+  /** How long a caught-up worker lives on without new rows. Default 60 s. */
+  readonly idleMs?: number;
+  /** A chunk committed rows (the WAL grew). */
+  readonly onIndexed: () => void;
+  /** The worker retired after being idle; the store indexes on its own thread again. */
+  readonly onRetired: () => void;
+  /** The worker failed; the store indexes on its own thread from now on. */
+  readonly onFailed: (reason: string) => void;
+  readonly workerUrl?: URL;
+}
+
+const DEFAULT_IDLE_MS = 60_000;
+
+export class SearchIndexThread {
+  readonly #options: SearchIndexThreadOptions;
+  #worker: Worker | null = null;
+  #idle: NodeJS.Timeout | null = null;
+  /** Workers asked to close and not closed yet (a retired one, or the last at close()). */
+  readonly #closing = new Set<Promise<void>>();
+  #failed = false;
+
+  constructor(options: SearchIndexThreadOptions) {
+    this.#options = options;
+  }
+
+  /** Whether the worker failed (the store then indexes on its own thread). */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
+  /** Whether a worker runs now (tests and diagnostics). */
+  get running(): boolean {
+    return this.#worker !== null;
+  }
+
+  /** Starts the worker if none runs: it indexes whatever waits. */
+  start(): void {
+    this.#ensureWorker();
+  }
+
+  /** New rows were committed by the store's connection. */
+  stored(rows: number, serverKeys: readonly number[]): void {
+    if (this.#failed) return;
+    this.#clearIdle();
+    this.#send(this.#ensureWorker(), { kind: 'stored', rows, serverKeys });
+  }
+
+  /** Stops the worker after its chunk under way; resolves once its connection is closed. */
+  async close(): Promise<void> {
+    this.#clearIdle();
+    const worker = this.#worker;
+    this.#worker = null;
+    if (worker !== null) this.#retire(worker);
+    await Promise.all([...this.#closing]);
+  }
+
+  #ensureWorker(): Worker {
+    if (this.#worker !== null) return this.#worker;
+    const data: SearchIndexWorkerData = { file: this.#options.file, chunkRows: this.#options.chunkRows, gatherMs: this.#options.gatherMs };
+    const worker = new Worker(this.#options.workerUrl ?? new URL('./search-index-worker.ts', import.meta.url), { workerData: data });
+    worker.on('message', (reply: SearchIndexReply) => this.#onReply(worker, reply));
+    worker.on('error', (error) => this.#fail(worker, `the search index worker failed: ${error.message}`));
+    worker.on('exit', (code) => this.#fail(worker, `the search index worker exited (code ${code})`));
+    // Never what keeps the process alive. After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
+    this.#worker = worker;
+    return worker;
+  }
+
+  #send(worker: Worker, request: SearchIndexRequest): void {
+    worker.postMessage(request);
+  }
+
+  #onReply(worker: Worker, reply: SearchIndexReply): void {
+    if (reply.kind === 'indexed') this.#options.onIndexed();
+    else if (reply.kind === 'caught-up' && worker === this.#worker) this.#retireWhenIdle(worker);
+  }
+
+  #retireWhenIdle(worker: Worker): void {
+    this.#clearIdle();
+    this.#idle = setTimeout(() => {
+      this.#idle = null;
+      if (this.#worker !== worker) return;
+      this.#worker = null;
+      this.#retire(worker);
+      this.#options.onRetired();
+    }, this.#options.idleMs ?? DEFAULT_IDLE_MS);
+    this.#idle.unref();
+  }
+
+  /** Asks the worker to close its connection (never terminated mid-transaction: its lock would stay held). */
+  #retire(worker: Worker): void {
+    const closed = new Promise<void>((resolve) => {
+      worker.on('message', (reply: SearchIndexReply) => {
+        if (reply.kind === 'closed') resolve();
+      });
+      worker.once('exit', () => resolve());
+    });
+    const tracked = closed.then(() => {
+      this.#closing.delete(tracked);
+    });
+    this.#closing.add(tracked);
+    this.#send(worker, { kind: 'close' });
+  }
+
+  #fail(worker: Worker, reason: string): void {
+    // A retired worker ends normally; only the current one failing matters.
+    if (worker !== this.#worker) return;
+    this.#worker = null;
+    this.#failed = true;
+    this.#clearIdle();
+    this.#options.onFailed(reason);
+  }
+
+  #clearIdle(): void {
+    if (this.#idle !== null) clearTimeout(this.#idle);
+    this.#idle = null;
+  }
+}

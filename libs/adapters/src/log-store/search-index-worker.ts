@@ -1,0 +1,80 @@
+/**
+ * The indexing worker of a store file (search-index-thread.ts starts it): its own connection to the store's
+ * file, the same SearchIndexer and the same schedule (index-schedule.ts) as the store's own thread would
+ * run, off the event loop that answers requests. A chunk takes ~6-20 ms (200 rows at 30-100 µs); on the
+ * store's thread every request that arrived meanwhile waited for it, which made most of the single-log
+ * p99 (docs/PERFORMANCE.md). Its transactions hold SQLite's write lock; the store's connection does not wait
+ * on the lock but retries its write a moment later (sqlite-log-store.ts, #write), and reads never wait.
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
+import { parentPort, workerData } from 'node:worker_threads';
+import { IndexSchedule } from './index-schedule.ts';
+import { SearchIndexer } from './sqlite-log-search.ts';
+import type { SearchIndexReply, SearchIndexRequest, SearchIndexWorkerData } from './search-index-messages.ts';
+
+/** The worker blocks on the store's write lock (its own thread: nothing else waits on it). */
+const LOCK_WAIT_MS = 10_000;
+
+/**
+ * Linux nice value of this thread: a weight of ~1/10 of a normal thread's, so when the store's thread has
+ * work (requests) the kernel gives the indexer about a tenth of a shared core and lets requests preempt it
+ * at once, and when the process idles the indexer gets the whole core. The same bound as the schedule's
+ * duty cycle, enforced by the scheduler between chunks AND inside them.
+ */
+const INDEXER_NICE = 10;
+
+/** Lowers this thread's priority (Linux: setpriority on the thread id); elsewhere it runs at normal priority. */
+function lowerPriority(): void {
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, INDEXER_NICE);
+  } catch {
+    // No /proc (not Linux) or not permitted: normal priority, bounded by the schedule alone.
+  }
+}
+
+function start(port: NonNullable<typeof parentPort>, data: SearchIndexWorkerData): void {
+  lowerPriority();
+  const db = new DatabaseSync(data.file, { timeout: LOCK_WAIT_MS });
+  // The store's checkpointer runs the checkpoints (told after each chunk); none inside this thread's commits.
+  // A modest page cache of its own (the store's connection keeps the large one): FTS5 merges reread recent segments.
+  db.exec('PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -16384');
+  const indexer = new SearchIndexer(db);
+  const reply = (message: SearchIndexReply) => port.postMessage(message);
+  const schedule = new IndexSchedule({ chunkRows: data.chunkRows, gatherMs: data.gatherMs }, (maxRows) => {
+    db.exec('BEGIN IMMEDIATE');
+    let rows: number;
+    try {
+      // The store's connection commits between this thread's chunks (inserts, deletes, its own indexPending).
+      indexer.forgetCaches();
+      rows = indexer.indexChunk(maxRows);
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      indexer.reset();
+      throw error;
+    }
+    if (rows > 0) reply({ kind: 'indexed', rows });
+    if (rows < maxRows) reply({ kind: 'caught-up' });
+    return rows;
+  });
+  port.on('message', (request: SearchIndexRequest) => {
+    if (request.kind === 'stored') {
+      indexer.markPending(request.serverKeys);
+      schedule.stored(request.rows);
+      return;
+    }
+    schedule.stop();
+    db.close();
+    reply({ kind: 'closed' });
+    port.close();
+  });
+  // Whatever waited when it started (rows of a migrated file, a backlog left by a restart).
+  schedule.kick();
+}
+
+// Only as a worker thread; imported anywhere else (the image build imports every module to fill Node's
+// compile cache, scripts/warm-compile-cache.ts) it does nothing.
+if (parentPort !== null) start(parentPort, workerData as SearchIndexWorkerData);
