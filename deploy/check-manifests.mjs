@@ -224,6 +224,12 @@ function checkCompileCacheWarmUp(dockerfile) {
   check(user >= 0 && warmUp > user, 'Dockerfile: the compile cache is not warmed as USER 1000:1000 (Node keys the cache by uid)');
   check(copied >= 0 && copied < warmUp, 'Dockerfile: scripts/warm-compile-cache.ts is not copied before it runs');
   check(existsSync(join(root, 'scripts', 'warm-compile-cache.ts')), 'scripts/warm-compile-cache.ts (run by the Dockerfile) does not exist');
+  // What the warm-up script imports from scripts/ must be in the image too (it copies nothing else of scripts/).
+  const imported = [...readFileSync(join(root, 'scripts', 'warm-compile-cache.ts'), 'utf8').matchAll(/from '\.\/([\w.-]+\.ts)'/g)].map((m) => m[1]);
+  for (const file of imported) {
+    const at = runtime.search(new RegExp(`^COPY scripts/${file.replace(/[.]/g, '\\.')} \\./scripts/$`, 'm'));
+    check(at >= 0 && at < warmUp, `Dockerfile: scripts/${file} (imported by the warm-up script) is not copied before it runs`);
+  }
   check(
     new RegExp(`^RUN .*chown node:node .*${cacheEnv[1].replace(/[.]/g, '\\.')}`, 'm').test(runtime.slice(0, user)),
     `Dockerfile: ${cacheEnv[1]} is not owned by node (runs that miss add their entries there)`,
