@@ -1,8 +1,8 @@
 /**
  * A TCP port free on 127.0.0.1 right now (the kernel picks it; the probe closes before the caller binds it).
  * Shared by the image's compile-cache warm-up (scripts/warm-compile-cache.ts, which the Dockerfile copies
- * with this file and nothing else of scripts/) and the tests that start servers of their own, so it lives
- * here rather than in test support.
+ * with this file and nothing else of scripts/) and the root project's test support (test/support). The
+ * gateway's and the web app's tests keep a copy: Nx projects may not import outside themselves by path.
  */
 import { createServer } from 'node:net';
 

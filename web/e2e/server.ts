@@ -1,13 +1,24 @@
 // Starts the all-in-one server (node gateway/src/main.ts) on a free port with a throw-away DATA_DIR.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../scripts/free-port.ts';
-
-export { freePort };
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+
+// A copy of scripts/free-port.ts: a project may not import outside itself by path (Nx module boundaries).
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
 
 /** `npm run build:web`, unless SKIP_WEB_BUILD=1 and a build exists. */
 export function buildWeb(): void {

@@ -1,6 +1,8 @@
 /** What the store (search-index-thread.ts) and its indexing worker (search-index-worker.ts) say to each other. */
 
 export interface SearchIndexWorkerData {
+  /** Marks the data as this worker's: the module does nothing in a thread started for anything else. */
+  readonly role: 'skald-search-index';
   readonly file: string;
   readonly chunkRows: number;
   readonly gatherMs: number;

@@ -70,7 +70,7 @@ export class SearchIndexThread {
 
   #ensureWorker(): Worker {
     if (this.#worker !== null) return this.#worker;
-    const data: SearchIndexWorkerData = { file: this.#options.file, chunkRows: this.#options.chunkRows, gatherMs: this.#options.gatherMs };
+    const data: SearchIndexWorkerData = { role: 'skald-search-index', file: this.#options.file, chunkRows: this.#options.chunkRows, gatherMs: this.#options.gatherMs };
     const worker = new Worker(this.#options.workerUrl ?? new URL('./search-index-worker.ts', import.meta.url), { workerData: data });
     worker.on('message', (reply: SearchIndexReply) => this.#onReply(worker, reply));
     worker.on('error', (error) => this.#fail(worker, `the search index worker failed: ${error.message}`));

@@ -75,6 +75,11 @@ function start(port: NonNullable<typeof parentPort>, data: SearchIndexWorkerData
   schedule.kick();
 }
 
-// Only as a worker thread; imported anywhere else (the image build imports every module to fill Node's
-// compile cache, scripts/warm-compile-cache.ts) it does nothing.
-if (parentPort !== null) start(parentPort, workerData as SearchIndexWorkerData);
+function isOwnData(data: unknown): data is SearchIndexWorkerData {
+  return typeof data === 'object' && data !== null && 'role' in data && data.role === 'skald-search-index';
+}
+
+// Only as the worker search-index-thread.ts starts; imported anywhere else (the image build imports every
+// module to fill Node's compile cache, scripts/warm-compile-cache.ts; a test runner's own worker thread) it
+// does nothing.
+if (parentPort !== null && isOwnData(workerData)) start(parentPort, workerData);
