@@ -136,7 +136,7 @@ describe('SQLite log store: the indexing worker', () => {
       chunkRows: 10,
       gatherMs: 10,
       workerUrl: new URL(`file://${broken}`),
-      onIndexed: () => undefined,
+      onChunkDone: () => undefined,
       onRetired: () => undefined,
       onFailed: (reason) => reasons.push(reason),
     });

@@ -15,8 +15,11 @@ export type SearchIndexRequest =
   | { readonly kind: 'close' };
 
 export type SearchIndexReply =
-  /** A chunk committed `rows` rows to the index (the WAL grew: the checkpointer is told). */
-  | { readonly kind: 'indexed'; readonly rows: number }
+  /**
+   * A chunk ended and released the write lock: committed `rows` rows (the WAL grew when > 0: the checkpointer is
+   * told), or 0 after a failure. Writes of the store waiting for the lock try again at once.
+   */
+  | { readonly kind: 'chunk-done'; readonly rows: number }
   /** Nothing waits to be indexed any more. */
   | { readonly kind: 'caught-up' }
   | { readonly kind: 'closed' };

@@ -14,8 +14,8 @@ export interface SearchIndexThreadOptions {
   readonly gatherMs: number;
   /** How long a caught-up worker lives on without new rows. Default 60 s. */
   readonly idleMs?: number;
-  /** A chunk committed rows (the WAL grew). */
-  readonly onIndexed: () => void;
+  /** A chunk ended and released the write lock; `rows` it committed (the WAL grew when > 0). */
+  readonly onChunkDone: (rows: number) => void;
   /** The worker retired after being idle; the store indexes on its own thread again. */
   readonly onRetired: () => void;
   /** The worker failed; the store indexes on its own thread from now on. */
@@ -86,7 +86,7 @@ export class SearchIndexThread {
   }
 
   #onReply(worker: Worker, reply: SearchIndexReply): void {
-    if (reply.kind === 'indexed') this.#options.onIndexed();
+    if (reply.kind === 'chunk-done') this.#options.onChunkDone(reply.rows);
     else if (reply.kind === 'caught-up' && worker === this.#worker) this.#retireWhenIdle(worker);
   }
 

@@ -45,7 +45,7 @@ function start(port: NonNullable<typeof parentPort>, data: SearchIndexWorkerData
   const reply = (message: SearchIndexReply) => port.postMessage(message);
   const schedule = new IndexSchedule({ chunkRows: data.chunkRows, gatherMs: data.gatherMs }, (maxRows) => {
     db.exec('BEGIN IMMEDIATE');
-    let rows: number;
+    let rows = 0;
     try {
       // The store's connection commits between this thread's chunks (inserts, deletes, its own indexPending).
       indexer.forgetCaches();
@@ -55,8 +55,9 @@ function start(port: NonNullable<typeof parentPort>, data: SearchIndexWorkerData
       if (db.isTransaction) db.exec('ROLLBACK');
       indexer.reset();
       throw error;
+    } finally {
+      reply({ kind: 'chunk-done', rows });
     }
-    if (rows > 0) reply({ kind: 'indexed', rows });
     if (rows < maxRows) reply({ kind: 'caught-up' });
     return rows;
   });

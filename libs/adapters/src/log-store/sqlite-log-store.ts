@@ -188,7 +188,6 @@ function isBusy(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'errcode' in error && typeof error.errcode === 'number' && (error.errcode & 0xff) === SQLITE_BUSY;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class SqliteLogStore implements LogStore {
@@ -206,6 +205,8 @@ export class SqliteLogStore implements LogStore {
   #schedule: IndexSchedule | null = null;
   /** A store file's indexing worker (its own connection), for heavy indexing. */
   #thread: SearchIndexThread | null = null;
+  /** Writes waiting for the worker's lock (#write), woken when one of its chunks ends. */
+  readonly #lockWaiters: (() => void)[] = [];
   /** A chunk on this thread longer than this is heavy (see #indexOnThisThread). */
   #indexWorkerChunkMs = DEFAULT_INDEX_WORKER_CHUNK_MS;
   /** The file as registered with the WAL checkpointer (null: SQLite checkpoints inside the commits). */
@@ -235,7 +236,12 @@ export class SqliteLogStore implements LogStore {
         chunkRows: this.#indexChunk,
         gatherMs: this.#indexGatherMs,
         ...(options.indexWorkerIdleMs === undefined ? {} : { idleMs: options.indexWorkerIdleMs }),
-        onIndexed: () => this.#wal?.wrote(),
+        onChunkDone: (rows) => {
+          if (rows > 0) this.#wal?.wrote();
+          // The lock is free: writes waiting for it go now rather than at the end of their backoff.
+          const waiting = this.#lockWaiters.splice(0);
+          for (const wake of waiting) wake();
+        },
         onRetired: () => this.#indexOnThisThread(false),
         onFailed: (reason) => {
           process.emitWarning(`log store: ${reason}; indexing on the store's thread from now on`);
@@ -256,6 +262,8 @@ export class SqliteLogStore implements LogStore {
    * indexing to its worker thread until the worker has been idle a while (search-index-thread.ts).
    */
   #indexOnThisThread(kick: boolean): void {
+    // The worker is gone (retired or failed): nothing of it holds the lock any more.
+    for (const wake of this.#lockWaiters.splice(0)) wake();
     this.#schedule?.stop();
     let heavyInARow = 0;
     this.#schedule = new IndexSchedule({ chunkRows: this.#indexChunk, gatherMs: this.#indexGatherMs }, (maxRows) => {
@@ -385,7 +393,8 @@ export class SqliteLogStore implements LogStore {
   /**
    * A write transaction from an async path. Beside the indexing worker, BEGIN IMMEDIATE may meet the worker's
    * lock (SQLITE_BUSY, answered at once: this connection never blocks the event loop on it); the write then
-   * tries again a few ms later, while this thread answers other work. `work` runs only once the lock is held.
+   * tries again when the worker's chunk ends (or after a backoff of 1 to 16 ms, whichever comes first), while
+   * this thread answers other work. `work` runs only once the lock is held.
    */
   async #write<R>(work: () => R): Promise<R> {
     const started = Date.now();
@@ -395,7 +404,10 @@ export class SqliteLogStore implements LogStore {
       } catch (err) {
         if (!isBusy(err) || Date.now() - started > BUSY_GIVE_UP_MS) throw err;
       }
-      await sleep(wait);
+      await new Promise<void>((resolve) => {
+        this.#lockWaiters.push(resolve);
+        setTimeout(resolve, wait);
+      });
     }
   }
 
