@@ -58,9 +58,9 @@ export interface SqliteLogStoreOptions {
   readonly deleteChunkSize?: number;
   /**
    * The search index (sqlite-log-search.ts): 'background' (default) indexes new rows in small chunks
-   * (index-schedule.ts), on a worker thread of its own for a store file (search-index-worker.ts), between
-   * other work on this thread for ':memory:'; 'eager' indexes them before insertBatch returns (tests: every search then reads
-   * the index); 'off' never indexes (searches scan, as before issue 17; the bench's "index off").
+   * (index-schedule.ts) between other work on the store's thread, and for a store file on a worker thread
+   * of its own while chunks are heavy (search-index-worker.ts); 'eager' indexes them before insertBatch
+   * returns (tests: every search then reads the index); 'off' never indexes (searches scan, as before issue 17; the bench's "index off").
    */
   readonly searchIndex?: 'background' | 'eager' | 'off';
   /** Rows per background indexing chunk (one transaction, ~100 µs each). Default 200. */
@@ -265,6 +265,9 @@ export class SqliteLogStore implements LogStore {
     // The worker is gone (retired or failed): nothing of it holds the lock any more.
     for (const wake of this.#lockWaiters.splice(0)) wake();
     this.#schedule?.stop();
+    this.#schedule = null;
+    // A worker that ended after the store closed hands nothing back.
+    if (!this.#db.isOpen) return;
     let heavyInARow = 0;
     this.#schedule = new IndexSchedule({ chunkRows: this.#indexChunk, gatherMs: this.#indexGatherMs }, (maxRows) => {
       const started = performance.now();
