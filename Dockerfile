@@ -66,7 +66,6 @@ COPY services ./services
 COPY gateway ./gateway
 COPY web/package.json ./web/package.json
 COPY --from=build /app/web/dist ./web/dist
-COPY scripts/free-port.ts ./scripts/
 COPY scripts/warm-compile-cache.ts ./scripts/
 # The official image ships the unprivileged `node` user (uid/gid 1000). The code stays root-owned and
 # read-only to it; writable are DATA_DIR (all-in-one data, per-service scratch directories) and Node's

@@ -24,7 +24,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.ts';
+import { freePort } from '../libs/testing/src/free-port.ts';
 
 export interface WarmUpOptions {
   /** The source tree (its gateway/src/main.ts is started, its workspace modules imported). */

@@ -5,25 +5,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '@skald/testing';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-// A copy of scripts/free-port.ts: a project may not import outside itself by path (Nx module boundaries).
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, output: () => string): Promise<T> {
   const deadline = Date.now() + 30_000;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../scripts/free-port.ts';
+import { freePort } from '@skald/testing';
 
 export { freePort };
 

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
-// A copy of scripts/free-port.ts: a project may not import outside itself by path (Nx module boundaries).
+// A copy of @skald/testing's freePort: the web project may depend on the contracts only (Nx module boundaries).
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();

@@ -1,8 +1,9 @@
 /**
  * A TCP port free on 127.0.0.1 right now (the kernel picks it; the probe closes before the caller binds it).
- * Shared by the image's compile-cache warm-up (scripts/warm-compile-cache.ts, which the Dockerfile copies
- * with this file and nothing else of scripts/) and the root project's test support (test/support). The
- * gateway's and the web app's tests keep a copy: Nx projects may not import outside themselves by path.
+ * The tests' helper for it (through @skald/testing; the web app's end-to-end server keeps a copy, its project
+ * may depend on the contracts only), also imported by path by the image's compile-cache warm-up
+ * (scripts/warm-compile-cache.ts): the image holds libs/ but not the test kit's dependencies, so the warm-up
+ * takes this file alone, not the kit's index.
  */
 import { createServer } from 'node:net';
 
