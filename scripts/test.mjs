@@ -11,6 +11,9 @@ const out = join(root, 'test-output');
 mkdirSync(out, { recursive: true });
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 
+/** Steps that failed and what failed in them, repeated at the end: a CI log is often read from its tail. */
+const failures = [];
+
 /** Runs one step; a failed step is named at the end unless its caller names what failed in it (`reportsItself`). */
 function run(label, cmd, args, reportsItself = false) {
   console.log(`\n== ${label}: ${cmd} ${args.join(' ')}`);
@@ -25,8 +28,6 @@ function run(label, cmd, args, reportsItself = false) {
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 let ok = true;
 const totals = { passed: 0, failed: 0, skipped: 0 };
-/** Steps that failed and what failed in them, repeated at the end: a CI log is often read from its tail. */
-const failures = [];
 
 function firstLines(text, count) {
   return String(text ?? '')
@@ -44,7 +45,7 @@ function firstLines(text, count) {
 function reportFailures(label, r) {
   let failedFiles = 0;
   for (const file of r.testResults ?? []) {
-    const name = String(file.name ?? '').replace(`${root}`, '');
+    const name = String(file.name ?? '').replace(root, '');
     const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
     for (const test of failedTests) failures.push(`${label}: ${name} > ${test.fullName}\n${firstLines(test.failureMessages?.join('\n'), 6)}`);
     if (file.status === 'failed' && failedTests.length === 0) {

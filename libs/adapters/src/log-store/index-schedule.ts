@@ -56,11 +56,6 @@ export class IndexSchedule {
     this.#runChunk = runChunk;
   }
 
-  /** Whether it has caught up and nothing waits for a chunk (the thread that runs it may retire). */
-  get idle(): boolean {
-    return this.#caughtUp && this.#gathered === 0 && this.#indexing === null && this.#waiting === null;
-  }
-
   /** `rows` new rows were committed: index them now when behind or a chunk's worth has gathered, else later. */
   stored(rows: number): void {
     if (rows <= 0 || this.#stopped) return;

@@ -208,7 +208,7 @@ export class SqliteLogStore implements LogStore {
   /** Writes waiting for the worker's lock (#write), woken when one of its chunks ends. */
   readonly #lockWaiters: (() => void)[] = [];
   /** A chunk on this thread longer than this is heavy (see #indexOnThisThread). */
-  #indexWorkerChunkMs = DEFAULT_INDEX_WORKER_CHUNK_MS;
+  readonly #indexWorkerChunkMs: number;
   /** The file as registered with the WAL checkpointer (null: SQLite checkpoints inside the commits). */
   readonly #wal: WalFile | null;
 
@@ -228,8 +228,8 @@ export class SqliteLogStore implements LogStore {
     this.#indexMode = options.searchIndex ?? 'background';
     this.#indexChunk = options.indexChunkSize ?? DEFAULT_INDEX_CHUNK_ROWS;
     this.#indexGatherMs = options.indexGatherMs ?? DEFAULT_INDEX_GATHER_MS;
-    if (this.#indexMode !== 'background') return;
     this.#indexWorkerChunkMs = options.indexWorkerChunkMs ?? DEFAULT_INDEX_WORKER_CHUNK_MS;
+    if (this.#indexMode !== 'background') return;
     if (file !== ':memory:') {
       this.#thread = new SearchIndexThread({
         file,
