@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
-import { eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
+import { eventually, freePort, metricsPortOf, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'skald-metrics-'));
@@ -35,11 +35,10 @@ function valueOf(text: string, series: string): number | undefined {
 }
 
 async function start(name: string, env: Record<string, string>): Promise<{ proc: SkaldProcess; metricsPort: number }> {
-  const metricsPort = await freePort();
-  const proc = spawnSkald(name, await freePort(), { ...env, METRICS_PORT: String(metricsPort) });
+  const proc = spawnSkald(name, await freePort(), { ...env, METRICS_PORT: '0' });
   started.push(proc);
   await waitForOk(proc, '/health', 30_000);
-  return { proc, metricsPort };
+  return { proc, metricsPort: metricsPortOf(proc) };
 }
 
 describe('metrics of a running all-in-one', () => {

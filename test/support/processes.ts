@@ -123,3 +123,14 @@ export function distributedEnv(root: string, redisUrl: string, redisPrefix: stri
     SECRETS_KEY: randomBytes(32).toString('base64'),
   };
 }
+
+/**
+ * The port the process's metrics listener bound, from its start-up line (the last one: a restarted
+ * process logs again). Tests start processes with METRICS_PORT 0: a port picked by the test and bound
+ * later by the process can be taken in between by another test file running in parallel.
+ */
+export function metricsPortOf(proc: SkaldProcess): number {
+  const bound = [...proc.output().matchAll(/metrics at http:\/\/[^\s"]+:(\d+)\/metrics/g)].at(-1);
+  if (bound === undefined) throw new Error(`${proc.name} logged no metrics listener:\n${proc.output().slice(-2000)}`);
+  return Number(bound[1]);
+}

@@ -8,7 +8,9 @@
  * Stand-ins for what an operator runs: SQLite document and log stores, each process in its own DATA_DIR;
  * the file-system object store on ONE folder every process links as DATA_DIR/objects (the bucket they
  * share in a deployment: ingestion writes the photos the logs service serves); the outbox mailer; the
- * local Stripe test server; free ports on 127.0.0.1 (a METRICS_PORT each).
+ * local Stripe test server; free ports on 127.0.0.1, and METRICS_PORT 0: each process binds a free port
+ * itself and logs it, because a port picked here and bound later can be taken in between by another test
+ * file running in parallel (a scrape then reached a stranger and read 404).
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,7 @@ import { join } from 'node:path';
 import type { EnvName } from '@skald/config';
 import { SKALD_PROCESSES, requiredSettings, serviceUrlSetting } from '../../deploy/processes.ts';
 import type { BusKind, SkaldProcessSpec } from '../../deploy/processes.ts';
-import { freePort, spawnSkald, waitForOk } from './processes.ts';
+import { freePort, metricsPortOf, spawnSkald, waitForOk } from './processes.ts';
 import type { SkaldProcess } from './processes.ts';
 
 export type ProcessName = SkaldProcessSpec['target'];
@@ -91,8 +93,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
   const secretsKey = randomBytes(32).toString('base64');
   const sharedObjects = join(options.root, 'objects');
   mkdirSync(sharedObjects, { recursive: true });
-  const ports = new Map<ProcessName, { http: number; metrics: number }>();
-  for (const spec of SKALD_PROCESSES) ports.set(spec.target, { http: await freePort(), metrics: await freePort() });
+  const ports = new Map<ProcessName, { http: number }>();
+  for (const spec of SKALD_PROCESSES) ports.set(spec.target, { http: await freePort() });
   const portsOf = (name: ProcessName) => ports.get(name)!;
   const gatewayUrl = `http://127.0.0.1:${portsOf('gateway').http}`;
 
@@ -102,7 +104,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const values: Partial<Record<EnvName, string>> = {
       TARGET: spec.target,
       PORT: String(portsOf(spec.target).http),
-      METRICS_PORT: String(portsOf(spec.target).metrics),
+      METRICS_PORT: '0',
       DATA_DIR: dataDir,
       PUBLIC_URL: gatewayUrl,
       EVENT_BUS: options.bus,
@@ -171,7 +173,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     envOf: (name) => envs.get(name)!,
     everyProcess: () => everyProcess,
     async scrape(name) {
-      const response = await fetch(`http://127.0.0.1:${portsOf(name).metrics}/metrics`, { signal: AbortSignal.timeout(5_000) });
+      const response = await fetch(`http://127.0.0.1:${metricsPortOf(running.get(name)!)}/metrics`, { signal: AbortSignal.timeout(5_000) });
       if (response.status !== 200) throw new Error(`${name} /metrics answered ${response.status}`);
       return response.text();
     },

@@ -11,7 +11,7 @@
  * tens of percent there, not of a few.
  */
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { AS_DEPLOYED } from './as-deployed.ts';
 import { SINGLE_BODY } from './bodies.ts';
 import type { LoadResult } from './load-generator.ts';
 import { PinnedChild, pinningPlan, pinSelf } from './pinned-child.ts';
@@ -21,7 +21,8 @@ const base = process.env['AB_BASE'];
 if (!base) throw new Error('AB_BASE: the other tree (a checkout with node_modules)');
 const ROUNDS = Number(process.env['AB_ROUNDS'] ?? 6);
 const SECONDS = Number(process.env['BENCH_DURATION_S'] ?? 5);
-const env = { MALLOC_ARENA_MAX: '2', NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
+// Both trees' all-in-ones run as deployed (the bench's own environment, one copy of it).
+const env = AS_DEPLOYED;
 
 const plan = pinningPlan();
 pinSelf(plan.loadCpu);
