@@ -11,6 +11,13 @@ import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { HelmetOptions } from 'helmet';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `false`: @fastify/cors skips the route (its route-level switch, which its types do not declare). */
+    cors?: false;
+  }
+}
+
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
@@ -66,6 +73,13 @@ export async function registerSecurity(app: FastifyInstance, corsOrigins: readon
     const machine = request.method === 'POST' && MACHINE_API_ROUTES.has(request.routeOptions.url ?? '');
     for (const [name, value] of machine ? machineHeaders : headers) reply.raw.setHeader(name, value);
     done();
+  });
+  // Game servers are no browsers: CORS is off on the machine routes (no Vary: Origin, no origin check per
+  // request). The origins CORS_ORIGINS allows are Skald's own web app, which never posts logs. All-in-one
+  // only: in gateway mode these routes live in the ingestion process, behind the proxy's wildcard route.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('POST') && MACHINE_API_ROUTES.has(route.url)) route.config = { ...route.config, cors: false };
   });
   const allowed = new Set(corsOrigins);
   await app.register(cors, {

@@ -49,6 +49,13 @@ describe('security headers', () => {
     expect(response.headers['x-frame-options']).toBeUndefined();
   });
 
+  it('runs no CORS on POST /api/logs (game servers are no browsers), even for an allowed origin', async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/logs', payload: { message: 'x' }, headers: { origin: 'https://ok.example' } });
+    expect(response.statusCode).toBe(201);
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    expect(response.headers['vary']).toBeUndefined();
+  });
+
   it('still applies the CORS allow-list', async () => {
     const ok = await app.inject({ method: 'GET', url: '/api/logs/my', headers: { origin: 'https://ok.example' } });
     expect(ok.headers['access-control-allow-origin']).toBe('https://ok.example');

@@ -3,7 +3,7 @@
  * when rows wait, retires when idle, writes beside the store's connection without the store ever blocking
  * its thread on the worker's lock, and hands indexing back to the store's thread if it fails.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +147,50 @@ describe('SQLite log store: the indexing worker', () => {
     // Nothing more is sent to a failed worker.
     thread.stored(1, [1]);
     expect(thread.running).toBe(false);
+    await thread.close();
+  });
+
+  it('tells the worker of the commits made while it is busy with the last message in one message', async () => {
+    // A stand-in worker that writes down every message it gets and never answers (a long chunk).
+    const told = join(dir, 'told.jsonl');
+    const recorder = join(dir, 'recording-worker.mjs');
+    writeFileSync(
+      recorder,
+      [
+        "import { appendFileSync } from 'node:fs';",
+        "import { parentPort } from 'node:worker_threads';",
+        "parentPort.on('message', (m) => {",
+        `  appendFileSync(${JSON.stringify(told)}, JSON.stringify(m) + '\\n');`,
+        "  if (m.kind === 'close') { parentPort.postMessage({ kind: 'closed' }); parentPort.close(); }",
+        '});',
+      ].join('\n'),
+    );
+    const thread = new SearchIndexThread({
+      file: join(dir, 'logs.db'),
+      chunkRows: 10,
+      gatherMs: 10,
+      workerUrl: new URL(`file://${recorder}`),
+      onChunkDone: () => undefined,
+      onRetired: () => undefined,
+      onFailed: () => undefined,
+    });
+    const messages = () => {
+      try {
+        return readFileSync(told, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+      } catch {
+        return [];
+      }
+    };
+    thread.stored(3, [1]);
+    thread.stored(2, [2]);
+    thread.stored(4, [1]);
+    await waitFor(() => messages().length >= 2, 'the held commits to be told');
+    // Give a third message the time to arrive if one were sent per commit.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(messages()).toEqual([
+      { kind: 'stored', rows: 3, serverKeys: [1] },
+      { kind: 'stored', rows: 6, serverKeys: [2, 1] },
+    ]);
     await thread.close();
   });
 });

@@ -3,11 +3,40 @@
 // costs its gauge, not the scrape) and the listener on its own port.
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Counter, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
+import { RequestHistogram } from '../src/metrics/request-histogram.ts';
 import { createHttpApp, metricCounter, registerAdapterMetrics, startMetricsServer, UNMATCHED_ROUTE } from '../src/index.ts';
 import type { MetricsServer } from '../src/index.ts';
 
 const silentLog = { lines: [] as string[], error(_o: object, m: string) { this.lines.push(m); }, info() { /* quiet */ } };
+
+describe('the request histogram', () => {
+  it('scrapes byte for byte as prom-client\'s Histogram fed the same observations, in text and JSON', async () => {
+    const buckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+    const theirs = new Registry();
+    const ours = new Registry();
+    const reference = new Histogram({ name: 'skald_test_seconds', help: 'test "help" \\ here', labelNames: ['method', 'route', 'status_code'], buckets, registers: [theirs] });
+    const histogram = new RequestHistogram({ name: 'skald_test_seconds', help: 'test "help" \\ here', buckets, registry: ours });
+    const observations: [string, string, number, number][] = [
+      ['POST', '/logs', 201, 0.0004], ['POST', '/logs', 201, 0.005], ['POST', '/logs', 201, 0.0051], ['GET', '/servers/:id', 200, 31],
+      ['GET', '/a "quoted"\\path\nnext', 404, 2.5], ['POST', '/logs', 429, 0.75], ['POST', '/logs', 201, 1e-9],
+    ];
+    for (const [method, route, status, seconds] of observations) {
+      reference.observe({ method, route, status_code: String(status) }, seconds);
+      const series = histogram.series(`${method} ${status} ${route}`, () => ({ method, route, status_code: String(status) }));
+      histogram.observe(series, seconds);
+    }
+    const text = await ours.metrics();
+    expect(text).toBe(await theirs.metrics());
+    expect(text).toContain('skald_test_seconds_count{method="POST",route="/logs",status_code="201"} 4');
+    // As a JSON scrape serializes them (prom-client's values carry an undefined exemplar).
+    const asJson = async (registry: Registry) => JSON.parse(JSON.stringify(await registry.getMetricsAsJSON())) as unknown;
+    expect(await asJson(ours)).toEqual(await asJson(theirs));
+    ours.resetMetrics();
+    theirs.resetMetrics();
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+  });
+});
 
 describe('request metrics on every app', () => {
   it('labels requests with the route pattern and status, never the raw path or query', async () => {

@@ -18,12 +18,15 @@ import type { SearchIndexReply, SearchIndexRequest, SearchIndexWorkerData } from
 const LOCK_WAIT_MS = 10_000;
 
 /**
- * Linux nice value of this thread: a weight of ~1/10 of a normal thread's, so when the store's thread has
- * work (requests) the kernel gives the indexer about a tenth of a shared core and lets requests preempt it
- * at once, and when the process idles the indexer gets the whole core. The same bound as the schedule's
- * duty cycle, enforced by the scheduler between chunks AND inside them.
+ * Linux nice value of this thread: 19, the lowest priority short of SCHED_IDLE, a weight of ~1.5% of a normal
+ * thread's. When the store's thread has work (requests) the kernel gives the indexer almost nothing of a shared
+ * core and lets requests preempt it at once; whenever the process waits (between bursts, idle) the indexer
+ * gets the whole core. Under sustained ingestion at the core's capacity the index therefore lags, and searches
+ * stay exact by scanning the rows not indexed yet (sqlite-log-search.ts): acknowledging logs comes first.
+ * At nice 10 (a tenth of the core) the indexer took 9-10% of the all-in-one's CPU per single-log request
+ * while never catching up anyway (it indexes at 30-100 µs a row; docs/PERFORMANCE.md, "Fifth pass").
  */
-const INDEXER_NICE = 10;
+const INDEXER_NICE = 19;
 
 /** Lowers this thread's priority (Linux: setpriority on the thread id); elsewhere it runs at normal priority. */
 function lowerPriority(): void {

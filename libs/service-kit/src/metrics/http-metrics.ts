@@ -4,7 +4,8 @@
  * carry ids and the deprecated `?apiKey=`) and status code. Rates come from the histogram's _count.
  */
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
+import { RequestHistogram } from './request-histogram.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,19 +22,20 @@ export const UNMATCHED_ROUTE = 'unmatched';
 /** Gives the app its registry and the request histogram. createHttpApp calls it for every app. */
 export function installHttpMetrics(app: FastifyInstance, registry: Registry = new Registry()): Registry {
   app.decorate('metrics', registry);
-  const duration = new Histogram({
+  const duration = new RequestHistogram({
     name: 'skald_http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status code: latency in seconds (rate from _count)',
-    labelNames: ['method', 'route', 'status_code'] as const,
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
+    registry,
   });
   // Callback style: an async hook costs a promise per request for nothing to await.
   app.addHook('onResponse', (request, reply, done) => {
-    duration.observe(
-      { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const method = request.method;
+    const statusCode = reply.statusCode;
+    // The route is a PATTERN, so there are as many keys as series in the scrape.
+    const series = duration.series(`${method} ${statusCode} ${route}`, () => ({ method, route, status_code: String(statusCode) }));
+    duration.observe(series, reply.elapsedTime / 1000);
     done();
   });
   return registry;
