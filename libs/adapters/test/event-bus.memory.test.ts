@@ -160,6 +160,41 @@ describe('memory event bus: durability and housekeeping', () => {
     await bus.close();
   });
 
+  it('paces publishers to a lagging group instead of letting the cap drop what it has not read', async () => {
+    const bus = new MemoryEventBus({ kind: 'memory', file: journalFile(), maxBacklog: 3, maxBacklogWaitMs: 300, historyTopics: [] });
+    await bus.ensureTopics(['work']);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: number[] = [];
+    const sub = await bus.subscribe({
+      group: 'slow',
+      topics: ['work'],
+      handler: async (message) => {
+        await gate;
+        seen.push(message.payload as number);
+      },
+    });
+    // The handler holds the first message: three published, none committed.
+    for (const n of [1, 2, 3]) await bus.publish([{ topic: 'work', key: 'k', payload: n }]);
+    const started = Date.now();
+    await expect(bus.publish([{ topic: 'work', key: 'k', payload: 4 }])).rejects.toThrow('is 3 messages behind (limit 3); publish refused');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    // A publish that waits goes through as soon as the group catches up.
+    const waiting = bus.publish([{ topic: 'work', key: 'k', payload: 5 }]);
+    release();
+    await waiting;
+    await waitFor(() => seen.length === 4);
+    // Every accepted message was delivered once, in order; the refused one was never written.
+    expect(seen).toEqual([1, 2, 3, 5]);
+    expect(bus.retainedCount('work')).toBe(4);
+    // A stopped group paces nobody.
+    await sub.stop();
+    for (const n of [6, 7, 8, 9, 10]) await bus.publish([{ topic: 'work', key: 'k', payload: n }]);
+    await bus.close();
+  });
+
   it('never prunes a history topic, while pruning a normal topic under the same limits', async () => {
     const warnings: string[] = [];
     const bus = new MemoryEventBus({

@@ -27,6 +27,15 @@ export interface MemoryEventBusConfig extends EventBusCommonConfig {
   readonly retentionMs?: number;
   /** Per-topic cap on retained rows; the oldest beyond it are pruned. Default 20 000. Not for history topics. */
   readonly maxMessagesPerTopic?: number;
+  /**
+   * Flow control: publishing to a topic (not a history topic) waits while a consumer group running on this
+   * instance is this many messages behind on it, and fails after `maxBacklogWaitMs` (ingestion answers 503
+   * with Retry-After). So producers go at the pace the consumers store, and the per-topic cap never has to
+   * drop rows a running group has not read. Default 10 000 (half the default cap).
+   */
+  readonly maxBacklog?: number;
+  /** How long a publish waits for the consumers to get below `maxBacklog` before it fails. Default 2000 ms. */
+  readonly maxBacklogWaitMs?: number;
   /** Safety-net poll for publishers in other processes sharing the file. Default 1000 ms. */
   readonly pollIntervalMs?: number;
   /** Receives warnings (e.g. unconsumed rows dropped by retention). Default console.warn. */

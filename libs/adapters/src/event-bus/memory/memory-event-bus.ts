@@ -15,6 +15,9 @@
  * - A new group starts at the oldest retained row (offset 0), never at the end of the topic.
  * - One active subscription per (group, topic) per bus instance: this bus has no partitions to
  *   share between competing consumers.
+ * - Flow control: a publish to a normal topic waits while one of this instance's consumer groups on it is
+ *   `maxBacklog` messages behind, and fails after `maxBacklogWaitMs` (the producer refuses the request with
+ *   a retry hint) rather than letting the backlog reach the per-topic cap, which drops unread rows.
  * - A payload this instance published on a shared topic (config sharedPayloadTopics, by default the
  *   accepted logs) is handed to this instance's consumer groups as ONE deep-frozen object, the very
  *   value JSON parsing its row would give (published-payloads.ts), instead of each group reading and
@@ -38,6 +41,8 @@ const DEFAULT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 const DEFAULT_MAX_MESSAGES_PER_TOPIC = 20_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const ERROR_BACKOFF_MS = 1_000;
+const DEFAULT_MAX_BACKLOG = 10_000;
+const DEFAULT_MAX_BACKLOG_WAIT_MS = 2_000;
 
 /** Resolves in the check phase, after the timers and I/O callbacks that are due have run. */
 function yieldToEventLoop(): Promise<void> {
@@ -64,6 +69,9 @@ class TopicConsumer {
   readonly #warn: (message: string) => void;
   readonly #onDeadLetter: () => void;
   #cursor: number;
+  /** Rows of the topic this loop has not committed yet (an estimate kept exact enough for flow control). */
+  #backlog: number;
+  readonly #onProgress: () => void;
   readonly done: Promise<void>;
 
   constructor(
@@ -76,8 +84,10 @@ class TopicConsumer {
     pollIntervalMs: number,
     warn: (message: string) => void,
     onDeadLetter: () => void,
+    onProgress: () => void,
   ) {
     this.#onDeadLetter = onDeadLetter;
+    this.#onProgress = onProgress;
     this.#warn = warn;
     this.#journal = journal;
     this.#published = published;
@@ -88,11 +98,26 @@ class TopicConsumer {
     this.#signal = signal;
     this.#publishes = new PublishWait(pollIntervalMs, signal);
     this.#cursor = journal.joinGroup(options.group, topic);
+    this.#backlog = journal.lag(options.group, topic);
     this.done = this.#run();
   }
 
   notify(): void {
     this.#publishes.notify();
+  }
+
+  get topic(): string {
+    return this.#topic;
+  }
+
+  /** Messages of the topic this loop has not committed (flow control reads it on every publish). */
+  get backlog(): number {
+    return this.#backlog;
+  }
+
+  /** This instance appended `count` rows to the topic. */
+  published(count: number): void {
+    this.#backlog += count;
   }
 
   async #run(): Promise<void> {
@@ -101,6 +126,9 @@ class TopicConsumer {
         // Cleared before the (synchronous) fetch: a publish after it sets the flag again.
         this.#publishes.clear();
         const rows = this.#journal.fetch(this.#topic, this.#cursor, FETCH_BATCH, this.#published === null);
+        // A short page is everything committed so far (rows of other processes, rows pruned meanwhile
+        // included): the estimate starts again from the truth; publishes after this fetch add to it.
+        if (rows.length < FETCH_BATCH) this.#backlog = rows.length;
         if (rows.length === 0) {
           await this.#publishes.wait();
           continue;
@@ -156,6 +184,8 @@ class TopicConsumer {
         : undefined;
     this.#journal.commit(this.#options.group, this.#topic, row.seq, deadLetter);
     this.#cursor = row.seq;
+    this.#backlog = Math.max(0, this.#backlog - 1);
+    this.#onProgress();
     if (deadLetter) {
       this.#onDeadLetter();
       announcePublish(this.#journalFile, new Set([deadLetter.topic]));
@@ -183,6 +213,8 @@ export class MemoryEventBus implements EventBus {
   readonly #subscriptions = new Set<Subscription>();
   readonly #observers = new Set<ReturnType<typeof startJournalObserver>>();
   readonly #deadLetters = new DeadLetterTally();
+  /** Publishes waiting for a consumer to get below maxBacklog; woken by every commit. */
+  readonly #paced = new Set<() => void>();
   readonly #stopListening: () => void;
   readonly #pruneTimer: NodeJS.Timeout;
   #closed = false;
@@ -221,8 +253,10 @@ export class MemoryEventBus implements EventBus {
   async publish(messages: readonly PublishInput[]): Promise<void> {
     this.#assertOpen();
     if (messages.length === 0) return;
+    for (const message of messages) this.#assertTopic(message.topic);
+    for (const topic of new Set(messages.map((message) => message.topic))) await this.#pace(topic);
+    this.#assertOpen();
     const rows: NewJournalRow[] = messages.map((message) => {
-      this.#assertTopic(message.topic);
       return {
         topic: message.topic,
         id: message.id ?? randomUUID(),
@@ -232,6 +266,9 @@ export class MemoryEventBus implements EventBus {
       };
     });
     const seqs = this.#journal.append(rows, Date.now());
+    for (const row of rows) {
+      for (const consumer of this.#consumers.values()) if (consumer.topic === row.topic) consumer.published(1);
+    }
     // Only once committed: a consumer may take the shared copy from now on.
     for (let i = 0; i < rows.length; i++) {
       if (!this.#shares(rows[i]!.topic)) continue;
@@ -263,6 +300,7 @@ export class MemoryEventBus implements EventBus {
         this.#config.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
         this.#warn,
         () => this.#deadLetters.count(options.group, topic),
+        () => this.#progressed(),
       );
       this.#consumers.set(slot, consumer);
       return { slot, consumer };
@@ -277,6 +315,8 @@ export class MemoryEventBus implements EventBus {
             if (this.#consumers.get(slot) === consumer) this.#consumers.delete(slot);
           }
           this.#subscriptions.delete(subscription);
+          // A stopped group paces nobody: publishes waiting on it look again.
+          this.#progressed();
         })();
         return stopped;
       },
@@ -309,6 +349,45 @@ export class MemoryEventBus implements EventBus {
       this.#warn(`event bus: retention dropped ${result.droppedUnconsumed} messages some consumer group had not consumed`);
     }
     return result;
+  }
+
+  /**
+   * Waits while a consumer loop of this instance on `topic` is maxBacklog messages behind (flow control, see
+   * the file comment); throws once maxBacklogWaitMs has passed. History topics are never pruned: not paced.
+   */
+  async #pace(topic: string): Promise<void> {
+    if (this.#historyTopics.has(topic)) return;
+    const limit = this.#config.maxBacklog ?? DEFAULT_MAX_BACKLOG;
+    let behind = this.#mostBehind(topic);
+    if (behind < limit) return;
+    const deadline = Date.now() + (this.#config.maxBacklogWaitMs ?? DEFAULT_MAX_BACKLOG_WAIT_MS);
+    while (behind >= limit) {
+      const left = deadline - Date.now();
+      if (left <= 0 || this.#closed) {
+        throw new Error(`event bus: a consumer group of ${topic} is ${behind} messages behind (limit ${limit}); publish refused, try again later`);
+      }
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.#paced.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, left);
+        this.#paced.add(wake);
+      });
+      behind = this.#mostBehind(topic);
+    }
+  }
+
+  #mostBehind(topic: string): number {
+    let most = 0;
+    for (const consumer of this.#consumers.values()) if (consumer.topic === topic && consumer.backlog > most) most = consumer.backlog;
+    return most;
+  }
+
+  #progressed(): void {
+    if (this.#paced.size === 0) return;
+    for (const wake of [...this.#paced]) wake();
   }
 
   async consumerLag(): Promise<readonly ConsumerLag[]> {
