@@ -207,7 +207,7 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   for (let round = 1; round <= ROUNDS; round++) {
     const [bare, skald] = ONLY === 'batch' ? [skippedBare, skippedSkald] : await alternate(round, () => bareSingle(p), () => skaldSingle(p));
     single.push({ bare, skald });
-    const [skaldB, store] = ONLY === 'single' ? [skald, { perSecond: Number.NaN, units: 0, seconds: 0, cpuPerUnit: Number.NaN }] : await alternate(round, () => skaldBatch(p), () => storeInsert(p));
+    const [skaldB, store] = ONLY === 'single' ? [skippedSkald, { perSecond: Number.NaN, units: 0, seconds: 0, cpuPerUnit: Number.NaN }] : await alternate(round, () => skaldBatch(p), () => storeInsert(p));
     batch.push({ skald: skaldB, store });
     const parseSingle = await p.limits.call<Rate & { requestsPerSecond: number }>('parse', { body: SINGLE_BODY, seconds: 1 });
     const parseBatch = await p.limits.call<Rate>('parse', { body: BATCH_BODY, seconds: 1 });
