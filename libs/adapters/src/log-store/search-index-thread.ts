@@ -81,8 +81,7 @@ export class SearchIndexThread {
   /** Stops the worker after its chunk under way; resolves once its connection is closed. */
   async close(): Promise<void> {
     this.#clearIdle();
-    if (this.#holdTimer !== null) clearTimeout(this.#holdTimer);
-    this.#holdTimer = null;
+    this.#clearHold();
     const worker = this.#worker;
     this.#worker = null;
     if (worker !== null) this.#retire(worker);
@@ -110,8 +109,7 @@ export class SearchIndexThread {
 
   /** Tells the worker of every held commit at once. */
   #tell(worker: Worker): void {
-    if (this.#holdTimer !== null) clearTimeout(this.#holdTimer);
-    this.#holdTimer = null;
+    this.#clearHold();
     if (this.#heldRows === 0) return;
     this.#send(worker, { kind: 'stored', rows: this.#heldRows, serverKeys: [...this.#heldKeys] });
     this.#heldRows = 0;
@@ -166,9 +164,13 @@ export class SearchIndexThread {
     this.#worker = null;
     this.#failed = true;
     this.#clearIdle();
+    this.#clearHold();
+    this.#options.onFailed(reason);
+  }
+
+  #clearHold(): void {
     if (this.#holdTimer !== null) clearTimeout(this.#holdTimer);
     this.#holdTimer = null;
-    this.#options.onFailed(reason);
   }
 
   #clearIdle(): void {
