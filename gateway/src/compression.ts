@@ -17,7 +17,7 @@
 import { Readable } from 'node:stream';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MACHINE_API_ROUTES } from './security.ts';
+import { isMachineApiRoute, MACHINE_API_ROUTES } from './security.ts';
 
 /** Below this many bytes an answer is sent uncompressed (the plugin's own threshold for buffered answers). */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
@@ -40,8 +40,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   // All-in-one: the ingestion routes are real routes, declared after this; `compress: false` keeps the
   // plugin's hook off them (onRoute hooks run in registration order, so this one runs before the plugin's).
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.includes('POST') && MACHINE_API_ROUTES.has(route.url)) route.compress = false;
+    if (isMachineApiRoute(route)) route.compress = false;
   });
   // Gateway mode proxies every /api path through one wildcard route, so the choice is made per request:
   // ingestion answers are left alone, and since the plugin checks its threshold only for answers it holds

@@ -39,6 +39,12 @@ export const CONTENT_SECURITY_POLICY = {
  * Every other answer, HTML and API alike, keeps the full set.
  */
 export const MACHINE_API_ROUTES: ReadonlySet<string> = new Set(['/api/logs', '/api/photologs']);
+/** Whether a route being declared (onRoute) is one of the machine routes: POST on MACHINE_API_ROUTES. */
+export function isMachineApiRoute(route: { readonly method: string | readonly string[]; readonly url: string }): boolean {
+  const methods = typeof route.method === 'string' ? [route.method] : route.method;
+  return methods.includes('POST') && MACHINE_API_ROUTES.has(route.url);
+}
+
 const MACHINE_API_HEADERS: ReadonlySet<string> = new Set(['strict-transport-security', 'x-content-type-options', 'referrer-policy']);
 
 export const HELMET_OPTIONS: Readonly<HelmetOptions> = {
@@ -78,8 +84,7 @@ export async function registerSecurity(app: FastifyInstance, corsOrigins: readon
   // request). The origins CORS_ORIGINS allows are Skald's own web app, which never posts logs. All-in-one
   // only: in gateway mode these routes live in the ingestion process, behind the proxy's wildcard route.
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (methods.includes('POST') && MACHINE_API_ROUTES.has(route.url)) route.config = { ...route.config, cors: false };
+    if (isMachineApiRoute(route)) route.config = { ...route.config, cors: false };
   });
   const allowed = new Set(corsOrigins);
   await app.register(cors, {

@@ -266,8 +266,10 @@ export class MemoryEventBus implements EventBus {
       };
     });
     const seqs = this.#journal.append(rows, Date.now());
-    for (const row of rows) {
-      for (const consumer of this.#consumers.values()) if (consumer.topic === row.topic) consumer.published(1);
+    // Flow control's estimate: every loop on a topic is one row further behind per row appended to it.
+    for (const consumer of this.#consumers.values()) {
+      const appended = rows.reduce((count, row) => (row.topic === consumer.topic ? count + 1 : count), 0);
+      if (appended > 0) consumer.published(appended);
     }
     // Only once committed: a consumer may take the shared copy from now on.
     for (let i = 0; i < rows.length; i++) {
@@ -411,7 +413,7 @@ export class MemoryEventBus implements EventBus {
   /** Consumer loops of this instance on the topic: the takers of a payload published to it now. */
   #consumersOn(topic: string): number {
     let count = 0;
-    for (const slot of this.#consumers.keys()) if (slot.endsWith(`\n${topic}`)) count++;
+    for (const consumer of this.#consumers.values()) if (consumer.topic === topic) count++;
     return count;
   }
 
