@@ -105,7 +105,7 @@ const PAUSE_AT_CHUNKS = 4;
  * (no promise per row); when the finished chunks pile up the connection is paused until the consumer
  * pulled them, so the socket, not memory, holds what the object store cannot take yet.
  */
-async function* tableRows(connection: Connection, table: DumpTable, out: SqlBuffer, options: DumpOptions): AsyncGenerator<Buffer> {
+export async function* tableRows(connection: Connection, table: DumpTable, out: SqlBuffer, options: DumpOptions): AsyncGenerator<Buffer> {
   if (table.columns.length === 0) return;
   const columnList = table.columns.map((c) => quoteIdentifier(c.name)).join(',');
   const insert = Buffer.from(`INSERT INTO ${quoteIdentifier(table.name)} (${columnList}) VALUES\n`, 'utf8');
@@ -176,7 +176,12 @@ async function* tableRows(connection: Connection, table: DumpTable, out: SqlBuff
     if (ended) break;
     if (paused) {
       paused = false;
+      // resume() first hands over the rows the driver held while paused, synchronously: they can fill the
+      // buffer and pause the connection again before this loop waits, and their wake-up found nobody
+      // waiting. Look at the state again instead of waiting for a row that a paused connection never sends
+      // (the watchdog then failed a healthy backup with "The database stopped answering").
       connection.resume();
+      continue;
     }
     progress.waiting = true;
     await new Promise<void>((resolve) => {
