@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PoisonMessageError, deadLetterTopic } from '../src/event-bus.ts';
+import { MAX_HANDLER_BATCH, PoisonMessageError, deadLetterTopic } from '../src/event-bus.ts';
 import type { BusMessage, EventBus, MessageHandler, Subscription } from '../src/event-bus.ts';
 
 export interface EventBusHarnessOptions {
@@ -225,6 +225,64 @@ export function eventBusContract(
       expect(dead.received[0]!.headers['x-dead-letter-reason']).toContain('downstream refused');
       expect(dead.received[0]!.id).toBe('doomed');
       expect(bus.deadLettered!()).toEqual([{ group: 'g-exhaust', topic, count: 1 }]);
+    });
+
+    it('hands the messages of one read to a batch handler in order and commits them together', { timeout: testTimeout }, async () => {
+      const batches: BusMessage[][] = [];
+      const singles = recorder();
+      const ids = Array.from({ length: 10 }, (_, i) => `b-${i}`);
+      // Published before the group starts: its first read finds them all waiting.
+      await bus.publish(ids.map((id, i) => ({ topic, key: 'k', payload: { i }, id })));
+      const run = await bus.subscribe({
+        group: 'g-batch',
+        topics: [topic],
+        handler: singles.handler,
+        batchHandler: async (messages) => void batches.push([...messages]),
+      });
+      const delivered = (): BusMessage[] => [...batches.flat(), ...singles.received];
+      await waitFor(() => delivered().length >= ids.length, timeout, 'ten deliveries');
+      await run.stop();
+      expect(batches.some((batch) => batch.length > 1), 'several messages in one call').toBe(true);
+      expect(Math.max(...batches.map((batch) => batch.length))).toBeLessThanOrEqual(MAX_HANDLER_BATCH);
+      // One key: every message once, in publish order, whichever way each arrived.
+      expect(delivered().map((m) => m.id).sort()).toEqual(ids);
+      expect(batches.flat().map((m) => m.id)).toEqual([...batches.flat().map((m) => m.id)].sort());
+      expect(batches.flat()[0]).toEqual({ id: 'b-0', topic, key: 'k', payload: { i: 0 }, headers: {}, attempt: 1 });
+
+      await bus.publish([{ topic, key: 'k', payload: 'later', id: 'later' }]);
+      const after = recorder();
+      await subscribe('g-batch', after.handler);
+      await waitFor(() => after.received.length >= 1, timeout, 'the message published after the batches');
+      await pause(300);
+      expect(after.received.map((m) => m.id), 'the batches were committed').toEqual(['later']);
+    });
+
+    it('delivers one by one what a batch handler failed, dead-lettering the poison message alone', { timeout: testTimeout }, async () => {
+      const offered: string[][] = [];
+      const dead = recorder();
+      const { handler, received } = recorder((message) => {
+        if (message.id === 'poison') throw new PoisonMessageError('schema mismatch: /level');
+      });
+      await bus.publish(['p-1', 'poison', 'p-3'].map((id) => ({ topic, key: 'k', payload: id, id })));
+      await subscribe('g-dlq-reader', dead.handler, { topics: [deadLetterTopic(topic)] });
+      const run = await bus.subscribe({
+        group: 'g-batch-fallback',
+        topics: [topic],
+        handler,
+        retryDelayMs: 20,
+        batchHandler: async (messages) => {
+          offered.push(messages.map((m) => m.id));
+          if (messages.some((m) => m.id === 'poison')) throw new PoisonMessageError('one of them is bad');
+        },
+      });
+      subscriptions.push(run);
+      await waitFor(() => dead.received.length === 1 && received.some((m) => m.id === 'p-3'), timeout, 'DLQ + the rest');
+      expect(offered.some((batch) => batch.includes('poison')), 'the batch handler was offered the bad message').toBe(true);
+      // Each message of the failed batch once more, by itself, as its first attempt; only the bad one dead.
+      expect(received.map((m) => [m.id, m.attempt])).toEqual([['p-1', 1], ['poison', 1], ['p-3', 1]]);
+      expect(dead.received.map((m) => m.id)).toEqual(['poison']);
+      expect(dead.received[0]!.headers['x-dead-letter-reason']).toContain('schema mismatch: /level');
+      expect(bus.deadLettered!()).toEqual([{ group: 'g-batch-fallback', topic, count: 1 }]);
     });
 
     it('resumes a group after stop() from the last committed message', { timeout: testTimeout }, async () => {

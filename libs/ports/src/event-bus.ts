@@ -29,11 +29,27 @@ export interface PublishInput {
 
 export type MessageHandler = (message: BusMessage) => Promise<void>;
 
+/** Handles several messages of one topic at once, in delivery order (SubscribeOptions.batchHandler). */
+export type BatchHandler = (messages: readonly BusMessage[]) => Promise<void>;
+
+/** The most messages an adapter hands a batch handler at once. */
+export const MAX_HANDLER_BATCH = 64;
+
 export interface SubscribeOptions {
   /** Consumer group: each group receives every message once (at least once). */
   readonly group: string;
   readonly topics: readonly string[];
   readonly handler: MessageHandler;
+  /**
+   * Optional: takes the messages one read of the bus brought (several, all of one topic, in delivery
+   * order, at most MAX_HANDLER_BATCH), so a consumer can do its work for all of them at once (one
+   * transaction). Resolving completes every one of them (committed together). Throwing, for whatever
+   * reason, hands the same messages to `handler` one by one, with the usual retries and dead-lettering:
+   * one bad message never holds up the others and is dead-lettered alone. The batch try counts as no
+   * message's attempt. A read that brought a single message (or redeliveries) goes to `handler`.
+   * So the batch handler's work must be what `handler` would do for each message.
+   */
+  readonly batchHandler?: BatchHandler;
   /** Failed attempts before the message goes to the dead-letter topic. Default 5. */
   readonly maxAttempts?: number;
   /** Delay before redelivering a failed message. Default 200 ms. */

@@ -3,7 +3,7 @@
  * PoisonMessageError, or uses up maxAttempts; the caller then acks or dead-letters the message.
  */
 import { PoisonMessageError } from '@skald/ports';
-import type { BusMessage, DeadLetterCount, MessageHandler } from '@skald/ports';
+import type { BatchHandler, BusMessage, DeadLetterCount, MessageHandler } from '@skald/ports';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 export const DEFAULT_RETRY_DELAY_MS = 200;
@@ -46,6 +46,22 @@ export async function deliverWithRetries(
       }
     }
     if (!(await sleep(options.retryDelayMs, options.signal))) return { kind: 'aborted' };
+  }
+}
+
+/**
+ * Offers first deliveries to a subscription's batch handler (SubscribeOptions.batchHandler): true when
+ * it took them all (the caller commits them together), false when the caller delivers them one by one
+ * through deliverWithRetries (no batch handler, a single message, or the batch handler threw: the
+ * per-message path retries, dead-letters and reports whatever made it throw, message by message).
+ */
+export async function deliveredAsBatch(messages: readonly Omit<BusMessage, 'attempt'>[], batchHandler: BatchHandler | undefined): Promise<boolean> {
+  if (batchHandler === undefined || messages.length < 2) return false;
+  try {
+    await batchHandler(messages.map((message) => ({ ...message, attempt: 1 })));
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -8,7 +8,8 @@
  * - Message: key = partition key (so per-key order = partition order), value = payload JSON,
  *   headers = the message headers plus `x-message-id` (stripped again on delivery).
  * - Consumer: one kafkajs consumer per subscription, eachBatch with eachBatchAutoResolve false and
- *   autoCommit false. Messages of a partition are handled one by one; an offset is resolved only
+ *   autoCommit false. Messages of a partition are handled one by one (or, for a subscription with a
+ *   batch handler, in slices of up to MAX_HANDLER_BATCH, one by one again when a slice fails); an offset is resolved only
  *   after its handler succeeded (or the message was produced to the DLQ) and the resolved offsets
  *   are committed at the end of each batch, including when stop() cuts the batch short. stop()
  *   returns once the batch in hand committed and leaves the group in the background (close() waits).
@@ -37,8 +38,9 @@ import type {
   Producer,
 } from 'kafkajs';
 import { HISTORY_TOPICS } from '@skald/contracts';
-import { deadLetterTopic } from '@skald/ports';
+import { deadLetterTopic, MAX_HANDLER_BATCH } from '@skald/ports';
 import type {
+  BatchHandler,
   BusMessage,
   ConsumerLag,
   DeadLetterCount,
@@ -50,7 +52,7 @@ import type {
   Subscription,
 } from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
-import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliveredAsBatch, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
 import { startKafkaObserver } from './kafka-observer.ts';
 
 const MESSAGE_ID_HEADER = 'x-message-id';
@@ -264,6 +266,7 @@ async function historyChanges(admin: TopicAdmin, topics: readonly string[]): Pro
 
 export interface BatchContext {
   readonly handler: MessageHandler;
+  readonly batchHandler?: BatchHandler;
   readonly group: string;
   readonly maxAttempts: number;
   readonly retryDelayMs: number;
@@ -284,26 +287,42 @@ export type BatchPayload = Pick<
 export async function processBatch(payload: BatchPayload, context: BatchContext): Promise<void> {
   const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale } = payload;
   let lastDone: string | null = null;
+  /** Marks a message finished: its offset may be committed. */
+  const done = async (offset: string): Promise<void> => {
+    resolveOffset(offset);
+    lastDone = offset;
+    await heartbeat();
+  };
+  const stopped = (): boolean => !isRunning() || isStale() || context.signal.aborted;
   try {
-    for (const raw of batch.messages) {
-      if (!isRunning() || isStale() || context.signal.aborted) break;
-      const message = decodeKafkaMessage(batch.topic, raw);
-      const outcome = await deliverWithRetries(message, context.handler, { ...context, firstAttempt: 1 });
-      if (outcome.kind === 'aborted') break;
-      if (outcome.kind === 'dead') {
-        await context.sendDeadLetter(
-          deadLetterTopic(batch.topic),
-          encodeMessage(
-            message.id,
-            message.key,
-            deadLetterHeaders(message.headers, batch.topic, outcome.reason, context.group),
-            raw.value?.toString() ?? 'null',
-          ),
-        );
+    // In slices of at most MAX_HANDLER_BATCH (a partition's batch can hold thousands): each slice goes
+    // to the batch handler, or, without one or when it throws, message by message.
+    slices: for (let start = 0; start < batch.messages.length; start += MAX_HANDLER_BATCH) {
+      if (stopped()) break;
+      const slice = batch.messages.slice(start, start + MAX_HANDLER_BATCH);
+      const messages = slice.map((raw) => decodeKafkaMessage(batch.topic, raw));
+      if (await deliveredAsBatch(messages, context.batchHandler)) {
+        await done(slice[slice.length - 1]!.offset);
+        continue;
       }
-      resolveOffset(raw.offset);
-      lastDone = raw.offset;
-      await heartbeat();
+      for (const [index, raw] of slice.entries()) {
+        if (stopped()) break slices;
+        const message = messages[index]!;
+        const outcome = await deliverWithRetries(message, context.handler, { ...context, firstAttempt: 1 });
+        if (outcome.kind === 'aborted') break slices;
+        if (outcome.kind === 'dead') {
+          await context.sendDeadLetter(
+            deadLetterTopic(batch.topic),
+            encodeMessage(
+              message.id,
+              message.key,
+              deadLetterHeaders(message.headers, batch.topic, outcome.reason, context.group),
+              raw.value?.toString() ?? 'null',
+            ),
+          );
+        }
+        await done(raw.offset);
+      }
     }
   } finally {
     if (lastDone !== null) {
@@ -357,6 +376,7 @@ class KafkaSubscription implements Subscription {
   #handleBatch(payload: EachBatchPayload): Promise<void> {
     const run = processBatch(payload, {
       handler: this.#options.handler,
+      ...(this.#options.batchHandler ? { batchHandler: this.#options.batchHandler } : {}),
       group: this.#options.group,
       ...this.#limits,
       signal: this.#controller.signal,

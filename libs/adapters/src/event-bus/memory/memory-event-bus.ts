@@ -7,6 +7,8 @@
  *   (and so does total order per topic). Topics are consumed concurrently.
  * - At least once: the offset is committed after the handler succeeded (or the message was
  *   dead-lettered, in the same transaction). After a restart, groups resume at their offset.
+ * - A subscription with a batch handler gets each fetched page (up to 64 rows) in one call and commits
+ *   it at once; a page the batch handler fails goes through the per-message path above.
  * - A failing handler is retried in place every retryDelayMs; after maxAttempts, or at once for a
  *   PoisonMessageError, the message goes to `<topic>.dlq` and the group moves on.
  * - Rows every group has passed are pruned; retention age and a per-topic cap bound the file.
@@ -28,7 +30,7 @@ import { HISTORY_TOPICS, TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, ObserveOptions, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
-import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliveredAsBatch, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import { startJournalObserver } from './journal-observer.ts';
 import { Journal } from './journal.ts';
 import { PublishedPayloads } from './published-payloads.ts';
@@ -133,9 +135,14 @@ class TopicConsumer {
           await this.#publishes.wait();
           continue;
         }
-        for (const row of rows) {
-          if (this.#signal.aborted) return;
-          if (!(await this.#deliver(row))) return;
+        const messages = rows.map((row) => this.#messageOf(row));
+        if (await deliveredAsBatch(messages, this.#options.batchHandler)) {
+          this.#committed(rows[rows.length - 1]!.seq, rows.length);
+        } else {
+          for (const [index, row] of rows.entries()) {
+            if (this.#signal.aborted) return;
+            if (!(await this.#deliver(row, messages[index]!))) return;
+          }
         }
         // Everything above is synchronous SQLite plus promises, and a publish in this process settles
         // the wait below at once: without a macrotask here, a handler that publishes as fast as it
@@ -156,16 +163,18 @@ class TopicConsumer {
   }
 
 
-  /** Returns false when stopped mid-retry: the row stays uncommitted and is redelivered later. */
-  async #deliver(row: JournalRow): Promise<boolean> {
-    const headers = JSON.parse(row.headers) as Record<string, string>;
-    const message: Omit<BusMessage, 'attempt'> = {
+  #messageOf(row: JournalRow): Omit<BusMessage, 'attempt'> {
+    return {
       id: row.id,
       topic: this.#topic,
       key: row.key,
       payload: this.#payloadOf(row),
-      headers,
+      headers: JSON.parse(row.headers) as Record<string, string>,
     };
+  }
+
+  /** Returns false when stopped mid-retry: the row stays uncommitted and is redelivered later. */
+  async #deliver(row: JournalRow, message: Omit<BusMessage, 'attempt'>): Promise<boolean> {
     const outcome = await deliverWithRetries(message, this.#options.handler, {
       ...this.#limits,
       firstAttempt: 1,
@@ -178,19 +187,24 @@ class TopicConsumer {
             topic: deadLetterTopic(this.#topic),
             id: row.id,
             key: row.key,
-            headers: JSON.stringify(deadLetterHeaders(headers, this.#topic, outcome.reason, this.#options.group)),
+            headers: JSON.stringify(deadLetterHeaders(message.headers, this.#topic, outcome.reason, this.#options.group)),
             payload: row.payload ?? this.#journal.payloadOf(row.seq),
           }
         : undefined;
-    this.#journal.commit(this.#options.group, this.#topic, row.seq, deadLetter);
-    this.#cursor = row.seq;
-    this.#backlog = Math.max(0, this.#backlog - 1);
-    this.#onProgress();
+    this.#committed(row.seq, 1, deadLetter);
     if (deadLetter) {
       this.#onDeadLetter();
       announcePublish(this.#journalFile, new Set([deadLetter.topic]));
     }
     return true;
+  }
+
+  /** Commits the group's offset at `seq` (`count` rows done since the last commit), with a dead letter in the same transaction. */
+  #committed(seq: number, count: number, deadLetter?: NewJournalRow): void {
+    this.#journal.commit(this.#options.group, this.#topic, seq, deadLetter);
+    this.#cursor = seq;
+    this.#backlog = Math.max(0, this.#backlog - count);
+    this.#onProgress();
   }
 
   /** The shared copy this instance published, else the row's text parsed (read now if fetch left it out). */
