@@ -9,7 +9,7 @@ import Type from 'typebox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deadLetterTopic } from '@skald/ports';
 import type { BusMessage, EventBus } from '@skald/ports';
-import { EVENT_TYPE_HEADER, defineEvent, eventMessage, observeEvents, on, publishEvent, subscribeEvents } from '@skald/contracts';
+import { EVENT_TYPE_HEADER, defineEvent, eventMessage, observeEvents, on, onBatch, publishEvent, subscribeEvents } from '@skald/contracts';
 import { createEventBus } from '../src/event-bus/index.ts';
 
 const TOPIC = 'test.things.v1';
@@ -125,6 +125,45 @@ describe('publishEvent / subscribeEvents on the in-process bus', () => {
     });
     await publishEvent(bus, ThingDeleted, 's1', { thingId: 'z' });
     await waitFor(() => calls === 2);
+  });
+
+  it('onBatch: hands consecutive events of its type together, the others one by one, in order; an invalid event is dead-lettered alone', async () => {
+    const seen: string[] = [];
+    const batches: string[][] = [];
+    // Published before the group starts, so its first read takes them all.
+    await bus.publish([
+      eventMessage(ThingCreated, 's1', { thingId: 'a', size: 1 }),
+      eventMessage(ThingCreated, 's2', { thingId: 'b', size: 1 }),
+      eventMessage(ThingDeleted, 's1', { thingId: 'a' }),
+      eventMessage(ThingCreated, 's1', { thingId: 'c', size: 1 }),
+      eventMessage(ThingCreated, 's1', { thingId: 'd', size: 1 }),
+    ]);
+    const dead: BusMessage[] = [];
+    await bus.subscribe({ group: 'dlq-reader', topics: [deadLetterTopic(TOPIC)], handler: async (m) => void dead.push(m) });
+    await subscribeEvents(bus, {
+      group: 'things-batched',
+      retryDelayMs: 10,
+      handlers: [
+        onBatch(ThingCreated, async (items) => {
+          batches.push(items.map((item) => item.data.thingId));
+          for (const item of items) seen.push(`created ${item.data.thingId} ${item.context.message.key}`);
+        }),
+        on(ThingDeleted, async (data) => void seen.push(`deleted ${data.thingId}`)),
+      ],
+    });
+    await waitFor(() => seen.length === 5);
+    expect(seen).toEqual(['created a s1', 'created b s2', 'deleted a', 'created c s1', 'created d s1']);
+    expect(batches).toEqual([['a', 'b'], ['c', 'd']]);
+
+    await bus.publish([
+      eventMessage(ThingCreated, 's1', { thingId: '', size: 1 }, { validate: false, id: 'invalid' }),
+      eventMessage(ThingCreated, 's1', { thingId: 'e', size: 1 }),
+    ]);
+    await waitFor(() => dead.length === 1 && seen.length === 6);
+    expect(dead[0]!.id).toBe('invalid');
+    // The batch failed before any handler ran; then each message alone: e as a batch of one.
+    expect(batches.slice(2)).toEqual([['e']]);
+    expect(seen[5]).toBe('created e s1');
   });
 
   it('refuses two handlers for the same event type', async () => {

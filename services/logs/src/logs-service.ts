@@ -5,7 +5,7 @@
  * own copy of the audit entries.
  */
 import type { FastifyInstance } from 'fastify';
-import { LogsBatchStoredEvent, TOPICS, publishEvent } from '@skald/contracts';
+import { LogsBatchStoredEvent, TOPICS, eventMessage } from '@skald/contracts';
 import type { LogsBatchStored } from '@skald/contracts';
 import type { Subscription, Worker } from '@skald/ports';
 import { authPlugin, createAuditPublisher, createIdentityReadModel } from '@skald/service-kit';
@@ -48,8 +48,8 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const signer = createImageUrlSigner(deps.secretsKey, options.publicPathPrefix ?? '/api');
   const tails = createLiveTails({ bus: deps.bus, logStore: deps.logStore, log: deps.log }, options.tail);
   const counts = await createServerCounts({ docs: deps.docs, logStore: deps.logStore, bus: deps.bus });
-  const notifyStored = async (notice: LogsBatchStored): Promise<void> => {
-    await publishEvent(deps.bus, LogsBatchStoredEvent, notice.serverId, notice);
+  const notifyStored = async (notices: readonly LogsBatchStored[]): Promise<void> => {
+    await deps.bus.publish(notices.map((notice) => eventMessage(LogsBatchStoredEvent, notice.serverId, notice)));
   };
   const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, notifyStored, counts };
   const auditCopy = await createAuditCopy(deps.docs);

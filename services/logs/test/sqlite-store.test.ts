@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIdentityReadModel } from '@skald/service-kit';
 import type { IdentityReadModel } from '@skald/service-kit';
 import { waitFor } from '@skald/testing';
-import { storeAcceptedBatch } from '../src/domain/store-batch.ts';
+import { storeAcceptedBatches } from '../src/domain/store-batch.ts';
+import type { LogsBatchAccepted } from '@skald/contracts';
 import { createHarness, getAs, NOW, record, seedServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
@@ -14,8 +15,8 @@ let directory: IdentityReadModel;
 const get = (url: string) => getAs(h, url, 'u');
 const ids = async (q: string) => (await get(`/logs/my/combined?serverId=${S}&${q}`)).json().map((l: { id: string }) => l.id);
 /** The consumer's store step, called directly (its result is asserted) with the service's adapters. */
-const storeBatch = (logs: Parameters<typeof storeAcceptedBatch>[1]['logs']) =>
-  storeAcceptedBatch({ logStore: h.deps.logStore, objects: h.deps.objects, directory, log: h.deps.log, notifyStored: async () => undefined }, { serverId: S, logs }, 'batch-1');
+const storeBatch = (logs: LogsBatchAccepted['logs']) =>
+  storeAcceptedBatches({ logStore: h.deps.logStore, objects: h.deps.objects, directory, log: h.deps.log, notifyStored: async () => undefined }, [{ event: { serverId: S, logs }, batchId: 'batch-1' }]);
 
 beforeAll(async () => {
   h = await createHarness();

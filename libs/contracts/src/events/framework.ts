@@ -151,14 +151,37 @@ export interface EventContext<T = unknown> {
   readonly message: BusMessage;
 }
 
+/** One validated event of a batch (onBatch). */
+export interface EventItem<T = unknown> {
+  readonly data: T;
+  readonly context: EventContext<T>;
+}
+
 export interface EventHandler<E extends EventDescriptor = EventDescriptor> {
   readonly event: E;
   readonly handle: (data: EventData<E>, context: EventContext<EventData<E>>) => Promise<void>;
+  /**
+   * Optional: several events of this type at once, in delivery order (onBatch). Must do what `handle`
+   * does for each of them; if it throws, the bus hands the same messages to `handle` one by one, so
+   * what it did before failing may be done again (at least once, as ever).
+   */
+  readonly handleMany?: (items: readonly EventItem<EventData<E>>[]) => Promise<void>;
 }
 
 /** Type helper for handler lists: `handlers: [on(ServerCreatedEvent, async (data) => ...)]`. */
 export function on<E extends EventDescriptor>(event: E, handle: EventHandler<E>['handle']): EventHandler<E> {
   return { event, handle };
+}
+
+/**
+ * A handler that takes the events of one bus read together (EventBus batch delivery: one transaction
+ * for many messages). A message that arrives alone, or again after a failed batch, comes as a batch of one.
+ */
+export function onBatch<E extends EventDescriptor>(
+  event: E,
+  handleMany: (items: readonly EventItem<EventData<E>>[]) => Promise<void>,
+): EventHandler<E> {
+  return { event, handle: (data, context) => handleMany([{ data, context }]), handleMany };
 }
 
 export interface SubscribeEventsOptions<T extends readonly EventDescriptor[]> {
@@ -247,31 +270,67 @@ export async function subscribeEvents<const T extends readonly EventDescriptor[]
   if (byType.size === 0) throw new Error('subscribeEvents: no handlers');
   const topics = [...new Set([...byType.values()].map((handler) => handler.event.topic))];
 
+  /** The handler and validated event of a message, null when it is not this group's business. */
+  const decode = (message: BusMessage): { handler: EventHandler; item: EventItem } | null => {
+    const headerType = message.headers[EVENT_TYPE_HEADER];
+    // Cheap skip before parsing: most messages on a shared topic may be for other consumers.
+    if (headerType !== undefined && !byType.has(headerType) && !namesHandled.has(headerType.replace(/\.v\d+$/, ''))) {
+      return null;
+    }
+    const { type, envelope } = readEnvelope(message);
+    const handler = byType.get(type);
+    if (!handler) {
+      if (namesHandled.has(envelope.type)) {
+        throw new PoisonMessageError(`unsupported version ${envelope.version} of ${envelope.type}`);
+      }
+      return null;
+    }
+    if (handler.event.topic !== message.topic) {
+      throw new PoisonMessageError(`${type} arrived on ${message.topic}, expected ${handler.event.topic}`);
+    }
+    const result = validateEventData(handler.event, envelope.data);
+    if (!result.ok) throw new PoisonMessageError(result.reason);
+    return { handler, item: { data: result.data, context: { envelope: { ...envelope, data: result.data }, message } } };
+  };
+
+  // Only a group with a batch handler asks the bus for batches: the others keep one commit per message.
+  const batched = [...byType.values()].some((handler) => handler.handleMany !== undefined);
   return bus.subscribe({
     group: options.group,
     topics,
     ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
     handler: async (message) => {
-      const headerType = message.headers[EVENT_TYPE_HEADER];
-      // Cheap skip before parsing: most messages on a shared topic may be for other consumers.
-      if (headerType !== undefined && !byType.has(headerType) && !namesHandled.has(headerType.replace(/\.v\d+$/, ''))) {
-        return;
-      }
-      const { type, envelope } = readEnvelope(message);
-      const handler = byType.get(type);
-      if (!handler) {
-        if (namesHandled.has(envelope.type)) {
-          throw new PoisonMessageError(`unsupported version ${envelope.version} of ${envelope.type}`);
-        }
-        return;
-      }
-      if (handler.event.topic !== message.topic) {
-        throw new PoisonMessageError(`${type} arrived on ${message.topic}, expected ${handler.event.topic}`);
-      }
-      const result = validateEventData(handler.event, envelope.data);
-      if (!result.ok) throw new PoisonMessageError(result.reason);
-      await handler.handle(result.data, { envelope: { ...envelope, data: result.data }, message });
+      const decoded = decode(message);
+      if (decoded) await decoded.handler.handle(decoded.item.data, decoded.item.context);
     },
+    ...(batched ? { batchHandler: (messages: readonly BusMessage[]) => handleInRuns(messages.map(decode)) } : {}),
   });
+}
+
+/**
+ * Handles decoded messages in order: consecutive events of one batch handler in one handleMany call,
+ * the others one by one. (An invalid message already threw in decode: the bus then goes one by one and
+ * dead-letters it alone.)
+ */
+async function handleInRuns(decoded: readonly ({ handler: EventHandler; item: EventItem } | null)[]): Promise<void> {
+  let index = 0;
+  while (index < decoded.length) {
+    const first = decoded[index];
+    index++;
+    if (!first) continue;
+    const handleMany = first.handler.handleMany;
+    if (!handleMany) {
+      await first.handler.handle(first.item.data, first.item.context);
+      continue;
+    }
+    const run = [first.item];
+    for (; index < decoded.length; index++) {
+      const next = decoded[index];
+      if (next === null || next === undefined) continue;
+      if (next.handler !== first.handler) break;
+      run.push(next.item);
+    }
+    await handleMany(run);
+  }
 }

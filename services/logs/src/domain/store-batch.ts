@@ -1,10 +1,12 @@
 /**
- * Storing a `logs.batch-accepted` event: idempotent insert (ids come from ingestion, so a redelivered
+ * Storing `logs.batch-accepted` events: idempotent insert (ids come from ingestion, so a redelivered
  * message inserts nothing new), retention expiry from the server's tier, the live tails of every logs
- * replica told (a `logs.batch-stored` notice on the bus, after the commit), then the photo-log limit.
+ * replica told (a `logs.batch-stored` notice per batch on the bus, after the commit), then the photo-log
+ * limit. The events one bus read brought are stored together: one transaction and one publish of their
+ * notices for up to MAX_LOGS_PER_TRANSACTION logs (docs/PERFORMANCE.md, "Sixth pass").
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { LogsBatchAccepted } from '@skald/contracts';
+import type { LogsBatchAccepted, Tier } from '@skald/contracts';
 import type { LogRecord, LogStore, ObjectStore } from '@skald/ports';
 import { DAY_MS } from './days.ts';
 import { tierOfServer } from './server-directory.ts';
@@ -16,21 +18,93 @@ export interface StoreBatchDeps {
   readonly objects: ObjectStore;
   readonly directory: ServerDirectory;
   readonly log: FastifyBaseLogger;
-  /** Publishes the `logs.batch-stored` notice the live tails wait for (every replica's, bus-feed.ts). */
-  readonly notifyStored: (notice: LogsBatchStored) => Promise<void>;
+  /** Publishes the `logs.batch-stored` notices the live tails wait for (every replica's, bus-feed.ts), in one publish. */
+  readonly notifyStored: (notices: readonly LogsBatchStored[]) => Promise<void>;
+}
+
+/** One accepted event and its envelope id (which its notice names). */
+export interface AcceptedBatch {
+  readonly event: LogsBatchAccepted;
+  readonly batchId: string;
 }
 
 export interface StoreBatchResult {
   readonly inserted: number;
-  /** Photo logs removed to respect the tier's maxPhotoLogs. */
+  /** Photo logs removed to respect the tiers' maxPhotoLogs. */
   readonly photosEvicted: number;
+  /**
+   * Servers whose stored logs may have changed (their counts are due again): every server of a part that
+   * inserted anything (the store counts new rows per call, not per server), and those that lost photos.
+   */
+  readonly changedServers: readonly string[];
 }
 
-/** `batchId`: the accepted event's envelope id, which the notice names. */
-export async function storeAcceptedBatch(deps: StoreBatchDeps, event: LogsBatchAccepted, batchId: string): Promise<StoreBatchResult> {
-  const tier = await tierOfServer(deps.directory, event.serverId);
+/**
+ * The most logs stored in one transaction: events of 1,000 logs are stored two at a time, so one commit
+ * never holds the store for long, while events of a few logs (single-log traffic) share one.
+ */
+export const MAX_LOGS_PER_TRANSACTION = 2_000;
+
+export async function storeAcceptedBatches(deps: StoreBatchDeps, batches: readonly AcceptedBatch[]): Promise<StoreBatchResult> {
+  let inserted = 0;
+  let photosEvicted = 0;
+  const changed = new Set<string>();
+  for (const part of partsOf(batches)) {
+    const stored = await storeTogether(deps, part);
+    inserted += stored.inserted;
+    photosEvicted += stored.photosEvicted;
+    for (const serverId of stored.changedServers) changed.add(serverId);
+  }
+  return { inserted, photosEvicted, changedServers: [...changed] };
+}
+
+/** Consecutive events of at most MAX_LOGS_PER_TRANSACTION logs together (a larger event alone). */
+function partsOf(batches: readonly AcceptedBatch[]): AcceptedBatch[][] {
+  const parts: AcceptedBatch[][] = [];
+  let current: AcceptedBatch[] = [];
+  let logs = 0;
+  for (const batch of batches) {
+    if (current.length > 0 && logs + batch.event.logs.length > MAX_LOGS_PER_TRANSACTION) {
+      parts.push(current);
+      current = [];
+      logs = 0;
+    }
+    current.push(batch);
+    logs += batch.event.logs.length;
+  }
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+async function storeTogether(deps: StoreBatchDeps, batches: readonly AcceptedBatch[]): Promise<StoreBatchResult> {
+  const tiers = new Map<string, Tier>();
+  for (const { event } of batches) {
+    if (!tiers.has(event.serverId)) tiers.set(event.serverId, await tierOfServer(deps.directory, event.serverId));
+  }
+  const records = batches.flatMap(({ event }) => recordsOf(event, tiers.get(event.serverId)!));
+  const { inserted } = await deps.logStore.insertBatch(records);
+  // Also on a redelivery (inserted 0): the first delivery may have crashed between its insert and its
+  // notices, and tails drop ids they already sent (RecentIds). A failed publish fails the handler, so the
+  // events are delivered again and the notices retried (the insert is idempotent).
+  const notices = batches.flatMap((batch) => noticeOf(batch) ?? []);
+  if (notices.length > 0) await deps.notifyStored(notices);
+
+  let photosEvicted = 0;
+  const changed = new Set<string>(inserted > 0 ? tiers.keys() : []);
+  // Also on a redelivery (inserted 0): a crash between insert and eviction must not leave a server over its limit.
+  const withPhotos = new Set(batches.filter(({ event }) => event.logs.some((log) => log.logType === 'photo')).map(({ event }) => event.serverId));
+  for (const serverId of withPhotos) {
+    const evicted = await deps.logStore.deleteOldest(serverId, 'photo', tiers.get(serverId)!.maxPhotoLogs);
+    photosEvicted += evicted.deletedCount;
+    if (evicted.deletedCount > 0) changed.add(serverId);
+    await deleteObjects(deps, evicted.objectKeys);
+  }
+  return { inserted, photosEvicted, changedServers: [...changed] };
+}
+
+function recordsOf(event: LogsBatchAccepted, tier: Tier): LogRecord[] {
   const retentionMs = tier.retentionDays * DAY_MS;
-  const records: LogRecord[] = event.logs.map((log) => ({
+  return event.logs.map((log) => ({
     id: log.id,
     serverId: event.serverId,
     createdAt: log.createdAt,
@@ -44,29 +118,20 @@ export async function storeAcceptedBatch(deps: StoreBatchDeps, event: LogsBatchA
     thumbKey: log.thumbKey,
     expiresAt: log.createdAt + retentionMs,
   }));
-  const { inserted } = await deps.logStore.insertBatch(records);
-  // Also on a redelivery (inserted 0): the first delivery may have crashed between its insert and its
-  // notice, and tails drop ids they already sent (RecentIds). A failed notice fails the handler, so the
-  // batch is delivered again and the notice retried (the insert is idempotent).
-  const text = records.filter((record) => record.logType === 'text');
-  if (text.length > 0) {
-    let fromTime = text[0]!.createdAt;
-    let toTime = fromTime;
-    for (const record of text) {
-      if (record.createdAt < fromTime) fromTime = record.createdAt;
-      if (record.createdAt > toTime) toTime = record.createdAt;
-    }
-    await deps.notifyStored({ serverId: event.serverId, batchId, count: text.length, fromTime, toTime });
-  }
+}
 
-  let photosEvicted = 0;
-  // Also on a redelivery (inserted 0): a crash between insert and eviction must not leave the server over its limit.
-  if (records.some((r) => r.logType === 'photo')) {
-    const evicted = await deps.logStore.deleteOldest(event.serverId, 'photo', tier.maxPhotoLogs);
-    photosEvicted = evicted.deletedCount;
-    await deleteObjects(deps, evicted.objectKeys);
+/** The notice of an event's text logs (none for an event of photo logs only: tails stream text logs). */
+function noticeOf({ event, batchId }: AcceptedBatch): LogsBatchStored | null {
+  let count = 0;
+  let fromTime = Number.POSITIVE_INFINITY;
+  let toTime = Number.NEGATIVE_INFINITY;
+  for (const log of event.logs) {
+    if (log.logType !== 'text') continue;
+    count++;
+    if (log.createdAt < fromTime) fromTime = log.createdAt;
+    if (log.createdAt > toTime) toTime = log.createdAt;
   }
-  return { inserted, photosEvicted };
+  return count === 0 ? null : { serverId: event.serverId, batchId, count, fromTime, toTime };
 }
 
 /**

@@ -1,17 +1,19 @@
 /**
  * Bus consumer of `logs.batch-accepted` (envelope and validation by the contracts' event framework:
  * a malformed message or an unknown version of the event becomes a PoisonMessageError, so the bus
- * dead-letters it at once and moves on to the next message).
+ * dead-letters it at once and moves on to the next message). The events one read of the bus brought
+ * are stored together (onBatch: one transaction, one commit of the group's offset); a message that
+ * fails them is stored alone on the bus's one-by-one path.
  */
-import { LogsBatchAcceptedEvent, on, subscribeEvents } from '@skald/contracts';
+import { LogsBatchAcceptedEvent, onBatch, subscribeEvents } from '@skald/contracts';
 import type { EventBus, Subscription } from '@skald/ports';
-import { storeAcceptedBatch } from '../domain/store-batch.ts';
+import { storeAcceptedBatches } from '../domain/store-batch.ts';
 import type { StoreBatchDeps } from '../domain/store-batch.ts';
 import type { ServerCounts } from '../domain/server-counts.ts';
 
 export const LOGS_CONSUMER_GROUP = 'logs-store';
 
-/** Stores each batch; a batch that changed the server's stored logs marks it for its next counts fact. */
+/** Stores the batches; each server whose stored logs they changed is marked for its next counts fact. */
 export async function startBatchConsumer(
   bus: EventBus,
   deps: StoreBatchDeps & { readonly counts: Pick<ServerCounts, 'mark'> },
@@ -20,11 +22,12 @@ export async function startBatchConsumer(
   return subscribeEvents(bus, {
     group: LOGS_CONSUMER_GROUP,
     handlers: [
-      on(LogsBatchAcceptedEvent, async (data, { envelope }) => {
-        const stored = await storeAcceptedBatch(deps, data, envelope.id);
+      onBatch(LogsBatchAcceptedEvent, async (items) => {
+        const batches = items.map(({ data, context }) => ({ event: data, batchId: context.envelope.id }));
+        const stored = await storeAcceptedBatches(deps, batches);
         // Which replica stored what (debug level: off by default, costs nothing then).
-        deps.log.debug({ serverId: data.serverId, batchId: envelope.id, inserted: stored.inserted }, 'logs: stored a batch');
-        if (stored.inserted > 0 || stored.photosEvicted > 0) await deps.counts.mark(data.serverId);
+        deps.log.debug({ batchIds: batches.map((batch) => batch.batchId), inserted: stored.inserted }, 'logs: stored batches');
+        for (const serverId of stored.changedServers) await deps.counts.mark(serverId);
       }),
     ],
     maxAttempts: 5,
