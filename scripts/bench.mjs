@@ -21,20 +21,13 @@ const files = readdirSync(benchDir)
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
 
-// Runs inside the child: import the file, call its benchmark, hand the rows back on one marked line.
-const runner = `
-const mod = await import(process.argv[1]);
-const fn = typeof mod.default === 'function' ? mod.default : mod.run;
-if (typeof fn !== 'function') throw new Error('no default export (async () => BenchRow[])');
-const rows = await fn();
-if (!Array.isArray(rows)) throw new Error('the benchmark did not return an array of rows');
-process.stdout.write('\\n${MARKER}' + JSON.stringify(rows) + '\\n');
-`;
+// Runs inside the child (run-bench-file.mjs): imports the file, calls its benchmark, hands the rows back on one marked line.
+const runner = join(benchDir, 'run-bench-file.mjs');
 
 function runOne(file) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--input-type=module', '-e', runner, pathToFileURL(join(benchDir, file)).href], {
+    const child = spawn(process.execPath, [runner, pathToFileURL(join(benchDir, file)).href, MARKER], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },
