@@ -13,7 +13,9 @@
  * count; a log acknowledged but never stored is counted as lost (a missed target). The quota is checked on
  * every request but can never run out (unlimited-quota.ts): any 429 (or other non-2xx) is a missed target.
  *
- *   single   POST /api/logs, one log, 50 connections: acked-and-stored req/s vs bare Fastify; p99
+ *   single   POST /api/logs, one log, 50 connections: acked-and-stored req/s vs bare Fastify; p99; and the
+ *            same load on a second all-in-one whose ingestion acknowledges without publishing (BENCH_FREE_BUS,
+ *            pinned/skald-server.ts): the ceiling of this path for any bus and store
  *   batch    POST /api/logs, 1000 logs, 8 connections: logs/s from the first request until every
  *            acknowledged log is stored, vs the log store's raw insertBatch of the same rows
  *   limits   parse+validate of the same bodies with no I/O (the CPU floor of the validation itself)
@@ -60,9 +62,12 @@ interface Parties {
   readonly load: PinnedChild;
   readonly bare: PinnedChild;
   readonly skald: PinnedChild;
+  /** The all-in-one with a free bus (BENCH_FREE_BUS): single-log requests acknowledged, nothing published. */
+  readonly free: PinnedChild;
   readonly limits: PinnedChild;
   readonly bareUrl: string;
   readonly target: Provisioned;
+  readonly freeTarget: Provisioned;
 }
 
 /** One load phase against Skald, counted as acknowledged AND found stored. */
@@ -122,6 +127,15 @@ async function bareSingle(p: Parties, seconds = SECONDS): Promise<BarePhase> {
   const cpu = await p.bare.call<number>('cpu');
   const load = await post(p, { url: p.bareUrl, headers: { 'content-type': 'application/json' }, body: SINGLE_BODY, connections: SINGLE_CONNECTIONS, seconds });
   const used = (await p.bare.call<number>('cpu')) - cpu;
+  return { load, perSecond: load.ok / load.seconds, cpuPerUnit: used / Math.max(1, load.ok) };
+}
+
+/** Single-log load on the free-bus all-in-one: acknowledged req/s and CPU per request (nothing is stored). */
+async function freeSingle(p: Parties, seconds = SECONDS): Promise<BarePhase> {
+  const cpu = await p.free.call<number>('cpu');
+  const headers = { 'content-type': 'application/json', 'x-api-key': p.freeTarget.apiKey };
+  const load = await post(p, { url: `${p.freeTarget.address}/api/logs`, headers, body: SINGLE_BODY, connections: SINGLE_CONNECTIONS, seconds });
+  const used = (await p.free.call<number>('cpu')) - cpu;
   return { load, perSecond: load.ok / load.seconds, cpuPerUnit: used / Math.max(1, load.ok) };
 }
 
@@ -195,18 +209,23 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   if (ONLY !== 'batch') {
     await bareSingle(p, 2);
     await skaldSingle(p, 2);
+    await freeSingle(p, 2);
   }
   if (ONLY !== 'single') {
     await skaldBatch(p, 2);
     await storeInsert(p, 2);
   }
 
-  const single: { bare: BarePhase; skald: StoredPhase }[] = [];
+  const single: { bare: BarePhase; skald: StoredPhase; free: BarePhase }[] = [];
   const batch: { skald: StoredPhase; store: Rate }[] = [];
   const parse: { single: number; batch: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
+    // The free-bus measurement before the pair on odd rounds and after it on even ones.
+    let free = skippedBare;
+    if (ONLY !== 'batch' && round % 2 === 1) free = await freeSingle(p);
     const [bare, skald] = ONLY === 'batch' ? [skippedBare, skippedSkald] : await alternate(round, () => bareSingle(p), () => skaldSingle(p));
-    single.push({ bare, skald });
+    if (ONLY !== 'batch' && round % 2 === 0) free = await freeSingle(p);
+    single.push({ bare, skald, free });
     const [skaldB, store] = ONLY === 'single' ? [skippedSkald, { perSecond: Number.NaN, units: 0, seconds: 0, cpuPerUnit: Number.NaN }] : await alternate(round, () => skaldBatch(p), () => storeInsert(p));
     batch.push({ skald: skaldB, store });
     const parseSingle = await p.limits.call<Rate & { requestsPerSecond: number }>('parse', { body: SINGLE_BODY, seconds: 1 });
@@ -214,7 +233,7 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
     parse.push({ single: parseSingle.requestsPerSecond, batch: parseBatch.perSecond });
     console.log(
       `round ${round}/${ROUNDS}: single ${int(skald.perSecond)} req/s vs bare ${int(bare.perSecond)} (${pct(skald.perSecond / bare.perSecond)}, p99 ${skald.load.p99} ms; ` +
-        `CPU ${int(skald.cpuPerUnit)} vs ${int(bare.cpuPerUnit)} µs/req); batch ${int(skaldB.perSecond)} logs/s vs raw insert ${int(store.perSecond)} ` +
+        `CPU ${int(skald.cpuPerUnit)} vs ${int(bare.cpuPerUnit)} µs/req; free bus ${int(free.perSecond)} req/s, ${pct(free.perSecond / bare.perSecond)}); batch ${int(skaldB.perSecond)} logs/s vs raw insert ${int(store.perSecond)} ` +
         `(${pct(skaldB.perSecond / store.perSecond)}; CPU ${skaldB.cpuPerUnit.toFixed(1)} vs ${(store.cpuPerUnit ?? Number.NaN).toFixed(1)} µs/log); load average ${loadavg()[0]!.toFixed(1)}`,
     );
   }
@@ -231,6 +250,9 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   const batchCpu = spread(batch.map((b) => b.skald.cpuPerUnit));
   const batchCpuRatio = spread(batch.map((b) => (b.store.cpuPerUnit ?? Number.NaN) / b.skald.cpuPerUnit));
   const p99 = spread(single.map((s) => s.skald.load.p99));
+  const freeRps = spread(single.map((s) => s.free.perSecond));
+  const freeRatio = spread(single.map((s) => s.free.perSecond / s.bare.perSecond));
+  const freeCpu = spread(single.map((s) => s.free.cpuPerUnit));
   const storeRate = spread(batch.map((b) => b.store.perSecond));
   const batchRate = spread(batch.map((b) => b.skald.perSecond));
   const batchRatio = spread(batch.map((b) => b.skald.perSecond / b.store.perSecond));
@@ -248,6 +270,13 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
     { name: 'single-log vs bare Fastify', value: Math.round(singleRatio.median * 100), unit: '%', target: '>= 50 %', pass: singleRatio.median >= 0.5, baseline: `bare Fastify median ${int(bareRps.median)} req/s`, note: describeSpread(singleRatio, pct) },
     { name: 'single-log CPU per request (all-in-one)', value: Math.round(singleCpu.median), unit: 'µs', baseline: `bare Fastify median ${int(spread(single.map((s) => s.bare.cpuPerUnit)).median)} µs`, note: `${describeSpread(singleCpu, int)}; everything the process did per acked log, store included` },
     { name: 'single-log CPU ratio bare/all-in-one', value: Math.round(singleCpuRatio.median * 100), unit: '%', note: `${describeSpread(singleCpuRatio, pct)}; what the req/s ratio would be with both CPU-bound on an idle core` },
+    {
+      name: 'single-log, free bus, vs bare Fastify',
+      value: Math.round(freeRatio.median * 100),
+      unit: '%',
+      baseline: `${int(freeRps.median)} req/s (${describeSpread(freeRps, int)}), ${int(freeCpu.median)} µs CPU/req`,
+      note: `${describeSpread(freeRatio, pct)}; the same requests on an all-in-one whose ingestion acknowledges without publishing (nothing stored): gateway, hooks, key, quota, validation and ids alone, the ceiling of the single-log figure for any bus and store`,
+    },
     { name: 'single-log p99 latency', value: p99.median, unit: 'ms', target: '< 20 ms', pass: p99.median < 20, note: `${describeSpread(p99, (n) => `${n} ms`)}; ${SINGLE_CONNECTIONS} connections` },
     { name: 'log store raw insertBatch (storage limit)', value: Math.round(storeRate.median), unit: 'rows/s', note: `${describeSpread(storeRate, int)}; the same rows, 1000 per call, SqliteLogStore` },
     { name: 'parse+validate batch, no I/O', value: Math.round(parseBatch.median), unit: 'logs/s', note: '1000 logs per body; one CPU' },
@@ -315,12 +344,14 @@ export async function run(): Promise<BenchRow[]> {
   const load = PinnedChild.start('load generator', './load-generator.ts', plan.loadCpu);
   const bare = PinnedChild.start('bare Fastify', './bare-server.ts', plan.serverCpu);
   const skald = PinnedChild.start('all-in-one', './skald-server.ts', plan.serverCpu, { env: AS_DEPLOYED });
+  const free = PinnedChild.start('all-in-one, free bus', './skald-server.ts', plan.serverCpu, { env: { ...AS_DEPLOYED, BENCH_FREE_BUS: '1' } });
   const limits = PinnedChild.start('limits', './limits.ts', plan.serverCpu);
   const rows: BenchRow[] = [];
   try {
     const bareUrl = await bare.call<string>('address');
     const target = await skald.call<Provisioned>('provision');
-    const parties: Parties = { load, bare, skald, limits, bareUrl, target };
+    const freeTarget = await free.call<Provisioned>('provision');
+    const parties: Parties = { load, bare, skald, free, limits, bareUrl, target, freeTarget };
     // Idle: started, one user and server provisioned, nothing sent yet; timers and consumers settled, and
     // V8's memory reducer past (IDLE_SETTLE_MS). The reading at 3 s, the earlier settle, is kept in the note.
     await sleep(3_000);
@@ -346,7 +377,7 @@ export async function run(): Promise<BenchRow[]> {
     if (process.env['BENCH_PHOTOS'] !== '0') await photos(parties, rows);
     await singleAndBatch(parties, rows, plan.note);
   } finally {
-    await Promise.all([load.close(), bare.close(), skald.close(), limits.close()]);
+    await Promise.all([load.close(), bare.close(), skald.close(), free.close(), limits.close()]);
   }
   return rows;
 }

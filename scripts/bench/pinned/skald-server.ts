@@ -3,6 +3,9 @@
  * SQLite log store, memory counters; every service unless BENCH_SERVICES lists some), listening on a
  * loopback port, at the shipped log level (info, lines written to a sink) unless BENCH_LOG_LEVEL says
  * otherwise. The quota is checked on every request but can never run out (unlimited-quota.ts).
+ * BENCH_FREE_BUS=1: the ingestion service's accepted logs are acknowledged without being published (its
+ * bus drops `logs.batch-accepted` messages and answers at once; nothing is stored): everything of a
+ * single-log request but the durable bus and the store, the ceiling of that path for any bus and store.
  *
  * Commands: provision (a user, a server on the legend tier, its key), stored (logs the store holds for
  * the server), rss / watch / peak (memory), memory (process.memoryUsage() and V8's heap by space),
@@ -17,8 +20,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { loadConfig } from '@skald/config';
-import { publishEvent, quotaKey, quotaWindowStart, ServerTierChangedEvent } from '@skald/contracts';
-import type { LogStore } from '@skald/ports';
+import { publishEvent, quotaKey, quotaWindowStart, ServerTierChangedEvent, TOPICS } from '@skald/contracts';
+import type { EventBus, LogStore, PublishInput } from '@skald/ports';
 import type { ServiceDeps, ServiceName } from '@skald/service-kit';
 import { createIngestionService } from '@skald/ingestion-service';
 import { createLogsService } from '@skald/logs-service';
@@ -34,6 +37,22 @@ const dir = await mkdtemp(join(tmpdir(), 'skald-bench-pinned-'));
 const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info' });
 const services = process.env['BENCH_SERVICES'] ? (process.env['BENCH_SERVICES'].split(',') as ServiceName[]) : undefined;
 let ingestionDeps: ServiceDeps | undefined;
+const FREE_BUS = process.env['BENCH_FREE_BUS'] === '1';
+
+/** The bus as it is, except that accepted logs are dropped at once (BENCH_FREE_BUS). */
+function withoutAcceptedLogs(bus: EventBus): EventBus {
+  const publish = async (messages: readonly PublishInput[]): Promise<void> => {
+    const kept = messages.filter((message) => message.topic !== TOPICS.logsIngested);
+    if (kept.length > 0) await bus.publish(kept);
+  };
+  return new Proxy(bus, {
+    get(target, property) {
+      if (property === 'publish') return publish;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 let logStore: LogStore | undefined;
 const proc = await buildAllInOne(config, {
   ...(services ? { services } : {}),
@@ -41,7 +60,7 @@ const proc = await buildAllInOne(config, {
   logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
   factories: {
     ingestion: async (deps) => {
-      ingestionDeps = { ...deps, counters: unlimitedQuota(deps.counters) };
+      ingestionDeps = { ...deps, counters: unlimitedQuota(deps.counters), ...(FREE_BUS ? { bus: withoutAcceptedLogs(deps.bus) } : {}) };
       return createIngestionService(ingestionDeps);
     },
     logs: async (deps) => {
