@@ -3,6 +3,7 @@
  * when rows wait, retires when idle, writes beside the store's connection without the store ever blocking
  * its thread on the worker's lock, and hands indexing back to the store's thread if it fails.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
@@ -79,6 +80,28 @@ describe('SQLite log store: the indexing worker', () => {
     await waitFor(() => unindexedIn(file) === 0, 'rows after the retirement');
     expect((await busy.query({ serverId: 's1', search: 'arena', offset: 0, limit: 5 })).total).toBe(480);
     await busy.close();
+  });
+
+  it('close() with the worker running ends a script that has nothing else to do (the worker is awaited, not left behind)', () => {
+    // The whole process is the test: nothing else keeps its event loop alive, as in a CLI or a bench.
+    const script = join(dir, 'close-last.ts');
+    const store = new URL('../src/log-store/index.ts', import.meta.url).href;
+    writeFileSync(
+      script,
+      `import { SqliteLogStore } from ${JSON.stringify(store)};
+const store = new SqliteLogStore(${JSON.stringify(join(dir, 'logs.db'))}, { indexChunkSize: 50, indexWorkerChunkMs: 0 });
+const rows = Array.from({ length: 400 }, (_, i) => ({ id: 'log-' + i, serverId: 's1', createdAt: ${T0} + i, level: 'info', type: 'join',
+  resource: 'core', message: 'player ' + i + ' joined', metadata: null, logType: 'text', imageKey: null, thumbKey: null, expiresAt: ${T0} + i + 86400000 }));
+await store.insertBatch(rows);
+while (!store.indexWorkerRunning) await new Promise((resolve) => setTimeout(resolve, 5));
+await store.close();
+console.log('closed');
+`,
+    );
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).not.toContain('unsettled top-level await');
+    expect(run.stdout.trim()).toBe('closed');
+    expect(run.status).toBe(0);
   });
 
   it('an idle store pays for no worker, and a backlog found at open is indexed', async () => {

@@ -95,7 +95,7 @@ export class SearchIndexThread {
     worker.on('message', (reply: SearchIndexReply) => this.#onReply(worker, reply));
     worker.on('error', (error) => this.#fail(worker, `the search index worker failed: ${error.message}`));
     worker.on('exit', (code) => this.#fail(worker, `the search index worker exited (code ${code})`));
-    // Never what keeps the process alive. After the listeners: adding a 'message' listener refs the worker again.
+    // Never what keeps the process alive while it indexes (retiring it refs it again: #retire).
     worker.unref();
     this.#worker = worker;
     // A new worker has been told nothing (what a retired one was told, it indexes from the file at start).
@@ -145,6 +145,10 @@ export class SearchIndexThread {
 
   /** Asks the worker to close its connection (never terminated mid-transaction: its lock would stay held). */
   #retire(worker: Worker): void {
+    // Someone may await this (close()): the process stays up until the worker answers. A 'message' listener
+    // does not ref a Worker that was unref'd, so without this a script whose last work was the store's
+    // close() ended with that promise unsettled (exit 13) and the worker's connection never closed.
+    worker.ref();
     const closed = new Promise<void>((resolve) => {
       worker.on('message', (reply: SearchIndexReply) => {
         if (reply.kind === 'closed') resolve();
