@@ -6,6 +6,7 @@
  * notices for up to MAX_LOGS_PER_TRANSACTION logs (docs/PERFORMANCE.md, "Sixth pass").
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { LOG_LIMITS } from '@skald/contracts';
 import type { LogsBatchAccepted, Tier } from '@skald/contracts';
 import type { LogRecord, LogStore, ObjectStore } from '@skald/ports';
 import { DAY_MS } from './days.ts';
@@ -40,10 +41,12 @@ export interface StoreBatchResult {
 }
 
 /**
- * The most logs stored in one transaction: events of 1,000 logs are stored two at a time, so one commit
- * never holds the store for long, while events of a few logs (single-log traffic) share one.
+ * The most logs stored in one transaction: as many as one accepted event holds at most (LOG_LIMITS), so
+ * a transaction never holds the store's thread (in the all-in-one, the thread that answers HTTP) longer
+ * than a single large event did before events were stored together; events of a few logs (coalesced
+ * single-log traffic) share one.
  */
-export const MAX_LOGS_PER_TRANSACTION = 2_000;
+export const MAX_LOGS_PER_TRANSACTION = LOG_LIMITS.maxBatch;
 
 export async function storeAcceptedBatches(deps: StoreBatchDeps, batches: readonly AcceptedBatch[]): Promise<StoreBatchResult> {
   let inserted = 0;
