@@ -14,6 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TOPICS } from '@skald/contracts';
 import { MemoryEventBus } from '../../libs/adapters/src/event-bus/index.ts';
+import { acceptedData, eventTime } from './accepted-event.ts';
 import type { BenchRow } from './bench-row.ts';
 import { describeSpread, spread } from './pinned/stats.ts';
 
@@ -23,27 +24,12 @@ const SIZES = [1, 20, 50, 1000] as const;
 const TOPIC = TOPICS.logsIngested;
 
 function event(index: number, logs: number): unknown {
-  const at = 1_700_000_000_000 + index * 1000;
   return {
     type: 'logs.batch-accepted',
     version: 1,
     id: `event-${index}`,
-    occurredAt: new Date(at).toISOString(),
-    data: {
-      serverId: '0195f2c4-0000-7000-8000-000000000001',
-      logs: Array.from({ length: logs }, (_, i) => ({
-        id: `0195f2c4-${String(index).padStart(4, '0')}-7000-8000-${String(i).padStart(12, '0')}`,
-        createdAt: at + i,
-        level: 'info',
-        type: 'player_join',
-        resource: 'qb-core',
-        message: 'Player joined the server, identifiers steam:110000112345678 license:abcdef0123',
-        metadata: { citizenid: 'ABC12345', source: i },
-        logType: 'text',
-        imageKey: null,
-        thumbKey: null,
-      })),
-    },
+    occurredAt: new Date(eventTime(index)).toISOString(),
+    data: acceptedData(index, logs, '0195f2c4-0000-7000-8000-000000000001'),
   };
 }
 

@@ -22,6 +22,7 @@ import type { ServerDirectory } from '../../services/logs/src/domain/server-dire
 import { storeAcceptedBatches } from '../../services/logs/src/domain/store-batch.ts';
 import type { StoreBatchDeps } from '../../services/logs/src/domain/store-batch.ts';
 import { startBatchConsumer } from '../../services/logs/src/events/batch-consumer.ts';
+import { acceptedData } from './accepted-event.ts';
 import type { BenchRow } from './bench-row.ts';
 import { describeSpread, spread } from './pinned/stats.ts';
 
@@ -30,24 +31,8 @@ const LOGS = 40_000;
 const SERVERS = 20;
 const SIZES = [5, 40] as const;
 
-function accepted(index: number, logs: number): LogsBatchAccepted {
-  const at = 1_700_000_000_000 + index * 1000;
-  return {
-    serverId: `0195f2c4-0000-7000-8000-${String(index % SERVERS).padStart(12, '0')}`,
-    logs: Array.from({ length: logs }, (_, i) => ({
-      id: `0195f2c4-${String(index).padStart(4, '0')}-7000-8000-${String(i).padStart(12, '0')}`,
-      createdAt: at + i,
-      level: 'info',
-      type: 'player_join',
-      resource: 'qb-core',
-      message: 'Player joined the server, identifiers steam:110000112345678 license:abcdef0123',
-      metadata: { citizenid: 'ABC12345', source: i },
-      logType: 'text',
-      imageKey: null,
-      thumbKey: null,
-    })),
-  };
-}
+const serverOf = (index: number): string => `0195f2c4-0000-7000-8000-${String(index % SERVERS).padStart(12, '0')}`;
+const accepted = (index: number, logs: number): LogsBatchAccepted => acceptedData(index, logs, serverOf(index));
 
 /** Logs stored per second of wall time while draining the backlog, and the process's CPU per log. */
 async function measure(together: boolean, logsPerEvent: number): Promise<{ rate: number; cpu: number }> {
@@ -97,7 +82,7 @@ async function measure(together: boolean, logsPerEvent: number): Promise<{ rate:
     const seconds = (performance.now() - startedAt) / 1000;
     const used = process.cpuUsage(started);
     let stored = 0;
-    for (let s = 0; s < SERVERS; s++) stored += await logStore.count(accepted(s, 0).serverId);
+    for (let s = 0; s < SERVERS; s++) stored += await logStore.count(serverOf(s));
     if (stored !== events * logsPerEvent) throw new Error(`stored ${stored} of ${events * logsPerEvent} logs`);
     return { rate: stored / seconds, cpu: (used.user + used.system) / stored };
   } finally {
