@@ -15,7 +15,7 @@ import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
 import { startKafkaMockCluster } from './support/kafka-mock-cluster.ts';
 import type { EventBus } from '@skald/ports';
 import { createEventBus } from '../src/event-bus/index.ts';
-import { PoisonMessageError } from '@skald/ports';
+import { MAX_HANDLER_BATCH, PoisonMessageError } from '@skald/ports';
 import type { BusMessage } from '@skald/ports';
 import type { ConfigEntries, DescribeConfigResponse, IResourceConfig, ITopicConfig } from 'kafkajs';
 import {
@@ -141,6 +141,33 @@ describe('kafka batch processing (no broker needed)', () => {
     expect(seen).toEqual(['a#1', 'b#1', 'b#2', 'c#1']);
     expect(resolved).toEqual(['100', '101', '102']);
     expect(commits).toEqual(['t/3@103']);
+  });
+
+  it('hands a batch handler slices of at most MAX_HANDLER_BATCH, one by one where a slice failed, committing in order', async () => {
+    const ids = Array.from({ length: 150 }, (_, i) => `m${i}`);
+    const { payload, resolved, commits } = fakeBatch(ids);
+    const slices: string[][] = [];
+    const singles: string[] = [];
+    await processBatch(payload, {
+      group: 'g', maxAttempts: 3, retryDelayMs: 1, signal: new AbortController().signal,
+      sendDeadLetter: async () => expect.unreachable(),
+      handler: async (m) => void singles.push(m.id),
+      batchHandler: async (messages) => {
+        slices.push(messages.map((m) => m.id));
+        // The second slice fails as a whole: its messages go one by one.
+        if (messages[0]!.id === ids[MAX_HANDLER_BATCH]) throw new Error('one of them failed');
+      },
+    });
+    expect(slices.map((slice) => slice.length)).toEqual([MAX_HANDLER_BATCH, MAX_HANDLER_BATCH, 150 - 2 * MAX_HANDLER_BATCH]);
+    expect(slices.flat()).toEqual(ids);
+    expect(singles).toEqual(ids.slice(MAX_HANDLER_BATCH, 2 * MAX_HANDLER_BATCH));
+    // A slice resolves its last offset; the failed one each of its own, in order.
+    expect(resolved).toEqual([
+      String(100 + MAX_HANDLER_BATCH - 1),
+      ...ids.slice(MAX_HANDLER_BATCH, 2 * MAX_HANDLER_BATCH).map((_, i) => String(100 + MAX_HANDLER_BATCH + i)),
+      String(100 + 149),
+    ]);
+    expect(commits).toEqual([`t/3@${100 + 150}`]);
   });
 
   it('produces poison messages to the DLQ before resolving them', async () => {
