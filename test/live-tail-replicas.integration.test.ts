@@ -33,7 +33,13 @@ let replicaB: SkaldProcess;
 
 
 
-const storedLines = (proc: SkaldProcess): number => proc.output().split('\n').filter((line) => line.includes('logs: stored a batch')).length;
+/** Accepted events a replica stored, from its debug lines ('logs: stored batches', one per read of the bus, naming their ids). */
+const storedLines = (proc: SkaldProcess): number =>
+  proc
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('logs: stored batches'))
+    .reduce((sum, line) => sum + ((JSON.parse(line) as { batchIds?: unknown[] }).batchIds?.length ?? 0), 0);
 
 describe.skipIf(!reachable)('live tail across two logs replicas over Redis Streams', () => {
   beforeAll(async () => {
