@@ -188,8 +188,9 @@ export class SqliteDocumentStore implements DocumentStore {
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.#db = new DatabaseSync(file);
-    // WAL + NORMAL: durable against process crashes (SIGKILL), fast commits; busy_timeout for other readers.
-    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = OFF;');
+    // WAL + NORMAL: durable against process crashes (SIGKILL), fast commits; busy_timeout for other readers,
+    // set first: switching a new file to WAL needs it to itself, so a process opening it at the same moment waits.
+    this.#db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;');
   }
 
   async collection<T extends BaseDocument>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {

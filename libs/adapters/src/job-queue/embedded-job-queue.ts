@@ -42,9 +42,9 @@ export class EmbeddedJobQueue implements JobQueue {
     mkdirSync(dirname(file), { recursive: true });
     this.#db = new DatabaseSync(file);
     this.#db.exec(`
+      PRAGMA busy_timeout = 5000;
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
-      PRAGMA busy_timeout = 5000;
       CREATE TABLE IF NOT EXISTS jobs (
         queue TEXT NOT NULL,
         id TEXT NOT NULL,

@@ -126,9 +126,9 @@ export const PAGE_SIZE_SQL = 'PRAGMA page_size = 16384;';
  * without the WAL checkpointer (sqlite/wal-checkpointer.ts), which turns it off.
  */
 export const PRAGMAS_SQL = `
+PRAGMA busy_timeout = 5000;
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = NORMAL;
-PRAGMA busy_timeout = 5000;
 PRAGMA temp_store = MEMORY;
 PRAGMA cache_size = -262144;
 PRAGMA mmap_size = 4294967296;

@@ -101,9 +101,12 @@ export class Journal {
     this.#db = new DatabaseSync(file);
     // WAL: readers never block the publisher; NORMAL still survives a killed process because the
     // WAL write reaches the OS before COMMIT returns (FULL adds an fsync for power loss).
+    // busy_timeout first: switching a new file to WAL needs it to itself, and another process opening the
+    // same file at the same moment must be waited for, not answered with "database is locked".
+    this.#db.exec('PRAGMA busy_timeout = 5000;');
     this.#db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'};`);
     // Bounds the WAL file after a burst of large publishes (it is truncated at checkpoints).
-    this.#db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_size_limit = 67108864;');
+    this.#db.exec('PRAGMA journal_size_limit = 67108864;');
     if (checkpointer === null) {
       this.#wal = null;
     } else {
