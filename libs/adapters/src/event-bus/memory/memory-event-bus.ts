@@ -135,13 +135,15 @@ class TopicConsumer {
           await this.#publishes.wait();
           continue;
         }
-        const messages = rows.map((row) => this.#messageOf(row));
-        if (await deliveredAsBatch(messages, this.#options.batchHandler)) {
+        // Built up front only for a batch handler; one by one, each payload is read when its turn comes,
+        // so a group without one never holds a page of parsed payloads.
+        const batch = this.#options.batchHandler !== undefined && rows.length > 1 ? rows.map((row) => this.#messageOf(row)) : null;
+        if (batch !== null && (await deliveredAsBatch(batch, this.#options.batchHandler))) {
           this.#committed(rows[rows.length - 1]!.seq, rows.length);
         } else {
           for (const [index, row] of rows.entries()) {
             if (this.#signal.aborted) return;
-            if (!(await this.#deliver(row, messages[index]!))) return;
+            if (!(await this.#deliver(row, batch?.[index] ?? this.#messageOf(row)))) return;
           }
         }
         // Everything above is synchronous SQLite plus promises, and a publish in this process settles
