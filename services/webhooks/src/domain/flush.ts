@@ -42,7 +42,7 @@ export function isFlushJob(data: unknown): data is FlushJob {
 }
 
 /** Schedules the webhook's flush at the end of the current gather window (one job per window). */
-export async function scheduleFlush(jobs: JobQueue, webhookId: string, now: number, gatherMs: number): Promise<void> {
+export async function scheduleFlush(jobs: Pick<JobQueue, 'add'>, webhookId: string, now: number, gatherMs: number): Promise<void> {
   const window = Math.floor(now / gatherMs) + 1;
   await jobs.add(DELIVERY_QUEUE, FLUSH_JOB, { webhookId } satisfies FlushJob, {
     jobId: `flush.${webhookId}.${window}`,

@@ -16,14 +16,14 @@ import { matches } from './matching.ts';
 import type { PendingLogs } from './pending-logs.ts';
 import type { WebhookLog } from './platforms/index.ts';
 import type { SeenFields } from './seen-fields.ts';
-import type { WebhookStore } from './webhook-store.ts';
+import type { WebhookMatcher, WebhookStore } from './webhook-store.ts';
 
 export interface RouteBatchDeps {
-  readonly directory: ServerDirectory;
-  readonly store: WebhookStore;
+  readonly directory: Pick<ServerDirectory, 'server'>;
+  readonly store: Pick<WebhookStore, 'filtersOf'>;
   readonly seen: SeenFields;
-  readonly pending: PendingLogs;
-  readonly jobs: JobQueue;
+  readonly pending: Pick<PendingLogs, 'add'>;
+  readonly jobs: Pick<JobQueue, 'add'>;
   readonly gatherMs: number;
   readonly now: () => number;
 }
@@ -32,20 +32,38 @@ function toWebhookLog(log: AcceptedLog): WebhookLog {
   return { id: log.id, createdAt: log.createdAt, level: log.level, type: log.type, resource: log.resource, message: log.message, metadata: log.metadata, logType: log.logType };
 }
 
-/** Returns how many webhooks got logs. The options projection is noted last, once routing is done. */
-export async function routeBatch(deps: RouteBatchDeps, batch: LogsBatchAccepted): Promise<number> {
-  const routed = await pendMatches(deps, batch);
-  await deps.seen.note(batch.serverId, batch.logs);
+type FiltersOf = (serverId: string) => Promise<WebhookMatcher[]>;
+
+/**
+ * Routes the batches one read of the bus brought, in order, and returns how many webhooks got logs. A
+ * server's webhook filters are read from the store once for all of its batches in the read (a busy
+ * server's read holds many), not once per batch. Each batch's options projection is noted once it is routed.
+ */
+export async function routeBatches(deps: RouteBatchDeps, batches: readonly LogsBatchAccepted[]): Promise<number> {
+  const filters = new Map<string, Promise<WebhookMatcher[]>>();
+  const filtersOf: FiltersOf = (serverId) => {
+    let read = filters.get(serverId);
+    if (read === undefined) {
+      read = deps.store.filtersOf(serverId);
+      filters.set(serverId, read);
+    }
+    return read;
+  };
+  let routed = 0;
+  for (const batch of batches) {
+    routed += await pendMatches(deps, filtersOf, batch);
+    await deps.seen.note(batch.serverId, batch.logs);
+  }
   return routed;
 }
 
-async function pendMatches(deps: RouteBatchDeps, batch: LogsBatchAccepted): Promise<number> {
+async function pendMatches(deps: RouteBatchDeps, filtersOf: FiltersOf, batch: LogsBatchAccepted): Promise<number> {
   const { serverId } = batch;
   const server = await deps.directory.server(serverId);
   if (server === null || server.suspended) return 0;
   const limit = tierOf(server.tier).maxWebhooks;
   if (limit <= 0) return 0;
-  const served = (await deps.store.filtersOf(serverId)).slice(0, limit).filter((w) => w.enabled);
+  const served = (await filtersOf(serverId)).slice(0, limit).filter((w) => w.enabled);
   if (served.length === 0) return 0;
   const logs = batch.logs.map(toWebhookLog);
   let routed = 0;

@@ -3,12 +3,12 @@
  * the same events under its group; this one never reads the logs store). The offset is committed only once
  * every delivery job of the batch is in the queue, so a crash before that hands the batch out again, and
  * the deterministic delivery ids keep that from doubling deliveries. The events one read of the bus
- * brought are routed in one handler call and committed together (onBatch); if one fails, the bus routes
+ * brought are routed in one handler call (each server's filters read once) and committed together (onBatch); if one fails, the bus routes
  * them again one by one, which those same ids make harmless.
  */
 import { LogsBatchAcceptedEvent, onBatch, subscribeEvents } from '@skald/contracts';
 import type { EventBus, Subscription } from '@skald/ports';
-import { routeBatch } from '../domain/route-batch.ts';
+import { routeBatches } from '../domain/route-batch.ts';
 import type { RouteBatchDeps } from '../domain/route-batch.ts';
 
 export const WEBHOOKS_CONSUMER_GROUP = 'webhooks-delivery';
@@ -18,7 +18,7 @@ export async function startBatchConsumer(bus: EventBus, deps: RouteBatchDeps): P
     group: WEBHOOKS_CONSUMER_GROUP,
     handlers: [
       onBatch(LogsBatchAcceptedEvent, async (items) => {
-        for (const { data } of items) await routeBatch(deps, data);
+        await routeBatches(deps, items.map(({ data }) => data));
       }),
     ],
     maxAttempts: 5,

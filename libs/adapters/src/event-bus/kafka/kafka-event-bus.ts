@@ -300,14 +300,15 @@ export async function processBatch(payload: BatchPayload, context: BatchContext)
     slices: for (let start = 0; start < batch.messages.length; start += MAX_HANDLER_BATCH) {
       if (stopped()) break;
       const slice = batch.messages.slice(start, start + MAX_HANDLER_BATCH);
-      const messages = slice.map((raw) => decodeKafkaMessage(batch.topic, raw));
-      if (await deliveredAsBatch(messages, context.batchHandler)) {
+      // Decoded up front only for a batch handler; one by one, each message is decoded when its turn comes.
+      const decoded = context.batchHandler !== undefined && slice.length > 1 ? slice.map((raw) => decodeKafkaMessage(batch.topic, raw)) : null;
+      if (decoded !== null && (await deliveredAsBatch(decoded, context.batchHandler))) {
         await done(slice[slice.length - 1]!.offset);
         continue;
       }
       for (const [index, raw] of slice.entries()) {
         if (stopped()) break slices;
-        const message = messages[index]!;
+        const message = decoded?.[index] ?? decodeKafkaMessage(batch.topic, raw);
         const outcome = await deliverWithRetries(message, context.handler, { ...context, firstAttempt: 1 });
         if (outcome.kind === 'aborted') break slices;
         if (outcome.kind === 'dead') {

@@ -27,7 +27,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HISTORY_TOPICS, TOPICS } from '@skald/contracts';
-import { deadLetterTopic } from '@skald/ports';
+import { deadLetterTopic, MAX_HANDLER_BATCH } from '@skald/ports';
 import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, ObserveOptions, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
 import { DeadLetterTally, deadLetterHeaders, deliveredAsBatch, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
@@ -37,7 +37,8 @@ import { PublishedPayloads } from './published-payloads.ts';
 import type { JournalRow, NewJournalRow } from './journal.ts';
 import { announcePublish, listenForPublishes, PublishWait } from './wakeups.ts';
 
-const FETCH_BATCH = 64;
+/** A page of the journal: what one read hands a batch handler at most. */
+const FETCH_BATCH = MAX_HANDLER_BATCH;
 const PRUNE_INTERVAL_MS = 5_000;
 const DEFAULT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 const DEFAULT_MAX_MESSAGES_PER_TOPIC = 20_000;
