@@ -8,3 +8,5 @@ export * from './object-store/index.ts';
 export * from './job-queue/index.ts';
 export * from './opened-adapters.ts';
 export * from './payments/index.ts';
+export { BACKGROUND_THREADS, backgroundThreadsAlive } from './background-threads.ts';
+export type { BackgroundThread } from './background-threads.ts';

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogRecord } from '@skald/ports';
 import { SqliteLogStore } from '../src/log-store/index.ts';
 import { SearchIndexThread } from '../src/log-store/search-index-thread.ts';
+import { BACKGROUND_THREADS, backgroundThreadsAlive } from '../src/background-threads.ts';
 
 const T0 = Date.UTC(2026, 0, 5);
 let dir: string;
@@ -71,11 +72,14 @@ describe('SQLite log store: the indexing worker', () => {
     const busy = new SqliteLogStore(file, { indexChunkSize: 50, indexGatherMs: 20, indexWorkerIdleMs: 100, indexWorkerChunkMs: 0 });
     await busy.insertBatch(Array.from({ length: 120 }, (_, i) => log(1000 + i)));
     await waitFor(() => busy.indexWorkerRunning, 'the worker to start');
+    // Named, so that `top -H` (and the idle-memory bench) can tell it is alive.
+    expect(backgroundThreadsAlive()).toContain(BACKGROUND_THREADS.searchIndex);
     await busy.insertBatch(Array.from({ length: 120 }, (_, i) => log(2000 + i)));
     await waitFor(() => unindexedIn(file) === 0, 'every row indexed');
     expect((await busy.query({ serverId: 's1', search: 'arena', offset: 0, limit: 5 })).total).toBe(360);
     // Idle: the worker retires and the store's thread indexes again (and the worker comes back when needed).
     await waitFor(() => !busy.indexWorkerRunning, 'the idle worker to retire');
+    await waitFor(() => !backgroundThreadsAlive().includes(BACKGROUND_THREADS.searchIndex), 'the retired worker\'s thread to end');
     await busy.insertBatch(Array.from({ length: 120 }, (_, i) => log(3000 + i)));
     await waitFor(() => unindexedIn(file) === 0, 'rows after the retirement');
     expect((await busy.query({ serverId: 's1', search: 'arena', offset: 0, limit: 5 })).total).toBe(480);

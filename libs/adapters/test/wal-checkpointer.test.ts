@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WalCheckpointer } from '../src/sqlite/wal-checkpointer.ts';
+import { BACKGROUND_THREADS, backgroundThreadsAlive } from '../src/background-threads.ts';
 
 let dir: string;
 
@@ -84,12 +85,14 @@ describe('WAL checkpointer', () => {
     b.write(5, 100);
     await waitFor(() => b.size() > before + 400_000, 'the worker checkpoint');
     expect(checkpointer.running()).toBe(true);
+    expect(backgroundThreadsAlive()).toContain(BACKGROUND_THREADS.walCheckpoint);
     expect(b.checkpointsHere()).toBe(2);
     // The writer never waited for it: more writes go on, and reach the file through the worker too.
     b.write(5, 100);
     await waitFor(() => b.size() > before + 900_000, 'the second worker checkpoint');
     expect(b.checkpointsHere()).toBe(2);
     await waitFor(() => !checkpointer.running(), 'the idle worker to end');
+    await waitFor(() => !backgroundThreadsAlive().includes(BACKGROUND_THREADS.walCheckpoint), 'its thread to end');
     // Back on the owner's connection.
     b.write(1, 100);
     await waitFor(() => b.checkpointsHere() === 3, 'a checkpoint on the owner connection');

@@ -8,7 +8,7 @@
  * single-log request but the durable bus and the store, the ceiling of that path for any bus and store.
  *
  * Commands: provision (a user, a server on the legend tier, its key), stored (logs the store holds for
- * the server), rss / watch / peak (memory), memory (process.memoryUsage() and V8's heap by space),
+ * the server), rss / watch / peak (memory), background-threads (the adapters' worker threads alive), memory (process.memoryUsage() and V8's heap by space),
  * profile-start / profile-stop (V8 CPU profile of this process, the same profiler as --cpu-prof, written
  * as a .cpuprofile for one phase of the load), stop.
  */
@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { backgroundThreadsAlive } from '@skald/adapters';
 import { loadConfig } from '@skald/config';
 import { publishEvent, quotaKey, quotaWindowStart, ServerTierChangedEvent, TOPICS } from '@skald/contracts';
 import type { EventBus, LogStore, PublishInput } from '@skald/ports';
@@ -108,6 +109,8 @@ serve({
   provision,
   stored: (serverId: string) => logStore!.count(serverId),
   rss: () => rssSplit(),
+  // The adapters' worker threads alive now (each holds its own V8 isolate): the idle reading waits for none.
+  'background-threads': () => backgroundThreadsAlive(),
   // Where the memory is: process.memoryUsage() and V8's heap spaces, committed and used.
   memory: () => ({
     usage: process.memoryUsage(),

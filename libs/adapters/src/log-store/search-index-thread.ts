@@ -6,6 +6,7 @@
  * same for good: nothing waits for a worker that is gone.
  */
 import { Worker } from 'node:worker_threads';
+import { BACKGROUND_THREADS } from '../background-threads.ts';
 import type { SearchIndexReply, SearchIndexRequest, SearchIndexWorkerData } from './search-index-messages.ts';
 
 export interface SearchIndexThreadOptions {
@@ -91,7 +92,7 @@ export class SearchIndexThread {
   #ensureWorker(): Worker {
     if (this.#worker !== null) return this.#worker;
     const data: SearchIndexWorkerData = { role: 'skald-search-index', file: this.#options.file, chunkRows: this.#options.chunkRows, gatherMs: this.#options.gatherMs };
-    const worker = new Worker(this.#options.workerUrl ?? new URL('./search-index-worker.ts', import.meta.url), { workerData: data });
+    const worker = new Worker(this.#options.workerUrl ?? new URL('./search-index-worker.ts', import.meta.url), { workerData: data, name: BACKGROUND_THREADS.searchIndex });
     worker.on('message', (reply: SearchIndexReply) => this.#onReply(worker, reply));
     worker.on('error', (error) => this.#fail(worker, `the search index worker failed: ${error.message}`));
     worker.on('exit', (code) => this.#fail(worker, `the search index worker exited (code ${code})`));

@@ -21,6 +21,7 @@
  */
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { BACKGROUND_THREADS } from '../background-threads.ts';
 import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
 
 export interface WalCheckpointerOptions {
@@ -167,7 +168,7 @@ export class WalCheckpointer {
 
   #ensureWorker(): Worker {
     if (this.#worker !== null) return this.#worker;
-    const worker = new Worker(this.#workerUrl);
+    const worker = new Worker(this.#workerUrl, { name: BACKGROUND_THREADS.walCheckpoint });
     worker.on('message', (reply: CheckpointReply) => this.#onReply(reply));
     worker.on('error', (error) => this.#fail(`the WAL checkpoint worker failed: ${error.message}`));
     worker.on('exit', (code) => {
