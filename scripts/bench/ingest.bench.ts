@@ -26,8 +26,9 @@
  *            uploads/s stored, vs sharp's own re-encode of the same image; RSS above idle per upload
  *
  * BENCH_CPU_PROF=<dir>: after the measured rounds, one extra single and one batch phase run under V8's
- * CPU profiler in the all-in-one process (written as <dir>/single.cpuprofile and batch.cpuprofile;
- * summarise with `node scripts/bench/pinned/profile-summary.ts <file>`). BENCH_PHOTOS=0 skips photos; BENCH_ONLY=single
+ * CPU profiler in the all-in-one process (written as <dir>/single.cpuprofile and batch.cpuprofile), and one
+ * single phase each in the free-bus all-in-one and bare Fastify (single-free-bus, single-bare); summarise
+ * with `node scripts/bench/pinned/profile-summary.ts <file>`. BENCH_PHOTOS=0 skips photos; BENCH_ONLY=single
  * runs the single-log rounds only (the batch rows then read NaN), BENCH_ONLY=batch the batch rounds only
  * (the single-log rows then read NaN).
  * Run: `npm run bench -- ingest.bench` or `node scripts/bench/ingest.bench.ts`.
@@ -192,10 +193,10 @@ function refusals(results: readonly LoadResult[]): { non2xx: number; quota: numb
   return { non2xx, quota, errors };
 }
 
-async function profiled(p: Parties, name: string, phase: () => Promise<unknown>): Promise<void> {
-  await p.skald.call('profile-start');
+async function profiled(child: PinnedChild, name: string, phase: () => Promise<unknown>): Promise<void> {
+  await child.call('profile-start');
   await phase();
-  const file = await p.skald.call<string>('profile-stop', join(CPU_PROFILE_DIR!, `${name}.cpuprofile`));
+  const file = await child.call<string>('profile-stop', join(CPU_PROFILE_DIR!, `${name}.cpuprofile`));
   console.log(`CPU profile of the ${name} phase: ${file}`);
 }
 
@@ -238,8 +239,13 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
     );
   }
   if (CPU_PROFILE_DIR) {
-    if (ONLY !== 'batch') await profiled(p, 'single', () => skaldSingle(p));
-    if (ONLY !== 'single') await profiled(p, 'batch', () => skaldBatch(p));
+    if (ONLY !== 'batch') {
+      await profiled(p.skald, 'single', () => skaldSingle(p));
+      // The same load on its two references: what the free-bus path and bare Fastify spend it on.
+      await profiled(p.free, 'single-free-bus', () => freeSingle(p));
+      await profiled(p.bare, 'single-bare', () => bareSingle(p));
+    }
+    if (ONLY !== 'single') await profiled(p.skald, 'batch', () => skaldBatch(p));
   }
 
   const bareRps = spread(single.map((s) => s.bare.perSecond));

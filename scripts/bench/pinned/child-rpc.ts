@@ -1,8 +1,11 @@
 /**
  * The child side of PinnedChild: answers `{ id, command, payload }` requests from the parent with
  * `{ id, ok, value | error }`. `stop` runs the child's own stop handler (if any), answers, and exits.
+ * Every child also answers `cpu`, `profile-start` and `profile-stop` (BUILT_IN).
  */
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 
 export type Handlers = Readonly<Record<string, (payload: never) => unknown>>;
 
@@ -17,10 +20,29 @@ interface Request {
  * microseconds. CPU per request is what a server under test costs whatever else the machine runs: a
  * process that is descheduled serves fewer requests per second but spends the same CPU on each.
  */
+let profiler: Session | null = null;
+
 const BUILT_IN: Handlers = {
   cpu: () => {
     const used = process.cpuUsage();
     return used.user + used.system;
+  },
+  // V8 CPU profile of this process (the same profiler as --cpu-prof), written as a .cpuprofile for one
+  // phase of the load (BENCH_CPU_PROF).
+  async 'profile-start'() {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.post('Profiler.start');
+  },
+  async 'profile-stop'(file: string) {
+    if (profiler === null) throw new Error('no profile running');
+    const { profile } = await profiler.post('Profiler.stop');
+    profiler.disconnect();
+    profiler = null;
+    await writeFile(file, JSON.stringify(profile));
+    return file;
   },
 };
 

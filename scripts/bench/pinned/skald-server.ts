@@ -8,12 +8,11 @@
  * single-log request but the durable bus and the store, the ceiling of that path for any bus and store.
  *
  * Commands: provision (a user, a server on the legend tier, its key), stored (logs the store holds for
- * the server), rss / watch / peak (memory), background-threads (the adapters' worker threads alive), memory (process.memoryUsage() and V8's heap by space),
- * profile-start / profile-stop (V8 CPU profile of this process, the same profiler as --cpu-prof, written
- * as a .cpuprofile for one phase of the load), stop.
+ * the server), rss / watch / peak (memory), background-threads (the adapters' worker threads alive),
+ * memory (process.memoryUsage() and V8's heap by space), stop; and every child's cpu and profile-start /
+ * profile-stop (child-rpc.ts).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { flushCompileCache } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +72,6 @@ const proc = await buildAllInOne(config, {
 await proc.start();
 const address = await proc.app.listen({ port: 0, host: '127.0.0.1' });
 const peak = new PeakRss();
-let profiler: Session | null = null;
 
 export interface Provisioned {
   readonly address: string;
@@ -118,21 +116,6 @@ serve({
   }),
   watch: () => peak.start(),
   peak: () => peak.stop(),
-  async 'profile-start'() {
-    profiler = new Session();
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
-    await profiler.post('Profiler.start');
-  },
-  async 'profile-stop'(file: string) {
-    if (profiler === null) throw new Error('no profile running');
-    const { profile } = await profiler.post('Profiler.stop');
-    profiler.disconnect();
-    profiler = null;
-    await writeFile(file, JSON.stringify(profile));
-    return file;
-  },
   async stop() {
     await proc.close();
     await rm(dir, { recursive: true, force: true });

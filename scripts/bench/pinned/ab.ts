@@ -1,18 +1,22 @@
 /**
- * A/B of the single-log path between two source trees: the all-in-one of this tree (B) and of another
+ * A/B of the ingestion path between two source trees: the all-in-one of this tree (B) and of another
  * checkout (A, `AB_BASE=/path/to/tree`, with its own node_modules) run side by side on the server CPU and
  * take turns under the same load, the order flipping every round, like ingest.bench.ts alternates Skald
  * and bare Fastify: on a machine shared with other work, two processes measured in the same minute are
  * the fairest comparison there is.
  *
- *   AB_BASE=/path/to/other/tree node scripts/bench/pinned/ab-single.ts   (AB_ROUNDS=6, BENCH_DURATION_S=5)
+ *   AB_BASE=/path/to/other/tree node scripts/bench/pinned/ab.ts   (AB_ROUNDS=6, BENCH_DURATION_S=5)
+ *
+ * AB_PATH=single (default): single-log POSTs at 50 connections, CPU per acknowledged request (the consumers'
+ * tail included). AB_PATH=batch: batches of 1000 at 8 connections, CPU per log until every acknowledged log
+ * is stored, as ingest.bench.ts measures the batch path.
  *
  * On a machine at load average ~9 two identical trees read 95% (73-98%), so this tells apart changes of
  * tens of percent there, not of a few.
  */
 import { join } from 'node:path';
 import { AS_DEPLOYED } from './as-deployed.ts';
-import { SINGLE_BODY } from './bodies.ts';
+import { BATCH_BODY, BATCH_SIZE, SINGLE_BODY } from './bodies.ts';
 import type { LoadResult } from './load-generator.ts';
 import { PinnedChild, pinningPlan, pinSelf } from './pinned-child.ts';
 import type { Provisioned } from './skald-server.ts';
@@ -21,6 +25,9 @@ const base = process.env['AB_BASE'];
 if (!base) throw new Error('AB_BASE: the other tree (a checkout with node_modules)');
 const ROUNDS = Number(process.env['AB_ROUNDS'] ?? 6);
 const SECONDS = Number(process.env['BENCH_DURATION_S'] ?? 5);
+const BATCH = process.env['AB_PATH'] === 'batch';
+if (!BATCH && (process.env['AB_PATH'] ?? 'single') !== 'single') throw new Error('AB_PATH: single or batch');
+const unit = BATCH ? 'log' : 'req';
 // Both trees' all-in-ones run as deployed (the bench's own environment, one copy of it).
 const env = AS_DEPLOYED;
 
@@ -36,18 +43,29 @@ const targets = await Promise.all(sides.map((s) => s.child.call<Provisioned>('pr
 async function phase(i: number, seconds: number): Promise<{ rps: number; cpu: number; p99: number }> {
   const side = sides[i]!;
   const target = targets[i]!;
+  const storedBefore = BATCH ? await side.child.call<number>('stored', target.serverId) : 0;
   const cpu = await side.child.call<number>('cpu');
   const result = await load.call<LoadResult>('post', {
     url: `${target.address}/api/logs`,
     headers: { 'content-type': 'application/json', 'x-api-key': target.apiKey },
-    body: SINGLE_BODY,
-    connections: 50,
+    body: BATCH ? BATCH_BODY : SINGLE_BODY,
+    connections: BATCH ? 8 : 50,
     seconds,
   });
-  // Let the consumers finish the tail of the load, so its CPU is counted.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  const units = result.ok * (BATCH ? BATCH_SIZE : 1);
+  if (BATCH) {
+    // Until every acknowledged log is stored, so the consumers' whole share is counted.
+    const deadline = Date.now() + 120_000;
+    while ((await side.child.call<number>('stored', target.serverId)) < storedBefore + units) {
+      if (Date.now() > deadline) throw new Error(`${side.name}: acknowledged logs not stored within 120 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } else {
+    // Let the consumers finish the tail of the load, so its CPU is counted.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   const used = (await side.child.call<number>('cpu')) - cpu;
-  return { rps: result.ok / result.seconds, cpu: used / Math.max(1, result.ok), p99: result.p99 };
+  return { rps: units / result.seconds, cpu: used / Math.max(1, units), p99: result.p99 };
 }
 
 await phase(0, 2);
@@ -63,8 +81,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   cpus[0].push(a.cpu);
   cpus[1].push(b.cpu);
   const load1 = (await import('node:os')).loadavg()[0]!.toFixed(1);
-  console.log(`round ${round}: A ${a.rps.toFixed(0)} req/s ${a.cpu.toFixed(1)} µs/req p99 ${a.p99} ms | B ${b.rps.toFixed(0)} req/s ${b.cpu.toFixed(1)} µs/req p99 ${b.p99} ms | B/A CPU ${(100 * b.cpu / a.cpu).toFixed(0)}% (load ${load1})`);
+  console.log(`round ${round}: A ${a.rps.toFixed(0)} ${unit}/s ${a.cpu.toFixed(2)} µs/${unit} p99 ${a.p99} ms | B ${b.rps.toFixed(0)} ${unit}/s ${b.cpu.toFixed(2)} µs/${unit} p99 ${b.p99} ms | B/A CPU ${(100 * b.cpu / a.cpu).toFixed(0)}% (load ${load1})`);
 }
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-console.log(`median CPU per request: A ${median(cpus[0]).toFixed(1)} µs, B ${median(cpus[1]).toFixed(1)} µs; B/A median ${(100 * median(ratios)).toFixed(0)}% (spread ${(100 * Math.min(...ratios)).toFixed(0)}-${(100 * Math.max(...ratios)).toFixed(0)}%)`);
+console.log(`median CPU per ${unit}: A ${median(cpus[0]).toFixed(2)} µs, B ${median(cpus[1]).toFixed(2)} µs; B/A median ${(100 * median(ratios)).toFixed(0)}% (spread ${(100 * Math.min(...ratios)).toFixed(0)}-${(100 * Math.max(...ratios)).toFixed(0)}%)`);
 await Promise.all([load.close(), ...sides.map((s) => s.child.close())]);
