@@ -43,7 +43,7 @@ import type { LoadResult, PostLoad } from './pinned/load-generator.ts';
 import type { Rate } from './pinned/limits.ts';
 import { AS_DEPLOYED, IDLE_SETTLE_MS, warmAsDeployed } from './pinned/as-deployed.ts';
 import { PinnedChild, pinSelf, pinningPlan } from './pinned/pinned-child.ts';
-import type { RssSplit } from './pinned/child-rpc.ts';
+import type { LoopDelay, RssSplit } from './pinned/child-rpc.ts';
 import type { Provisioned } from './pinned/skald-server.ts';
 import { describeSpread, int, mib, pct, spread } from './pinned/stats.ts';
 
@@ -81,6 +81,8 @@ interface StoredPhase {
   /** Acknowledged but not found stored within the wait: lost. */
   readonly lost: number;
   readonly peakRss?: RssSplit;
+  /** The all-in-one's event-loop delay during the load (single-log phases). */
+  readonly loopDelay?: LoopDelay;
 }
 
 const stored = (p: Parties): Promise<number> => p.skald.call<number>('stored', p.target.serverId);
@@ -145,12 +147,15 @@ async function freeSingle(p: Parties, seconds = SECONDS): Promise<BarePhase> {
  * until every acknowledged unit is found stored (for single logs the pipeline keeps up, so that is the
  * load's own duration plus the last coalesced write).
  */
-async function skaldPhase(p: Parties, load: Omit<PostLoad, 'seconds'> & { seconds?: number }, unitsPerAnswer: number, watchRss = false): Promise<StoredPhase> {
+async function skaldPhase(p: Parties, load: Omit<PostLoad, 'seconds'> & { seconds?: number }, unitsPerAnswer: number, watch: 'rss' | 'loop delay'): Promise<StoredPhase> {
   const before = await settled(p);
   const cpu = await p.skald.call<number>('cpu');
+  const watchRss = watch === 'rss';
   if (watchRss) await p.skald.call('watch');
+  else await p.skald.call('loop-delay-start');
   const started = performance.now();
   const result = await post(p, load);
+  const loopDelay = watchRss ? undefined : await p.skald.call<LoopDelay>('loop-delay-stop');
   const acknowledged = result.ok * unitsPerAnswer;
   const delta = await storedBeyond(p, before, acknowledged, 300_000);
   const seconds = Math.max(result.seconds, (performance.now() - started) / 1000);
@@ -162,13 +167,14 @@ async function skaldPhase(p: Parties, load: Omit<PostLoad, 'seconds'> & { second
     perSecond: Math.min(acknowledged, delta) / seconds,
     lost: Math.max(0, acknowledged - delta),
     ...(peakRss === undefined ? {} : { peakRss }),
+    ...(loopDelay === undefined ? {} : { loopDelay }),
   };
 }
 
 const skaldSingle = (p: Parties, seconds = SECONDS) =>
-  skaldPhase(p, { url: `${p.target.address}/api/logs`, headers: logsHeaders(p), body: SINGLE_BODY, connections: SINGLE_CONNECTIONS, seconds }, 1);
+  skaldPhase(p, { url: `${p.target.address}/api/logs`, headers: logsHeaders(p), body: SINGLE_BODY, connections: SINGLE_CONNECTIONS, seconds }, 1, 'loop delay');
 const skaldBatch = (p: Parties, seconds = SECONDS) =>
-  skaldPhase(p, { url: `${p.target.address}/api/logs`, headers: logsHeaders(p), body: BATCH_BODY, connections: BATCH_CONNECTIONS, seconds }, BATCH_SIZE, true);
+  skaldPhase(p, { url: `${p.target.address}/api/logs`, headers: logsHeaders(p), body: BATCH_BODY, connections: BATCH_CONNECTIONS, seconds }, BATCH_SIZE, 'rss');
 const storeInsert = (p: Parties, seconds = SECONDS) => p.limits.call<Rate>('store-insert', { body: BATCH_BODY, seconds });
 
 /** Runs the two measurements of a round, the first one first on odd rounds and second on even ones. */
@@ -233,7 +239,7 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
     const parseBatch = await p.limits.call<Rate>('parse', { body: BATCH_BODY, seconds: 1 });
     parse.push({ single: parseSingle.requestsPerSecond, batch: parseBatch.perSecond });
     console.log(
-      `round ${round}/${ROUNDS}: single ${int(skald.perSecond)} req/s vs bare ${int(bare.perSecond)} (${pct(skald.perSecond / bare.perSecond)}, p99 ${skald.load.p99} ms; ` +
+      `round ${round}/${ROUNDS}: single ${int(skald.perSecond)} req/s vs bare ${int(bare.perSecond)} (${pct(skald.perSecond / bare.perSecond)}, p99 ${skald.load.p99} ms, loop delay p99 ${(skald.loopDelay?.p99 ?? Number.NaN).toFixed(1)} max ${(skald.loopDelay?.max ?? Number.NaN).toFixed(0)} ms; ` +
         `CPU ${int(skald.cpuPerUnit)} vs ${int(bare.cpuPerUnit)} µs/req; free bus ${int(free.perSecond)} req/s, ${pct(free.perSecond / bare.perSecond)}); batch ${int(skaldB.perSecond)} logs/s vs raw insert ${int(store.perSecond)} ` +
         `(${pct(skaldB.perSecond / store.perSecond)}; CPU ${skaldB.cpuPerUnit.toFixed(1)} vs ${(store.cpuPerUnit ?? Number.NaN).toFixed(1)} µs/log); load average ${loadavg()[0]!.toFixed(1)}`,
     );
@@ -256,6 +262,8 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
   const batchCpu = spread(batch.map((b) => b.skald.cpuPerUnit));
   const batchCpuRatio = spread(batch.map((b) => (b.store.cpuPerUnit ?? Number.NaN) / b.skald.cpuPerUnit));
   const p99 = spread(single.map((s) => s.skald.load.p99));
+  const loopP99 = spread(single.map((s) => s.skald.loopDelay?.p99 ?? Number.NaN));
+  const loopMax = spread(single.map((s) => s.skald.loopDelay?.max ?? Number.NaN));
   const freeRps = spread(single.map((s) => s.free.perSecond));
   const freeRatio = spread(single.map((s) => s.free.perSecond / s.bare.perSecond));
   const freeCpu = spread(single.map((s) => s.free.cpuPerUnit));
@@ -284,6 +292,12 @@ async function singleAndBatch(p: Parties, rows: BenchRow[], note: string): Promi
       note: `${describeSpread(freeRatio, pct)}; the same requests on an all-in-one whose ingestion acknowledges without publishing (nothing stored): gateway, hooks, key, quota, validation and ids alone, the ceiling of the single-log figure for any bus and store`,
     },
     { name: 'single-log p99 latency', value: p99.median, unit: 'ms', target: '< 20 ms', pass: p99.median < 20, note: `${describeSpread(p99, (n) => `${n} ms`)}; ${SINGLE_CONNECTIONS} connections` },
+    {
+      name: 'single-log event-loop delay p99',
+      value: Number(loopP99.median.toFixed(1)),
+      unit: 'ms',
+      note: `${describeSpread(loopP99, (n) => `${n.toFixed(1)} ms`)}; max ${describeSpread(loopMax, (n) => `${n.toFixed(0)} ms`)}; how late the all-in-one ran a 10 ms timer during the single-log load (a request waits behind the same stalls)`,
+    },
     { name: 'log store raw insertBatch (storage limit)', value: Math.round(storeRate.median), unit: 'rows/s', note: `${describeSpread(storeRate, int)}; the same rows, 1000 per call, SqliteLogStore` },
     { name: 'parse+validate batch, no I/O', value: Math.round(parseBatch.median), unit: 'logs/s', note: '1000 logs per body; one CPU' },
     { name: 'batch POST (1000/request), acked+stored', value: Math.round(batchRate.median), unit: 'logs/s', note: `${describeSpread(batchRate, int)}; ${BATCH_CONNECTIONS} connections, until every acked log is stored` },
@@ -302,7 +316,7 @@ async function photos(p: Parties, rows: BenchRow[]): Promise<void> {
     const body = photoForm(image, filename, contentType).toString('base64');
     const headers = { 'content-type': `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`, 'x-api-key': p.target.apiKey };
     const upload = (seconds = SECONDS) =>
-      skaldPhase(p, { url: `${p.target.address}/api/photologs`, headers, body, base64: true, connections: PHOTO_CONNECTIONS, seconds }, 1, true);
+      skaldPhase(p, { url: `${p.target.address}/api/photologs`, headers, body, base64: true, connections: PHOTO_CONNECTIONS, seconds }, 1, 'rss');
     const reencode = () => p.limits.call<Rate>('sharp', { image: image.toString('base64'), seconds: SECONDS });
     await upload(2);
     const rounds: { skald: StoredPhase; sharp: Rate; before: number }[] = [];

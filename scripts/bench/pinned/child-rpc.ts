@@ -1,11 +1,13 @@
 /**
  * The child side of PinnedChild: answers `{ id, command, payload }` requests from the parent with
  * `{ id, ok, value | error }`. `stop` runs the child's own stop handler (if any), answers, and exits.
- * Every child also answers `cpu`, `profile-start` and `profile-stop` (BUILT_IN).
+ * Every child also answers `cpu`, `loop-delay-start` / `loop-delay-stop` and `profile-start` / `profile-stop` (BUILT_IN).
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ELDHistogram } from 'node:perf_hooks';
 
 export type Handlers = Readonly<Record<string, (payload: never) => unknown>>;
 
@@ -21,11 +23,32 @@ interface Request {
  * process that is descheduled serves fewer requests per second but spends the same CPU on each.
  */
 let profiler: Session | null = null;
+let loopDelay: ELDHistogram | null = null;
+
+/** How late the event loop ran a 10 ms timer while it was watched, in milliseconds. */
+export interface LoopDelay {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
 
 const BUILT_IN: Handlers = {
   cpu: () => {
     const used = process.cpuUsage();
     return used.user + used.system;
+  },
+  // Event-loop delay over one phase of the load: what a request may wait behind whatever else the loop runs.
+  'loop-delay-start'() {
+    loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+  },
+  'loop-delay-stop'(): LoopDelay {
+    if (loopDelay === null) throw new Error('no loop delay watch running');
+    loopDelay.disable();
+    const ms = (ns: number): number => ns / 1e6;
+    const result = { p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) };
+    loopDelay = null;
+    return result;
   },
   // V8 CPU profile of this process (the same profiler as --cpu-prof), written as a .cpuprofile for one
   // phase of the load (BENCH_CPU_PROF).
