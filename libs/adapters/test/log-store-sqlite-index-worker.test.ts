@@ -72,8 +72,9 @@ describe('SQLite log store: the indexing worker', () => {
     const busy = new SqliteLogStore(file, { indexChunkSize: 50, indexGatherMs: 20, indexWorkerIdleMs: 100, indexWorkerChunkMs: 0 });
     await busy.insertBatch(Array.from({ length: 120 }, (_, i) => log(1000 + i)));
     await waitFor(() => busy.indexWorkerRunning, 'the worker to start');
-    // Named, so that `top -H` (and the idle-memory bench) can tell it is alive.
-    expect(backgroundThreadsAlive()).toContain(BACKGROUND_THREADS.searchIndex);
+    // Named, so that `top -H` (and the idle-memory bench) can tell it is alive. The new thread names itself
+    // once it runs, which on a busy machine is a while after the Worker object exists.
+    await waitFor(() => backgroundThreadsAlive().includes(BACKGROUND_THREADS.searchIndex), 'the worker thread to carry its name');
     await busy.insertBatch(Array.from({ length: 120 }, (_, i) => log(2000 + i)));
     await waitFor(() => unindexedIn(file) === 0, 'every row indexed');
     expect((await busy.query({ serverId: 's1', search: 'arena', offset: 0, limit: 5 })).total).toBe(360);
