@@ -9,8 +9,8 @@
  *
  * Commands: provision (a user, a server on the legend tier, its key), stored (logs the store holds for
  * the server), rss / watch / peak (memory), background-threads (the adapters' worker threads alive),
- * memory (process.memoryUsage() and V8's heap by space), stop; and every child's cpu and profile-start /
- * profile-stop (child-rpc.ts).
+ * memory (process.memoryUsage() and V8's heap by space), stop; and every child's cpu, loop-delay-start /
+ * loop-delay-stop and profile-start / profile-stop (child-rpc.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { flushCompileCache } from 'node:module';

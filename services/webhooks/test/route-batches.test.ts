@@ -1,6 +1,6 @@
 /**
  * Routing the batches one read of the bus brought (routeBatches): every batch is routed as if alone, and a
- * server's webhook filters are read from the store once per read, not once per batch.
+ * server's directory entry and webhook filters are read once per read, not once per batch.
  */
 import { describe, expect, it } from 'vitest';
 import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
@@ -15,13 +15,19 @@ const log = (id: string, level: AcceptedLog['level']): AcceptedLog => ({
 const batch = (serverId: string, ...logs: AcceptedLog[]): LogsBatchAccepted => ({ serverId, logs });
 const errorsOnly = (id: string): WebhookMatcher => ({ id, platform: 'discord', enabled: true, eventType: null, logLevel: 'error', resource: null });
 
-function recordingDeps(webhooks: Record<string, WebhookMatcher[]>) {
+function recordingDeps(webhooks: Record<string, WebhookMatcher[]>, suspended: Record<string, boolean> = {}) {
   const filterReads: string[] = [];
+  const serverReads: string[] = [];
   const pended: { webhookId: string; logIds: string[] }[] = [];
   const flushes: string[] = [];
   const noted: string[] = [];
   const deps: RouteBatchDeps = {
-    directory: { server: async (id): Promise<ServerView> => ({ id, name: id, ownerId: 'u', tier: 'pro', suspended: false }) },
+    directory: {
+      server: async (id): Promise<ServerView> => {
+        serverReads.push(id);
+        return { id, name: id, ownerId: 'u', tier: 'pro', suspended: suspended[id] ?? false };
+      },
+    },
     store: {
       filtersOf: async (serverId) => {
         filterReads.push(serverId);
@@ -39,12 +45,12 @@ function recordingDeps(webhooks: Record<string, WebhookMatcher[]>) {
     gatherMs: 1_000,
     now: () => 5_000,
   };
-  return { deps, filterReads, pended, flushes, noted };
+  return { deps, filterReads, serverReads, pended, flushes, noted };
 }
 
 describe('routeBatches', () => {
-  it('reads each server’s filters once for all of its batches in a read, and routes each batch as if alone', async () => {
-    const { deps, filterReads, pended, flushes, noted } = recordingDeps({ a: [errorsOnly('wa')], b: [errorsOnly('wb')] });
+  it('reads each server’s entry and filters once for all of its batches in a read, and routes each batch as if alone', async () => {
+    const { deps, filterReads, serverReads, pended, flushes, noted } = recordingDeps({ a: [errorsOnly('wa')], b: [errorsOnly('wb')] });
     const routed = await routeBatches(deps, [
       batch('a', log('a1', 'error'), log('a2', 'info')),
       batch('b', log('b1', 'info')),
@@ -52,6 +58,7 @@ describe('routeBatches', () => {
       batch('b', log('b2', 'error')),
     ]);
     expect(filterReads.sort()).toEqual(['a', 'b']);
+    expect(serverReads.sort()).toEqual(['a', 'b']);
     expect(routed).toBe(3);
     expect(pended).toEqual([
       { webhookId: 'wa', logIds: ['a1'] },
@@ -70,5 +77,16 @@ describe('routeBatches', () => {
     expect(await routeBatches(deps, [batch('a', log('a2', 'error'))])).toBe(1);
     expect(filterReads).toEqual(['a', 'a']);
     expect(pended).toEqual([{ webhookId: 'wa', logIds: ['a2'] }]);
+  });
+
+  it('routes nothing for a suspended server and does not read its filters, and reads it again on the next read', async () => {
+    const suspended: Record<string, boolean> = { a: true };
+    const { deps, filterReads, serverReads, pended } = recordingDeps({ a: [errorsOnly('wa')] }, suspended);
+    expect(await routeBatches(deps, [batch('a', log('a1', 'error')), batch('a', log('a2', 'error'))])).toBe(0);
+    expect(filterReads).toEqual([]);
+    suspended['a'] = false;
+    expect(await routeBatches(deps, [batch('a', log('a3', 'error'))])).toBe(1);
+    expect(serverReads).toEqual(['a', 'a']);
+    expect(pended).toEqual([{ webhookId: 'wa', logIds: ['a3'] }]);
   });
 });

@@ -32,38 +32,46 @@ function toWebhookLog(log: AcceptedLog): WebhookLog {
   return { id: log.id, createdAt: log.createdAt, level: log.level, type: log.type, resource: log.resource, message: log.message, metadata: log.metadata, logType: log.logType };
 }
 
-type FiltersOf = (serverId: string) => Promise<WebhookMatcher[]>;
-
 /**
- * Routes the batches one read of the bus brought, in order, and returns how many webhooks got logs. A
- * server's webhook filters are read from the store once for all of its batches in the read (a busy
- * server's read holds many), not once per batch. Each batch's options projection is noted once it is routed.
+ * Routes the batches one read of the bus brought, in order, and returns how many webhooks got logs. What a
+ * server's logs go to (its directory entry and its webhook filters) is read once for all of its batches in
+ * the read (a busy server's read holds many), not once per batch, and read again on the next read, so a
+ * webhook added or a tier changed meanwhile counts from then on. Each batch's options projection is noted
+ * once it is routed.
  */
 export async function routeBatches(deps: RouteBatchDeps, batches: readonly LogsBatchAccepted[]): Promise<number> {
-  const filters = new Map<string, Promise<WebhookMatcher[]>>();
-  const filtersOf: FiltersOf = (serverId) => {
-    let read = filters.get(serverId);
-    if (read === undefined) {
-      read = deps.store.filtersOf(serverId);
-      filters.set(serverId, read);
-    }
-    return read;
-  };
+  const servedOf = onceEach((serverId: string) => readServed(deps, serverId));
   let routed = 0;
   for (const batch of batches) {
-    routed += await pendMatches(deps, filtersOf, batch);
+    routed += await pendMatches(deps, await servedOf(batch.serverId), batch);
     await deps.seen.note(batch.serverId, batch.logs);
   }
   return routed;
 }
 
-async function pendMatches(deps: RouteBatchDeps, filtersOf: FiltersOf, batch: LogsBatchAccepted): Promise<number> {
-  const { serverId } = batch;
+/** Memoizes an async read by its key for the lifetime of the returned function (one read of the bus). */
+function onceEach<T>(read: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const reads = new Map<string, Promise<T>>();
+  return (key) => {
+    let pending = reads.get(key);
+    if (pending === undefined) {
+      pending = read(key);
+      reads.set(key, pending);
+    }
+    return pending;
+  };
+}
+
+/** The webhooks a server's logs go to: enabled, within its tier's limit, none while it is suspended. */
+async function readServed(deps: RouteBatchDeps, serverId: string): Promise<readonly WebhookMatcher[]> {
   const server = await deps.directory.server(serverId);
-  if (server === null || server.suspended) return 0;
+  if (server === null || server.suspended) return [];
   const limit = tierOf(server.tier).maxWebhooks;
-  if (limit <= 0) return 0;
-  const served = (await filtersOf(serverId)).slice(0, limit).filter((w) => w.enabled);
+  if (limit <= 0) return [];
+  return (await deps.store.filtersOf(serverId)).slice(0, limit).filter((w) => w.enabled);
+}
+
+async function pendMatches(deps: RouteBatchDeps, served: readonly WebhookMatcher[], batch: LogsBatchAccepted): Promise<number> {
   if (served.length === 0) return 0;
   const logs = batch.logs.map(toWebhookLog);
   let routed = 0;
