@@ -49,19 +49,34 @@ export async function deliverWithRetries(
   }
 }
 
+type FirstDelivery = Omit<BusMessage, 'attempt'>;
+
+/** What a read's messages became when offered as a batch (offerAsBatch). */
+export type BatchOffer =
+  | { readonly taken: true }
+  /** Not taken: deliver them one by one; messageAt decodes the message at an index (once, even if the batch try did). */
+  | { readonly taken: false; readonly messageAt: (index: number) => FirstDelivery };
+
 /**
- * Offers first deliveries to a subscription's batch handler (SubscribeOptions.batchHandler): true when
- * it took them all (the caller commits them together), false when the caller delivers them one by one
- * through deliverWithRetries (no batch handler, a single message, or the batch handler threw: the
- * per-message path retries, dead-letters and reports whatever made it throw, message by message).
+ * Offers the messages one read brought to a subscription's batch handler (SubscribeOptions.batchHandler).
+ * Taken: the handler resolved for them all and the caller commits them together. Not taken (no batch
+ * handler, a single message, or the batch handler threw): the caller delivers them one by one through
+ * deliverWithRetries, which retries, dead-letters and reports whatever made it throw, message by message.
+ * The raw records are decoded up front only for a batch handler; without one each is decoded when its
+ * turn comes, so a subscription without one never holds a read's worth of parsed payloads.
  */
-export async function deliveredAsBatch(messages: readonly Omit<BusMessage, 'attempt'>[], batchHandler: BatchHandler | undefined): Promise<boolean> {
-  if (batchHandler === undefined || messages.length < 2) return false;
+export async function offerAsBatch<Raw>(
+  raws: readonly Raw[],
+  decode: (raw: Raw) => FirstDelivery,
+  batchHandler: BatchHandler | undefined,
+): Promise<BatchOffer> {
+  if (batchHandler === undefined || raws.length < 2) return { taken: false, messageAt: (index) => decode(raws[index]!) };
+  const decoded = raws.map(decode);
   try {
-    await batchHandler(messages.map((message) => ({ ...message, attempt: 1 })));
-    return true;
+    await batchHandler(decoded.map((message) => ({ ...message, attempt: 1 })));
+    return { taken: true };
   } catch {
-    return false;
+    return { taken: false, messageAt: (index) => decoded[index]! };
   }
 }
 

@@ -52,7 +52,7 @@ import type {
   Subscription,
 } from '@skald/ports';
 import type { KafkaEventBusConfig } from '../config.ts';
-import { DeadLetterTally, deadLetterHeaders, deliveredAsBatch, deliverWithRetries, resolveSubscribeDefaults } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, offerAsBatch, resolveSubscribeDefaults } from '../delivery.ts';
 import { startKafkaObserver } from './kafka-observer.ts';
 
 const MESSAGE_ID_HEADER = 'x-message-id';
@@ -300,15 +300,14 @@ export async function processBatch(payload: BatchPayload, context: BatchContext)
     slices: for (let start = 0; start < batch.messages.length; start += MAX_HANDLER_BATCH) {
       if (stopped()) break;
       const slice = batch.messages.slice(start, start + MAX_HANDLER_BATCH);
-      // Decoded up front only for a batch handler; one by one, each message is decoded when its turn comes.
-      const decoded = context.batchHandler !== undefined && slice.length > 1 ? slice.map((raw) => decodeKafkaMessage(batch.topic, raw)) : null;
-      if (decoded !== null && (await deliveredAsBatch(decoded, context.batchHandler))) {
+      const offer = await offerAsBatch(slice, (raw) => decodeKafkaMessage(batch.topic, raw), context.batchHandler);
+      if (offer.taken) {
         await done(slice[slice.length - 1]!.offset);
         continue;
       }
       for (const [index, raw] of slice.entries()) {
         if (stopped()) break slices;
-        const message = decoded?.[index] ?? decodeKafkaMessage(batch.topic, raw);
+        const message = offer.messageAt(index);
         const outcome = await deliverWithRetries(message, context.handler, { ...context, firstAttempt: 1 });
         if (outcome.kind === 'aborted') break slices;
         if (outcome.kind === 'dead') {

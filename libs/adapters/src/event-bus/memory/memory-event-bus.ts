@@ -30,7 +30,7 @@ import { HISTORY_TOPICS, TOPICS } from '@skald/contracts';
 import { deadLetterTopic, MAX_HANDLER_BATCH } from '@skald/ports';
 import type { BusMessage, ConsumerLag, DeadLetterCount, EventBus, ObserveOptions, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { MemoryEventBusConfig } from '../config.ts';
-import { DeadLetterTally, deadLetterHeaders, deliveredAsBatch, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, offerAsBatch, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import { startJournalObserver } from './journal-observer.ts';
 import { Journal } from './journal.ts';
 import { PublishedPayloads } from './published-payloads.ts';
@@ -136,15 +136,13 @@ class TopicConsumer {
           await this.#publishes.wait();
           continue;
         }
-        // Built up front only for a batch handler; one by one, each payload is read when its turn comes,
-        // so a group without one never holds a page of parsed payloads.
-        const batch = this.#options.batchHandler !== undefined && rows.length > 1 ? rows.map((row) => this.#messageOf(row)) : null;
-        if (batch !== null && (await deliveredAsBatch(batch, this.#options.batchHandler))) {
+        const offer = await offerAsBatch(rows, (row) => this.#messageOf(row), this.#options.batchHandler);
+        if (offer.taken) {
           this.#committed(rows[rows.length - 1]!.seq, rows.length);
         } else {
           for (const [index, row] of rows.entries()) {
             if (this.#signal.aborted) return;
-            if (!(await this.#deliver(row, batch?.[index] ?? this.#messageOf(row)))) return;
+            if (!(await this.#deliver(row, offer.messageAt(index)))) return;
           }
         }
         // Everything above is synchronous SQLite plus promises, and a publish in this process settles

@@ -30,7 +30,7 @@ import { HISTORY_TOPICS } from '@skald/contracts';
 import { deadLetterTopic } from '@skald/ports';
 import type { ConsumerLag, DeadLetterCount, EventBus, ObserveOptions, PublishInput, SubscribeOptions, Subscription } from '@skald/ports';
 import type { RedisEventBusConfig } from '../config.ts';
-import { DeadLetterTally, deadLetterHeaders, deliveredAsBatch, deliverWithRetries, describeFailure, resolveSubscribeDefaults, sleep } from '../delivery.ts';
+import { DeadLetterTally, deadLetterHeaders, deliverWithRetries, describeFailure, offerAsBatch, resolveSubscribeDefaults, sleep } from '../delivery.ts';
 import {
   compareStreamIds,
   encodeFields,
@@ -176,8 +176,9 @@ class RedisSubscription implements Subscription {
     // are not left pending until the visibility timeout.
     for (const [key, entries] of parseReadGroupReply(reply)) {
       const topic = this.#keyToTopic.get(key)!;
-      const messages = entries.map((entry) => ({ ...entry.message, topic }));
-      if (await deliveredAsBatch(messages, this.#options.batchHandler)) {
+      // The reply is parsed already (the entries hold their messages); the batch try only adds the topic.
+      const offer = await offerAsBatch(entries, (entry) => ({ ...entry.message, topic }), this.#options.batchHandler);
+      if (offer.taken) {
         await this.#client.call('XACK', [key, this.#options.group, ...entries.map((entry) => entry.streamId)]);
         continue;
       }
