@@ -28,7 +28,9 @@
  * BENCH_CPU_PROF=<dir>: after the measured rounds, one extra single and one batch phase run under V8's
  * CPU profiler in the all-in-one process (written as <dir>/single.cpuprofile and batch.cpuprofile), and one
  * single phase each in the free-bus all-in-one and bare Fastify (single-free-bus, single-bare); summarise
- * with `node scripts/bench/pinned/profile-summary.ts <file>`. BENCH_PHOTOS=0 skips photos; BENCH_ONLY=single
+ * with `node scripts/bench/pinned/profile-summary.ts <file>`; each profiled phase also writes <name>.turns.json, the
+ * loop's iterations of 20 ms or more, read with `node scripts/bench/pinned/profile-stages.ts <file> --turns
+ * <name>.turns.json` (what ran in the long turns against the whole phase). BENCH_PHOTOS=0 skips photos; BENCH_ONLY=single
  * runs the single-log rounds only (the batch rows then read NaN), BENCH_ONLY=batch the batch rounds only
  * (the single-log rows then read NaN).
  * Run: `npm run bench -- ingest.bench` or `node scripts/bench/ingest.bench.ts`.
@@ -44,6 +46,7 @@ import type { Rate } from './pinned/limits.ts';
 import { AS_DEPLOYED, IDLE_SETTLE_MS, warmAsDeployed } from './pinned/as-deployed.ts';
 import { PinnedChild, pinSelf, pinningPlan } from './pinned/pinned-child.ts';
 import type { LoopDelay, RssSplit } from './pinned/child-rpc.ts';
+import type { TurnsSummary } from './pinned/loop-turns.ts';
 import type { Provisioned } from './pinned/skald-server.ts';
 import { describeSpread, int, mib, pct, spread } from './pinned/stats.ts';
 
@@ -199,11 +202,15 @@ function refusals(results: readonly LoadResult[]): { non2xx: number; quota: numb
   return { non2xx, quota, errors };
 }
 
+/** Profiles one phase, and records the loop's long iterations beside (<name>.turns.json, profile-stages.ts --turns). */
 async function profiled(child: PinnedChild, name: string, phase: () => Promise<unknown>): Promise<void> {
   await child.call('profile-start');
+  await child.call('turns-start');
   await phase();
+  const turnsFile = join(CPU_PROFILE_DIR!, `${name}.turns.json`);
+  const turns = await child.call<TurnsSummary>('turns-stop', turnsFile);
   const file = await child.call<string>('profile-stop', join(CPU_PROFILE_DIR!, `${name}.cpuprofile`));
-  console.log(`CPU profile of the ${name} phase: ${file}`);
+  console.log(`CPU profile of the ${name} phase: ${file}; ${turns.long} loop iterations of 20 ms or more: ${turnsFile}`);
 }
 
 /** Stand-ins for a path BENCH_ONLY left out: every figure computed from them reads NaN. */

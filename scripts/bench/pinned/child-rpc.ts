@@ -1,13 +1,16 @@
 /**
  * The child side of PinnedChild: answers `{ id, command, payload }` requests from the parent with
  * `{ id, ok, value | error }`. `stop` runs the child's own stop handler (if any), answers, and exits.
- * Every child also answers `cpu`, `loop-delay-start` / `loop-delay-stop` and `profile-start` / `profile-stop` (BUILT_IN).
+ * Every child also answers `cpu`, `loop-delay-start` / `loop-delay-stop`, `profile-start` / `profile-stop` and
+ * `turns-start` / `turns-stop` (BUILT_IN).
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ELDHistogram } from 'node:perf_hooks';
+import { LongTurnRecorder, summariseTurns } from './loop-turns.ts';
+import type { TurnsSummary } from './loop-turns.ts';
 
 export type Handlers = Readonly<Record<string, (payload: never) => unknown>>;
 
@@ -24,6 +27,9 @@ interface Request {
  */
 let profiler: Session | null = null;
 let loopDelay: ELDHistogram | null = null;
+let turns: LongTurnRecorder | null = null;
+/** Loop iterations at least this long are recorded by turns-start (twice the loop-delay timer's period). */
+const LONG_TURN_MS = 20;
 
 /** How late the event loop ran a 10 ms timer while it was watched, in milliseconds. */
 export interface LoopDelay {
@@ -49,6 +55,19 @@ const BUILT_IN: Handlers = {
     const result = { p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)), max: ms(loopDelay.max) };
     loopDelay = null;
     return result;
+  },
+  // The loop's long iterations during a profiled phase, to be read against the profile (profile-stages.ts --turns).
+  'turns-start'() {
+    turns = new LongTurnRecorder(LONG_TURN_MS);
+    turns.start();
+  },
+  /** Written to `file` when one is given (profile-stages.ts --turns reads it); answers the summary. */
+  async 'turns-stop'(file: string | null): Promise<TurnsSummary> {
+    if (turns === null) throw new Error('no turn recorder running');
+    const recorded = turns.stop();
+    turns = null;
+    if (file) await writeFile(file, JSON.stringify(recorded));
+    return summariseTurns(recorded);
   },
   // V8 CPU profile of this process (the same profiler as --cpu-prof), written as a .cpuprofile for one
   // phase of the load (BENCH_CPU_PROF).

@@ -12,9 +12,17 @@ export interface ProfileNode {
   readonly children?: readonly number[];
 }
 export interface Profile {
+  /** Microseconds of the monotonic clock (process.hrtime's); sample i is at startTime + timeDeltas[0..i]. */
+  readonly startTime?: number;
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
+}
+
+/** When each sample was taken, in microseconds of the monotonic clock (startTime 0 when the profile lacks it). */
+export function sampleTimes(profile: Profile): number[] {
+  let at = profile.startTime ?? 0;
+  return profile.timeDeltas.map((delta) => (at += delta));
 }
 
 export function readProfile(file: string): Profile {
