@@ -122,7 +122,8 @@ for (const { kind, unavailable } of busKinds) {
         LOG_LEVEL: 'silent',
         EVENT_BUS: kind,
         ...(kind === 'redis' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}),
-        ...(kind === 'kafka' ? { KAFKA_BROKERS: kafkaMock.cluster!.bootstrap, KAFKA_TOPIC_PROVISIONING: 'external' } : {}),
+        // The mock answers an empty fetch only after the whole wait, even when messages arrive meanwhile.
+        ...(kind === 'kafka' ? { KAFKA_BROKERS: kafkaMock.cluster!.bootstrap, KAFKA_TOPIC_PROVISIONING: 'external', KAFKA_FETCH_MAX_WAIT_MS: '200' } : {}),
       });
       running = await buildAllInOne(config, {
         webDist: join(dir, 'no-web'),

@@ -104,6 +104,8 @@ if (kafkaMock.cluster === null) {
   const kafkaEnv = { EVENT_BUS: 'kafka', KAFKA_BROKERS: kafkaMock.cluster.bootstrap, KAFKA_TOPIC_PROVISIONING: 'external',
     // The killed process's group members never leave: the group hands their partitions over after this.
     KAFKA_SESSION_TIMEOUT_MS: '10000',
+    // The mock answers an empty fetch only after the whole wait, even when messages arrive meanwhile.
+    KAFKA_FETCH_MAX_WAIT_MS: '200',
   };
   describe('all-in-one process on Kafka (librdkafka mock cluster)', () => {
     it('keeps a log accepted just before a SIGKILL: stored once after the restart', { timeout: 180_000 }, async () => {

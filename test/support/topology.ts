@@ -51,6 +51,8 @@ function standIns(options: TopologyOptions, target: ProcessName): Record<string,
     // A SIGKILLed member keeps its partitions this long; the shortest the configuration allows but one
     // a healthy process on a busy 2-core machine still heartbeats within.
     extra.KAFKA_SESSION_TIMEOUT_MS = '8000';
+    // The mock answers an empty fetch only after the whole wait, even when messages arrive meanwhile.
+    extra.KAFKA_FETCH_MAX_WAIT_MS = '200';
   }
   // The Stripe client talks to the local Stripe-compatible test server.
   if (target === 'billing') extra.STRIPE_API_BASE = options.stripe.url;

@@ -48,6 +48,7 @@ export function eventBusConfig(config: SkaldConfig): EventBusConfig {
         ...(kafka.replicationFactor !== undefined ? { replicationFactor: kafka.replicationFactor } : {}),
         ...(kafka.topicProvisioning !== undefined ? { topicProvisioning: kafka.topicProvisioning } : {}),
         ...(kafka.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: kafka.sessionTimeoutMs } : {}),
+        ...(kafka.fetchMaxWaitMs !== undefined ? { fetchMaxWaitMs: kafka.fetchMaxWaitMs } : {}),
       };
     }
   }

@@ -83,6 +83,7 @@ export interface SkaldConfig {
     readonly replicationFactor?: number;
     readonly topicProvisioning?: 'admin' | 'external';
     readonly sessionTimeoutMs?: number;
+    readonly fetchMaxWaitMs?: number;
   };
   readonly mongoUrl?: string;
   readonly s3?: S3Settings;

@@ -51,6 +51,10 @@ export const EnvSchema = Type.Object({
   KAFKA_SESSION_TIMEOUT_MS: Type.Optional(
     Type.Integer({ minimum: 6_000, maximum: 300_000, description: 'an integer between 6000 and 300000 (milliseconds)' }),
   ),
+  /** How long a consumer's fetch waits at the broker when nothing new is there (kafkajs's maxWaitTimeInMs). */
+  KAFKA_FETCH_MAX_WAIT_MS: Type.Optional(
+    Type.Integer({ minimum: 10, maximum: 30_000, description: 'an integer between 10 and 30000 (milliseconds)' }),
+  ),
   MONGO_URL: Type.Optional(Type.String({ pattern: '^mongodb(\\+srv)?://[^\\s]+$', description: 'a mongodb:// URL' })),
   S3_ENDPOINT: Type.Optional(nonEmpty),
   S3_PORT: Type.Optional(port),

@@ -138,6 +138,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
           ...(raw.KAFKA_REPLICATION_FACTOR !== undefined ? { replicationFactor: raw.KAFKA_REPLICATION_FACTOR } : {}),
           ...(raw.KAFKA_TOPIC_PROVISIONING !== undefined ? { topicProvisioning: raw.KAFKA_TOPIC_PROVISIONING } : {}),
           ...(raw.KAFKA_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: raw.KAFKA_SESSION_TIMEOUT_MS } : {}),
+          ...(raw.KAFKA_FETCH_MAX_WAIT_MS !== undefined ? { fetchMaxWaitMs: raw.KAFKA_FETCH_MAX_WAIT_MS } : {}),
         }
       : undefined;
 

@@ -88,6 +88,15 @@ describe('loadConfig defaults', () => {
     expect(config.port).toBe(8082);
     expect(config.adapters).toEqual({ eventBus: 'kafka', docStore: 'mongo', logStore: 'mongo', objectStore: 'fs', jobQueue: 'bullmq', counters: 'redis', mailer: 'smtp' });
     expect(config.kafka?.brokers).toEqual(['k1:9092', 'k2:9092']);
+    expect(config.kafka?.fetchMaxWaitMs).toBeUndefined();
+  });
+
+  it('takes the Kafka consumer fetch wait within its bounds, and says what it expects otherwise', () => {
+    const kafkaBase = { ...distributedBase, TARGET: 'logs', KAFKA_BROKERS: 'k1:9092', MONGO_URL: 'mongodb://m:27017', REDIS_URL: 'redis://r:6379', OBJECT_STORE: 'fs', SMTP_URL: 'smtp://mail:25' };
+    expect(loadConfig({ ...kafkaBase, KAFKA_FETCH_MAX_WAIT_MS: '200' }).kafka?.fetchMaxWaitMs).toBe(200);
+    expect(errorOf({ ...kafkaBase, KAFKA_FETCH_MAX_WAIT_MS: '0' })).toBe(
+      'Invalid configuration: KAFKA_FETCH_MAX_WAIT_MS must be an integer between 10 and 30000 (milliseconds) (got "0")',
+    );
   });
 
   it('the gateway needs no adapter settings and defaults its upstreams', () => {

@@ -91,6 +91,13 @@ export interface KafkaEventBusConfig extends EventBusCommonConfig {
    * group's next rebalance this long after its last member left, so the suites there use a short one.
    */
   readonly sessionTimeoutMs?: number;
+  /**
+   * How long a consumer's fetch waits at the broker when nothing new is there, in ms; default kafkajs's
+   * 5 000. Kafka answers as soon as a message arrives, so on a real cluster this only paces idle polling.
+   * librdkafka's mock cluster holds an empty fetch for the whole wait even when messages arrive meanwhile,
+   * so every first delivery there waited up to 5 s; its suites use a short one.
+   */
+  readonly fetchMaxWaitMs?: number;
 }
 
 export type EventBusConfig = MemoryEventBusConfig | RedisEventBusConfig | KafkaEventBusConfig;

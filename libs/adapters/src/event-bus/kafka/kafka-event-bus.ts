@@ -503,6 +503,7 @@ export class KafkaEventBus implements EventBus {
       allowAutoTopicCreation: false,
       maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
       ...(this.#config.sessionTimeoutMs !== undefined ? { sessionTimeout: this.#config.sessionTimeoutMs } : {}),
+      ...(this.#config.fetchMaxWaitMs !== undefined ? { maxWaitTimeInMs: this.#config.fetchMaxWaitMs } : {}),
     });
     const subscription: KafkaSubscription = new KafkaSubscription(
       consumer,
