@@ -16,11 +16,16 @@
  * with and without a flag. Each phase also reports the event loop's delay p99 (loop-delay-start/-stop) and
  * its iterations of 20 ms or more (turns-start/-stop): how many, and how much of their wall time the loop's
  * thread and all of the process's threads were on the CPU.
+ * AB_ALLOC_PROF=<dir>: after the rounds, one more phase per side under V8's sampling heap profiler, written
+ * as <dir>/A.heapprofile and B.heapprofile and summarised per acknowledged unit (alloc-summary.ts).
  *
  * On a machine at load average ~9 two identical trees read 95% (73-98%), so this tells apart changes of
  * tens of percent there, not of a few.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { summariseAllocations } from './alloc-summary.ts';
+import type { HeapNode } from './alloc-summary.ts';
 import { AS_DEPLOYED } from './as-deployed.ts';
 import { BATCH_BODY, BATCH_SIZE, SINGLE_BODY } from './bodies.ts';
 import type { LoopDelay } from './child-rpc.ts';
@@ -69,7 +74,7 @@ function threadsLine(threads: TurnsSummary['threads']): string {
   return [...byName].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(', ');
 }
 
-async function phase(i: number, seconds: number): Promise<Phase> {
+async function phase(i: number, seconds: number): Promise<Phase & { units: number }> {
   const side = sides[i]!;
   const target = targets[i]!;
   const storedBefore = BATCH ? await side.child.call<number>('stored', target.serverId) : 0;
@@ -98,7 +103,7 @@ async function phase(i: number, seconds: number): Promise<Phase> {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const used = (await side.child.call<number>('cpu')) - cpu;
-  return { rps: units / result.seconds, cpu: used / Math.max(1, units), p99: result.p99, loopP99: loopDelay.p99, turns };
+  return { rps: units / result.seconds, cpu: used / Math.max(1, units), p99: result.p99, loopP99: loopDelay.p99, turns, units };
 }
 
 await phase(0, 2);
@@ -126,4 +131,13 @@ for (let round = 1; round <= ROUNDS; round++) {
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 console.log(`median CPU per ${unit}: A ${median(cpus[0]).toFixed(2)} µs, B ${median(cpus[1]).toFixed(2)} µs; B/A median ${(100 * median(ratios)).toFixed(0)}% (spread ${(100 * Math.min(...ratios)).toFixed(0)}-${(100 * Math.max(...ratios)).toFixed(0)}%)`);
 console.log(`median p99: A ${median(p99s[0])} ms, B ${median(p99s[1])} ms; median loop delay p99: A ${median(loopP99s[0]).toFixed(1)} ms, B ${median(loopP99s[1]).toFixed(1)} ms`);
+const allocDir = process.env['AB_ALLOC_PROF'];
+if (allocDir) {
+  for (const [i, side] of sides.entries()) {
+    await side.child.call('alloc-start');
+    const { units } = await phase(i, SECONDS);
+    const file = await side.child.call<string>('alloc-stop', join(allocDir, `${side.name}.heapprofile`));
+    console.log(`\n${side.name}: ${file}\n${summariseAllocations((JSON.parse(readFileSync(file, 'utf8')) as { head: HeapNode }).head, units)}`);
+  }
+}
 await Promise.all([load.close(), ...sides.map((s) => s.child.close())]);

@@ -1,8 +1,8 @@
 /**
  * The child side of PinnedChild: answers `{ id, command, payload }` requests from the parent with
  * `{ id, ok, value | error }`. `stop` runs the child's own stop handler (if any), answers, and exits.
- * Every child also answers `cpu`, `loop-delay-start` / `loop-delay-stop`, `profile-start` / `profile-stop` and
- * `turns-start` / `turns-stop` (BUILT_IN).
+ * Every child also answers `cpu`, `loop-delay-start` / `loop-delay-stop`, `profile-start` / `profile-stop`,
+ * `alloc-start` / `alloc-stop` and `turns-start` / `turns-stop` (BUILT_IN).
  */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -26,6 +26,7 @@ interface Request {
  * process that is descheduled serves fewer requests per second but spends the same CPU on each.
  */
 let profiler: Session | null = null;
+let allocations: Session | null = null;
 let loopDelay: ELDHistogram | null = null;
 let turns: LongTurnRecorder | null = null;
 /** Loop iterations at least this long are recorded by turns-start (twice the loop-delay timer's period). */
@@ -68,6 +69,26 @@ const BUILT_IN: Handlers = {
     turns = null;
     if (file) await writeFile(file, JSON.stringify(recorded));
     return summariseTurns(recorded);
+  },
+  // V8's sampling heap profile of one phase, every allocation counted whether it lived or not (what the
+  // young generation's collections work through), written as a .heapprofile (alloc-summary.ts reads it).
+  async 'alloc-start'() {
+    allocations = new Session();
+    allocations.connect();
+    await allocations.post('HeapProfiler.enable');
+    await allocations.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  },
+  async 'alloc-stop'(file: string) {
+    if (allocations === null) throw new Error('no allocation profile running');
+    const { profile } = await allocations.post('HeapProfiler.stopSampling');
+    allocations.disconnect();
+    allocations = null;
+    await writeFile(file, JSON.stringify(profile));
+    return file;
   },
   // V8 CPU profile of this process (the same profiler as --cpu-prof), written as a .cpuprofile for one
   // phase of the load (BENCH_CPU_PROF).

@@ -23,3 +23,16 @@ describe('uuidv7', () => {
     expect(b > a).toBe(true);
   });
 });
+
+describe('uuidv7 random bits', () => {
+  it('gives every id fresh random bits, across refills of the random pool, and never hands out the same text twice', () => {
+    const ids = Array.from({ length: 5_000 }, (_, i) => uuidv7(Date.UTC(2027, 0, 1) + i * 1_000));
+    const tails = new Set(ids.map((id) => id.slice(19)));
+    expect(tails.size).toBe(ids.length);
+    // Ids returned earlier are not changed by later calls (the text is built in a reused buffer).
+    const first = ids[0]!;
+    uuidv7(Date.UTC(2027, 0, 2));
+    expect(ids[0]).toBe(first);
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});

@@ -14,17 +14,22 @@ let poolOffset = POOL_SIZE;
 let lastMs = -1;
 let sequence = 0;
 
-function randomBytes8(): Buffer {
-  if (poolOffset + 8 > POOL_SIZE) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const slice = pool.subarray(poolOffset, poolOffset + 8);
-  poolOffset += 8;
-  return slice;
-}
+/**
+ * The id's 36 characters are written into this buffer and read out as one string: a batch of 1,000 logs
+ * makes 1,000 ids, and building each from 20 concatenated pieces plus a fresh byte array and pool view
+ * allocated ~1 KiB per id for the young generation to sweep (the single-log path's allocation profile,
+ * docs/PERFORMANCE.md). Reused: nothing here escapes a call.
+ */
+const text = Buffer.from('00000000-0000-7000-8000-000000000000', 'latin1');
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+/** Where byte i of the id's 16 goes in the text (the dashes stay where the template put them). */
+const TEXT_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+function put(index: number, byte: number): void {
+  const at = TEXT_AT[index]!;
+  text[at] = HEX_DIGITS[byte >>> 4]!;
+  text[at + 1] = HEX_DIGITS[byte & 0x0f]!;
+}
 
 export function uuidv7(now: number = Date.now()): string {
   let ms = now;
@@ -42,28 +47,25 @@ export function uuidv7(now: number = Date.now()): string {
   }
   lastMs = ms;
 
-  const bytes = new Uint8Array(16);
   // 48-bit timestamp, big-endian. Division keeps precision above 2^32.
   const high = Math.floor(ms / 0x1_0000_0000);
   const low = ms >>> 0;
-  bytes[0] = (high >>> 8) & 0xff;
-  bytes[1] = high & 0xff;
-  bytes[2] = (low >>> 24) & 0xff;
-  bytes[3] = (low >>> 16) & 0xff;
-  bytes[4] = (low >>> 8) & 0xff;
-  bytes[5] = low & 0xff;
-  bytes[6] = 0x70 | ((sequence >>> 8) & 0x0f);
-  bytes[7] = sequence & 0xff;
-  const rand = randomBytes8();
-  bytes[8] = 0x80 | (rand[0]! & 0x3f);
-  for (let i = 1; i < 8; i++) bytes[8 + i] = rand[i]!;
-
-  let out = '';
-  for (let i = 0; i < 16; i++) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) out += '-';
-    out += HEX[bytes[i]!];
+  put(0, (high >>> 8) & 0xff);
+  put(1, high & 0xff);
+  put(2, (low >>> 24) & 0xff);
+  put(3, (low >>> 16) & 0xff);
+  put(4, (low >>> 8) & 0xff);
+  put(5, low & 0xff);
+  put(6, 0x70 | ((sequence >>> 8) & 0x0f));
+  put(7, sequence & 0xff);
+  if (poolOffset + 8 > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
   }
-  return out;
+  put(8, 0x80 | (pool[poolOffset]! & 0x3f));
+  for (let i = 1; i < 8; i++) put(8 + i, pool[poolOffset + i]!);
+  poolOffset += 8;
+  return text.toString('latin1', 0, 36);
 }
 
 /** Epoch ms encoded in a UUIDv7. */
