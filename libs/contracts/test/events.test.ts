@@ -82,3 +82,30 @@ describe('identity events', () => {
     expect(hashApiKey('sk_test')).not.toBe(hashApiKey('sk_tesT'));
   });
 });
+
+describe('free-form objects in event data (AnyObject)', () => {
+  const log = (metadata: unknown) => ({
+    id: '0190a000-0000-7000-8000-000000000000', createdAt: 1, level: 'info', type: 't', resource: 'r', message: 'm',
+    metadata, logType: 'text', imageKey: null, thumbKey: null,
+  });
+  it('takes any JSON object or null as a log’s metadata, and refuses arrays, strings and numbers', async () => {
+    const { LogsBatchAcceptedEvent } = await import('../src/events/logs.ts');
+    const { validateEventData } = await import('../src/events/framework.ts');
+    const valid = (metadata: unknown) => validateEventData(LogsBatchAcceptedEvent, { serverId: 'srv', logs: [log(metadata)] }).ok;
+    expect(valid({ a: 1, nested: { b: [1, 'x', null] }, '': true })).toBe(true);
+    expect(valid({})).toBe(true);
+    expect(valid(null)).toBe(true);
+    expect(valid(JSON.parse('{"__proto__x":1,"constructor":2}'))).toBe(true);
+    for (const refused of [[1, 2], 'text', 42, true]) expect(valid(refused)).toBe(false);
+  });
+  it('takes a text or a JSON object as an audit entry’s details, nothing else', async () => {
+    const { AuditRecordedEvent } = await import('../src/events/audit.ts');
+    const schema = AuditRecordedEvent.schema.properties.details;
+    const { Compile } = await import('typebox/compile');
+    const check = Compile(schema);
+    expect(check.Check({ from: 'a', to: 'b' })).toBe(true);
+    expect(check.Check('changed the tier')).toBe(true);
+    expect(check.Check([1])).toBe(false);
+    expect(check.Check(null)).toBe(false);
+  });
+});

@@ -12,6 +12,7 @@ import type { Static } from 'typebox';
 import type { PublishInput } from '@skald/ports';
 import { TOPICS } from '../topics.ts';
 import type { AuditAction } from '../api/audit.ts';
+import { AnyObject } from './any-object.ts';
 import { defineEvent, eventMessage } from './framework.ts';
 
 export const AuditRecordedSchema = Type.Object(
@@ -21,7 +22,7 @@ export const AuditRecordedSchema = Type.Object(
     serverId: Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()]),
     /** Dotted verb, e.g. `server.renamed`, `apikey.rotated`, `membership.added`, `user.password-changed`. */
     action: Type.String({ minLength: 1, maxLength: 64 }),
-    details: Type.Union([Type.String({ maxLength: 2000 }), Type.Record(Type.String(), Type.Unknown())]),
+    details: Type.Union([Type.String({ maxLength: 2000 }), AnyObject()]),
     /** ISO 8601 time of the change. */
     at: Type.String({ minLength: 1, maxLength: 40 }),
   },

@@ -10,6 +10,7 @@ import Type from 'typebox';
 import type { Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { TOPICS } from '../topics.ts';
+import { AnyObject } from './any-object.ts';
 
 export const LOG_LEVELS = ['info', 'warn', 'error', 'fatal', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -39,7 +40,7 @@ export const AcceptedLogSchema = Type.Object(
     type: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
     resource: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
     message: Type.String({ maxLength: LOG_LIMITS.maxMessageLength }),
-    metadata: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+    metadata: Type.Union([AnyObject(), Type.Null()]),
     logType: Type.Union([Type.Literal('text'), Type.Literal('photo')]),
     /** Object-store keys (photo logs only), e.g. photos/<serverId>/<id>.webp and thumbs/<serverId>/<id>.webp. */
     imageKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
