@@ -73,8 +73,7 @@ const BUILT_IN: Handlers = {
   // V8's sampling heap profile of one phase, every allocation counted whether it lived or not (what the
   // young generation's collections work through), written as a .heapprofile (alloc-summary.ts reads it).
   async 'alloc-start'() {
-    allocations = new Session();
-    allocations.connect();
+    allocations = connectedSession();
     await allocations.post('HeapProfiler.enable');
     await allocations.post('HeapProfiler.startSampling', {
       samplingInterval: 4096,
@@ -83,31 +82,39 @@ const BUILT_IN: Handlers = {
     });
   },
   async 'alloc-stop'(file: string) {
-    if (allocations === null) throw new Error('no allocation profile running');
-    const { profile } = await allocations.post('HeapProfiler.stopSampling');
-    allocations.disconnect();
+    const written = await writeRecording(allocations, 'allocation profile', async (s) => (await s.post('HeapProfiler.stopSampling')).profile, file);
     allocations = null;
-    await writeFile(file, JSON.stringify(profile));
-    return file;
+    return written;
   },
   // V8 CPU profile of this process (the same profiler as --cpu-prof), written as a .cpuprofile for one
   // phase of the load (BENCH_CPU_PROF).
   async 'profile-start'() {
-    profiler = new Session();
-    profiler.connect();
+    profiler = connectedSession();
     await profiler.post('Profiler.enable');
     await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
     await profiler.post('Profiler.start');
   },
   async 'profile-stop'(file: string) {
-    if (profiler === null) throw new Error('no profile running');
-    const { profile } = await profiler.post('Profiler.stop');
-    profiler.disconnect();
+    const written = await writeRecording(profiler, 'profile', async (s) => (await s.post('Profiler.stop')).profile, file);
     profiler = null;
-    await writeFile(file, JSON.stringify(profile));
-    return file;
+    return written;
   },
 };
+
+function connectedSession(): Session {
+  const session = new Session();
+  session.connect();
+  return session;
+}
+
+/** Ends a recording of an inspector session (`stop` answers what it recorded) and writes it to `file` as JSON. */
+async function writeRecording(session: Session | null, what: string, stop: (session: Session) => Promise<unknown>, file: string): Promise<string> {
+  if (session === null) throw new Error(`no ${what} running`);
+  const recorded = await stop(session);
+  session.disconnect();
+  await writeFile(file, JSON.stringify(recorded));
+  return file;
+}
 
 export function serve(handlers: Handlers): void {
   if (process.send === undefined) throw new Error('run this file through PinnedChild (it needs the IPC channel)');
