@@ -7,6 +7,9 @@
  *
  *   AB_BASE=/path/to/other/tree node scripts/bench/pinned/ab.ts   (AB_ROUNDS=6, BENCH_DURATION_S=5)
  *
+ * `node scripts/bench/pinned/ab-base.ts <commit>` prepares such a tree from an earlier commit (a worktree with
+ * this tree's node_modules and harness).
+ *
  * AB_PATH=single (default): single-log POSTs at 50 connections, CPU per acknowledged request (the consumers'
  * tail included). AB_PATH=batch: batches of 1000 at 8 connections, CPU per log until every acknowledged log
  * is stored, as ingest.bench.ts measures the batch path.
