@@ -64,6 +64,8 @@ interface Phase {
   readonly p99: number;
   readonly loopP99: number;
   readonly turns: TurnsSummary;
+  /** Requests (single) or logs (batch) acknowledged. */
+  readonly units: number;
 }
 
 const turnsLine = (t: TurnsSummary): string =>
@@ -77,7 +79,7 @@ function threadsLine(threads: TurnsSummary['threads']): string {
   return [...byName].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(', ');
 }
 
-async function phase(i: number, seconds: number): Promise<Phase & { units: number }> {
+async function phase(i: number, seconds: number): Promise<Phase> {
   const side = sides[i]!;
   const target = targets[i]!;
   const storedBefore = BATCH ? await side.child.call<number>('stored', target.serverId) : 0;

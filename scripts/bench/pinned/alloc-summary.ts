@@ -1,6 +1,6 @@
 /**
- * Summarises a V8 sampling heap profile (.heapprofile, from ingest.bench's BENCH_ALLOC_PROF or the
- * inspector's HeapProfiler.stopSampling): bytes allocated by area (profile-summary.ts's areas) and the
+ * Summarises a V8 sampling heap profile (.heapprofile, from ab.ts's AB_ALLOC_PROF: a pinned child's
+ * alloc-start / alloc-stop): bytes allocated by area (profile-summary.ts's areas) and the
  * top allocating functions with their nearest Skald caller, per unit of work when told how many units
  * the profiled phase served. Collected objects are included (the profile is taken with
  * includeObjectsCollectedBy{Major,Minor}GC), so this is the allocation rate the garbage collector works
@@ -10,15 +10,13 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CallFrame } from './cpu-profile.ts';
-import { areaOf } from './profile-summary.ts';
+import { areaOf, label } from './profile-summary.ts';
 
 export interface HeapNode {
   readonly callFrame: CallFrame;
   readonly selfSize: number;
   readonly children: readonly HeapNode[];
 }
-
-const label = (f: CallFrame): string => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|libs|services|gateway|scripts)\//, '$1/')}:${f.lineNumber + 1}`;
 
 export function summariseAllocations(head: HeapNode, units: number, top = 25): string {
   const byArea = new Map<string, number>();

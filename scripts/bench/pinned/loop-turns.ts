@@ -5,7 +5,8 @@
  * least `minMs` long are kept with their start and end on the monotonic clock V8's CPU profiler stamps its
  * samples with, so profile-stages.ts can say what ran in them. An idle loop still blocks in poll between
  * the timer's firings, so recording costs ~1,000 callbacks a second and changes little else.
- */import { readdirSync, readFileSync } from 'node:fs';
+ */
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** One long iteration, in microseconds of the monotonic clock (a .cpuprofile's startTime is on it too). */
 export interface LongTurn {

@@ -20,7 +20,8 @@ export function areaOf(frame: CallFrame): string {
   return url;
 }
 
-const label = (f: CallFrame): string => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|libs|services|gateway|scripts)\//, '$1/')}:${f.lineNumber + 1}`;
+/** A frame as `<function> <path from the package or workspace folder>:<line>`. */
+export const label = (f: CallFrame): string => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|libs|services|gateway|scripts)\//, '$1/')}:${f.lineNumber + 1}`;
 
 export function summarise(profile: Profile, top = 25): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
