@@ -24,7 +24,7 @@ import { createIdentityReadModel } from '@skald/service-kit';
 import type { IdentityReadModel } from '@skald/service-kit';
 import { redisReachable, waitFor } from '@skald/testing';
 import { buildAllInOne } from '../gateway/src/all-in-one.ts';
-import { startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
+import { KAFKA_MOCK_ENV, startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 import type { RunningProcess } from '../gateway/src/launcher-app.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -122,8 +122,7 @@ for (const { kind, unavailable } of busKinds) {
         LOG_LEVEL: 'silent',
         EVENT_BUS: kind,
         ...(kind === 'redis' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}),
-        // The mock answers an empty fetch only after the whole wait, even when messages arrive meanwhile.
-        ...(kind === 'kafka' ? { KAFKA_BROKERS: kafkaMock.cluster!.bootstrap, KAFKA_TOPIC_PROVISIONING: 'external', KAFKA_FETCH_MAX_WAIT_MS: '200' } : {}),
+        ...(kind === 'kafka' ? { KAFKA_BROKERS: kafkaMock.cluster!.bootstrap, ...KAFKA_MOCK_ENV } : {}),
       });
       running = await buildAllInOne(config, {
         webDist: join(dir, 'no-web'),

@@ -14,7 +14,7 @@ import { SERVICE_NAMES } from '@skald/service-kit';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, rssMb, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
-import { startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
+import { KAFKA_MOCK_ENV, startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'skald-durability-'));
 const kafkaDataDir = mkdtempSync(join(tmpdir(), 'skald-durability-kafka-'));
@@ -101,11 +101,9 @@ describe('all-in-one process', () => {
 if (kafkaMock.cluster === null) {
   console.log(`skipped: all-in-one SIGKILL durability on Kafka: ${kafkaMock.reason}`);
 } else {
-  const kafkaEnv = { EVENT_BUS: 'kafka', KAFKA_BROKERS: kafkaMock.cluster.bootstrap, KAFKA_TOPIC_PROVISIONING: 'external',
+  const kafkaEnv = { EVENT_BUS: 'kafka', KAFKA_BROKERS: kafkaMock.cluster.bootstrap, ...KAFKA_MOCK_ENV,
     // The killed process's group members never leave: the group hands their partitions over after this.
     KAFKA_SESSION_TIMEOUT_MS: '10000',
-    // The mock answers an empty fetch only after the whole wait, even when messages arrive meanwhile.
-    KAFKA_FETCH_MAX_WAIT_MS: '200',
   };
   describe('all-in-one process on Kafka (librdkafka mock cluster)', () => {
     it('keeps a log accepted just before a SIGKILL: stored once after the restart', { timeout: 180_000 }, async () => {

@@ -16,6 +16,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvName } from '@skald/config';
+import { KAFKA_MOCK_ENV } from '../../libs/adapters/test/support/kafka-mock-cluster.ts';
 import { SKALD_PROCESSES, requiredSettings, serviceUrlSetting } from '../../deploy/processes.ts';
 import type { BusKind, SkaldProcessSpec } from '../../deploy/processes.ts';
 import { freePort, metricsPortOf, spawnSkald, waitForOk } from './processes.ts';
@@ -45,14 +46,10 @@ function standIns(options: TopologyOptions, target: ProcessName): Record<string,
   // The run's own key space on the machine's shared Redis.
   extra.REDIS_PREFIX = options.redisPrefix;
   if (options.bus === 'kafka') {
-    // librdkafka's mock cluster takes no topic admin requests; it creates a topic on the first
-    // metadata request for it, which is what the external mode's start-up check sends (docs/DEPLOYMENT.md).
-    extra.KAFKA_TOPIC_PROVISIONING = 'external';
+    Object.assign(extra, KAFKA_MOCK_ENV);
     // A SIGKILLed member keeps its partitions this long; the shortest the configuration allows but one
     // a healthy process on a busy 2-core machine still heartbeats within.
     extra.KAFKA_SESSION_TIMEOUT_MS = '8000';
-    // The mock answers an empty fetch only after the whole wait, even when messages arrive meanwhile.
-    extra.KAFKA_FETCH_MAX_WAIT_MS = '200';
   }
   // The Stripe client talks to the local Stripe-compatible test server.
   if (target === 'billing') extra.STRIPE_API_BASE = options.stripe.url;

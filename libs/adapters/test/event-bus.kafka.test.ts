@@ -12,7 +12,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventBusContract } from '@skald/ports/contract/event-bus.contract.ts';
-import { startKafkaMockCluster } from './support/kafka-mock-cluster.ts';
+import { KAFKA_MOCK_SETTINGS, startKafkaMockCluster } from './support/kafka-mock-cluster.ts';
 import type { EventBus } from '@skald/ports';
 import { createEventBus } from '../src/event-bus/index.ts';
 import { MAX_HANDLER_BATCH, PoisonMessageError } from '@skald/ports';
@@ -355,7 +355,6 @@ interface BrokerRun {
   readonly topicProvisioning: 'admin' | 'external';
   /** The mock holds a group's rebalance for the session timeout after its last member left. */
   readonly sessionTimeoutMs?: number;
-  /** The mock holds an empty fetch for the whole wait, even when messages arrive meanwhile. */
   readonly fetchMaxWaitMs?: number;
 }
 
@@ -363,7 +362,7 @@ const runs: BrokerRun[] = [];
 if (kafka.brokers === null) console.log('skipped: kafka contract on a real broker: no container runtime (and KAFKA_BROKERS not set)');
 else runs.push({ label: 'kafka', brokers: kafka.brokers, topicProvisioning: 'admin' });
 if (mock.cluster === null) console.log(`skipped: kafka contract on the librdkafka mock cluster: ${mock.reason}`);
-else runs.push({ label: 'kafka on the librdkafka mock cluster', brokers: mock.cluster.brokers, topicProvisioning: 'external', sessionTimeoutMs: 6_000, fetchMaxWaitMs: 200 });
+else runs.push({ label: 'kafka on the librdkafka mock cluster', brokers: mock.cluster.brokers, ...KAFKA_MOCK_SETTINGS, sessionTimeoutMs: 6_000 });
 if (runs.length === 0) {
   describe.skip('EventBus contract: kafka (skipped: no container runtime, kcat missing)', () => {
     it('skipped: no broker', () => undefined);

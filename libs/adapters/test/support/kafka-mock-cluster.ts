@@ -31,6 +31,20 @@ export interface KafkaMockCluster {
   stop(): Promise<void>;
 }
 
+/**
+ * What a Skald Kafka client needs on the mock, as adapter settings: it takes no topic admin requests (it
+ * names no controller broker, and creates a topic on the first metadata request for it, which is what the
+ * external mode's start-up check sends), and it holds an empty fetch for the consumer's whole wait even
+ * when messages arrive meanwhile (a real broker answers at once), so the wait is short.
+ */
+export const KAFKA_MOCK_SETTINGS = { topicProvisioning: 'external', fetchMaxWaitMs: 200 } as const;
+
+/** KAFKA_MOCK_SETTINGS as a Skald process's environment. */
+export const KAFKA_MOCK_ENV = {
+  KAFKA_TOPIC_PROVISIONING: KAFKA_MOCK_SETTINGS.topicProvisioning,
+  KAFKA_FETCH_MAX_WAIT_MS: String(KAFKA_MOCK_SETTINGS.fetchMaxWaitMs),
+} as const;
+
 export type KafkaMockStart = { readonly cluster: KafkaMockCluster } | { readonly cluster: null; readonly reason: string };
 
 /** Whether the fixture can run here; the reason printed when it cannot. */
