@@ -1,6 +1,9 @@
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPE_HEADER, defineEvent, eventMessage, readEnvelope } from '../src/events/framework.ts';
+import { Compile } from 'typebox/compile';
+import { AuditRecordedEvent } from '../src/events/audit.ts';
+import { EVENT_TYPE_HEADER, defineEvent, eventMessage, readEnvelope, validateEventData } from '../src/events/framework.ts';
+import { LogsBatchAcceptedEvent } from '../src/events/logs.ts';
 
 // Delivery through a real bus (routing, dead-lettering, retries) is tested next to the memory adapter in
 // libs/adapters/test/event-bus.events-framework.test.ts: importing adapters here would create a
@@ -88,9 +91,7 @@ describe('free-form objects in event data (AnyObject)', () => {
     id: '0190a000-0000-7000-8000-000000000000', createdAt: 1, level: 'info', type: 't', resource: 'r', message: 'm',
     metadata, logType: 'text', imageKey: null, thumbKey: null,
   });
-  it('takes any JSON object or null as a log’s metadata, and refuses arrays, strings and numbers', async () => {
-    const { LogsBatchAcceptedEvent } = await import('../src/events/logs.ts');
-    const { validateEventData } = await import('../src/events/framework.ts');
+  it('takes any JSON object or null as a log’s metadata, and refuses arrays, strings and numbers', () => {
     const valid = (metadata: unknown) => validateEventData(LogsBatchAcceptedEvent, { serverId: 'srv', logs: [log(metadata)] }).ok;
     expect(valid({ a: 1, nested: { b: [1, 'x', null] }, '': true })).toBe(true);
     expect(valid({})).toBe(true);
@@ -98,11 +99,8 @@ describe('free-form objects in event data (AnyObject)', () => {
     expect(valid(JSON.parse('{"__proto__x":1,"constructor":2}'))).toBe(true);
     for (const refused of [[1, 2], 'text', 42, true]) expect(valid(refused)).toBe(false);
   });
-  it('takes a text or a JSON object as an audit entry’s details, nothing else', async () => {
-    const { AuditRecordedEvent } = await import('../src/events/audit.ts');
-    const schema = AuditRecordedEvent.schema.properties.details;
-    const { Compile } = await import('typebox/compile');
-    const check = Compile(schema);
+  it('takes a text or a JSON object as an audit entry’s details, nothing else', () => {
+    const check = Compile(AuditRecordedEvent.schema.properties.details);
     expect(check.Check({ from: 'a', to: 'b' })).toBe(true);
     expect(check.Check('changed the tier')).toBe(true);
     expect(check.Check([1])).toBe(false);
