@@ -16,7 +16,8 @@
  *
  * AB_A_ARGS / AB_B_ARGS: Node and V8 flags for that side's process (space-separated, on its command line,
  * so V8 flags NODE_OPTIONS refuses work too): `AB_BASE=. AB_B_ARGS=--single-threaded-gc` compares one tree
- * with and without a flag. Each phase also reports the event loop's delay p99 (loop-delay-start/-stop) and
+ * with and without a flag. AB_A_NODE / AB_B_NODE: that side's Node binary (default: the one running ab.ts), to
+ * compare runtimes on one tree: `AB_BASE=. AB_B_NODE=/path/to/node`. Each phase also reports the event loop's delay p99 (loop-delay-start/-stop) and
  * its iterations of 20 ms or more (turns-start/-stop): how many, and how much of their wall time the loop's
  * thread and all of the process's threads were on the CPU.
  * AB_ALLOC_PROF=<dir>: after the rounds, one more phase per side under V8's sampling heap profiler, written
@@ -51,9 +52,10 @@ const plan = pinningPlan();
 pinSelf(plan.loadCpu);
 const load = PinnedChild.start('load generator', './load-generator.ts', plan.loadCpu);
 const argsOf = (side: 'A' | 'B'): string[] => (process.env[`AB_${side}_ARGS`] ?? '').split(' ').filter((arg) => arg !== '');
+const nodeOf = (side: 'A' | 'B'): string | undefined => process.env[`AB_${side}_NODE`];
 const sides = [
-  { name: 'A', child: PinnedChild.start('A', join(base, 'scripts/bench/pinned/skald-server.ts'), plan.serverCpu, { env, execArgv: argsOf('A') }) },
-  { name: 'B', child: PinnedChild.start('B', './skald-server.ts', plan.serverCpu, { env, execArgv: argsOf('B') }) },
+  { name: 'A', child: PinnedChild.start('A', join(base, 'scripts/bench/pinned/skald-server.ts'), plan.serverCpu, { env, execArgv: argsOf('A'), node: nodeOf('A') }) },
+  { name: 'B', child: PinnedChild.start('B', './skald-server.ts', plan.serverCpu, { env, execArgv: argsOf('B'), node: nodeOf('B') }) },
 ];
 console.log(`A: ${base} ${argsOf('A').join(' ')} | B: this tree ${argsOf('B').join(' ')}`);
 const targets = await Promise.all(sides.map((s) => s.child.call<Provisioned>('provision')));

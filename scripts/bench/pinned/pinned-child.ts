@@ -89,10 +89,15 @@ export class PinnedChild {
     });
   }
 
-  /** Starts `script` (a file next to this one) with Node, on `cpu` when given. */
-  static start(name: string, script: string, cpu: number | null, options: { execArgv?: readonly string[]; env?: Record<string, string> } = {}): PinnedChild {
+  /** Starts `script` (a file next to this one) with Node (this one unless `options.node`), on `cpu` when given. */
+  static start(
+    name: string,
+    script: string,
+    cpu: number | null,
+    options: { execArgv?: readonly string[]; env?: Record<string, string>; node?: string | undefined } = {},
+  ): PinnedChild {
     const file = fileURLToPath(new URL(script, import.meta.url));
-    const node = [process.execPath, ...(options.execArgv ?? []), file];
+    const node = [options.node ?? process.execPath, ...(options.execArgv ?? []), file];
     const [command, ...args] = cpu === null ? node : ['taskset', '-c', String(cpu), ...node];
     const child = spawn(command!, args, {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
