@@ -22,6 +22,7 @@
  * (sqlite-log-store.ts, #searchPage).
  */
 import type { DatabaseSync, SQLOutputValue, StatementSync } from 'node:sqlite';
+import { prepareStatement } from '../sqlite/statements.ts';
 
 /** 2020-01-01T00:00:00Z: slots count from here (43 bits of 1/8 ms reach 2054). */
 const SLOT_EPOCH_MS = 1_577_836_800_000;
@@ -168,7 +169,7 @@ export class SearchIndexer {
   #prepare(sql: string): StatementSync {
     let stmt = this.#statements.get(sql);
     if (!stmt) {
-      stmt = this.#db.prepare(sql);
+      stmt = prepareStatement(this.#db, sql);
       this.#statements.set(sql, stmt);
     }
     return stmt;

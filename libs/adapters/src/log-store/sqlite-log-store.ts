@@ -34,6 +34,7 @@ import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts'
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
+import { prepareStatement } from '../sqlite/statements.ts';
 import { DEFAULT_INDEX_CHUNK_ROWS, DEFAULT_INDEX_GATHER_MS, IndexSchedule } from './index-schedule.ts';
 import { SearchIndexThread } from './search-index-thread.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
@@ -346,7 +347,7 @@ export class SqliteLogStore implements LogStore {
   #prepare(sql: string): StatementSync {
     let stmt = this.#statements.get(sql);
     if (stmt === undefined) {
-      stmt = this.#db.prepare(sql);
+      stmt = prepareStatement(this.#db, sql);
       this.#statements.set(sql, stmt);
     }
     return stmt;
@@ -534,7 +535,7 @@ export class SqliteLogStore implements LogStore {
     let stmt = this.#inserts.get(rows);
     if (stmt === undefined) {
       const tuple = `(${new Array(INSERT_COLUMNS).fill('?').join(', ')})`;
-      stmt = this.#db.prepare(`INSERT INTO logs (${LOG_COLUMNS}) VALUES ${new Array(rows).fill(tuple).join(', ')} ON CONFLICT DO NOTHING`);
+      stmt = prepareStatement(this.#db, `INSERT INTO logs (${LOG_COLUMNS}) VALUES ${new Array(rows).fill(tuple).join(', ')} ON CONFLICT DO NOTHING`);
       this.#inserts.set(rows, stmt);
     }
     return stmt;
