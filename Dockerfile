@@ -1,14 +1,14 @@
 # syntax=docker/dockerfile:1
 #
 # One image for every Skald process. TARGET picks what runs (all | gateway | auth | ingestion | logs |
-# webhooks | backups | billing | admin); see docs/DEPLOYMENT.md. Node 24 runs the TypeScript sources
+# webhooks | backups | billing | admin); see docs/DEPLOYMENT.md. Node 26 runs the TypeScript sources
 # directly (type stripping), so there is no compile step: only the web app is built, and Node's compile
 # cache is written (runtime stage).
 #
 #   docker build -t skald:local .
 #   docker run -p 8080:8080 -v skald-data:/data skald:local          # all-in-one
 
-ARG NODE_IMAGE=node:24-bookworm-slim
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # ---- deps: every dependency (dev included: Vite builds the web app) ---------------------------------
 FROM ${NODE_IMAGE} AS deps

@@ -11,9 +11,9 @@ if (!process.features.typescript) {
   console.error(
     [
       `Skald needs Node.js ${REQUIRED} or newer (it runs its TypeScript sources directly); this is Node ${process.version} at ${process.execPath}.`,
-      'Run it through npm after `npm install` (`npm start`, `npm test`, `npm run bench`, `npm run skald`): npm installs Node 24',
+      'Run it through npm after `npm install` (`npm start`, `npm test`, `npm run bench`, `npm run skald`): npm installs Node 26',
       'into node_modules/.bin (the `node` package in devDependencies) and runs every script on it.',
-      'Or install Node.js 24 LTS yourself: https://nodejs.org/en/download (e.g. `nvm install 24`).',
+      'Or install Node.js 26 LTS yourself: https://nodejs.org/en/download (e.g. `nvm install 26`).',
     ].join('\n'),
   );
   process.exit(1);

@@ -74,7 +74,7 @@ function vitest(label, configArgs, reportName) {
   return passed;
 }
 
-// The runtime every step below inherits (through npm: the `node` package's Node 24, whatever the machine has).
+// The runtime every step below inherits (through npm: the `node` package's Node 26, whatever the machine has).
 console.log(`== node ${process.version} (${process.execPath})`);
 // Nx computes the project graph the module-boundary lint rule needs (its daemon does not start here).
 ok = run('project graph', bin('nx'), ['show', 'projects']) && ok;

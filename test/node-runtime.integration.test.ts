@@ -1,6 +1,6 @@
 /**
  * Issue 9 item 11: the README's `npm install && npm start` / `npm test` on a machine whose Node is older
- * than 22.18 (Debian 12 ships 20). Through npm the scripts run on the npm package `node` (Node 24 in
+ * than 22.18 (Debian 12 ships 20). Through npm the scripts run on the npm package `node` (Node 26 in
  * node_modules/.bin); a direct call on the old Node stops at once with the required version and what to do.
  * Uses the machine's /usr/bin/node when it is such an old Node, and says why it skips otherwise.
  */
@@ -43,10 +43,10 @@ describe('Node runtime', () => {
 
   const shipped = join(ROOT, 'node_modules', 'node', 'package.json');
   if (!existsSync(shipped)) console.log('skipped: node_modules/node is not installed (run npm install)');
-  it.skipIf(!existsSync(shipped) || !oldNode)('npm runs the scripts on the shipped Node 24 even with the old Node first on PATH', () => {
+  it.skipIf(!existsSync(shipped) || !oldNode)('npm runs the scripts on the shipped Node 26 even with the old Node first on PATH', () => {
     // npm exec puts node_modules/.bin first on PATH, exactly as `npm start` and `npm test` do.
     const result = spawnSync('npm', ['exec', '--no', '--', 'node', '-p', 'process.version'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { PATH: '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' } });
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout.trim()).toMatch(/^v24\./);
+    expect(result.stdout.trim()).toMatch(/^v26\./);
   });
 });

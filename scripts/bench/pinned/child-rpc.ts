@@ -130,7 +130,7 @@ export function serve(handlers: Handlers): void {
       } catch (error) {
         send({ id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       }
-      if (request.command === 'stop') process.disconnect();
+      if (request.command === 'stop') process.disconnect?.();
     })();
   });
   // The parent sends nothing before this: a request sent while the child was still starting could

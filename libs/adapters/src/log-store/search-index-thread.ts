@@ -94,7 +94,7 @@ export class SearchIndexThread {
     const data: SearchIndexWorkerData = { role: 'skald-search-index', file: this.#options.file, chunkRows: this.#options.chunkRows, gatherMs: this.#options.gatherMs };
     const worker = new Worker(this.#options.workerUrl ?? new URL('./search-index-worker.ts', import.meta.url), { workerData: data, name: BACKGROUND_THREADS.searchIndex });
     worker.on('message', (reply: SearchIndexReply) => this.#onReply(worker, reply));
-    worker.on('error', (error) => this.#fail(worker, `the search index worker failed: ${error.message}`));
+    worker.on('error', (error) => this.#fail(worker, `the search index worker failed: ${String(error)}`));
     worker.on('exit', (code) => this.#fail(worker, `the search index worker exited (code ${code})`));
     // Never what keeps the process alive while it indexes (retiring it refs it again: #retire).
     worker.unref();

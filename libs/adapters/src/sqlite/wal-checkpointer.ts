@@ -170,7 +170,7 @@ export class WalCheckpointer {
     if (this.#worker !== null) return this.#worker;
     const worker = new Worker(this.#workerUrl, { name: BACKGROUND_THREADS.walCheckpoint });
     worker.on('message', (reply: CheckpointReply) => this.#onReply(reply));
-    worker.on('error', (error) => this.#fail(`the WAL checkpoint worker failed: ${error.message}`));
+    worker.on('error', (error) => this.#fail(`the WAL checkpoint worker failed: ${String(error)}`));
     worker.on('exit', (code) => {
       // A worker retired when idle is no longer this.#worker: its exit is not a failure.
       if (this.#worker !== worker) return;
