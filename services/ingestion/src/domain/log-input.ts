@@ -7,7 +7,7 @@
  */
 import { LOG_LEVELS, LOG_LIMITS } from '@skald/contracts';
 import type { LogLevel } from '@skald/contracts';
-import { METADATA_MAX_DEPTH, metadataShapeProblem } from './metadata-shape.ts';
+import { METADATA_MAX_DEPTH, metadataShape } from './metadata-shape.ts';
 
 export interface LogInput {
   readonly level: LogLevel;
@@ -79,11 +79,12 @@ function normalizeMetadata(value: unknown, path: string): Record<string, unknown
   if (value === undefined || value === null) return null;
   if (!isPlainObject(value)) throw new InvalidFieldError(path, 'must be a JSON object');
   // The shape first: JSON.stringify below recurses per nesting level and would overflow the stack.
-  const problem = metadataShapeProblem(value);
-  if (problem?.kind === 'depth') {
+  const shape = metadataShape(value);
+  if (shape.kind === 'fits') return value;
+  if (shape.kind === 'depth') {
     throw new InvalidFieldError(path, `must nest objects and arrays at most ${METADATA_MAX_DEPTH} levels deep`);
   }
-  if (problem !== null || JSON.stringify(value).length > LOG_LIMITS.maxMetadataLength) {
+  if (shape.kind === 'size' || JSON.stringify(value).length > LOG_LIMITS.maxMetadataLength) {
     throw new InvalidFieldError(path, `must be at most ${LOG_LIMITS.maxMetadataLength} characters as JSON`);
   }
   return value;
@@ -92,7 +93,9 @@ function normalizeMetadata(value: unknown, path: string): Record<string, unknown
 /** Validates one log object; `prefix` is '' for a single log or `[i].` inside a batch. */
 export function normalizeLog(value: unknown, prefix = '', messageRequired = true): LogInput {
   if (!isPlainObject(value)) throw new InvalidFieldError(prefix === '' ? 'body' : prefix.slice(0, -1), 'must be a JSON object');
-  for (const key of Object.keys(value)) {
+  // for...in rather than Object.keys: no array per log. Inherited keys could only come from a polluted
+  // Object.prototype, and would be refused here, not let through.
+  for (const key in value) {
     if (!ALLOWED_FIELDS.has(key)) throw new InvalidFieldError(`${prefix}${key}`, 'is not an allowed field');
   }
   return {
