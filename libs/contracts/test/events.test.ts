@@ -99,6 +99,19 @@ describe('free-form objects in event data (AnyObject)', () => {
     expect(valid(JSON.parse('{"__proto__x":1,"constructor":2}'))).toBe(true);
     for (const refused of [[1, 2], 'text', 42, true]) expect(valid(refused)).toBe(false);
   });
+  it('takes a log with exactly its ten properties, refuses one more or one fewer (a closed object, checked without an array per log)', () => {
+    const event = (logs: unknown[]) => validateEventData(LogsBatchAcceptedEvent, { serverId: 'srv', logs });
+    expect(event([log(null)]).ok).toBe(true);
+    const extra = event([log(null), { ...log(null), extra: 1 }]);
+    expect(extra.ok).toBe(false);
+    if (!extra.ok) expect(extra.reason).toContain('/logs/1');
+    const { thumbKey: _dropped, ...missing } = log(null);
+    expect(event([missing]).ok).toBe(false);
+    // Same count, one name swapped for another: still refused (every required name must be there).
+    const { imageKey: _swapped, ...nine } = log(null);
+    expect(event([{ ...nine, other: null }]).ok).toBe(false);
+    expect(event([Object.freeze(log(null))]).ok).toBe(true);
+  });
   it('takes a text or a JSON object as an audit entry’s details, nothing else', () => {
     const check = Compile(AuditRecordedEvent.schema.properties.details);
     expect(check.Check({ from: 'a', to: 'b' })).toBe(true);

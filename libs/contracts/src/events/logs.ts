@@ -11,6 +11,7 @@ import type { Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { TOPICS } from '../topics.ts';
 import { AnyObject } from './any-object.ts';
+import { ClosedObject } from './closed-object.ts';
 
 export const LOG_LEVELS = ['info', 'warn', 'error', 'fatal', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -24,30 +25,28 @@ export const LOG_LIMITS = {
   maxMetadataLength: 16_384,
 } as const;
 
-export const AcceptedLogSchema = Type.Object(
-  {
-    /** UUIDv7 assigned at ingestion. */
-    id: Type.String({ minLength: 1, maxLength: 64 }),
-    /** Epoch ms at acceptance. */
-    createdAt: Type.Integer({ minimum: 0 }),
-    level: Type.Union([
-      Type.Literal('info'),
-      Type.Literal('warn'),
-      Type.Literal('error'),
-      Type.Literal('fatal'),
-      Type.Literal('debug'),
-    ]),
-    type: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
-    resource: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
-    message: Type.String({ maxLength: LOG_LIMITS.maxMessageLength }),
-    metadata: Type.Union([AnyObject(), Type.Null()]),
-    logType: Type.Union([Type.Literal('text'), Type.Literal('photo')]),
-    /** Object-store keys (photo logs only), e.g. photos/<serverId>/<id>.webp and thumbs/<serverId>/<id>.webp. */
-    imageKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
-    thumbKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
-  },
-  { additionalProperties: false },
-);
+/** Closed (no other properties) without an array per log to check it: closed-object.ts. */
+export const AcceptedLogSchema = ClosedObject({
+  /** UUIDv7 assigned at ingestion. */
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  /** Epoch ms at acceptance. */
+  createdAt: Type.Integer({ minimum: 0 }),
+  level: Type.Union([
+    Type.Literal('info'),
+    Type.Literal('warn'),
+    Type.Literal('error'),
+    Type.Literal('fatal'),
+    Type.Literal('debug'),
+  ]),
+  type: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
+  resource: Type.String({ maxLength: LOG_LIMITS.maxFieldLength }),
+  message: Type.String({ maxLength: LOG_LIMITS.maxMessageLength }),
+  metadata: Type.Union([AnyObject(), Type.Null()]),
+  logType: Type.Union([Type.Literal('text'), Type.Literal('photo')]),
+  /** Object-store keys (photo logs only), e.g. photos/<serverId>/<id>.webp and thumbs/<serverId>/<id>.webp. */
+  imageKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  thumbKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+});
 
 export const LogsBatchAcceptedSchema = Type.Object(
   {
