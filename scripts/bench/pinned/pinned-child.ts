@@ -119,8 +119,10 @@ export class PinnedChild {
   async close(): Promise<void> {
     if (this.#exited !== null) return;
     const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
-    await this.call('stop').catch(() => undefined);
+    // From the stop request on, not after its answer: a child whose stop never answers (an all-in-one
+    // still closing its store under a backlog) was left running, busy, after the bench had ended.
     const timer = setTimeout(() => this.#child.kill('SIGKILL'), 30_000);
+    await this.call('stop').catch(() => undefined);
     await exited;
     clearTimeout(timer);
   }
