@@ -80,11 +80,11 @@ function normalizeMetadata(value: unknown, path: string): Record<string, unknown
   if (!isPlainObject(value)) throw new InvalidFieldError(path, 'must be a JSON object');
   // The shape first: JSON.stringify below recurses per nesting level and would overflow the stack.
   const shape = metadataShape(value);
-  if (shape.kind === 'fits') return value;
-  if (shape.kind === 'depth') {
+  if (shape === 'fits') return value;
+  if (shape === 'depth') {
     throw new InvalidFieldError(path, `must nest objects and arrays at most ${METADATA_MAX_DEPTH} levels deep`);
   }
-  if (shape.kind === 'size' || JSON.stringify(value).length > LOG_LIMITS.maxMetadataLength) {
+  if (shape === 'size' || JSON.stringify(value).length > LOG_LIMITS.maxMetadataLength) {
     throw new InvalidFieldError(path, `must be at most ${LOG_LIMITS.maxMetadataLength} characters as JSON`);
   }
   return value;

@@ -23,12 +23,7 @@ export const METADATA_MAX_DEPTH = 32;
  * - `fits`: within both limits; its JSON is certainly no longer than `LOG_LIMITS.maxMetadataLength`.
  * - `measure`: within the depth limit, but only its exact JSON length can tell the size limit.
  */
-export type MetadataShape = { readonly kind: 'depth' } | { readonly kind: 'size' } | { readonly kind: 'fits' } | { readonly kind: 'measure' };
-
-const FITS: MetadataShape = { kind: 'fits' };
-const MEASURE: MetadataShape = { kind: 'measure' };
-const TOO_DEEP: MetadataShape = { kind: 'depth' };
-const TOO_LARGE: MetadataShape = { kind: 'size' };
+export type MetadataShape = 'depth' | 'size' | 'fits' | 'measure';
 
 /** The longest JSON of a number: sign, six leading zeros, point, 17 significant digits (`-0.0000012345678901234567`). */
 const MAX_NUMBER_JSON = 25;
@@ -79,12 +74,12 @@ export function metadataShape(value: object): MetadataShape {
   // Brackets, and per member its key, colon and comma: a bound, not the length.
   let bound = 0;
   for (;;) {
-    if (depth > METADATA_MAX_DEPTH) return TOO_DEEP;
+    if (depth > METADATA_MAX_DEPTH) return 'depth';
     bound += 2;
     if (Array.isArray(node)) {
       const items = node as readonly unknown[];
       visited += items.length;
-      if (visited > LOG_LIMITS.maxMetadataLength) return TOO_LARGE;
+      if (visited > LOG_LIMITS.maxMetadataLength) return 'size';
       for (let i = 0; i < items.length; i++) {
         const child = items[i];
         if (typeof child === 'object' && child !== null) {
@@ -97,7 +92,7 @@ export function metadataShape(value: object): MetadataShape {
     } else {
       const members = node as Readonly<Record<string, unknown>>;
       for (const key in members) {
-        if (++visited > LOG_LIMITS.maxMetadataLength) return TOO_LARGE;
+        if (++visited > LOG_LIMITS.maxMetadataLength) return 'size';
         const child = members[key];
         if (typeof child === 'object' && child !== null) {
           (pending ??= []).push({ node: child, depth: depth + 1 });
@@ -112,5 +107,5 @@ export function metadataShape(value: object): MetadataShape {
     node = next.node;
     depth = next.depth;
   }
-  return bound <= LOG_LIMITS.maxMetadataLength ? FITS : MEASURE;
+  return bound <= LOG_LIMITS.maxMetadataLength ? 'fits' : 'measure';
 }
