@@ -24,6 +24,7 @@ import {
   validateUpdate,
 } from './query-validation.ts';
 import type { ValidatedUpdate } from './query-validation.ts';
+import { StatementCache } from '../sqlite/statements.ts';
 import { fieldExpr, orderByClause, whereClause } from './sqlite-filter-sql.ts';
 
 /** SQLITE_CONSTRAINT_PRIMARYKEY and SQLITE_CONSTRAINT_UNIQUE extended result codes. */
@@ -75,28 +76,21 @@ function parseDoc<T>(row: Record<string, SQLInputValue> | undefined): T | null {
 }
 
 class SqliteCollection<T extends BaseDocument> implements Collection<T> {
-  readonly #db: DatabaseSync;
   readonly #name: string;
   readonly #table: string;
   readonly #insert: StatementSync;
   /** Prepared statements keyed by their SQL text: filters of the same shape reuse one statement. */
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements: StatementCache;
 
   constructor(db: DatabaseSync, name: string) {
-    this.#db = db;
+    this.#statements = new StatementCache(db);
     this.#name = name;
     this.#table = `"c_${name}"`;
     this.#insert = db.prepare(`INSERT INTO ${this.#table} (_id, doc) VALUES (?, ?)`);
   }
 
   #prepare(sql: string): StatementSync {
-    let stmt = this.#statements.get(sql);
-    if (stmt === undefined) {
-      stmt = this.#db.prepare(sql);
-      if (this.#statements.size > 500) this.#statements.clear();
-      this.#statements.set(sql, stmt);
-    }
-    return stmt;
+    return this.#statements.get(sql);
   }
 
   async insertOne(doc: T): Promise<void> {

@@ -22,7 +22,7 @@
  * (sqlite-log-store.ts, #searchPage).
  */
 import type { DatabaseSync, SQLOutputValue, StatementSync } from 'node:sqlite';
-import { prepareStatement } from '../sqlite/statements.ts';
+import { StatementCache } from '../sqlite/statements.ts';
 
 /** 2020-01-01T00:00:00Z: slots count from here (43 bits of 1/8 ms reach 2054). */
 const SLOT_EPOCH_MS = 1_577_836_800_000;
@@ -154,25 +154,19 @@ export function isBehind(cursor: SearchCursor | null, createdAt: number, id: str
 
 /** Moves not-yet-indexed rows into the FTS table; the caller runs it inside a write transaction. */
 export class SearchIndexer {
-  readonly #db: DatabaseSync;
   readonly #nextRowid = new Map<number, bigint>();
   readonly #cursors = new Map<number, SearchCursor | null>();
   /** Servers whose walk may have rows ahead of it (all of them after opening; then those inserted into). */
   readonly #pending = new Set<number>();
   #pendingLoaded = false;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements: StatementCache;
 
   constructor(db: DatabaseSync) {
-    this.#db = db;
+    this.#statements = new StatementCache(db);
   }
 
   #prepare(sql: string): StatementSync {
-    let stmt = this.#statements.get(sql);
-    if (!stmt) {
-      stmt = prepareStatement(this.#db, sql);
-      this.#statements.set(sql, stmt);
-    }
-    return stmt;
+    return this.#statements.get(sql);
   }
 
   /** Forget cached state (a rolled-back transaction may have changed some of it). */

@@ -34,7 +34,7 @@ import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts'
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
-import { prepareStatement } from '../sqlite/statements.ts';
+import { prepareStatement, StatementCache } from '../sqlite/statements.ts';
 import { DEFAULT_INDEX_CHUNK_ROWS, DEFAULT_INDEX_GATHER_MS, IndexSchedule } from './index-schedule.ts';
 import { SearchIndexThread } from './search-index-thread.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
@@ -196,7 +196,7 @@ export class SqliteLogStore implements LogStore {
   readonly #countCap: number;
   readonly #chunk: number;
   readonly #serverKeys = new Map<string, number>();
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements: StatementCache;
   readonly #inserts = new Map<number, StatementSync>();
   readonly #indexer: SearchIndexer;
   readonly #indexMode: 'background' | 'eager' | 'off';
@@ -216,6 +216,7 @@ export class SqliteLogStore implements LogStore {
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.#db = new DatabaseSync(file);
+    this.#statements = new StatementCache(this.#db);
     this.#db.exec(PAGE_SIZE_SQL);
     this.#db.exec(PRAGMAS_SQL);
     this.#wal = this.#registerWal(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
@@ -345,12 +346,7 @@ export class SqliteLogStore implements LogStore {
   }
 
   #prepare(sql: string): StatementSync {
-    let stmt = this.#statements.get(sql);
-    if (stmt === undefined) {
-      stmt = prepareStatement(this.#db, sql);
-      this.#statements.set(sql, stmt);
-    }
-    return stmt;
+    return this.#statements.get(sql);
   }
 
   /** The small integer standing for a server id; undefined for a server that never stored a log. */

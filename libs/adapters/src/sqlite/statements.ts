@@ -16,3 +16,38 @@ export function prepareStatement(db: DatabaseSync, sql: string): StatementSync {
   if (statement.columns().length === 0) statement.setReadBigInts(true);
   return statement;
 }
+
+/** How many statements a StatementCache keeps before it starts over. */
+export const STATEMENT_CACHE_LIMIT = 500;
+
+/**
+ * One connection's prepared statements by SQL text, each prepared once (prepareStatement), so filters of the
+ * same shape reuse one statement. The stores build SQL from a query's filters, so a long-lived connection
+ * sees many shapes: past `limit` statements the cache starts over rather than keep every shape it ever ran
+ * (preparing one again costs microseconds).
+ */
+export class StatementCache {
+  readonly #db: DatabaseSync;
+  readonly #limit: number;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync, limit = STATEMENT_CACHE_LIMIT) {
+    this.#db = db;
+    this.#limit = limit;
+  }
+
+  /** Statements held now (tests). */
+  get size(): number {
+    return this.#statements.size;
+  }
+
+  get(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = prepareStatement(this.#db, sql);
+      if (this.#statements.size >= this.#limit) this.#statements.clear();
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
