@@ -66,7 +66,7 @@ COPY services ./services
 COPY gateway ./gateway
 COPY web/package.json ./web/package.json
 COPY --from=build /app/web/dist ./web/dist
-COPY scripts/warm-compile-cache.ts ./scripts/
+COPY scripts/warm-compile-cache.ts scripts/node-flags.mjs ./scripts/
 # The official image ships the unprivileged `node` user (uid/gid 1000). The code stays root-owned and
 # read-only to it; writable are DATA_DIR (all-in-one data, per-service scratch directories) and Node's
 # compile cache (below).
@@ -90,4 +90,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and receives SIGTERM directly (the launcher drains and closes adapters).
-CMD ["node", "gateway/src/main.ts"]
+# The V8 flags are scripts/node-flags.mjs's NODE_FLAGS (why there; deploy/check-manifests.mjs holds the two equal).
+CMD ["node", "--no-memory-pool-share-memory-on-teardown", "gateway/src/main.ts"]

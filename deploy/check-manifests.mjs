@@ -38,6 +38,7 @@ import { ENV_NAMES, loadConfig } from '@skald/config';
 import { TIER_KEYS } from '@skald/contracts';
 import { PHOTO_MEMORY_BOUND_BYTES } from '@skald/ingestion-service/testing';
 import { SHARED_REDIS_ADAPTERS, SKALD_PROCESSES, ownedSettings, requiredSettings } from './processes.ts';
+import { NODE_FLAGS } from '../scripts/node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const failures = [];
@@ -200,7 +201,8 @@ function checkDockerfile() {
     }
   }
   check(/^USER 1000:1000$/m.test(dockerfile), 'Dockerfile: the runtime does not run as the numeric non-root user');
-  check(dockerfile.includes('CMD ["node", "gateway/src/main.ts"]'), 'Dockerfile: CMD is not node gateway/src/main.ts');
+  const cmd = JSON.stringify(['node', ...NODE_FLAGS, 'gateway/src/main.ts']).replaceAll(',', ', ');
+  check(dockerfile.includes(`CMD ${cmd}`), `Dockerfile: CMD is not ${cmd} (node, the V8 flags of scripts/node-flags.mjs, the launcher)`);
   check(/^HEALTHCHECK .*\n.*\/health/m.test(dockerfile), 'Dockerfile: no HEALTHCHECK on /health');
   check(/^EXPOSE 8080$/m.test(dockerfile), 'Dockerfile: does not EXPOSE 8080');
   check(existsSync(join(root, 'gateway', 'src', 'main.ts')), 'gateway/src/main.ts (the CMD) does not exist');
@@ -217,12 +219,12 @@ function checkCompileCacheWarmUp(dockerfile) {
   const cacheEnv = /^ENV NODE_COMPILE_CACHE=(\S+)$/m.exec(runtime);
   const warmUp = runtime.search(/^RUN node scripts\/warm-compile-cache\.ts$/m);
   const user = runtime.search(/^USER 1000:1000$/m);
-  const copied = runtime.search(/^COPY scripts\/warm-compile-cache\.ts \.\/scripts\/$/m);
+  const copied = runtime.search(/^COPY scripts\/warm-compile-cache\.ts scripts\/node-flags\.mjs \.\/scripts\/$/m);
   if (!check(cacheEnv !== null, 'Dockerfile: the runtime stage does not set NODE_COMPILE_CACHE')) return;
   check(warmUp >= 0, 'Dockerfile: the runtime stage does not warm the compile cache (RUN node scripts/warm-compile-cache.ts)');
   check(warmUp > runtime.indexOf(cacheEnv[0]), 'Dockerfile: the compile cache is warmed before NODE_COMPILE_CACHE is set');
   check(user >= 0 && warmUp > user, 'Dockerfile: the compile cache is not warmed as USER 1000:1000 (Node keys the cache by uid)');
-  check(copied >= 0 && copied < warmUp, 'Dockerfile: scripts/warm-compile-cache.ts is not copied before it runs');
+  check(copied >= 0 && copied < warmUp, 'Dockerfile: scripts/warm-compile-cache.ts and node-flags.mjs (its V8 flags) are not copied before it runs');
   check(existsSync(join(root, 'scripts', 'warm-compile-cache.ts')), 'scripts/warm-compile-cache.ts (run by the Dockerfile) does not exist');
   // What the warm-up script imports from scripts/ must be in the image too (it copies nothing else of scripts/).
   const imported = [...readFileSync(join(root, 'scripts', 'warm-compile-cache.ts'), 'utf8').matchAll(/from '\.\/([\w.-]+\.ts)'/g)].map((m) => m[1]);

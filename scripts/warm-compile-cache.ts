@@ -6,8 +6,8 @@
  *
  * Two Node processes, both with the caller's environment (the cache's directory is keyed by Node's
  * version, the V8 flags, the CPU's features and the uid, so NODE_OPTIONS and the user must be those of
- * the runs that will read it):
- *   1. the all-in-one as it is deployed (`node gateway/src/main.ts`, TARGET=all) on a throwaway DATA_DIR
+ * the runs that will read it; both run with NODE_FLAGS, scripts/node-flags.mjs, as every Skald process does):
+ *   1. the all-in-one as it is deployed (`node <NODE_FLAGS> gateway/src/main.ts`, TARGET=all) on a throwaway DATA_DIR
  *      and free loopback ports, until GET /health answers 200, then stopped with SIGTERM (the launcher
  *      drains and exits 0; Node writes the cache on the way out);
  *   2. an import of every workspace module besides the process entries (libs, services, gateway), which
@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../libs/testing/src/free-port.ts';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 export interface WarmUpOptions {
   /** The source tree (its gateway/src/main.ts is started, its workspace modules imported). */
@@ -81,7 +82,8 @@ interface Run {
 }
 
 function run(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Run {
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // With the V8 flags of every Skald process: Node keys the compile cache by them (scripts/node-flags.mjs).
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEPT);

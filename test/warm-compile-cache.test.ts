@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { compileCacheDirectory, warmCompileCache, workspaceModules } from '../scripts/warm-compile-cache.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,14 +25,14 @@ async function emptyCache(): Promise<string> {
   return dir;
 }
 
-/** Imports `modules` in a fresh Node on the cache `dir`; answers whether Node loaded its TypeScript stripper. */
+/** Imports `modules` in a fresh Node on the cache `dir` (with Skald's V8 flags, part of the cache's key); answers whether Node loaded its TypeScript stripper. */
 function strippedOnTheFly(dir: string, modules: readonly string[]): boolean {
   const code = `
     import { pathToFileURL } from 'node:url';
     for (const file of process.argv.slice(1)) await import(pathToFileURL(file).href);
     console.log(JSON.stringify(process.moduleLoadList.some((m) => m.includes('internal/deps/amaro'))));
   `;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', code, ...modules.map((module) => join(ROOT, module))], {
+  const result = spawnSync(process.execPath, [...NODE_FLAGS, '--input-type=module', '-e', code, ...modules.map((module) => join(ROOT, module))], {
     cwd: ROOT,
     env: { ...process.env, NODE_COMPILE_CACHE: dir },
     encoding: 'utf8',

@@ -14,6 +14,7 @@
  * tail included). AB_PATH=batch: batches of 1000 at 8 connections, CPU per log until every acknowledged log
  * is stored, as ingest.bench.ts measures the batch path.
  *
+ * Both sides run with the deployed V8 flags (scripts/node-flags.mjs), but a side on a Node of its own (below).
  * AB_A_ARGS / AB_B_ARGS: Node and V8 flags for that side's process (space-separated, on its command line,
  * so V8 flags NODE_OPTIONS refuses work too): `AB_BASE=. AB_B_ARGS=--single-threaded-gc` compares one tree
  * with and without a flag. AB_A_NODE / AB_B_NODE: that side's Node binary (default: the one running ab.ts), to
@@ -30,7 +31,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summariseAllocations } from './alloc-summary.ts';
 import type { HeapNode } from './alloc-summary.ts';
-import { AS_DEPLOYED } from './as-deployed.ts';
+import { AS_DEPLOYED, AS_DEPLOYED_ARGV } from './as-deployed.ts';
 import { BATCH_BODY, BATCH_SIZE, SINGLE_BODY } from './bodies.ts';
 import type { LoopDelay } from './child-rpc.ts';
 import type { LoadResult } from './load-generator.ts';
@@ -51,8 +52,12 @@ const env = AS_DEPLOYED;
 const plan = pinningPlan();
 pinSelf(plan.loadCpu);
 const load = PinnedChild.start('load generator', './load-generator.ts', plan.loadCpu);
-const argsOf = (side: 'A' | 'B'): string[] => (process.env[`AB_${side}_ARGS`] ?? '').split(' ').filter((arg) => arg !== '');
 const nodeOf = (side: 'A' | 'B'): string | undefined => process.env[`AB_${side}_NODE`];
+/** The deployed V8 flags, then AB_<side>_ARGS; another runtime (AB_<side>_NODE) may not know them: it takes its own. */
+const argsOf = (side: 'A' | 'B'): string[] => [
+  ...(nodeOf(side) === undefined ? AS_DEPLOYED_ARGV : []),
+  ...(process.env[`AB_${side}_ARGS`] ?? '').split(' ').filter((arg) => arg !== ''),
+];
 const sides = [
   { name: 'A', child: PinnedChild.start('A', join(base, 'scripts/bench/pinned/skald-server.ts'), plan.serverCpu, { env, execArgv: argsOf('A'), node: nodeOf('A') }) },
   { name: 'B', child: PinnedChild.start('B', './skald-server.ts', plan.serverCpu, { env, execArgv: argsOf('B'), node: nodeOf('B') }) },

@@ -4,6 +4,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NODE_FLAGS } from '../../node-flags.mjs';
 import { warmCompileCache } from '../../warm-compile-cache.ts';
 import { PinnedChild } from './pinned-child.ts';
 
@@ -17,6 +18,9 @@ export const AS_DEPLOYED: Readonly<Record<string, string>> = {
   // BENCH_SKALD_NODE_OPTIONS: Node/V8 options for the all-in-one only (e.g. --max-semi-space-size=2).
   ...(process.env['BENCH_SKALD_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_SKALD_NODE_OPTIONS'] } : {}),
 };
+
+/** The V8 flags of every Skald process, on the command line as the image's CMD passes them (scripts/node-flags.mjs). */
+export const AS_DEPLOYED_ARGV: readonly string[] = NODE_FLAGS;
 
 /**
  * How long the provisioned process is left idle before its RSS is read: past V8's own memory reducer,
@@ -36,5 +40,5 @@ export const IDLE_SETTLE_MS = 10_000;
  */
 export async function warmAsDeployed(tree: string, cpu: number | null): Promise<void> {
   await warmCompileCache({ root: tree, env: { ...process.env, ...AS_DEPLOYED } });
-  await PinnedChild.start('all-in-one (compile cache warm-up)', join(tree, 'scripts/bench/pinned/skald-server.ts'), cpu, { env: AS_DEPLOYED }).close();
+  await PinnedChild.start('all-in-one (compile cache warm-up)', join(tree, 'scripts/bench/pinned/skald-server.ts'), cpu, { env: AS_DEPLOYED, execArgv: AS_DEPLOYED_ARGV }).close();
 }
