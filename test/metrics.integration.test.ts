@@ -38,7 +38,7 @@ async function start(name: string, env: Record<string, string>): Promise<{ proc:
   const proc = spawnSkald(name, await freePort(), { ...env, METRICS_PORT: '0' });
   started.push(proc);
   await waitForOk(proc, '/health', 30_000);
-  return { proc, metricsPort: metricsPortOf(proc) };
+  return { proc, metricsPort: await metricsPortOf(proc) };
 }
 
 describe('metrics of a running all-in-one', () => {

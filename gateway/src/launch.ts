@@ -21,6 +21,9 @@ export async function launch(config: SkaldConfig, options: LauncherOptions = {})
   const running = await buildProcess(config, options);
   await running.start();
   registerProcessMetrics(running.app.metrics);
+  // The requested port first: a metrics listener on METRICS_PORT=0 takes any free port, which could be the
+  // one PORT names while it is still unbound (seen in a test: EADDRINUSE on PORT at start).
+  const address = await running.app.listen({ host: config.host, port: config.port });
   const metrics = await startMetricsServer({ registry: running.app.metrics, host: config.host, port: config.metricsPort, log: running.app.log });
   installGracefulShutdown({
     app: running.app,
@@ -28,7 +31,6 @@ export async function launch(config: SkaldConfig, options: LauncherOptions = {})
     timeoutMs: config.shutdownTimeoutMs,
     log: running.app.log,
   });
-  const address = await running.app.listen({ host: config.host, port: config.port });
   running.app.log.info(
     { target: config.target, mode: config.mode, dataDir: config.dataDir, adapters: config.adapters, startupMs: Date.now() - started },
     `Skald (${config.target}) listening on ${address}`,

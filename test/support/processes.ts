@@ -129,8 +129,13 @@ export function distributedEnv(root: string, redisUrl: string, redisPrefix: stri
  * process logs again). Tests start processes with METRICS_PORT 0: a port picked by the test and bound
  * later by the process can be taken in between by another test file running in parallel.
  */
-export function metricsPortOf(proc: SkaldProcess): number {
-  const bound = [...proc.output().matchAll(/metrics at http:\/\/[^\s"]+:(\d+)\/metrics/g)].at(-1);
-  if (bound === undefined) throw new Error(`${proc.name} logged no metrics listener:\n${proc.output().slice(-2000)}`);
-  return Number(bound[1]);
+export async function metricsPortOf(proc: SkaldProcess, timeoutMs = 10_000): Promise<number> {
+  // The metrics listener starts just after the HTTP port is bound, so /health may answer before its line.
+  const started = Date.now();
+  for (;;) {
+    const bound = [...proc.output().matchAll(/metrics at http:\/\/[^\s"]+:(\d+)\/metrics/g)].at(-1);
+    if (bound !== undefined) return Number(bound[1]);
+    if (Date.now() - started > timeoutMs) throw new Error(`${proc.name} logged no metrics listener:\n${proc.output().slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

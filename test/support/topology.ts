@@ -172,7 +172,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     envOf: (name) => envs.get(name)!,
     everyProcess: () => everyProcess,
     async scrape(name) {
-      const response = await fetch(`http://127.0.0.1:${metricsPortOf(running.get(name)!)}/metrics`, { signal: AbortSignal.timeout(5_000) });
+      const response = await fetch(`http://127.0.0.1:${await metricsPortOf(running.get(name)!)}/metrics`, { signal: AbortSignal.timeout(5_000) });
       if (response.status !== 200) throw new Error(`${name} /metrics answered ${response.status}`);
       return response.text();
     },
