@@ -43,7 +43,7 @@ import type { BenchRow } from './bench-row.ts';
 import { BATCH_BODY, BATCH_SIZE, MULTIPART_BOUNDARY, SINGLE_BODY, photoForm, screenshot } from './pinned/bodies.ts';
 import type { LoadResult, PostLoad } from './pinned/load-generator.ts';
 import type { Rate } from './pinned/limits.ts';
-import { AS_DEPLOYED, AS_DEPLOYED_ARGV, IDLE_SETTLE_MS, warmAsDeployed } from './pinned/as-deployed.ts';
+import { asDeployed, IDLE_SETTLE_MS, warmAsDeployed } from './pinned/as-deployed.ts';
 import { PinnedChild, pinSelf, pinningPlan } from './pinned/pinned-child.ts';
 import type { LoopDelay, RssSplit } from './pinned/child-rpc.ts';
 import type { TurnsSummary } from './pinned/loop-turns.ts';
@@ -395,7 +395,7 @@ function describeIdle(reading: IdleReading): string {
  */
 async function coldIdleRss(cpu: number | null): Promise<IdleReading> {
   const emptyCache = await mkdtemp(join(tmpdir(), 'skald-bench-cold-cache-'));
-  const skald = PinnedChild.start('all-in-one (cold compile cache)', './skald-server.ts', cpu, { env: { ...AS_DEPLOYED, NODE_COMPILE_CACHE: emptyCache }, execArgv: AS_DEPLOYED_ARGV });
+  const skald = PinnedChild.start('all-in-one (cold compile cache)', './skald-server.ts', cpu, asDeployed({ NODE_COMPILE_CACHE: emptyCache }));
   try {
     await skald.call<Provisioned>('provision');
     return await idleRss(skald);
@@ -413,8 +413,8 @@ export async function run(): Promise<BenchRow[]> {
   await warmAsDeployed(fileURLToPath(new URL('../..', import.meta.url)), plan.serverCpu);
   const load = PinnedChild.start('load generator', './load-generator.ts', plan.loadCpu);
   const bare = PinnedChild.start('bare Fastify', './bare-server.ts', plan.serverCpu);
-  const skald = PinnedChild.start('all-in-one', './skald-server.ts', plan.serverCpu, { env: AS_DEPLOYED, execArgv: AS_DEPLOYED_ARGV });
-  const free = PinnedChild.start('all-in-one, free bus', './skald-server.ts', plan.serverCpu, { env: { ...AS_DEPLOYED, BENCH_FREE_BUS: '1' }, execArgv: AS_DEPLOYED_ARGV });
+  const skald = PinnedChild.start('all-in-one', './skald-server.ts', plan.serverCpu, asDeployed());
+  const free = PinnedChild.start('all-in-one, free bus', './skald-server.ts', plan.serverCpu, asDeployed({ BENCH_FREE_BUS: '1' }));
   const limits = PinnedChild.start('limits', './limits.ts', plan.serverCpu);
   const rows: BenchRow[] = [];
   try {

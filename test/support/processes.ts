@@ -131,11 +131,9 @@ export function distributedEnv(root: string, redisUrl: string, redisPrefix: stri
  */
 export async function metricsPortOf(proc: SkaldProcess, timeoutMs = 10_000): Promise<number> {
   // The metrics listener starts just after the HTTP port is bound, so /health may answer before its line.
-  const started = Date.now();
-  for (;;) {
-    const bound = [...proc.output().matchAll(/metrics at http:\/\/[^\s"]+:(\d+)\/metrics/g)].at(-1);
-    if (bound !== undefined) return Number(bound[1]);
-    if (Date.now() - started > timeoutMs) throw new Error(`${proc.name} logged no metrics listener:\n${proc.output().slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const bound = async () => [...proc.output().matchAll(/metrics at http:\/\/[^\s"]+:(\d+)\/metrics/g)].at(-1)?.[1];
+  const port = await eventually(`${proc.name} to log its metrics listener`, bound, timeoutMs, 50).catch((error: unknown) => {
+    throw new Error(`${String(error)}:\n${proc.output().slice(-2000)}`);
+  });
+  return Number(port);
 }

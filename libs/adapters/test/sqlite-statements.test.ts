@@ -5,10 +5,10 @@ import { prepareStatement, StatementCache } from '../src/sqlite/statements.ts';
 /** A rowid past 2^53, as the log store's search index writes from the 1024th server on. */
 const WIDE_ROWID = 2n ** 60n;
 
-describe('prepareStatement', () => {
-  let db: DatabaseSync;
-  afterEach(() => db.close());
+let db: DatabaseSync;
+afterEach(() => db.close());
 
+describe('prepareStatement', () => {
   function connectionAfterAWideRowid(): DatabaseSync {
     db = new DatabaseSync(':memory:');
     db.exec('CREATE TABLE wide (id INTEGER PRIMARY KEY); CREATE TABLE items (name TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID');
@@ -33,9 +33,6 @@ describe('prepareStatement', () => {
 });
 
 describe('StatementCache', () => {
-  let db: DatabaseSync;
-  afterEach(() => db.close());
-
   function items(): DatabaseSync {
     db = new DatabaseSync(':memory:');
     db.exec('CREATE TABLE items (name TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID');

@@ -31,7 +31,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { summariseAllocations } from './alloc-summary.ts';
 import type { HeapNode } from './alloc-summary.ts';
-import { AS_DEPLOYED, AS_DEPLOYED_ARGV } from './as-deployed.ts';
+import { asDeployed } from './as-deployed.ts';
 import { BATCH_BODY, BATCH_SIZE, SINGLE_BODY } from './bodies.ts';
 import type { LoopDelay } from './child-rpc.ts';
 import type { LoadResult } from './load-generator.ts';
@@ -46,8 +46,9 @@ const SECONDS = Number(process.env['BENCH_DURATION_S'] ?? 5);
 const BATCH = process.env['AB_PATH'] === 'batch';
 if (!BATCH && (process.env['AB_PATH'] ?? 'single') !== 'single') throw new Error('AB_PATH: single or batch');
 const unit = BATCH ? 'log' : 'req';
-// Both trees' all-in-ones run as deployed (the bench's own environment, one copy of it).
-const env = AS_DEPLOYED;
+// Both trees' all-in-ones run as deployed (the bench's own environment and V8 flags, one copy of them).
+const deployed = asDeployed();
+const env = deployed.env;
 
 const plan = pinningPlan();
 pinSelf(plan.loadCpu);
@@ -55,7 +56,7 @@ const load = PinnedChild.start('load generator', './load-generator.ts', plan.loa
 const nodeOf = (side: 'A' | 'B'): string | undefined => process.env[`AB_${side}_NODE`];
 /** The deployed V8 flags, then AB_<side>_ARGS; another runtime (AB_<side>_NODE) may not know them: it takes its own. */
 const argsOf = (side: 'A' | 'B'): string[] => [
-  ...(nodeOf(side) === undefined ? AS_DEPLOYED_ARGV : []),
+  ...(nodeOf(side) === undefined ? deployed.execArgv : []),
   ...(process.env[`AB_${side}_ARGS`] ?? '').split(' ').filter((arg) => arg !== ''),
 ];
 const sides = [

@@ -19,8 +19,13 @@ export const AS_DEPLOYED: Readonly<Record<string, string>> = {
   ...(process.env['BENCH_SKALD_NODE_OPTIONS'] ? { NODE_OPTIONS: process.env['BENCH_SKALD_NODE_OPTIONS'] } : {}),
 };
 
-/** The V8 flags of every Skald process, on the command line as the image's CMD passes them (scripts/node-flags.mjs). */
-export const AS_DEPLOYED_ARGV: readonly string[] = NODE_FLAGS;
+/**
+ * PinnedChild.start's options for an all-in-one started as deployed: AS_DEPLOYED (plus `env`), and the V8 flags
+ * of every Skald process on its command line, as the image's CMD passes them (scripts/node-flags.mjs).
+ */
+export function asDeployed(env: Readonly<Record<string, string>> = {}): { env: Record<string, string>; execArgv: readonly string[] } {
+  return { env: { ...AS_DEPLOYED, ...env }, execArgv: NODE_FLAGS };
+}
 
 /**
  * How long the provisioned process is left idle before its RSS is read: past V8's own memory reducer,
@@ -40,5 +45,5 @@ export const IDLE_SETTLE_MS = 10_000;
  */
 export async function warmAsDeployed(tree: string, cpu: number | null): Promise<void> {
   await warmCompileCache({ root: tree, env: { ...process.env, ...AS_DEPLOYED } });
-  await PinnedChild.start('all-in-one (compile cache warm-up)', join(tree, 'scripts/bench/pinned/skald-server.ts'), cpu, { env: AS_DEPLOYED, execArgv: AS_DEPLOYED_ARGV }).close();
+  await PinnedChild.start('all-in-one (compile cache warm-up)', join(tree, 'scripts/bench/pinned/skald-server.ts'), cpu, asDeployed()).close();
 }

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AS_DEPLOYED, AS_DEPLOYED_ARGV, IDLE_SETTLE_MS, warmAsDeployed } from './as-deployed.ts';
+import { asDeployed, IDLE_SETTLE_MS, warmAsDeployed } from './as-deployed.ts';
 import type { RssSplit } from './child-rpc.ts';
 import { PinnedChild, pinningPlan } from './pinned-child.ts';
 
@@ -26,7 +26,7 @@ const plan = pinningPlan();
 for (const tree of trees) await warmAsDeployed(tree, plan.serverCpu);
 for (let start = 1; start <= starts; start++) {
   for (const tree of trees) {
-    const child = PinnedChild.start(tree, join(tree, 'scripts/bench/pinned/skald-server.ts'), plan.serverCpu, { env: AS_DEPLOYED, execArgv: AS_DEPLOYED_ARGV });
+    const child = PinnedChild.start(tree, join(tree, 'scripts/bench/pinned/skald-server.ts'), plan.serverCpu, asDeployed());
     try {
       await child.call('provision');
       await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
