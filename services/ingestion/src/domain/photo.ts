@@ -16,6 +16,8 @@ import type { StoredFormat } from './photo-size.ts';
 
 export { MAX_PHOTO_BYTES, MAX_PIXELS } from './photo-size.ts';
 export const THUMB_SIZE = 320;
+/** The 413's text for an upload over MAX_PHOTO_BYTES, whichever route read it. */
+export const PHOTO_TOO_LARGE = 'Photo is larger than 10 MB';
 
 const ALLOWED = {
   'image/jpeg': { format: 'jpeg', ext: 'jpg' },

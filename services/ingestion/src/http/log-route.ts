@@ -2,28 +2,27 @@
  * POST /logs (spec 001 §3): one log as a JSON object, or a batch of 1..1000 as a JSON array.
  *
  * Order of checks, each answering before any work the next step would cost:
- *   key (401) -> suspension (403) -> whole body valid (400/413/415) -> quota per log (429) -> durable
- *   publish (503 if the bus refuses) -> 201 with the generated id(s).
+ *   key (401) -> suspension (403) -> whole body valid (400/413/415) -> then the intake use case
+ *   (domain/intake.ts): quota per log (429) -> durable publish (503 if the bus refuses) -> 201 with the
+ *   generated id(s).
  * Nothing from a refused request is published, and a refused request costs no quota: the points are
  * consumed only after the body is valid and given back if the publish fails.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CompatStatusSchema, PostLogsAnswerSchema } from '@skald/contracts';
-import { HttpError } from '@skald/service-kit';
-import { toAccepted } from '../domain/accepted-log.ts';
-import { InvalidFieldError, parseLogBody } from '../domain/log-input.ts';
-import type { ParsedLogBody } from '../domain/log-input.ts';
-import { uuidv7 } from '../domain/uuidv7.ts';
-import { INGESTION_REFUSALS, acceptedLogsCounter, admitQuota, unavailable } from './admission.ts';
+import type { CompatStatus } from '@skald/contracts';
+import { acceptLogs } from '../domain/intake.ts';
+import { parseLogBody } from '../domain/log-input.ts';
+import { INGESTION_REFUSALS, LOGS_BODY_LIMIT, acceptedLogsCounter } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
-import { acceptFivemanage } from './compat/fivemanage-answer.ts';
+import { translated } from './field-errors.ts';
 
-/** JSON body limit of POST /logs: a batch of 1000 typical logs fits with a wide margin. */
-export const LOGS_BODY_LIMIT = 5 * 1024 * 1024;
+/** How POST /logs answers a key sent as the raw Authorization header: Fivemanage's route (routes.ts gives it). */
+export type RawKeyLogs = (request: FastifyRequest) => Promise<CompatStatus>;
 
-export async function registerLogRoute(app: FastifyInstance, deps: IngestionRouteDeps, apiKey: ApiKeyHook): Promise<void> {
+export async function registerLogRoute(app: FastifyInstance, deps: IngestionRouteDeps, apiKey: ApiKeyHook, rawKeyLogs: RawKeyLogs): Promise<void> {
   const acceptedLogs = acceptedLogsCounter(app);
   app.post(
     '/logs',
@@ -47,28 +46,13 @@ export async function registerLogRoute(app: FastifyInstance, deps: IngestionRout
     },
     async (request, reply) => {
       // Fivemanage clients (qb-log, the Fivemanage SDK) post here with `Authorization: <key>`.
-      if (request.apiKeySource === 'raw') return acceptFivemanage(deps, request);
+      if (request.apiKeySource === 'raw') return rawKeyLogs(request);
       const owner = apiKeyOwnerOf(request);
-      let parsed: ParsedLogBody;
-      try {
-        parsed = parseLogBody(request.body);
-      } catch (error) {
-        if (error instanceof InvalidFieldError) throw new HttpError(400, error.message, { extra: { field: error.field } });
-        throw error;
-      }
-      const at = deps.now();
-      const quota = await admitQuota(deps.counters, request, owner, parsed.logs.length, at);
-      const accepted = parsed.logs.map((input) => toAccepted(input, uuidv7(at), at));
-      try {
-        await deps.publisher.publish(owner.serverId, accepted, at);
-      } catch (error) {
-        request.log.error({ err: error }, 'publishing accepted logs failed');
-        await quota.giveBack();
-        throw unavailable();
-      }
-      acceptedLogs.inc({ route: request.routeOptions.url ?? '/logs' }, accepted.length);
+      const parsed = translated(() => parseLogBody(request.body));
+      const ids = await acceptLogs(deps, owner, parsed.logs, request.log);
+      acceptedLogs.inc({ route: request.routeOptions.url ?? '/logs' }, ids.length);
       reply.code(201);
-      return parsed.batch ? { ids: accepted.map((log) => log.id) } : { id: accepted[0]!.id };
+      return parsed.batch ? { ids } : { id: ids[0]! };
     },
   );
 }

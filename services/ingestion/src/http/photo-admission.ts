@@ -5,16 +5,10 @@
  * the gate when its answer is sent or its connection closes, whichever comes first.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { HttpError } from '@skald/service-kit';
 import { PhotoBusyError } from '../domain/photo-gate.ts';
 import type { PhotoGate } from '../domain/photo-gate.ts';
 import { photoGate } from '../domain/photo-memory.ts';
-import { retryDelay } from './admission.ts';
-
-/** 503: nothing of the upload was accepted; the client sends it again after Retry-After. */
-export function photoBusy(error: PhotoBusyError): HttpError {
-  return new HttpError(503, 'Service Unavailable', retryDelay(error.retryAfterSeconds));
-}
+import { photoBusy } from '../domain/refusals.ts';
 
 export function admitPhoto(gate: PhotoGate = photoGate) {
   return (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {

@@ -1,29 +1,24 @@
 /**
  * POST /photologs (spec 001 §7): one image (field `photo`, JPG/PNG/WEBP up to 10 MB) plus the log's text
- * fields, as multipart/form-data. Same order of checks as POST /logs (log-route.ts). The quota is read
- * before the image is processed (domain/photo.ts), so a full quota answers 429 without decoding anything,
- * but consumed only once the image is accepted (a 413 or 415 photo costs nothing) and given back if
- * storing fails. Objects are stored before the event is published. Multipart parsing is registered for
- * this route's scope only.
+ * fields, as multipart/form-data. Same order of checks as POST /logs (log-route.ts): the form is read and
+ * its fields validated here, then the intake use case (domain/intake.ts) reads the quota before the image
+ * is processed, so a full quota answers 429 without decoding anything, consumes it only once the image is
+ * accepted (a 413 or 415 photo costs nothing) and gives it back if storing fails. Objects are stored
+ * before the event is published. Multipart parsing is registered for this route's scope only.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LogAcceptedSchema } from '@skald/contracts';
 import { HttpError } from '@skald/service-kit';
-import { InvalidFieldError, parsePhotoFields } from '../domain/log-input.ts';
-import type { LogInput } from '../domain/log-input.ts';
-import { ImageTooLargeError, MAX_PHOTO_BYTES, processPhoto, UnsupportedImageError } from '../domain/photo.ts';
-import { PhotoBusyError } from '../domain/photo-gate.ts';
-import type { ProcessedPhoto } from '../domain/photo.ts';
-import { storePhotoLog } from '../domain/photo-log.ts';
-import { uuidv7 } from '../domain/uuidv7.ts';
-import { INGESTION_REFUSALS, acceptedLogsCounter, admitQuota, checkQuota, unavailable } from './admission.ts';
+import { acceptPhoto } from '../domain/intake.ts';
+import { parsePhotoFields } from '../domain/log-input.ts';
+import { MAX_PHOTO_BYTES, PHOTO_TOO_LARGE } from '../domain/photo.ts';
+import { INGESTION_REFUSALS, acceptedLogsCounter } from './admission.ts';
 import type { ApiKeyHook } from './api-key-auth.ts';
 import { apiKeyOwnerOf } from './api-key-auth.ts';
 import type { IngestionRouteDeps } from './deps.ts';
-import { admitPhoto, photoBusy } from './photo-admission.ts';
-
-export const PHOTO_TOO_LARGE = 'Photo is larger than 10 MB';
+import { translated } from './field-errors.ts';
+import { admitPhoto } from './photo-admission.ts';
 
 interface PhotoForm {
   readonly photo: Buffer;
@@ -69,27 +64,6 @@ async function readPhotoForm(request: FastifyRequest): Promise<PhotoForm> {
   return { photo, fields };
 }
 
-function photoInput(fields: Readonly<Record<string, string>>): LogInput {
-  try {
-    return parsePhotoFields(fields);
-  } catch (error) {
-    if (error instanceof InvalidFieldError) throw new HttpError(400, error.message, { extra: { field: error.field } });
-    throw error;
-  }
-}
-
-/** The photo re-encoded, its refusals as answers (415, 413, 503); shared with the compatible upload routes. */
-export async function processed(photo: Buffer): Promise<ProcessedPhoto> {
-  try {
-    return await processPhoto(photo);
-  } catch (error) {
-    if (error instanceof UnsupportedImageError) throw new HttpError(415, error.message);
-    if (error instanceof ImageTooLargeError) throw new HttpError(413, error.message);
-    if (error instanceof PhotoBusyError) throw photoBusy(error);
-    throw error;
-  }
-}
-
 export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRouteDeps, apiKey: ApiKeyHook): Promise<void> {
   const acceptedLogs = acceptedLogsCounter(app);
   await app.register(async (photoScope) => {
@@ -119,19 +93,8 @@ export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRo
       async (request, reply) => {
         const owner = apiKeyOwnerOf(request);
         const form = await readPhotoForm(request);
-        const input = photoInput(form.fields);
-        const at = deps.now();
-        await checkQuota(deps.counters, request, owner, 1, at);
-        const photo = await processed(form.photo);
-        const quota = await admitQuota(deps.counters, request, owner, 1, at);
-        const id = uuidv7(at);
-        try {
-          await storePhotoLog(deps, owner.serverId, input, photo, id, at);
-        } catch (error) {
-          request.log.error({ err: error }, 'storing photo log failed');
-          await quota.giveBack();
-          throw unavailable();
-        }
+        const input = translated(() => parsePhotoFields(form.fields));
+        const id = await acceptPhoto(deps, owner, form.photo, input, request.log);
         acceptedLogs.inc({ route: request.routeOptions.url ?? '/photologs' });
         reply.code(201);
         return { id };

@@ -3,6 +3,7 @@ import { metricCounter } from '@skald/service-kit';
 import { REFUSAL_REASONS } from './admission.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
 import { registerCompatRoutes } from './compat/compat-routes.ts';
+import { acceptFivemanage } from './compat/fivemanage-answer.ts';
 import type { IngestionRouteDeps } from './deps.ts';
 import { registerLogRoute } from './log-route.ts';
 import { registerPhotoRoute } from './photo-route.ts';
@@ -14,7 +15,8 @@ import { registerPhotoRoute } from './photo-route.ts';
 export async function registerIngestionRoutes(app: FastifyInstance, deps: IngestionRouteDeps): Promise<void> {
   countOutcomes(app);
   const apiKey = apiKeyAuth(app, deps.directory);
-  await registerLogRoute(app, deps, apiKey);
+  // POST /logs is also Fivemanage's POST /api/logs: a key sent as the raw Authorization header is answered its way.
+  await registerLogRoute(app, deps, apiKey, (request) => acceptFivemanage(deps, request));
   await registerPhotoRoute(app, deps, apiKey);
   await registerCompatRoutes(app, deps);
 }

@@ -22,10 +22,11 @@ import { MAX_PHOTO_BYTES } from '../../domain/photo.ts';
 import { INGESTION_REFUSALS } from '../admission.ts';
 import { apiKeyAuth } from '../api-key-auth.ts';
 import type { IngestionRouteDeps } from '../deps.ts';
+import { translated } from '../field-errors.ts';
 import { admitPhoto } from '../photo-admission.ts';
-import { acceptLogs, translated } from './accept-logs.ts';
+import { acceptCompatLogs } from './accept-logs.ts';
 import { pathKey } from './compat-keys.ts';
-import { acceptPhoto } from './photo-accept.ts';
+import { acceptUpload } from './photo-accept.ts';
 import { readUploadForm } from './upload-form.ts';
 
 /** Discord's own cap per message. */
@@ -71,7 +72,7 @@ async function multipartMessage(deps: IngestionRouteDeps, request: FastifyReques
     const input = translated(() =>
       normalizeLog({ message: file.filename || 'Attachment', type: discordType(restOf(request), undefined), metadata: { attachment: file.filename } }),
     );
-    await acceptPhoto(deps, request, file.bytes, input);
+    await acceptUpload(deps, request, file.bytes, input);
   });
   const payload = fields['payload_json'];
   if (payload !== undefined) {
@@ -90,7 +91,7 @@ async function multipartMessage(deps: IngestionRouteDeps, request: FastifyReques
     throw new HttpError(400, missing.message, { extra: { field: missing.field } });
   }
   const logs = (texts ?? []).map((log) => (skipped.length > 0 ? { ...log, metadata: { ...log.metadata, skippedAttachments: skipped } } : log));
-  await acceptLogs(deps, request, logs);
+  await acceptCompatLogs(deps, request, logs);
 }
 
 export async function registerDiscordRoute(app: FastifyInstance, deps: IngestionRouteDeps): Promise<void> {
@@ -113,7 +114,7 @@ export async function registerDiscordRoute(app: FastifyInstance, deps: Ingestion
     };
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.isMultipart()) await multipartMessage(deps, request);
-      else await acceptLogs(deps, request, translated(() => parseDiscordMessage(request.body, restOf(request))));
+      else await acceptCompatLogs(deps, request, translated(() => parseDiscordMessage(request.body, restOf(request))));
       return reply.code(204).send();
     };
     scope.post('/discord/:key', options, handler);

@@ -1,7 +1,7 @@
 /**
  * The compatible text-log endpoints (docs/INGESTION.md "Compatible endpoints"): each authenticates the
  * server's API key where its client puts it (compat-keys.ts), translates the body (domain/compat/) and
- * accepts the logs through the native path (accept-logs.ts), answering what the client expects:
+ * accepts the logs through the intake use case (accept-logs.ts, domain/intake.ts), answering what the client expects:
  *   POST /loki/api/v1/push      Loki push, JSON or snappy protobuf       204
  *   POST /v2/logs               Datadog logs intake v2                   202
  *   POST /logs/batch, /v3/logs  Fivemanage logs                          200 {"status":"ok"}
@@ -13,11 +13,11 @@ import Type from 'typebox';
 import { CompatStatusSchema } from '@skald/contracts';
 import { parseDatadogBody } from '../../domain/compat/datadog.ts';
 import { parseLokiJson, parseLokiProtobuf } from '../../domain/compat/loki.ts';
-import { INGESTION_REFUSALS } from '../admission.ts';
+import { INGESTION_REFUSALS, LOGS_BODY_LIMIT } from '../admission.ts';
 import { apiKeyAuth } from '../api-key-auth.ts';
 import type { IngestionRouteDeps } from '../deps.ts';
-import { LOGS_BODY_LIMIT } from '../log-route.ts';
-import { acceptLogs, asBadRequest, translated } from './accept-logs.ts';
+import { asBadRequest, translated } from '../field-errors.ts';
+import { acceptCompatLogs } from './accept-logs.ts';
 import { decompressBody } from './body-encoding.ts';
 import { datadogKey, fivemanageKey, lokiKey } from './compat-keys.ts';
 import { acceptFivemanage } from './fivemanage-answer.ts';
@@ -46,7 +46,7 @@ export async function registerLogCompatRoutes(app: FastifyInstance, deps: Ingest
     async (request, reply) => {
       const body = request.body;
       const logs = Buffer.isBuffer(body) ? await parseLokiProtobuf(body).catch(asBadRequest) : translated(() => parseLokiJson(body));
-      await acceptLogs(deps, request, logs);
+      await acceptCompatLogs(deps, request, logs);
       return reply.code(204).send();
     },
   );
@@ -65,7 +65,7 @@ export async function registerLogCompatRoutes(app: FastifyInstance, deps: Ingest
       },
     },
     async (request, reply) => {
-      await acceptLogs(deps, request, translated(() => parseDatadogBody(request.body)));
+      await acceptCompatLogs(deps, request, translated(() => parseDatadogBody(request.body)));
       return reply.code(202).send({});
     },
   );

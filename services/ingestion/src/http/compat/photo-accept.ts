@@ -1,18 +1,14 @@
 /**
- * Accepting one photo log from a compatible upload (screenshot uploads, Discord attachments): the same
- * steps as POST /photologs (photo-route.ts) — quota read before the decode, the image re-encoded, one
- * point consumed once it is accepted and given back if storing fails — and the answer a Fivemanage or
- * screenshot-basic client reads: the id and a link to the photo log's page (login required; never the
- * image itself, whose signed addresses expire).
+ * A photo log from a compatible upload (screenshot uploads, Discord attachments) goes through the one intake
+ * use case (domain/intake.ts), like POST /photologs, and is answered the way a Fivemanage or screenshot-basic
+ * client reads it: the id and a link to the photo log's page (login required; never the image itself,
+ * whose signed addresses expire).
  */
 import type { FastifyRequest } from 'fastify';
-import { storePhotoLog } from '../../domain/photo-log.ts';
+import { acceptPhoto } from '../../domain/intake.ts';
 import type { LogInput } from '../../domain/log-input.ts';
-import { uuidv7 } from '../../domain/uuidv7.ts';
-import { admitQuota, checkQuota, unavailable } from '../admission.ts';
 import { apiKeyOwnerOf } from '../api-key-auth.ts';
 import type { IngestionRouteDeps } from '../deps.ts';
-import { processed } from '../photo-route.ts';
 
 export interface AcceptedPhoto {
   readonly id: string;
@@ -23,19 +19,7 @@ export function photoPageUrl(publicUrl: string, id: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/photologs?id=${encodeURIComponent(id)}`;
 }
 
-export async function acceptPhoto(deps: IngestionRouteDeps, request: FastifyRequest, bytes: Buffer, input: LogInput): Promise<AcceptedPhoto> {
-  const owner = apiKeyOwnerOf(request);
-  const at = deps.now();
-  await checkQuota(deps.counters, request, owner, 1, at);
-  const photo = await processed(bytes);
-  const quota = await admitQuota(deps.counters, request, owner, 1, at);
-  const id = uuidv7(at);
-  try {
-    await storePhotoLog(deps, owner.serverId, input, photo, id, at);
-  } catch (error) {
-    request.log.error({ err: error }, 'storing photo log failed');
-    await quota.giveBack();
-    throw unavailable();
-  }
+export async function acceptUpload(deps: IngestionRouteDeps, request: FastifyRequest, bytes: Buffer, input: LogInput): Promise<AcceptedPhoto> {
+  const id = await acceptPhoto(deps, apiKeyOwnerOf(request), bytes, input, request.log);
   return { id, url: photoPageUrl(deps.publicUrl, id) };
 }

@@ -7,7 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '@skald/service-kit';
-import { PHOTO_TOO_LARGE } from '../photo-route.ts';
+import { PHOTO_TOO_LARGE } from '../../domain/photo.ts';
 
 /** `file`, `image`, `files[]`, `files[3]`, `file1`: the names these clients give an uploaded file. */
 export const FILE_FIELD = /^(file|image|files?(\[\d*\])?|file\d+|photo|screenshot)$/i;

@@ -14,15 +14,14 @@ import { HttpError } from '@skald/service-kit';
 import { CompatShapeError, label, metadataOf } from '../../domain/compat/compat-log.ts';
 import type { LogInput } from '../../domain/log-input.ts';
 import { isPlainObject, normalizeLog } from '../../domain/log-input.ts';
-import { MAX_PHOTO_BYTES } from '../../domain/photo.ts';
+import { MAX_PHOTO_BYTES, PHOTO_TOO_LARGE } from '../../domain/photo.ts';
 import { INGESTION_REFUSALS } from '../admission.ts';
 import { apiKeyAuth } from '../api-key-auth.ts';
 import type { IngestionRouteDeps } from '../deps.ts';
+import { translated } from '../field-errors.ts';
 import { admitPhoto } from '../photo-admission.ts';
-import { PHOTO_TOO_LARGE } from '../photo-route.ts';
-import { translated } from './accept-logs.ts';
 import { fivemanageKey } from './compat-keys.ts';
-import { acceptPhoto } from './photo-accept.ts';
+import { acceptUpload } from './photo-accept.ts';
 import type { AcceptedPhoto } from './photo-accept.ts';
 import { readUploadForm } from './upload-form.ts';
 import type { FormFile } from './upload-form.ts';
@@ -64,7 +63,7 @@ async function multipartUpload(deps: IngestionRouteDeps, request: FastifyRequest
   const upload = file as FormFile | null;
   if (upload === null || upload.bytes.length === 0) throw new HttpError(400, "Invalid field 'file': expected a file in a field named file, image or files[]", { extra: { field: 'file' } });
   const input = uploadInput(fields['filename'] ?? upload.filename, fields['metadata']);
-  return answer(await acceptPhoto(deps, request, upload.bytes, input));
+  return answer(await acceptUpload(deps, request, upload.bytes, input));
 }
 
 const DATA_URL = /^data:[^;,]*(;[^,]*)?,/;
@@ -120,7 +119,7 @@ export async function registerUploadRoutes(app: FastifyInstance, deps: Ingestion
     },
     async (request) => {
       const upload = base64Bytes(request.body);
-      return answer(await acceptPhoto(deps, request, upload.bytes, uploadInput(upload.filename, upload.metadata)));
+      return answer(await acceptUpload(deps, request, upload.bytes, uploadInput(upload.filename, upload.metadata)));
     },
   );
 }
