@@ -1,24 +1,34 @@
 /** Picks what a process runs from config.target and starts listening with graceful shutdown. */
 import type { SkaldConfig } from '@skald/config';
 import { installGracefulShutdown, registerProcessMetrics, startMetricsServer } from '@skald/service-kit';
-import { buildAllInOne } from './all-in-one.ts';
 import type { LauncherOptions, RunningProcess } from './launcher-app.ts';
 
-export async function buildProcess(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
-  if (config.target === 'all') return buildAllInOne(config, options);
-  // The other modes are loaded only when chosen: the proxying gateway pulls in @fastify/reply-from
-  // and undici (~30 MB RSS) that the all-in-one process never uses.
-  if (config.target === 'gateway') {
-    const { buildGateway } = await import('./gateway-only.ts');
-    return buildGateway(config, options);
-  }
+/** What a mode's module builds: the process for the configuration, not started. */
+export type ModeBuilder = (config: SkaldConfig, options: LauncherOptions) => Promise<RunningProcess>;
+
+/**
+ * Loads the module of the mode `target` chooses, and only it: the all-in-one pulls in every service and
+ * adapter, which the proxying gateway must never load (gateway/test/gateway-only-imports.test.ts walks
+ * from main.ts), and the proxying gateway pulls in @fastify/reply-from and undici (~30 MB RSS) that the
+ * all-in-one never uses. Separate from the build so that main.ts can flush the compile cache once the
+ * module graph is loaded and before the stores open.
+ */
+export async function loadMode(target: SkaldConfig['target']): Promise<ModeBuilder> {
+  if (target === 'all') return (await import('./all-in-one.ts')).buildAllInOne;
+  if (target === 'gateway') return (await import('./gateway-only.ts')).buildGateway;
   const { buildSingleService } = await import('./single-service.ts');
-  return buildSingleService(config, config.target, options);
+  return (config, options) => buildSingleService(config, target, options);
 }
 
-export async function launch(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
+export async function buildProcess(config: SkaldConfig, options: LauncherOptions = {}): Promise<RunningProcess> {
+  const build = await loadMode(config.target);
+  return build(config, options);
+}
+
+/** Builds (with `build`, loaded by loadMode, when given), starts and listens. */
+export async function launch(config: SkaldConfig, options: LauncherOptions = {}, build?: ModeBuilder): Promise<RunningProcess> {
   const started = Date.now();
-  const running = await buildProcess(config, options);
+  const running = build === undefined ? await buildProcess(config, options) : await build(config, options);
   await running.start();
   registerProcessMetrics(running.app.metrics);
   // The requested port first: a metrics listener on METRICS_PORT=0 takes any free port, which could be the

@@ -8,18 +8,20 @@ import { enableCompileCache, flushCompileCache } from 'node:module';
 import { ConfigError, loadConfig } from '@skald/config';
 
 // Reuse compiled code across restarts (type stripping and V8 compilation of every workspace module);
-// it must run before the application modules are imported, hence the dynamic import of the launcher.
+// it must run before the application modules are imported, hence the dynamic imports below.
 enableCompileCache();
 
-const { launch } = await import('./launch.ts');
-// Node keeps every cache entry it read or made (~9 MiB of malloc'd code cache: ~1,900 entries for the
-// modules above) until the process exits. Flushing writes the new ones now and frees them all, before the
-// process opens its stores and builds its routes, so those allocations reuse the space: idle RSS ~5 MiB
-// lower. Freed later, the space stays resident as holes (docs/PERFORMANCE.md, "Idle memory, third pass").
-flushCompileCache();
-
 try {
-  await launch(loadConfig(process.env));
+  const config = loadConfig(process.env);
+  const { launch, loadMode } = await import('./launch.ts');
+  // The chosen mode's modules only (the proxying gateway loads no service and no adapter).
+  const build = await loadMode(config.target);
+  // Node keeps every cache entry it read or made (~9 MiB of malloc'd code cache: ~1,900 entries for the
+  // all-in-one's modules) until the process exits. Flushing writes the new ones now and frees them all, before
+  // the process opens its stores and builds its routes, so those allocations reuse the space: idle RSS ~5 MiB
+  // lower. Freed later, the space stays resident as holes (docs/PERFORMANCE.md, "Idle memory, third pass").
+  flushCompileCache();
+  await launch(config, {}, build);
 } catch (error) {
   if (error instanceof ConfigError) console.error(error.message);
   else console.error('Skald failed to start:', error);
