@@ -17,6 +17,8 @@ export const SERVER_AUDIT_ACTIONS = [
   'membership.removed',
   'logs.colors-saved',
   'logs.deleted',
+  /** A player and every log mentioning one of its identifiers erased (DELETE /players/{id}; details: the count). */
+  'player.erased',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',

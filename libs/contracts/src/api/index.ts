@@ -12,3 +12,4 @@ export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts'
 export type { ServerRole, SiteRole } from '../roles.ts';
 export * from './backups.ts';
 export * from './log-histogram.ts';
+export * from './players.ts';
