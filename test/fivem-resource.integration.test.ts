@@ -1,16 +1,23 @@
 /**
- * The FiveM resource (integrations/fivem/skald) for real (issue 16): its Lua runs under Debian's lua5.4
- * in integrations/fivem/test/harness.lua, which stubs only FiveM's natives and performs PerformHttpRequest
- * as real HTTP (curl) against an all-in-one Skald started here. A fake player joins, chats, dies and
- * leaves; the logs are found through the logs API with their levels and prefixes. Also: one JSON array
- * per flush, bursts split at the batch size, the retry on 429 after the body's retryAfter, an outage
- * survived without loss, a full queue reported, and the key never printed.
+ * The FiveM resource (integrations/fivem/skald) for real: its Lua runs under Debian's lua5.4 in a stub
+ * FXServer (integrations/fivem/test/fxserver.lua) that stubs only FiveM's natives, enforces FXServer's
+ * net-safety rule for client events, and performs PerformHttpRequest as real HTTP (curl) against an
+ * all-in-one Skald started here. Fake players join, chat, die (as baseevents' clients report it) and leave;
+ * txAdmin acts on them; other resources call the exports (Skald's and Fivemanage's names) and take
+ * screenshots. What arrives is read back through the logs API: type, level, message, metadata with
+ * identifiers (never the IP unless the convar says so). Also: one JSON array per flush, bursts split at
+ * the batch size, the retry on 429 after the body's retryAfter, an outage survived without loss, a full
+ * queue reported, the key never printed, and each log's own time (`timestamp`), which a Skald that does
+ * not know the field gets without.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TIERS } from '@skald/contracts';
 import type { ApiLog, ApiLogList, PhotoLogPage } from '@skald/contracts/api';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
@@ -25,11 +32,21 @@ function has(command: string): boolean {
 const missing = ['lua5.4', 'curl'].filter((command) => !has(command));
 if (missing.length > 0) console.log(`skipped: ${missing.join(' and ')} missing (install Debian's lua5.4 and curl; .ci/run does)`);
 
+interface SentLog {
+  readonly message: string;
+  readonly timestamp: string | false;
+}
+
 interface HarnessRequest {
   readonly at: number;
   readonly path: string;
   readonly status: number;
   readonly count?: number;
+  /** JSON batches: each log's message and time as sent. */
+  readonly sent?: SentLog[];
+  /** Photo uploads: the multipart fields. */
+  readonly message?: string | false;
+  readonly timestamp?: string | false;
   readonly keyInHeader: boolean;
   readonly keyInUrl: boolean;
 }
@@ -40,45 +57,114 @@ interface HarnessResult {
   readonly [key: string]: unknown;
 }
 
-let skald: SkaldProcess;
-let dataDir: string;
-let token: string;
-let server: { id: string; api_key: string };
+/** The identifiers FiveM gives the harness's players, as the resource must send them (no ip). */
+const ANN_IDS = ['license:abc123', 'license2:abc999', 'discord:111', 'steam:110000100000001', 'fivem:4242', 'xbl:2535', 'live:9876'];
+const BOB_IDS = ['license:def456', 'discord:222'];
+const CAT_IDS = ['license:ghi789'];
+const ANN = { name: 'Ann Harness', serverId: 1, identifiers: ANN_IDS };
+const BOB = { name: 'Bob Harness', serverId: 2, identifiers: BOB_IDS };
+const FREE_LOGS_PER_HOUR = TIERS.find((tier) => tier.key === 'free')?.limit ?? 0;
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** Runs a scenario of the harness; the key must appear nowhere in what the Lua side printed. */
-function runHarness(scenario: string, env: Record<string, string>): HarnessResult {
-  const run = spawnSync('lua5.4', [HARNESS, scenario], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 120_000 });
+/**
+ * Runs a scenario of the harness (asynchronously: a fake Skald in this process must go on answering); the
+ * key must appear nowhere in what the Lua side printed.
+ */
+async function runHarness(scenario: string, env: Record<string, string>): Promise<HarnessResult> {
+  const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+    const child = spawn('lua5.4', [HARNESS, scenario], { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 120_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
   const output = `${run.stdout}${run.stderr}`;
-  if (run.status !== 0) throw new Error(`harness ${scenario} failed (${run.status}):\n${output}`);
+  if (run.code !== 0) throw new Error(`harness ${scenario} failed (${run.code}):\n${output}`);
   expect(output, 'the API key is never printed').not.toContain(env.SKALD_API_KEY ?? '<none>');
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (!line) throw new Error(`harness ${scenario} printed no RESULT:\n${output}`);
   return JSON.parse(line.slice('RESULT '.length)) as HarnessResult;
 }
 
-/** Every text log of the server, page by page (newest first). */
-async function textLogs(serverId: string): Promise<ApiLog[]> {
-  const all: ApiLog[] = [];
-  for (let page = 1; ; page++) {
-    const res = await api<ApiLogList>(skald.baseUrl, 'GET', `/api/logs/my?serverId=${serverId}&pageSize=250&page=${page}`, { token });
-    expect(res.status).toBe(200);
-    all.push(...res.body);
-    if (res.body.length < 250) return all;
-  }
-}
+const logRequestsOf = (result: HarnessResult) => result.requests.filter((r) => r.path.endsWith('/api/logs'));
+const photoRequestsOf = (result: HarnessResult) => result.requests.filter((r) => r.path.endsWith('/api/photologs'));
 
 describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a running Skald', () => {
+  let skald: SkaldProcess;
+  let dataDir: string;
+  let token: string;
+  /** Whether this Skald takes a log's own `timestamp`; the resource's switch follows it (see beforeAll). */
+  let timestampAccepted = false;
+
+  /** A server whose key ingestion already accepts (it arrives through the identity events). */
+  async function readyServer(name: string): Promise<{ id: string; api_key: string }> {
+    const server = await createServer(skald.baseUrl, token, name);
+    await eventually('the API key accepted', async () => {
+      const res = await api(skald.baseUrl, 'POST', '/api/logs', { headers: { 'x-api-key': server.api_key }, body: { message: 'warm-up', type: 'Setup' } });
+      return res.status === 201 ? true : undefined;
+    });
+    return server;
+  }
+
+  function harnessEnv(apiKey: string): Record<string, string> {
+    return { SKALD_URL: `${skald.baseUrl}/`, SKALD_API_KEY: apiKey, SKALD_SEND_TIMESTAMP: timestampAccepted ? '1' : '0' };
+  }
+
+  /** Every text log of the server but the warm-up, page by page (newest first). */
+  async function textLogs(serverId: string): Promise<ApiLog[]> {
+    const all: ApiLog[] = [];
+    for (let page = 1; ; page++) {
+      const res = await api<ApiLogList>(skald.baseUrl, 'GET', `/api/logs/my?serverId=${serverId}&pageSize=250&page=${page}`, { token });
+      expect(res.status).toBe(200);
+      all.push(...res.body.filter((l) => l.type !== 'Setup'));
+      if (res.body.length < 250) return all;
+    }
+  }
+
+  /** The server's text logs once `count` of them are stored. */
+  async function storedLogs(serverId: string, count: number): Promise<ApiLog[]> {
+    return eventually(`${count} logs stored`, async () => {
+      const all = await textLogs(serverId);
+      return all.length >= count ? all : undefined;
+    });
+  }
+
+  /** The one stored log with this message. */
+  function one(logs: readonly ApiLog[], message: string): ApiLog {
+    const found = logs.filter((l) => l.message === message);
+    expect(found.map((l) => l.message), `one log "${message}" among:\n${logs.map((l) => l.message).join('\n')}`).toEqual([message]);
+    return found[0]!;
+  }
+
+  /** When Skald takes the field: each stored log's time is the time the resource sent with it. */
+  function expectOwnTimes(logs: readonly ApiLog[], requests: readonly HarnessRequest[]): void {
+    if (!timestampAccepted) return;
+    const sent = requests.flatMap((r) => (r.status === 201 ? (r.sent ?? []) : []));
+    expect(sent.length).toBeGreaterThan(0);
+    for (const log of sent) {
+      expect(log.timestamp, `${log.message} carries its time`).toMatch(ISO_MS);
+      const stored = logs.find((l) => l.message === log.message);
+      if (stored) expect(Date.parse(stored.created_at), `${log.message}: stored at the time it happened`).toBe(Date.parse(log.timestamp as string));
+    }
+  }
+
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'skald-fivem-'));
     skald = spawnSkald('all-in-one', await freePort(), { TARGET: 'all', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     await waitForOk(skald, '/api/health', 60_000);
     token = await registerAndLogin(skald.baseUrl, 'fivemowner');
-    server = await createServer(skald.baseUrl, token, 'FiveM RP');
-    // The new key reaches ingestion through the identity events: wait until it is accepted.
-    await eventually('the API key accepted', async () => {
-      const res = await api(skald.baseUrl, 'POST', '/api/logs', { headers: { 'x-api-key': server.api_key }, body: { message: 'warm-up', type: 'Setup' } });
-      return res.status === 201 ? true : undefined;
+    const probe = await readyServer('Timestamp probe');
+    // The resource sends each log's time by default (Config.SendTimestamp) and drops it for a Skald that
+    // refuses the field (tested below with a fake older Skald). Against this Skald the scenarios run with
+    // the switch as this Skald needs it, so their request counts hold either way.
+    const res = await api<{ field?: string }>(skald.baseUrl, 'POST', '/api/logs', {
+      headers: { 'x-api-key': probe.api_key },
+      body: [{ message: 'timestamp probe', type: 'Setup', timestamp: new Date().toISOString() }],
     });
+    if (res.status === 201) timestampAccepted = true;
+    else if (res.status === 400 && res.body.field === '[0].timestamp') console.log('this Skald does not take a log\'s timestamp yet: the scenarios run with Config.SendTimestamp = false');
+    else throw new Error(`timestamp probe answered ${res.status}: ${JSON.stringify(res.body)}`);
   }, 120_000);
 
   afterAll(async () => {
@@ -86,50 +172,187 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('logs join, chat, death and leave with the right levels and prefixes, batched, plus the export, the event and a screenshot', async () => {
-    const result = runHarness('players', { SKALD_URL: `${skald.baseUrl}/`, SKALD_API_KEY: server.api_key });
-    const logRequests = result.requests.filter((r) => r.path === '/api/logs');
+  it('logs joins, chat, deaths and leaves with identifiers, the exports (Skald and fmsdk names), batched, and a screenshot', async () => {
+    const server = await readyServer('FiveM RP');
+    const result = await runHarness('players', harnessEnv(server.api_key));
+    const logRequests = logRequestsOf(result);
     expect(result.beforeFlush, 'nothing is sent before the flush interval').toBe(0);
-    expect(result.afterFirstFlush, 'the eight logs of the first interval go as one request').toBe(1);
-    expect(logRequests[0]).toMatchObject({ status: 201, count: 8, keyInHeader: true, keyInUrl: false });
+    expect(result.afterFirstFlush, 'the fifteen logs of the first interval go as one request').toBe(1);
+    expect(logRequests[0]).toMatchObject({ status: 201, count: 15, keyInHeader: true, keyInUrl: false });
     // 250 logs at once: sent in arrays of at most 100 (Config.BatchSize) as soon as 100 wait.
     expect(logRequests.slice(1).map((r) => r.count)).toEqual([100, 100, 50]);
     expect(logRequests.every((r) => r.status === 201)).toBe(true);
     expect(result.queued).toBe(0);
+    expect(result.console.filter((line) => line.includes('not safe for net')), 'baseevents\' client events reach the resource').toEqual([]);
+    // Every export the manifest lists is registered, and no other.
+    expect([...(result.manifestExports as string[])].sort()).toEqual(result.registeredExports);
+    expect(result.registeredExports).toEqual(['Error', 'Info', 'Log', 'LogMessage', 'Warn', 'log', 'screenshot']);
     expect(result.screenshotStarted).toBe(true);
-    expect(result.screenshotPlayer).toBe(1);
-    expect(result.requests.find((r) => r.path === '/api/photologs')).toMatchObject({ status: 201, keyInHeader: true });
+    expect(result.screenshotPlayer).toBe(2);
+    expect(photoRequestsOf(result)).toMatchObject([{ status: 201, keyInHeader: true }]);
 
     const logs = await eventually('the resource logs stored', async () => {
       const all = await textLogs(server.id);
-      return all.filter((l) => l.type !== 'Burst' && l.type !== 'Setup').length >= 8 && all.some((l) => l.type === 'Burst' && l.message === 'burst 250') ? all : undefined;
+      return all.filter((l) => l.type !== 'Burst').length >= 15 && all.filter((l) => l.type === 'Burst').length === 250 ? all : undefined;
     });
-    const byMessage = (start: string) => logs.filter((l) => l.message.startsWith(start));
-    expect(byMessage('[JOIN] Ann Harness joined')).toMatchObject([{ level: 'info', type: 'Join', resource: 'skald', metadata: { playerId: 1, license: 'license:abc123' } }]);
-    expect(byMessage('[JOIN] Bob Harness joined')).toHaveLength(1);
-    expect(byMessage('Ann Harness: hello from the harness')).toMatchObject([{ level: 'info', type: 'Chat' }]);
-    // The resource sends deaths at level 'warning', which Skald stores as warn (docs/DECISIONS.md).
-    expect(byMessage('[DEATH] Ann Harness was killed by Bob Harness')).toMatchObject([{ level: 'warn', type: 'Death', metadata: { killerId: 2, weapon: 453432689 } }]);
-    expect(byMessage('[DEATH] Bob Harness died')).toMatchObject([{ level: 'warn', type: 'Death' }]);
-    expect(byMessage('[LEAVE] Ann Harness left the server (Exiting)')).toMatchObject([{ level: 'info', type: 'Leave' }]);
-    expect(byMessage('Bank desync')).toMatchObject([{ level: 'error', type: 'Economy', resource: 'harness-bank', metadata: { account: 12 } }]);
-    expect(byMessage('sent through the skald:log event')).toMatchObject([{ level: 'debug', type: 'Custom' }]);
-    // Never the IP: only the identifiers Config.Identifiers names.
-    expect(JSON.stringify(logs)).not.toContain('10.0.0.9');
-    expect(logs.filter((l) => l.type === 'Burst')).toHaveLength(250);
+    expect(one(logs, '[JOIN] Ann Harness joined the server')).toMatchObject({ level: 'info', type: 'Join', resource: 'skald', metadata: { player: ANN } });
+    expect(one(logs, '[JOIN] Bob Harness joined the server').metadata).toEqual({ player: BOB });
+    expect(one(logs, 'Ann Harness: hello from the harness')).toMatchObject({ level: 'info', type: 'Chat', metadata: { player: ANN } });
+    // Deaths come from the dying player's client; the resource sends them at level 'warning', which Skald stores as warn.
+    expect(one(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)')).toMatchObject({ level: 'warn', type: 'Death', resource: 'skald' });
+    expect(one(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)').metadata).toEqual({
+      victim: ANN,
+      killer: BOB,
+      cause: 'player',
+      weapon: 'WEAPON_PISTOL',
+      weaponHash: 453432689,
+      killerType: 4,
+      killerVehicle: { model: 'ADDER', seat: -1 },
+      position: { x: 101.5, y: -20.25, z: 30.13 },
+    });
+    expect(one(logs, '[DEATH] Bob Harness died')).toMatchObject({ level: 'warn', type: 'Death', metadata: { victim: BOB, cause: 'none', killerType: 0, position: { x: 1, y: 2, z: 3 } } });
+    const byAnimal = one(logs, '[DEATH] Bob Harness was killed (WEAPON_ANIMAL)');
+    expect(byAnimal.metadata).toMatchObject({ victim: BOB, cause: 'other', weapon: 'WEAPON_ANIMAL', weaponHash: -100946242, killerType: 28 });
+    expect(byAnimal.metadata).not.toHaveProperty('killer');
+    expect(one(logs, '[LEAVE] Ann Harness left the server (Exiting)')).toMatchObject({ level: 'info', type: 'Leave', metadata: { player: ANN, reason: 'Exiting' } });
+    // exports.skald:log(level, message, metadata, type), and the first release's (level, type, message, metadata).
+    expect(one(logs, 'Bank desync on account 12')).toMatchObject({ level: 'error', type: 'Economy', resource: 'harness-bank', metadata: { account: 12 } });
+    expect(one(logs, 'first-release argument order')).toMatchObject({ level: 'warn', type: 'Legacy', resource: 'harness-legacy', metadata: { v: 1 } });
+    expect(one(logs, 'sent through the skald:log event')).toMatchObject({ level: 'debug', type: 'Custom' });
+    // Fivemanage fmsdk's names: the dataset is the type ('default' is none), playerSource/targetSource become players.
+    const logMessage = one(logs, 'fmsdk LogMessage');
+    expect(logMessage).toMatchObject({ level: 'info', type: 'General', resource: 'harness-fm', metadata: { player: BOB } });
+    expect(logMessage.metadata).not.toHaveProperty('playerSource');
+    expect(one(logs, 'fmsdk Log to the bank dataset')).toMatchObject({ level: 'warn', type: 'bank', resource: 'harness-fm', metadata: { amount: 5 } });
+    expect(one(logs, 'fmsdk Info')).toMatchObject({ level: 'info', type: 'General', resource: 'harness-fm' });
+    expect(one(logs, 'fmsdk Warn')).toMatchObject({ level: 'warn', type: 'anticheat', metadata: { target: BOB } });
+    expect(one(logs, 'fmsdk Error')).toMatchObject({ level: 'error', type: 'General' });
+    // Never the IP without the convar.
+    expect(JSON.stringify(logs)).not.toContain('10.0.0.');
+    expect(JSON.stringify(logs)).not.toContain('ip:');
+    expectOwnTimes(logs, logRequests);
 
     const photos = await api<PhotoLogPage>(skald.baseUrl, 'GET', `/api/photologs/my?serverId=${server.id}`, { token });
-    expect(photos.body.photologs).toMatchObject([{ message: 'Screenshot of Ann', type: 'Screenshot', resource: 'harness-admin', metadata: { reason: 'report', playerId: 1 } }]);
+    expect(photos.body.photologs).toMatchObject([{ message: 'Screenshot of Bob', level: 'info', type: 'Screenshot', resource: 'harness-admin', metadata: { reason: 'report', player: BOB } }]);
+  }, 120_000);
+
+  it('enforces FXServer\'s net-safety: client events the resource did not register are dropped; deaths arrive, a flood is capped', async () => {
+    const server = await readyServer('Net safety');
+    const result = await runHarness('netsafety', harnessEnv(server.api_key));
+    // A client cannot write logs, fake a txAdmin ban or chat through the resource's server-side events.
+    expect(result.console).toEqual(
+      expect.arrayContaining(['event skald:log was not safe for net', 'event txAdmin:events:playerBanned was not safe for net', 'event chatMessage was not safe for net']),
+    );
+    expect(result.queuedAfterForgeries).toBe(0);
+    expect(result.console.filter((line) => line.includes('baseevents') && line.includes('not safe for net'))).toEqual([]);
+    // Fifteen deaths in a minute: ten logged, the console says so once; the next minute counts afresh
+    // (the ten were sent meanwhile).
+    expect(result.queuedAfterFlood).toBe(10);
+    expect(result.queuedAfterAMinute).toBe(1);
+    expect(result.console.filter((line) => line.includes('player 3 reported more than 10 deaths in a minute'))).toHaveLength(1);
+    expect(result.console).toContain('^3[skald]^7 deaths are reported by the baseevents resource, which is not started: add `ensure baseevents` to server.cfg');
+    expect(result.queued).toBe(0);
+    const logs = await storedLogs(server.id, 11);
+    expect(logs.filter((l) => l.message === '[DEATH] Cat Harness died')).toHaveLength(10);
+    expect(one(logs, '[DEATH] Cat Harness was killed by Ann Harness (WEAPON_UNARMED)').metadata).toMatchObject({
+      victim: { name: 'Cat Harness', serverId: 3, identifiers: CAT_IDS },
+      killer: ANN,
+      cause: 'player',
+    });
+    expect(JSON.stringify(logs)).not.toContain('forged');
+  }, 120_000);
+
+  it('logs txAdmin\'s events with the admin\'s name and the target\'s identifiers', async () => {
+    const server = await readyServer('txAdmin');
+    const result = await runHarness('txadmin', harnessEnv(server.api_key));
+    expect(result.requestsBeforeShutdown).toBe(0);
+    expect(result.requestsRightAfterShutdown, 'the shutdown announcement sends what waits at once').toBe(1);
+    expect(logRequestsOf(result).every((r) => r.status === 201)).toBe(true);
+    expect(result.queued).toBe(0);
+    const logs = await storedLogs(server.id, 17);
+    expect(logs).toHaveLength(17);
+    const admin = { name: 'AdminAl' };
+    const ban = one(logs, '[BAN] AdminAl banned Ann Harness (2 days): cheating');
+    expect(ban).toMatchObject({ level: 'warn', type: 'Ban', resource: 'skald' });
+    expect(ban.metadata).toEqual({
+      event: 'txAdmin:events:playerBanned',
+      admin,
+      target: ANN,
+      reason: 'cheating',
+      actionId: 'BXXX-1234',
+      duration: '2 days',
+      permanent: false,
+      expiresAt: '2030-03-17T17:46:40Z',
+    });
+    expect(one(logs, '[BAN] AdminAl banned Offline Olly (permanent): alt account').metadata).toMatchObject({
+      admin,
+      target: { name: 'Offline Olly', identifiers: ['license:offline1', 'steam:110000100000099'] },
+      permanent: true,
+    });
+    expect(one(logs, '[WARN] AdminAl warned Bob Harness: RDM')).toMatchObject({ level: 'warn', type: 'AdminWarning', metadata: { admin, target: BOB, reason: 'RDM', actionId: 'WAAA-0001' } });
+    expect(one(logs, '[KICK] AdminAl kicked Bob Harness: AFK')).toMatchObject({ level: 'warn', type: 'Kick', metadata: { admin, target: BOB, reason: 'AFK' } });
+    expect(one(logs, '[KICK] txAdmin kicked every player: restart')).toMatchObject({ type: 'Kick', metadata: { admin: { name: 'txAdmin' }, everyone: true } });
+    expect(one(logs, '[HEAL] AdminAl healed Bob Harness')).toMatchObject({ level: 'info', type: 'Heal', metadata: { admin, target: BOB } });
+    expect(one(logs, '[HEAL] AdminAl healed every player')).toMatchObject({ type: 'Heal', metadata: { everyone: true } });
+    expect(one(logs, '[DM] AdminAl to Ann Harness: please stop')).toMatchObject({ level: 'info', type: 'DirectMessage', metadata: { admin, target: ANN, text: 'please stop' } });
+    expect(one(logs, '[WHITELIST] AdminAl whitelisted Newbie Ned')).toMatchObject({ type: 'Whitelist', metadata: { admin, target: { name: 'Newbie Ned', identifiers: ['license:new1'] }, action: 'added' } });
+    expect(one(logs, '[WHITELIST] AdminAl pre-approved discord:333 (Pre Pat)')).toMatchObject({ metadata: { target: { name: 'Pre Pat', identifiers: ['discord:333'] } } });
+    expect(one(logs, '[WHITELIST] Req Rae asked to be whitelisted (R1234)')).toMatchObject({ metadata: { target: { name: 'Req Rae', identifiers: ['license:req1'] }, requestId: 'R1234' } });
+    expect(one(logs, '[WHITELIST] AdminAl denied every whitelist request').metadata).toMatchObject({ admin, action: 'deniedAll' });
+    expect(one(logs, '[REVOKE] AdminBea revoked the ban BYYY-5678 of Offline Olly')).toMatchObject({
+      type: 'Revoke',
+      metadata: { admin: { name: 'AdminBea' }, target: { name: 'Offline Olly', identifiers: ['license:offline1'] }, issuedBy: 'AdminAl', reason: 'alt account' },
+    });
+    expect(one(logs, '[ANNOUNCEMENT] AdminAl: Server event at 8')).toMatchObject({ level: 'info', type: 'Announcement', metadata: { admin } });
+    expect(one(logs, '[RESTART] scheduled restart in 30 minutes')).toMatchObject({ level: 'info', type: 'Restart', metadata: { secondsRemaining: 1800 } });
+    expect(one(logs, '[RESTART] AdminAl skipped the scheduled restart due in 10 minutes')).toMatchObject({ type: 'Restart', metadata: { admin } });
+    expect(one(logs, '[SHUTDOWN] AdminAl shuts the server down in 5 seconds: maintenance')).toMatchObject({ level: 'warn', type: 'Shutdown', metadata: { admin, delayMs: 5000 } });
+    expect(JSON.stringify(logs)).not.toContain('10.0.0.');
+    expect(JSON.stringify(logs), 'hardware ids are not identifiers the resource sends').not.toContain('2:abcd');
+  }, 120_000);
+
+  it('takes screenshots through screencapture or screenshot-basic, and says so when neither runs', async () => {
+    const server = await readyServer('Screenshots');
+    const result = await runHarness('screenshots', harnessEnv(server.api_key));
+    expect(result.none).toBe(false);
+    expect(result.console).toContain('^3[skald]^7 no screenshot: neither screenshot-basic nor screencapture is started (ensure one of them in server.cfg)');
+    expect(result.basic).toBe(true);
+    expect(result.legacy).toBe(true);
+    expect(result.basicOptions).toMatchObject({ encoding: 'jpg' });
+    // screencapture, when it runs, is preferred: screenshot-basic was asked only before it started.
+    expect(result.capture).toBe(true);
+    expect(result.calls).toEqual({ basic: 2, capture: 1 });
+    expect(result).toMatchObject({ capturePlayer: 2, captureOptions: { encoding: 'jpg' }, captureDataType: 'base64' });
+    expect(result.offline).toBe(false);
+    expect(result.console).toContain('^3[skald]^7 no screenshot: player 99 is not connected');
+    expect(photoRequestsOf(result).map((r) => r.status)).toEqual([201, 201, 201]);
+    const photos = await eventually('three photo logs', async () => {
+      const res = await api<PhotoLogPage>(skald.baseUrl, 'GET', `/api/photologs/my?serverId=${server.id}`, { token });
+      return res.body.photologs.length === 3 ? res.body.photologs : undefined;
+    });
+    const photo = (message: string) => photos.find((p) => p.message === message);
+    expect(photo('Screenshot through screenshot-basic')).toMatchObject({ level: 'info', type: 'Screenshot', resource: 'harness-admin', metadata: { reason: 'report', player: BOB } });
+    expect(photo('Legacy screenshot call')).toMatchObject({ level: 'warn', type: 'Evidence', metadata: { case: 7, player: BOB } });
+    expect(photo('Screenshot through screencapture')).toMatchObject({ type: 'Screenshot', metadata: { reason: 'report', player: BOB } });
+    expect(photo('Screenshot through screencapture')?.metadata).not.toHaveProperty('playerSource');
+  }, 120_000);
+
+  it('sends ip identifiers only when the convar skald_log_ip is true', async () => {
+    const server = await readyServer('IP on');
+    await runHarness('ip', harnessEnv(server.api_key));
+    const logs = await storedLogs(server.id, 1);
+    expect(one(logs, '[JOIN] Ann Harness joined the server').metadata).toEqual({ player: { ...ANN, identifiers: [...ANN_IDS, 'ip:10.0.0.9'] } });
   }, 120_000);
 
   it('keeps the batch on a 429 and sends it again only after the retryAfter of the body', async () => {
-    const spent = await createServer(skald.baseUrl, token, 'Quota spent');
-    const fill = Array.from({ length: 1000 }, (_, i) => ({ message: `fill ${i}` }));
+    const spent = await readyServer('Quota spent');
+    // The free tier's hourly quota, less the warm-up log readyServer sent.
+    const fill = Array.from({ length: FREE_LOGS_PER_HOUR - 1 }, (_, i) => ({ message: `fill ${i}` }));
     await eventually('the free tier quota spent', async () => {
       const res = await api(skald.baseUrl, 'POST', '/api/logs', { headers: { 'x-api-key': spent.api_key }, body: fill });
       return res.status === 201 ? true : undefined;
     });
-    const result = runHarness('retry', { SKALD_URL: skald.baseUrl, SKALD_API_KEY: spent.api_key });
+    const result = await runHarness('retry', harnessEnv(spent.api_key));
     expect(result.firstStatus).toBe(429);
     const delay = result.announcedDelay as number;
     expect(delay).toBeGreaterThanOrEqual(1);
@@ -142,18 +365,114 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   }, 120_000);
 
   it('survives an outage without losing a log, and says so when a full queue must drop the oldest', async () => {
+    const server = await readyServer('Outage');
     const closedPort = await freePort();
-    const result = runHarness('outage', { SKALD_URL: skald.baseUrl, SKALD_DOWN_URL: `http://127.0.0.1:${closedPort}`, SKALD_API_KEY: server.api_key });
+    const result = await runHarness('outage', { ...harnessEnv(server.api_key), SKALD_URL: skald.baseUrl, SKALD_DOWN_URL: `http://127.0.0.1:${closedPort}` });
     expect(result.failedAttempts as number).toBeGreaterThanOrEqual(2);
     expect(result.requests.slice(0, result.failedAttempts as number).every((r) => r.status === 0)).toBe(true);
     expect(result.lastStatus).toBe(201);
     expect(result.queuedAfterRecovery).toBe(0);
     expect(result.queuedAfterOverflow).toBe(10);
     expect(result.console).toContain('^3[skald]^7 queue full (10 logs): dropped the 5 oldest');
-    const logs = await eventually('the outage logs stored', async () => {
-      const all = (await textLogs(server.id)).filter((l) => l.type === 'Outage');
-      return all.length === 5 ? all : undefined;
-    });
+    const logs = await storedLogs(server.id, 5);
     expect(logs.map((l) => l.message).sort()).toEqual([1, 2, 3, 4, 5].map((i) => `during outage ${i}`));
+    expectOwnTimes(logs, logRequestsOf(result));
   }, 120_000);
+});
+
+/**
+ * A Skald as the resource may meet one: `/old/` refuses `timestamp` as a field it does not know (Skald's
+ * answer before the field existed), `/value/` refuses the time of a log whose message says 'bad time',
+ * `/busy/` answers its first batch 429 with retryAfter 2. Each answers the way Skald's ingestion does.
+ */
+async function startFakeSkald(): Promise<{ url: string; close: () => Promise<void> }> {
+  let busyAnswered = false;
+  const refusal = (field: string, reason: string) => ({ error: `Invalid field '${field}': ${reason}`, message: `Invalid field '${field}': ${reason}`, field });
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const answer = (status: number, body: object) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      const path = req.url ?? '';
+      const body = Buffer.concat(chunks).toString('latin1');
+      if (path.endsWith('/api/photologs')) {
+        if (path.startsWith('/old/') && body.includes('name="timestamp"')) return answer(400, refusal('timestamp', 'is not an allowed field'));
+        return answer(201, { id: 'photo-1' });
+      }
+      const logs = JSON.parse(body) as { message: string; timestamp?: string }[];
+      const withTime = logs.findIndex((l) => l.timestamp !== undefined);
+      if (path.startsWith('/old/') && withTime >= 0) return answer(400, refusal(`[${withTime}].timestamp`, 'is not an allowed field'));
+      const badTime = logs.findIndex((l) => l.timestamp !== undefined && l.message.includes('bad time'));
+      if (path.startsWith('/value/') && badTime >= 0) return answer(400, refusal(`[${badTime}].timestamp`, 'must be an ISO 8601 UTC time or epoch milliseconds'));
+      if (path.startsWith('/busy/') && !busyAnswered) {
+        busyAnswered = true;
+        return answer(429, { error: 'Log limit reached', message: 'Log limit reached', retryAfter: 2 });
+      }
+      return answer(201, { ids: logs.map((_, i) => `log-${i}`) });
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((done) => server.close(() => done())) };
+}
+
+describe.skipIf(missing.length > 0)('FiveM resource: each log\'s own time (timestamp)', () => {
+  let fake: Awaited<ReturnType<typeof startFakeSkald>>;
+  const KEY = 'fake-key-never-printed';
+  const started = Date.now();
+  const env = (prefix: string) => ({ SKALD_URL: `${fake.url}/${prefix}`, SKALD_API_KEY: KEY });
+  /** A time the resource sent: ISO 8601 UTC with milliseconds, within the wall clock of this test's run. */
+  const expectNowish = (timestamp: string | false | undefined) => {
+    expect(timestamp).toMatch(ISO_MS);
+    const ms = Date.parse(timestamp as string);
+    expect(ms).toBeGreaterThanOrEqual(started - 1000);
+    expect(ms).toBeLessThanOrEqual(Date.now() + 1000);
+  };
+
+  beforeAll(async () => {
+    fake = await startFakeSkald();
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it('sends the time a log was made, and the same time again when the batch is retried', async () => {
+    const result = await runHarness('retry', env('busy'));
+    const [first, again] = logRequestsOf(result);
+    expect(first).toMatchObject({ status: 429, count: 3 });
+    expect(again).toMatchObject({ status: 201, count: 3 });
+    for (const log of first!.sent!) expectNowish(log.timestamp);
+    expect(again!.sent).toEqual(first!.sent);
+  });
+
+  it('sends a batch again at once without times to a Skald that does not know the field, and no time after', async () => {
+    const result = await runHarness('oldSkaldLogs', env('old'));
+    const requests = logRequestsOf(result);
+    expect(requests.map((r) => [r.status, r.count])).toEqual([[400, 3], [201, 3], [201, 1]]);
+    for (const log of requests[0]!.sent!) expectNowish(log.timestamp);
+    expect(requests.slice(1).flatMap((r) => r.sent!.map((l) => l.timestamp))).toEqual([false, false, false, false]);
+    expect(result.console.filter((line) => line.includes('does not take the time a log happened'))).toHaveLength(1);
+    expect(result.queued).toBe(0);
+  });
+
+  it('uploads a photo again without its time to a Skald that does not know the field', async () => {
+    const result = await runHarness('oldSkaldPhoto', env('old'));
+    const [refused, accepted] = photoRequestsOf(result);
+    expect(refused).toMatchObject({ status: 400, message: 'photo for an older Skald' });
+    expectNowish(refused!.timestamp);
+    expect(accepted).toMatchObject({ status: 201, message: 'photo for an older Skald', timestamp: false });
+  });
+
+  it('sends a batch whose time Skald refuses again without times, and keeps sending times', async () => {
+    const result = await runHarness('badTime', env('value'));
+    const requests = logRequestsOf(result);
+    expect(requests.map((r) => [r.status, r.count])).toEqual([[400, 2], [201, 2], [201, 1]]);
+    expect(requests[1]!.sent!.map((l) => l.timestamp)).toEqual([false, false]);
+    expectNowish(requests[2]!.sent![0]!.timestamp);
+    expect(result.console.some((line) => line.includes('Skald refused the time of a log'))).toBe(true);
+  });
 });

@@ -1,6 +1,8 @@
--- Photo logs: a screenshot-basic data URI sent to Skald's POST /api/photologs as multipart/form-data
--- (field `photo` plus the log's text fields). A 429, 5xx or no answer is tried again up to 3 times
--- after Skald's `retryAfter`; anything else is reported in the console. The key is never printed.
+-- Photo logs: a screenshot's data URI (screenshot-basic or screencapture) sent to Skald's POST
+-- /api/photologs as multipart/form-data (field `photo` plus the log's text fields and its time). A 429,
+-- 5xx or no answer is tried again up to 3 times after Skald's `retryAfter`; a Skald that does not take
+-- the time gets the photo again without it; anything else is reported in the console. The key is never
+-- printed.
 
 SkaldPhotos = {}
 
@@ -29,6 +31,7 @@ local EXTENSIONS = { ['image/jpeg'] = 'jpg', ['image/png'] = 'png', ['image/webp
 --- 'data:image/jpeg;base64,...' -> bytes, content type; nil for anything else.
 function SkaldPhotos.fromDataUri(dataUri)
   local mime, payload = tostring(dataUri):match('^data:([%w/%-%.]+);base64,(.*)$')
+  if mime == 'image/jpg' then mime = 'image/jpeg' end
   if not mime or not EXTENSIONS[mime] then return nil end
   return SkaldPhotos.decodeBase64(payload), mime
 end
@@ -39,7 +42,7 @@ function SkaldPhotos.multipart(bytes, mime, log)
   local function field(name, value)
     parts[#parts + 1] = ('--%s\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n'):format(boundary, name, value)
   end
-  for _, name in ipairs({ 'message', 'level', 'type', 'resource' }) do
+  for _, name in ipairs({ 'message', 'level', 'type', 'resource', 'timestamp' }) do
     if log[name] ~= nil then field(name, log[name]) end
   end
   if log.metadata ~= nil then field('metadata', json.encode(log.metadata)) end
@@ -65,6 +68,13 @@ function SkaldPhotos.upload(dataUri, log, attempt)
   PerformHttpRequest(url .. '/api/photologs', function(status, _body, headers, errorData)
     status = tonumber(status) or 0
     if status >= 200 and status < 300 then return end
+    local refusal, unknownField = SkaldQueue.timestampRefusal(errorData)
+    if status == 400 and refusal and log.timestamp ~= nil then
+      if unknownField then SkaldQueue.stopTimestamps() end
+      log.timestamp = nil
+      SkaldPhotos.upload(dataUri, log, attempt)
+      return
+    end
     local retriable = status == 429 or status >= 500 or status == 0
     if retriable and attempt < MAX_ATTEMPTS then
       local wait = SkaldQueue.retryAfterOf(errorData, headers) or 2 ^ attempt
