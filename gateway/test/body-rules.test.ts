@@ -1,8 +1,9 @@
 /**
  * Every route that takes a body, walked from the generated OpenAPI document of the all-in-one process:
  *  - a wrong-typed field (a number, a boolean, an array or an operator object where a string is declared;
- *    text where an object is) is refused with a 400 naming the field: no coercion (`{"name":["Coerced"]}`
- *    used to create a server named "Coerced");
+ *    text where an object is) is refused with a 400 whose sentence names the field as a person reads it
+ *    ('Server name must be text.', never the validator's 'name must be string'): no coercion
+ *    (`{"name":["Coerced"]}` used to create a server named "Coerced");
  *  - an unknown field is refused with a 400 naming it (it used to be dropped with a 2xx);
  *  - a JSON body that is not valid UTF-8 is refused with a 400 (it used to be stored with U+FFFD);
  * and nothing changed: each refusal stops at the schema (its 'request validation failed' line, before any
@@ -12,6 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { fieldLabel, isRawValidatorText, validationSentence } from '@skald/contracts';
 import { signAccessToken } from '@skald/service-kit';
 import { waitFor } from '@skald/testing';
 import { bearer, claimsOf, startAllInOne, TEST_PASSWORD } from './support/all-in-one.ts';
@@ -34,14 +36,24 @@ let aio: AllInOne;
 let owner: SignedUp;
 let member: SignedUp;
 let server: { id: string; api_key: string };
+let webhookId: string;
 
 beforeAll(async () => {
-  aio = await startAllInOne({ logLevel: 'info' });
+  // The webhook's destination is a loopback address the test allows (nothing is sent to it).
+  aio = await startAllInOne({ logLevel: 'info', env: { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' } });
   owner = await aio.signUp('body_rules_owner');
   member = await aio.signUp('body_rules_member');
   server = await aio.createServer(owner.token, 'Body rules');
   const added = await aio.inject({ method: 'POST', url: '/api/manage/add-user', headers: bearer(owner.token), payload: { serverId: server.id, email: `${member.username}@example.test`, role: 'user' } });
   expect(added.statusCode).toBe(201);
+  // PUT /webhooks/{id} decides access from the webhook before the schema: the walk edits a real one, on a tier with webhooks.
+  const tier = await aio.inject({ method: 'PUT', url: `/api/admin/servers/${server.id}/tier`, headers: superadminAuth(), payload: { tier: 'pro' } });
+  expect(tier.statusCode).toBe(200);
+  await waitFor(async () => {
+    const created = await aio.inject({ method: 'POST', url: '/api/webhooks', headers: bearer(owner.token), payload: { serverId: server.id, url: 'http://127.0.0.1:9/hook', platform: 'generic' } });
+    if (created.statusCode === 201) webhookId = created.json<{ webhook: { id: string } }>().webhook.id;
+    return created.statusCode === 201;
+  }, 'the webhooks service to learn the tier and take a webhook');
 });
 
 afterAll(async () => {
@@ -78,7 +90,7 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'PUT /api/admin/servers/{id}/tier': { url: `/api/admin/servers/${server.id}/tier`, sample: { tier: 'pro' }, headers: superadminAuth() },
     'PUT /api/admin/servers/{id}/suspend': { url: `/api/admin/servers/${server.id}/suspend`, sample: { suspended: true }, headers: superadminAuth() },
     'POST /api/webhooks': { url: '/api/webhooks', sample: { serverId: server.id, url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
-    'PUT /api/webhooks/{id}': { url: '/api/webhooks/no-such-webhook', sample: { url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
+    'PUT /api/webhooks/{id}': { url: `/api/webhooks/${webhookId}`, sample: { url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
     'POST /api/backups/{serverId}/settings': {
       url: `/api/backups/${server.id}/settings`,
       sample: { enabled: false, interval_hours: 24, db_host: '', db_port: 3306, db_user: '', db_pass_enc: '', db_name: '' },
@@ -147,6 +159,14 @@ function method(route: BodyRoute): InjectOptions['method'] {
   return route.route.split(' ')[0] as InjectOptions['method'];
 }
 
+/**
+ * A schema refusal's sentence names the field by its label ('Database host', 'Choose a plan from the list.'),
+ * or is the spec's own text for that field ('Insert a valid amount of days (0 or more)').
+ */
+function namesField(error: string, field: string): boolean {
+  return error.toLowerCase().includes(fieldLabel(field).toLowerCase()) || error === validationSentence({ field, rule: 'invalid' });
+}
+
 function stoppedAtSchema(response: LightMyRequestResponse): boolean {
   const reqId = response.headers['x-request-id'];
   return aio.lines.some((line) => line.includes(`"reqId":"${reqId}"`) && line.includes('"msg":"request validation failed"'));
@@ -169,21 +189,27 @@ describe('request bodies on every route', () => {
     let refusals = 0;
     for (const route of routes) {
       const send = (payload: unknown) => aio.inject({ method: method(route), url: route.url, headers: route.headers, payload: payload as Record<string, unknown> });
-      for (const field of fieldsOf(route)) {
+      // A body's serverId decides access, before the schema: its wrong types are walked in their own test below.
+      for (const field of fieldsOf(route).filter((f) => f.path.join('.') !== 'serverId')) {
         const name = field.path.join('.');
         // POST /logs reads null as "not sent" (the default level, type and resource): not a wrong type there.
         for (const wrong of wrongValues(field.schema).filter((value) => route.schema || value !== null)) {
           const response = await send(withValue(route.sample, field.path, wrong));
           const what = `${route.route} ${name}=${JSON.stringify(wrong)}`;
           expect(response.statusCode, `${what}: ${response.body}`).toBe(400);
-          expect(response.json().error, what).toContain(field.path[field.path.length - 1]);
+          const error = response.json<{ error: string }>().error;
+          const own = field.path[field.path.length - 1]!;
+          // POST /logs names the field as sent (`[3].level`, docs/INGESTION.md); schema refusals in a sentence.
+          if (route.schema) expect(namesField(error, own), `${what}: ${error}`).toBe(true);
+          else expect(error, what).toContain(own);
+          expect(isRawValidatorText(error), `${what}: ${error}`).toBe(false);
           if (route.schema) expect(stoppedAtSchema(response), what).toBe(true);
           refusals += 1;
         }
       }
       const unknown = await send({ ...route.sample, unexpected_field: 'x' });
       expect(unknown.statusCode, `${route.route} unknown field: ${unknown.body}`).toBe(400);
-      expect(unknown.json().error).toContain('unexpected_field');
+      expect(unknown.json().error).toBe(route.schema ? 'Unknown field: unexpected_field.' : "Invalid field 'unexpected_field': is not an allowed field");
       if (route.schema) expect(stoppedAtSchema(unknown)).toBe(true);
       refusals += 1;
     }
@@ -197,7 +223,7 @@ describe('request bodies on every route', () => {
     const count = await servers();
     const coerced = await aio.inject({ method: 'POST', url: '/api/server/servers', headers: auth, payload: { name: ['Coerced'] } });
     expect(coerced.statusCode).toBe(400);
-    expect(coerced.json().error).toBe('name must be string');
+    expect(coerced.json().error).toBe('Server name must be text.');
     expect(await servers()).toBe(count);
     const cases: [string, string, Record<string, unknown>][] = [
       ['POST', '/api/auth/register', { username: 12345, password: 'long-enough-1', email: 'n@example.test' }],
@@ -209,7 +235,7 @@ describe('request bodies on every route', () => {
     for (const [verb, url, payload] of cases) {
       const response = await aio.inject({ method: verb as InjectOptions['method'], url, headers: auth, payload });
       expect(response.statusCode, `${verb} ${url}`).toBe(400);
-      expect(response.json().error).toMatch(/ must be string$/);
+      expect(response.json().error).toMatch(/^(Username|Server name|E-mail address) must be text\.$/);
     }
   });
 
@@ -235,5 +261,27 @@ describe('request bodies on every route', () => {
     }, 'the valid log to be stored');
     expect(messages).toEqual(['café 🎮 ÿ']);
     expect(JSON.parse(before)[0]).toBe(JSON.parse(await state())[0]);
+  });
+
+  it('a server id of the wrong type in the body names no server: 404 before the schema, changing nothing', async () => {
+    const before = await state();
+    const routes = (await bodyRoutes()).filter((route) => route.schema?.properties?.['serverId']);
+    expect(routes.map((route) => route.route).sort()).toEqual([
+      'PATCH /api/settings/server-name',
+      'POST /api/billing/create-checkout-session',
+      'POST /api/billing/create-portal-session',
+      'POST /api/manage/add-user',
+      'POST /api/webhooks',
+    ]);
+    for (const route of routes) {
+      for (const wrong of wrongValues(route.schema?.properties?.['serverId'])) {
+        const what = `${route.route} serverId=${JSON.stringify(wrong)}`;
+        const response = await aio.inject({ method: method(route), url: route.url, headers: route.headers, payload: withValue(route.sample, ['serverId'], wrong) });
+        expect(response.statusCode, `${what}: ${response.body}`).toBe(404);
+        expect(response.json().error, what).toBe('Server not found.');
+        expect(stoppedAtSchema(response), what).toBe(false);
+      }
+    }
+    expect(await state()).toBe(before);
   });
 });

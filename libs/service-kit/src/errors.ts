@@ -6,6 +6,7 @@
  * 4xx texts pass through; every 5xx is masked as 'Internal Server Error' (details only in the log).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { describeValidationIssues, type ValidationIssue } from '@skald/contracts';
 import { redactUrl } from './redaction.ts';
 
 export interface ErrorBody {
@@ -49,25 +50,15 @@ export function sendError(reply: FastifyReply, statusCode: number, error: string
   return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(error, message, extra));
 }
 
-interface ValidationIssue {
-  readonly instancePath?: string;
-  readonly message?: string;
-  readonly params?: Readonly<Record<string, unknown>>;
-}
-
-/** 'body/username must NOT have fewer than 3 characters' -> 'username must NOT have fewer than 3 characters'. */
+/**
+ * 'body/username must NOT have fewer than 3 characters' -> 'Username must be at least 3 characters.': the ONE
+ * formatter of refused fields (@skald/contracts validation-messages.ts), which the web's form checks share.
+ * `message` carries the same sentence: the spec's register screen shows `message` first (spec 000 §8); the
+ * validator's own issue stays in the log line.
+ */
 function describeValidation(error: FastifyError): string {
-  const issue = (error.validation as readonly ValidationIssue[] | undefined)?.[0];
-  if (!issue) return error.message;
-  const field = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  // Required and unknown fields are reported on their parent object: name the field itself, with its path.
-  const child = (name: string) => (field ? `${field}.${name}` : name);
-  const missing = issue.params?.missingProperty;
-  if (typeof missing === 'string') return `${child(missing)} is required`;
-  const extra = issue.params?.additionalProperty;
-  if (typeof extra === 'string') return `${child(extra)} is not allowed`;
-  const where = field || error.validationContext || 'request';
-  return `${where} ${issue.message ?? 'is invalid'}`;
+  const issues = (error.validation as readonly ValidationIssue[] | undefined) ?? [];
+  return describeValidationIssues(issues) ?? 'The request is not valid.';
 }
 
 const FASTIFY_CLIENT_MESSAGES: Readonly<Record<string, string>> = {

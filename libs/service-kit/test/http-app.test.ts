@@ -80,9 +80,10 @@ describe('createHttpApp error shape', () => {
   it('validation errors answer 400 naming the field', async () => {
     const short = await app.inject({ method: 'POST', url: '/register', payload: { username: 'ab', password: 'x' } });
     expect(short.statusCode).toBe(400);
-    expect(short.json().error).toMatch(/^username /);
+    // The sentence a person reads, in both fields (the register screen shows `message`, spec 000 §8).
+    expect(short.json()).toEqual({ error: 'Username must be at least 3 characters.', message: 'Username must be at least 3 characters.' });
     const missing = await app.inject({ method: 'POST', url: '/register', payload: { username: 'abc' } });
-    expect(missing.json().error).toBe('password is required');
+    expect(missing.json().error).toBe('Please enter your password.');
   });
 
   it('413 for a body over the limit, 404 in the same shape', async () => {

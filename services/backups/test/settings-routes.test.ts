@@ -74,15 +74,15 @@ describe('backup settings', () => {
   });
 
   it.each([
-    [{ interval_hours: 0 }, 'interval_hours must be >= 1'],
-    [{ interval_hours: '24' }, 'interval_hours must be number'],
-    [{ db_port: 0 }, 'db_port must be >= 1'],
-    [{ db_port: 70000 }, 'db_port must be <= 65535'],
-    [{ db_host: 'x;id' }, 'db_host must be a host name or an IP address'],
-    [{ db_host: 'db.example.com/path' }, 'db_host must be a host name or an IP address'],
-    [{ db_name: 'a\u0000b' }, 'db_name must not contain control characters'],
+    [{ interval_hours: 0 }, 'The interval must be at least 1 hour.'],
+    [{ interval_hours: '24' }, 'Interval must be a number.'],
+    [{ db_port: 0 }, 'Database port must be at least 1.'],
+    [{ db_port: 70000 }, 'Database port must be at most 65535.'],
+    [{ db_host: 'x;id' }, 'Database host must be a host name or an IP address.'],
+    [{ db_host: 'db.example.com/path' }, 'Database host must be a host name or an IP address.'],
+    [{ db_name: 'a\u0000b' }, 'Database name must not contain control characters.'],
     [{ enabled: true, db_user: '' }, 'Scheduled backups need the database host, user and name'],
-    [{ tier: 'legend' }, 'tier is not allowed'],
+    [{ tier: 'legend' }, 'Unknown field: tier.'],
   ])('refuses %j with 400 %s and changes nothing', async (overrides, message) => {
     const res = await save(body(overrides));
     expect(res.statusCode).toBe(400);

@@ -12,4 +12,5 @@ export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts'
 export type { ServerRole, SiteRole } from '../roles.ts';
 export * from './backups.ts';
 export * from './log-histogram.ts';
+export * from './validation-messages.ts';
 export * from './players.ts';

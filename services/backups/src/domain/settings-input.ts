@@ -1,9 +1,11 @@
 /**
- * Checks of a settings body beyond its schema, with messages that name the field. The host also goes
+ * Checks of a settings body beyond its schema, with sentences that name the field as the form labels it
+ * (fieldLabel, the one formatter of refused fields in @skald/contracts). The host also goes
  * through the outbound guard here, so an internal address is refused when it is saved (and again at every
  * run, since a name can resolve elsewhere later). A name that does not resolve yet is accepted: saving
  * does not need the database to be reachable.
  */
+import { fieldLabel } from '@skald/contracts';
 import type { BackupSettingsBody } from '@skald/contracts';
 import { HttpError, OutboundRefused } from '@skald/service-kit';
 import type { OutboundGuard } from '@skald/service-kit';
@@ -16,10 +18,10 @@ const PRINTABLE = /^[^\p{Cc}]*$/u;
 
 export async function checkSettingsInput(body: BackupSettingsBody, guard: OutboundGuard): Promise<void> {
   const host = body.db_host.trim();
-  if (host !== '' && !HOST.test(host)) throw new HttpError(400, 'db_host must be a host name or an IP address');
-  if (!PRINTABLE.test(body.db_user)) throw new HttpError(400, 'db_user must not contain control characters');
-  if (!PRINTABLE.test(body.db_name)) throw new HttpError(400, 'db_name must not contain control characters');
-  if (body.db_pass_enc !== undefined && body.db_pass_enc.includes('\u0000')) throw new HttpError(400, 'db_pass_enc must not contain NUL characters');
+  if (host !== '' && !HOST.test(host)) throw new HttpError(400, `${fieldLabel('db_host')} must be a host name or an IP address.`);
+  if (!PRINTABLE.test(body.db_user)) throw new HttpError(400, `${fieldLabel('db_user')} must not contain control characters.`);
+  if (!PRINTABLE.test(body.db_name)) throw new HttpError(400, `${fieldLabel('db_name')} must not contain control characters.`);
+  if (body.db_pass_enc !== undefined && body.db_pass_enc.includes('\u0000')) throw new HttpError(400, `${fieldLabel('db_pass_enc')} must not contain NUL characters.`);
   if (body.enabled && !isComplete({ host, user: body.db_user, database: body.db_name })) {
     throw new HttpError(400, 'Scheduled backups need the database host, user and name');
   }
