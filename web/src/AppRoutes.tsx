@@ -2,7 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { adminRolesOf } from './features/admin/adminNav.ts';
 import { AppShell } from './features/shell/AppShell.tsx';
-import { RequireRole, RequireToken } from './features/shell/guards.tsx';
+import { RequireRole, RequireServerRole, RequireToken } from './features/shell/guards.tsx';
 import { STAFF_ROLES } from './features/shell/navigation.ts';
 import { SERVER_SCREENS, type ServerScreenPath } from './features/shell/screens.ts';
 
@@ -86,9 +86,11 @@ export function AppRoutes() {
         <Route path="/privacy-policy" element={<PrivacyPage />} />
         <Route path="/terms-of-service" element={<TermsPage />} />
         <Route element={<RequireToken />}>
-          {SERVER_SCREENS.map(({ path, title }) => {
+          {/* Each screen for the server roles its entry names (screens.ts minRole); others go to /dashboard. */}
+          {SERVER_SCREENS.map(({ path, title, minRole }) => {
             const Page = SCREEN_PAGES[path];
-            return <Route key={path} path={path} element={Page ? <Page /> : <NotAvailablePage title={title} />} />;
+            const page = Page ? <Page /> : <NotAvailablePage title={title} />;
+            return <Route key={path} path={path} element={minRole === 'user' ? page : <RequireServerRole minRole={minRole}>{page}</RequireServerRole>} />;
           })}
           <Route path="/create-server" element={<CreateServerPage />} />
           <Route path="/user-settings" element={<UserSettingsPage />} />

@@ -82,12 +82,24 @@ describe('the backups screen', () => {
     expect(await post!.json()).toEqual({ enabled: false, interval_hours: 6, db_host: 'db.example.com', db_port: 3306, db_user: 'skald_ro', db_name: 'es_extended' });
   });
 
-  it("toasts 'Failed to save backup settings' when the server refuses", async () => {
-    api({ 'POST /backups/s1/settings': () => json({ error: 'db_host must be a host name or an IP address' }, { status: 400 }) });
+  it("toasts 'Failed to save backup settings' when the server refuses, with its reason under the form", async () => {
+    const reason = 'Database host must be a host name or an IP address.';
+    api({ 'POST /backups/s1/settings': () => json({ error: reason, message: reason }, { status: 400 }) });
     renderBackups();
     fireEvent.click(await screen.findByRole('button', { name: /Backup Settings/ }));
     fireEvent.click(screen.getByRole('button', { name: /Save Settings/ }));
     expect(await screen.findByText(BACKUP_TEXT.saveFailed)).toBeTruthy();
+    expect((await screen.findByTestId('backup-settings-error')).textContent).toBe(reason);
+  });
+
+  it('refuses an interval under 1 hour in the sentence the server uses, without sending it', async () => {
+    const seen = api();
+    renderBackups();
+    fireEvent.click(await screen.findByRole('button', { name: /Backup Settings/ }));
+    fireEvent.change(screen.getByLabelText('Interval (hours)'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: /Save Settings/ }));
+    expect(await screen.findByText('The interval must be at least 1 hour.')).toBeTruthy();
+    expect(seen.some((r) => r.method === 'POST')).toBe(false);
   });
 
   it('offers create-now only with host, user and name, and toasts the outcome', async () => {

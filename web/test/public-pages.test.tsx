@@ -44,7 +44,7 @@ describe('Contact page (spec 000 §2, §5)', () => {
     expect((screen.getByLabelText('Email') as HTMLInputElement).type).toBe('email');
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('Please enter your name')).toBeTruthy();
-    expect(screen.getByText('Please enter your email')).toBeTruthy();
+    expect(screen.getByText('Please enter an e-mail address.')).toBeTruthy();
     expect(screen.getByText('Please enter a message')).toBeTruthy();
     expect(screen.queryByText('Message sent!')).toBeNull();
     expect(fetchSpy).not.toHaveBeenCalled();

@@ -79,7 +79,7 @@ describe('Register and reset', () => {
     const seen = mockApi({});
     renderScreen(<RegisterPage />);
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-    expect(await screen.findByText('Please enter your email')).toBeTruthy();
+    expect(await screen.findByText('Please enter an e-mail address.')).toBeTruthy();
     expect(seen).toHaveLength(0);
   });
 

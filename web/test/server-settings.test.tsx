@@ -23,12 +23,6 @@ async function renderSettings(handlers: Parameters<typeof mockApi>[0] = {}, serv
 }
 
 describe('Server settings: access and states (spec 000 §2, spec 001 §2)', () => {
-  it('sends the role user to /dashboard and loads nothing else', async () => {
-    const { seen } = await renderSettings({}, 'user');
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/dashboard'));
-    expect(requestsTo(seen, 'PUT', '/settings/colors')).toHaveLength(0);
-  });
-
   it("shows 'Loading...' first, then the page titled with the server name", async () => {
     await renderSettings();
     expect(screen.getByText('Loading...')).toBeTruthy();

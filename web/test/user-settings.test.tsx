@@ -35,7 +35,7 @@ describe('User settings: account forms (spec 001 §5, §7, §8)', () => {
     const { seen } = await renderSettings({});
     fireEvent.change(screen.getByLabelText('Username'), { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Change Username' }));
-    expect(await screen.findByText('Please enter a username')).toBeTruthy();
+    expect(await screen.findByText('Please enter your username.')).toBeTruthy();
     expect(seen.filter((r) => r.method === 'PATCH')).toHaveLength(0);
   });
 
@@ -46,7 +46,7 @@ describe('User settings: account forms (spec 001 §5, §7, §8)', () => {
     expect(field.value).toBe('a@x.io');
     fireEvent.change(field, { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Change E-mail' }));
-    expect(await screen.findByText('Please enter an e-mail address')).toBeTruthy();
+    expect(await screen.findByText('Please enter an e-mail address.')).toBeTruthy();
     expect(seen.filter((r) => r.method === 'PATCH')).toHaveLength(0);
 
     fireEvent.change(field, { target: { value: 'new@x.io' } });
@@ -65,7 +65,7 @@ describe('User settings: account forms (spec 001 §5, §7, §8)', () => {
 
     fireEvent.change(next, { target: { value: 'n3w-secret' } });
     fireEvent.click(screen.getByRole('button', { name: 'Change Password' }));
-    expect(await screen.findByText('Please enter your current password')).toBeTruthy();
+    expect(await screen.findByText('Please enter your current password.')).toBeTruthy();
     expect(seen.filter((r) => r.method === 'PATCH')).toHaveLength(0);
 
     fireEvent.change(current, { target: { value: 'old-secret' } });

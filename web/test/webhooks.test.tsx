@@ -115,12 +115,14 @@ describe('webhook list', () => {
     expect(await screen.findByText(WEBHOOK_TEXT.deleted)).toBeTruthy();
   });
 
-  it("toasts 'Update failed ❌' and 'Failed to delete ❌'", async () => {
-    api({ extra: { 'PUT /webhooks/w1': () => json({ error: 'x', message: 'x' }, { status: 400 }), 'DELETE /webhooks/w1': () => json({ error: 'x', message: 'x' }, { status: 500 }) } });
+  it("toasts 'Update failed ❌' with the server's reason in the edit form, and 'Failed to delete ❌'", async () => {
+    const reason = 'Chat ID must be at most 256 characters.';
+    api({ extra: { 'PUT /webhooks/w1': () => json({ error: reason, message: reason }, { status: 400 }), 'DELETE /webhooks/w1': () => json({ error: 'x', message: 'x' }, { status: 500 }) } });
     render();
     fireEvent.click(await screen.findByRole('button', { name: 'Edit' }));
     fireEvent.click(within(screen.getByRole('form', { name: 'Save' })).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(WEBHOOK_TEXT.updateFailed)).toBeTruthy();
+    expect(await within(screen.getByRole('form', { name: 'Save' })).findByText(reason)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     fireEvent.click(screen.getByRole('button', { name: 'Confirm delete' }));
@@ -155,13 +157,21 @@ describe('add form', () => {
     expect(screen.getByTestId('signing-secret').textContent).toBe('whsec_abc');
   });
 
-  it("toasts 'Failed to add webhook ❌' when the server refuses", async () => {
-    api({ extra: { 'POST /webhooks': () => json({ error: 'The destination 10.0.0.1 is not allowed', message: 'x' }, { status: 400 }) } });
+  it("toasts 'Failed to add webhook ❌' when the server refuses, and shows its reason in the form until the next try", async () => {
+    const reason = 'The destination 10.0.0.1 is not allowed: it is a private network address. Use a public host name or IP address.';
+    let answer = json({ error: reason, message: reason }, { status: 400 });
+    api({ extra: { 'POST /webhooks': () => answer } });
     render();
     const form = await screen.findByRole('form', { name: 'Add webhook' });
     fireEvent.change(within(form).getByLabelText('URL'), { target: { value: 'http://10.0.0.1/' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Add webhook' }));
     expect(await screen.findByText(WEBHOOK_TEXT.addFailed)).toBeTruthy();
+    expect(await within(form).findByText(reason)).toBeTruthy();
+    // A validator's own wording is never shown: only the spec's toast then.
+    answer = json({ error: 'platform must be equal to constant', message: 'platform must be equal to constant' }, { status: 400 });
+    fireEvent.click(within(form).getByRole('button', { name: 'Add webhook' }));
+    await waitFor(() => expect(within(form).queryByText(reason)).toBeNull());
+    expect(screen.queryByText(/must be equal to constant/)).toBeNull();
   });
 
   it('disables the add button at the limit', async () => {

@@ -1,5 +1,6 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
+import { isRawValidatorText } from '@skald/contracts/api';
 
 // Servers answer errors as JSON { error, message }; spec 000 §8 says which field to show.
 export type ApiError = FetchBaseQueryError | SerializedError | undefined | unknown;
@@ -10,9 +11,14 @@ function bodyOf(err: ApiError): Record<string, unknown> | null {
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : null;
 }
 
+/**
+ * A text field of the answer, if it is one a person can read. The servers answer refused inputs in
+ * sentences (@skald/contracts validation-messages.ts); a validator's own wording ('username must NOT have
+ * fewer than 3 characters'), from an older or foreign server, is passed over so the screen's fallback shows.
+ */
 function textField(body: Record<string, unknown> | null, field: string): string | null {
   const value = body?.[field];
-  return typeof value === 'string' && value.trim() !== '' ? value : null;
+  return typeof value === 'string' && value.trim() !== '' && !isRawValidatorText(value) ? value : null;
 }
 
 /** The server's `error` field, else its `message`, else the screen's fallback text. */

@@ -2,6 +2,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../app/errors.ts';
+import { requiredRule } from '../../app/formRules.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { useForgotPasswordMutation } from './authApi.ts';
 
@@ -21,8 +22,8 @@ export default function ForgotPasswordPage() {
 
   return (
     <AuthCard title="Forgot password">
-      <Form<{ email: string }> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+      <Form<{ email: string }> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} noValidate>
+        <Form.Item label="Email" name="email" rules={[requiredRule('email')]}>
           <Input type="email" autoComplete="email" autoFocus />
         </Form.Item>
         {result && <Alert type={result.kind} title={result.text} className="form-alert" showIcon />}

@@ -2,6 +2,7 @@ import { Alert, Button, Form, Input, Space } from 'antd';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { errorText } from '../../app/errors.ts';
+import { requiredRule } from '../../app/formRules.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { useLoginMutation, useTwoFactorLoginMutation } from './authApi.ts';
@@ -91,10 +92,10 @@ export default function LoginPage() {
   return (
     <AuthCard title="Login">
       <Form<Credentials> layout="vertical" onFinish={(v) => void submitCredentials(v)} requiredMark={false}>
-        <Form.Item label="Username" name="username" rules={[{ required: true, message: 'Please enter your username' }]}>
+        <Form.Item label="Username" name="username" rules={[requiredRule('username')]}>
           <Input autoComplete="username" autoFocus />
         </Form.Item>
-        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter your password' }]}>
+        <Form.Item label="Password" name="password" rules={[requiredRule('password')]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
         {error && <Alert type="error" title={error} className="form-alert" showIcon />}

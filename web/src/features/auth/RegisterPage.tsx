@@ -2,6 +2,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { messageText } from '../../app/errors.ts';
+import { requiredRule } from '../../app/formRules.ts';
 import { useToast } from '../../app/toast.tsx';
 import { AuthCard } from './AuthCard.tsx';
 import { useRegisterMutation } from './authApi.ts';
@@ -33,14 +34,15 @@ export default function RegisterPage() {
 
   return (
     <AuthCard title="Register">
-      <Form<RegisterForm> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-        <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+      {/* noValidate: the e-mail field keeps its type (spec 000 §5) but the sentences shown are Skald's, not the browser's. */}
+      <Form<RegisterForm> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} noValidate>
+        <Form.Item label="Email" name="email" rules={[requiredRule('email')]}>
           <Input type="email" autoComplete="email" autoFocus />
         </Form.Item>
-        <Form.Item label="Username" name="username" rules={[{ required: true, message: 'Please enter a username' }]}>
+        <Form.Item label="Username" name="username" rules={[requiredRule('username')]}>
           <Input autoComplete="username" />
         </Form.Item>
-        <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter a password' }]}>
+        <Form.Item label="Password" name="password" rules={[requiredRule('password')]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         {error && <Alert type="error" title={error} className="form-alert" showIcon />}

@@ -2,6 +2,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorText } from '../../app/errors.ts';
+import { requiredRule } from '../../app/formRules.ts';
 import { AuthCard } from './AuthCard.tsx';
 import { useResetPasswordMutation } from './authApi.ts';
 
@@ -37,7 +38,7 @@ export default function ResetPasswordPage() {
         <Alert type="success" title="Password changed! Redirecting to login..." showIcon />
       ) : (
         <Form<{ password: string }> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
-          <Form.Item label="New password" name="password" rules={[{ required: true, message: 'Please enter a new password' }]}>
+          <Form.Item label="New password" name="password" rules={[requiredRule('password')]}>
             <Input.Password autoComplete="new-password" autoFocus />
           </Form.Item>
           {error && <Alert type="error" title={error} className="form-alert" showIcon />}

@@ -1,7 +1,7 @@
 import type { ApiBackup } from '@skald/contracts/api';
 import { Alert, Button, Empty, Space, Spin } from 'antd';
 import { useEffect, useState } from 'react';
-import { statusOf } from '../../app/errors.ts';
+import { errorText, statusOf } from '../../app/errors.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useToast } from '../../app/toast.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
@@ -29,10 +29,13 @@ export default function BackupsPage() {
   const [download] = useDownloadBackupMutation();
   const [remove] = useDeleteBackupMutation();
   const [busyId, setBusyId] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
 
   const anyRunning = (list.data ?? []).some((b) => b.status === 'running');
   // Poll only while a run is in progress; a finished list stays as it is.
   useEffect(() => setRunning(anyRunning), [anyRunning]);
+  // Another server's refusal is not this one's.
+  useEffect(() => setSaveError(null), [serverId]);
 
   if (!serverId) {
     return (
@@ -44,12 +47,15 @@ export default function BackupsPage() {
   }
 
   const onSave = async (body: Parameters<typeof save>[0]['body']) => {
+    setSaveError(null);
     try {
       await save({ serverId, body }).unwrap();
       toast.success(BACKUP_TEXT.saved);
       return true;
-    } catch {
+    } catch (err) {
       toast.error(BACKUP_TEXT.saveFailed);
+      // The toast is the spec's; the reason (a refused field, an internal host) shows under the form.
+      setSaveError(errorText(err, '') || null);
       return false;
     }
   };
@@ -96,7 +102,7 @@ export default function BackupsPage() {
       <PageTitle>DB Backups – {serverName}</PageTitle>
       {!inTier && <Alert type="warning" title={BACKUP_TEXT.noBackupsInTier} showIcon data-testid="backups-not-in-tier" />}
       <Alert type="info" title={BACKUP_TEXT.securityTip} showIcon data-testid="security-tip" />
-      {current && <BackupSettingsPanel settings={current} saving={saving.isLoading} onSave={onSave} />}
+      {current && <BackupSettingsPanel settings={current} saving={saving.isLoading} onSave={onSave} error={saveError} />}
       {current && canCreate(current) && inTier && (
         <Space>
           <Button type="primary" onClick={() => void onCreate()} loading={creating.isLoading} disabled={busy}>

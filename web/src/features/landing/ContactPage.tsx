@@ -1,4 +1,5 @@
 import { Button, Form, Input } from 'antd';
+import { requiredRule } from '../../app/formRules.ts';
 import { useToast } from '../../app/toast.tsx';
 import { Panel } from '../common/Panel.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
@@ -27,7 +28,7 @@ export default function ContactPage() {
         <Form.Item label="Name" name="name" rules={[{ required: true, message: 'Please enter your name' }]}>
           <Input />
         </Form.Item>
-        <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+        <Form.Item label="Email" name="email" rules={[requiredRule('email')]}>
           <Input type="email" />
         </Form.Item>
         <Form.Item label="Message" name="message" rules={[{ required: true, message: 'Please enter a message' }]}>

@@ -1,6 +1,7 @@
 import { Alert, Button, Form, Input, Select } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../app/errors.ts';
+import { EMAIL_FORMAT_RULE, requiredRule } from '../../app/formRules.ts';
 import { useToast } from '../../app/toast.tsx';
 import { ASSIGNABLE_ROLES, type AssignableRole, SERVER_USERS_TEXT, useAddServerUserMutation } from './serverUsersApi.ts';
 
@@ -32,11 +33,11 @@ export function AddUserForm({ serverId, atLimit }: { serverId: string; atLimit: 
   };
 
   return (
-    <Form form={form} layout="vertical" initialValues={{ email: '', role: 'user' }} onFinish={(values) => void submit(values)} className="add-user-form" aria-label="Add user">
-      <Form.Item label="E-mail" name="email" rules={[{ required: true, message: 'Please enter an e-mail address' }, { type: 'email', message: 'Please enter a valid e-mail address' }]}>
+    <Form form={form} layout="vertical" initialValues={{ email: '', role: 'user' }} onFinish={(values) => void submit(values)} className="add-user-form" aria-label="Add user" noValidate>
+      <Form.Item label="E-mail" name="email" rules={[requiredRule('email'), EMAIL_FORMAT_RULE]}>
         <Input type="email" autoComplete="off" />
       </Form.Item>
-      <Form.Item label="Role" name="role" rules={[{ required: true }]}>
+      <Form.Item label="Role" name="role" rules={[requiredRule('role')]}>
         <Select options={ASSIGNABLE_ROLES.map((role) => ({ value: role, label: role }))} aria-label="Role" />
       </Form.Item>
       {error && <Alert type="error" title={error} className="form-alert" showIcon />}

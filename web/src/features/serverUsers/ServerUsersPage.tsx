@@ -12,18 +12,18 @@ import { atUserLimit, SERVER_USERS_TEXT, userCountText, useServerUserCountQuery,
 /**
  * Manage Server Users (spec 001 §2): the members of the current server with 'current / limit users', an
  * Add user form that toggles open, and per row a role select and Delete. The owner's business only
- * (docs/DECISIONS.md, server roles): other roles are sent to /dashboard, and the server answers them 403.
+ * (docs/DECISIONS.md, server roles): the route guard sends other roles to /dashboard (screens.ts minRole),
+ * and the server answers them 403.
  */
 export default function ServerUsersPage() {
   const serverId = useAppSelector((s) => s.session.serverId);
   const me = useMeQuery(undefined);
   const server = me.data?.servers.find((s) => s.id === serverId);
-  const canManage = server?.role === 'owner';
-  const users = useServerUsersQuery(serverId ?? '', { skip: !serverId || !canManage });
-  const count = useServerUserCountQuery(serverId ?? '', { skip: !serverId || !canManage });
+  const users = useServerUsersQuery(serverId ?? '', { skip: !server });
+  const count = useServerUserCountQuery(serverId ?? '', { skip: !server });
   const [adding, setAdding] = useState(false);
 
-  if (!serverId || (me.data && !canManage)) return <Navigate to="/dashboard" replace />;
+  if (!serverId || (me.data && !server)) return <Navigate to="/dashboard" replace />;
   if (me.isError || users.isError || count.isError) return <Alert type="error" title={SERVER_USERS_TEXT.loadFailed} showIcon />;
 
   return (

@@ -13,7 +13,8 @@ import { SETTINGS_TEXT } from './settingsApi.ts';
 
 /**
  * Server settings (spec 001 §2): colours, API key, name and log cleanup of the current server, titled with
- * its name. Users with the role user are sent to /dashboard (spec 000 §2).
+ * its name. Members with the role user never reach it: the route guard sends them to /dashboard
+ * (screens.ts minRole, spec 000 §6).
  */
 export default function SettingsPage() {
   const serverId = useAppSelector((s) => s.session.serverId);
@@ -23,7 +24,6 @@ export default function SettingsPage() {
 
   const server = me.data?.servers.find((s) => s.id === serverId);
   if (!serverId || (me.data && !server)) return <Navigate to="/dashboard" replace />;
-  if (server?.role === 'user') return <Navigate to="/dashboard" replace />;
   if (me.isError || colors.isError || levels.isError) return <Alert type="error" title={SETTINGS_TEXT.loadFailed} showIcon />;
   if (!server || !colors.data || !levels.data) {
     return (

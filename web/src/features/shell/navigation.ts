@@ -27,8 +27,15 @@ function rankOf(role: string | null | undefined): number {
   return isServerRoleName(name) ? ROLE_RANK[name] : ROLE_RANK.user;
 }
 
+/**
+ * Whether a member with `role` may open a screen whose lowest role is `minRole` (screens.ts): the sidebar
+ * lists only these, and the route guard sends anyone else to /dashboard (spec 000 §6).
+ */
+export function roleMayOpen(role: string | null | undefined, minRole: ServerRole): boolean {
+  return ROLE_RANK[minRole] <= rankOf(role);
+}
+
 export function sidebarGroups(role: string | null | undefined, usage: Pick<ServerUsage, TierLimit> | null | undefined): SidebarGroup[] {
-  const rank = rankOf(role);
   // Locked (greyed with a lock) when the tier allows none or the limit is not known yet.
   const locked = (limit: TierLimit | undefined) => limit !== undefined && !usage?.[limit];
   const screens: readonly ServerScreen[] = SERVER_SCREENS;
@@ -36,7 +43,7 @@ export function sidebarGroups(role: string | null | undefined, usage: Pick<Serve
     key: group.key,
     label: group.label,
     entries: screens
-      .filter((screen) => screen.group === group.key && ROLE_RANK[screen.minRole] <= rank)
+      .filter((screen) => screen.group === group.key && roleMayOpen(role, screen.minRole))
       .map((screen) => ({ key: screen.path, label: screen.label, path: screen.path, locked: locked(screen.lockedWithout) })),
   })).filter((group) => group.entries.length > 0);
 }

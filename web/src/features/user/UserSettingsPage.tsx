@@ -1,6 +1,7 @@
 import type { MessageAnswer } from '@skald/contracts/api';
 import { Alert, Button, Divider, Form, Input, Spin, Typography } from 'antd';
 import { errorText } from '../../app/errors.ts';
+import { requiredRule } from '../../app/formRules.ts';
 import { useToast } from '../../app/toast.tsx';
 import { useMeQuery } from '../auth/authApi.ts';
 import { Panel } from '../common/Panel.tsx';
@@ -36,7 +37,7 @@ export default function UserSettingsPage() {
       <PageTitle>User settings</PageTitle>
       <Typography.Title level={2} className="section-title">Change Username</Typography.Title>
       <Form layout="vertical" initialValues={{ username: me.user.username }} onFinish={(v: { username: string }) => void run(() => changeUsername(v).unwrap())}>
-        <Form.Item label="Username" name="username" rules={[{ required: true, message: 'Please enter a username' }]}>
+        <Form.Item label="Username" name="username" rules={[requiredRule('username')]}>
           <Input autoComplete="username" />
         </Form.Item>
         <Button htmlType="submit" loading={usernameState.isLoading}>
@@ -45,8 +46,8 @@ export default function UserSettingsPage() {
       </Form>
       <Divider />
       <Typography.Title level={2} className="section-title">Change E-mail</Typography.Title>
-      <Form layout="vertical" initialValues={{ email: me.user.email }} onFinish={(v: { email: string }) => void run(() => changeEmail(v).unwrap())}>
-        <Form.Item label="E-mail" name="email" rules={[{ required: true, message: 'Please enter an e-mail address' }]}>
+      <Form layout="vertical" initialValues={{ email: me.user.email }} onFinish={(v: { email: string }) => void run(() => changeEmail(v).unwrap())} noValidate>
+        <Form.Item label="E-mail" name="email" rules={[requiredRule('email')]}>
           <Input type="email" autoComplete="email" />
         </Form.Item>
         <Button htmlType="submit" loading={emailState.isLoading}>
@@ -64,10 +65,10 @@ export default function UserSettingsPage() {
           void run(() => changePassword(v).unwrap()).then((ok) => ok && passwordForm.resetFields())
         }
       >
-        <Form.Item label="Current password" name="currentPassword" rules={[{ required: true, message: 'Please enter your current password' }]}>
+        <Form.Item label="Current password" name="currentPassword" rules={[requiredRule('currentPassword')]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item label="New password" name="newPassword" rules={[{ required: true, message: 'Please enter a new password' }]}>
+        <Form.Item label="New password" name="newPassword" rules={[requiredRule('newPassword')]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         <Button htmlType="submit" loading={passwordState.isLoading}>

@@ -1,5 +1,5 @@
 import type { WebhookOptions, WebhookPlatform } from '@skald/contracts/api';
-import { Button, Col, Input, Row } from 'antd';
+import { Alert, Button, Col, Input, Row } from 'antd';
 import { useId, type FormEvent } from 'react';
 import { chatIdLabel, PLATFORM_LABELS, PLATFORMS, usesChatId, type WebhookFormValues } from './webhookForm.ts';
 
@@ -13,6 +13,8 @@ interface Props {
   disabled?: boolean;
   onCancel?: () => void;
   options?: WebhookOptions;
+  /** Why the server refused the last submit, shown above the buttons (the spec's toast says only that it failed). */
+  error?: string | null;
 }
 
 /**
@@ -21,7 +23,7 @@ interface Props {
  * values seen in the server's logs; the level offers the five levels. Native selects keep it keyboard- and
  * screen-reader-friendly without antd's popup code.
  */
-export function WebhookForm({ value, onChange, onSubmit, submitLabel, busy, disabled = false, onCancel, options }: Props) {
+export function WebhookForm({ value, onChange, onSubmit, submitLabel, busy, disabled = false, onCancel, options, error = null }: Props) {
   const id = useId();
   const set = <K extends keyof WebhookFormValues>(key: K, next: WebhookFormValues[K]) => onChange({ ...value, [key]: next });
   const submit = (event: FormEvent) => {
@@ -73,6 +75,7 @@ export function WebhookForm({ value, onChange, onSubmit, submitLabel, busy, disa
           <datalist id={`${id}-resources`}>{options?.resources.map((r) => <option key={r} value={r} />)}</datalist>
         </Col>
       </Row>
+      {error && <Alert type="error" title={error} className="form-alert" showIcon />}
       <div className="webhook-form-actions">
         <Button type="primary" htmlType="submit" loading={busy} disabled={disabled || busy}>
           {submitLabel}

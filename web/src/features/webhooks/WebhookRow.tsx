@@ -5,7 +5,7 @@ import { WebhookForm } from './WebhookForm.tsx';
 import { filterText, fromWebhook, lastAttemptText, maskUrl, PLATFORM_LABELS, type WebhookFormValues } from './webhookForm.ts';
 
 /** Spec 000 §4: a row is normal, editing, or awaiting delete confirmation. */
-export type RowMode = { kind: 'normal' } | { kind: 'editing'; values: WebhookFormValues } | { kind: 'confirm-delete' };
+export type RowMode = { kind: 'normal' } | { kind: 'editing'; values: WebhookFormValues; error?: string } | { kind: 'confirm-delete' };
 
 interface Props {
   webhook: ApiWebhook;
@@ -26,7 +26,7 @@ export function WebhookRow({ webhook, mode, options, busy, onMode, onEdit, onSav
   return (
     <li className="webhook-row" data-testid="webhook-row" aria-label={title}>
       {mode.kind === 'editing' ? (
-        <WebhookForm value={mode.values} onChange={onEdit} onSubmit={onSave} submitLabel="Save" busy={busy.saving} onCancel={() => onMode({ kind: 'normal' })} options={options} />
+        <WebhookForm value={mode.values} onChange={onEdit} onSubmit={onSave} submitLabel="Save" busy={busy.saving} onCancel={() => onMode({ kind: 'normal' })} options={options} error={mode.error} />
       ) : (
         <>
           <div className="webhook-head">

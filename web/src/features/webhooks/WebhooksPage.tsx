@@ -1,7 +1,7 @@
 import { Alert, Empty, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
-import { statusOf } from '../../app/errors.ts';
+import { errorText, statusOf } from '../../app/errors.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useToast } from '../../app/toast.tsx';
 import { Panel } from '../common/Panel.tsx';
@@ -52,11 +52,13 @@ export default function WebhooksPage() {
   const [testing, setTesting] = useState<string | null>(null);
   const [replaying, setReplaying] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  const [addError, setAddError] = useState<string | null>(null);
 
   // A new server: nothing of the previous one's rows stays.
   useEffect(() => {
     setModes({});
     setSecret(null);
+    setAddError(null);
   }, [serverId]);
 
   if (!serverId) {
@@ -82,13 +84,16 @@ export default function WebhooksPage() {
     if (problem === 'missing-url') return;
     // Spec 000 §8: the chat_id message shows as a success-style toast when adding.
     if (problem === 'telegram-chat-id') return toast.success(WEBHOOK_TEXT.telegramChatId);
+    setAddError(null);
     try {
       const saved = await add({ serverId, ...toBody(form) }).unwrap();
       setForm(EMPTY_FORM);
       setSecret(saved.secret);
       toast.success(WEBHOOK_TEXT.added);
-    } catch {
+    } catch (err) {
       toast.error(WEBHOOK_TEXT.addFailed);
+      // The toast is the spec's; the reason (a refused URL, an internal address) shows in the form.
+      setAddError(errorText(err, '') || null);
     }
   };
 
@@ -103,8 +108,10 @@ export default function WebhooksPage() {
       if (saved.secret) setSecret(saved.secret);
       setMode(id, { kind: 'normal' });
       toast.success(WEBHOOK_TEXT.updated);
-    } catch {
+    } catch (err) {
       toast.error(WEBHOOK_TEXT.updateFailed);
+      const reason = errorText(err, '');
+      setMode(id, { kind: 'editing', values: mode.values, ...(reason ? { error: reason } : {}) });
     }
   };
 
@@ -153,7 +160,7 @@ export default function WebhooksPage() {
         <Alert type="info" showIcon closable={{ 'aria-label': 'Close', onClose: () => setSecret(null) }} title={WEBHOOKS_SCREEN_TEXT.secretOnce} description={<code data-testid="signing-secret">{secret}</code>} />
       )}
       <Panel title="Add webhook">
-        <WebhookForm value={form} onChange={setForm} onSubmit={() => void submitAdd()} submitLabel="Add webhook" busy={adding.isLoading} disabled={atLimit} options={options.data} />
+        <WebhookForm value={form} onChange={setForm} onSubmit={() => void submitAdd()} submitLabel="Add webhook" busy={adding.isLoading} disabled={atLimit} options={options.data} error={addError} />
       </Panel>
       {list.isError ? (
         <Alert type="error" title={WEBHOOKS_SCREEN_TEXT.failed} showIcon />
