@@ -8,7 +8,8 @@
  *
  * Usage inside a service's routes():
  *   await app.register(authPlugin, { keys: deps.keys, isRevoked });
- *   app.get('/auth/me', { onRequest: app.authenticate }, async (request) => request.user.sub);
+ *   app.get('/auth/me', { preHandler: app.authenticate }, async (request) => request.user.sub);
+ * Both hooks are guards (guards.ts): declared in preHandler, they run at preValidation, before the schema.
  */
 import fastifyJwt from '@fastify/jwt';
 import fp from 'fastify-plugin';
@@ -16,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_ALGORITHM, toAccessClaims } from './auth-claims.ts';
 import type { AccessClaims } from './auth-claims.ts';
 import { sendError } from './errors.ts';
+import { guard } from './guards.ts';
 import type { KeyMaterial } from './service-module.ts';
 
 export interface AuthPluginOptions {
@@ -38,7 +40,7 @@ export type AuthenticateHook = (request: FastifyRequest, reply: FastifyReply) =>
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest/preHandler hook: 401 unless a valid, unrevoked access token is presented. */
+    /** Guard (onRequest, or preHandler, which runs it before validation): 401 unless a valid, unrevoked access token is presented. */
     authenticate: AuthenticateHook;
     /** authenticate, but a token expired less than renewalGraceSeconds ago passes (token renewal only). */
     authenticateForRenewal: AuthenticateHook;
@@ -91,8 +93,8 @@ export const authPlugin = fp<AuthPluginOptions>(
         }
       };
 
-    app.decorate('authenticate', verifyWith(false));
-    app.decorate('authenticateForRenewal', verifyWith(true));
+    app.decorate('authenticate', guard(verifyWith(false)));
+    app.decorate('authenticateForRenewal', guard(verifyWith(true)));
   },
   { name: 'skald-auth', fastify: '5.x' },
 );

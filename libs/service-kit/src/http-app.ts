@@ -1,9 +1,10 @@
 /**
  * createHttpApp: the Fastify 5 instance every Skald process (gateway and each service) starts from,
  * with redacting logs, request ids, the JSON error shape, timeouts and body limits already set, and the
- * request rules every route follows: typed bodies without coercion or unknown fields (validation.ts),
- * JSON bodies that are valid UTF-8 (json-body.ts), secret-bearing answers never cached (no-store.ts),
- * and request metrics per route pattern (metrics/http-metrics.ts).
+ * request rules every route follows: access decided before validation (guards.ts), typed bodies without
+ * coercion or unknown fields (validation.ts), JSON bodies that are valid UTF-8 (json-body.ts),
+ * secret-bearing answers never cached (no-store.ts), and request metrics per route pattern
+ * (metrics/http-metrics.ts).
  */
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import type { DestinationStream } from 'pino';
 import { AccessLogController } from './access-log.ts';
 import { installBodyDrainBeforeClose } from './body-drain.ts';
 import { installErrorHandlers } from './errors.ts';
+import { installGuardsBeforeValidation } from './guards.ts';
 import { registerStrictJsonParser } from './json-body.ts';
 import { lazyChildLoggerFactory } from './lazy-logger.ts';
 import { installHttpMetrics } from './metrics/http-metrics.ts';
@@ -74,6 +76,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   installHttpMetrics(app);
   installErrorHandlers(app, options.notFoundHandler);
   registerStrictJsonParser(app);
+  installGuardsBeforeValidation(app);
   installNoStoreForSecrets(app);
   // A 413 (or any answer that closes the connection) is sent once the client finished sending, within a bound.
   installBodyDrainBeforeClose(app);

@@ -1,6 +1,7 @@
 export * from './service-module.ts';
 export * from './auth-claims.ts';
 export * from './auth-plugin.ts';
+export * from './guards.ts';
 export * from './keys.ts';
 export * from './secret-box.ts';
 export * from './redaction.ts';

@@ -122,7 +122,10 @@ describe('GET /logs/my', () => {
     expect(badDate.statusCode).toBe(400);
     expect(badDate.json().error).toContain('dateFrom');
     expect((await get(`/logs/my?serverId=${S}&dateTo=yesterday`)).statusCode).toBe(400);
-    expect((await get(`/logs/my`)).statusCode).toBe(400);
+    // Access is decided before the query is validated: a request that names no server has none to read.
+    const unnamed = await get(`/logs/my`);
+    expect(unnamed.statusCode).toBe(404);
+    expect(unnamed.json().error).toBe('Server not found.');
   });
 });
 

@@ -6,12 +6,15 @@
  *
  * `model` is anything that answers roleOf: other services pass their identity read model, the auth
  * service its own authoritative memberships. The handler finds the checked server and role on
- * `request.serverAccess`.
+ * `request.serverAccess`. The check is a guard (guards.ts): declared in preHandler, it runs at preValidation,
+ * before the schema, so a stranger gets 404 and never a 400 about the body.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerRole } from '@skald/contracts';
 import { AUTH_REQUIRED_MESSAGE } from '../auth-plugin.ts';
 import { sendError } from '../errors.ts';
+import { guard } from '../guards.ts';
+import type { GuardHook } from '../guards.ts';
 import type { ServerRoleSource } from './read-model.ts';
 
 export interface ServerAccess {
@@ -60,7 +63,10 @@ function stringField(source: unknown, field: string): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-/** Where a server id usually is: route param `id` or `serverId`, query `serverId`, body `serverId`. */
+/**
+ * Where a server id usually is: route param `id` or `serverId`, query `serverId`, body `serverId`. Guards run
+ * before validation, so only a non-empty string counts: a missing or mistyped id is no server (404).
+ */
 export function serverIdFromRequest(request: FastifyRequest): string | null {
   return (
     stringField(request.params, 'serverId') ??
@@ -81,17 +87,13 @@ export interface RequireServerRoleOptions {
 }
 
 /**
- * Fastify preHandler: answers 401 without a user, 404 for non-members (or a missing server id),
- * 403 for members below minRole, in the shared `{ error, message }` shape. Runs after
- * `app.authenticate`; on success sets `request.serverAccess`.
+ * Guard: answers 401 without a user, 404 for non-members (or a missing server id), 403 for members
+ * below minRole, in the shared `{ error, message }` shape. Runs after `app.authenticate`, before
+ * validation; on success sets `request.serverAccess`.
  */
-export function requireServerRole(
-  model: ServerRoleSource,
-  minRole: ServerRole,
-  options: RequireServerRoleOptions = {},
-): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
+export function requireServerRole(model: ServerRoleSource, minRole: ServerRole, options: RequireServerRoleOptions = {}): GuardHook {
   const serverIdOf = options.serverIdOf ?? serverIdFromRequest;
-  return async (request, reply) => {
+  return guard(async (request: FastifyRequest, reply: FastifyReply) => {
     const serverId = serverIdOf(request);
     const check = await checkServerRole(model, userIdFromRequest(request), serverId, minRole);
     if (check.ok) {
@@ -100,7 +102,7 @@ export function requireServerRole(
     }
     // Returning the reply tells Fastify the answer is sent and the handler must not run.
     return sendError(reply, check.statusCode, check.error);
-  };
+  });
 }
 
 /** The access requireServerRole granted; throws if a route forgot to declare the preHandler. */

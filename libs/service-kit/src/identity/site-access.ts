@@ -6,20 +6,23 @@
  * The role is the access token's `role` claim. It is current: every change of a site role revokes the
  * user's tokens (auth's setSiteRole bumps the token version, and app.authenticate checks revocation on
  * every request), so a demoted staff member's old token no longer passes authenticate at all.
- * Callers without the role get 403; run it after app.authenticate (401 without a valid token).
+ * Callers without the role get 403; run it after app.authenticate (401 without a valid token). A guard
+ * (guards.ts): in preHandler too, it runs before validation.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteRole } from '@skald/contracts';
 import { AUTH_REQUIRED_MESSAGE } from '../auth-plugin.ts';
 import { sendError } from '../errors.ts';
+import { guard } from '../guards.ts';
+import type { GuardHook } from '../guards.ts';
 import { ROLE_TOO_LOW } from './server-access.ts';
 
-export function requireSiteRole(...allowed: readonly SiteRole[]): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined> {
+export function requireSiteRole(...allowed: readonly SiteRole[]): GuardHook {
   if (allowed.length === 0) throw new Error('requireSiteRole needs at least one role');
-  return async (request, reply) => {
+  return guard(async (request: FastifyRequest, reply: FastifyReply) => {
     const role = (request as { user?: { role?: unknown } }).user?.role;
     if (role === undefined) return sendError(reply, 401, AUTH_REQUIRED_MESSAGE);
     if (!(allowed as readonly unknown[]).includes(role)) return sendError(reply, 403, ROLE_TOO_LOW);
     return undefined;
-  };
+  });
 }

@@ -15,6 +15,7 @@ export async function registerTierRoutes(app: FastifyInstance, deps: BillingRout
     {
       schema: {
         tags: ['billing'],
+        security: [],
         summary: 'The eight tiers, lowest to highest, with their prices and limits',
         description: 'Public: the Terms of Service page reads the retention table from it (spec 001 §2, §3).',
         response: { 200: TierListSchema },

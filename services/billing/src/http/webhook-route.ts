@@ -22,6 +22,8 @@ export async function registerWebhookRoute(app: FastifyInstance, deps: BillingRo
       {
         schema: {
           tags: ['billing'],
+          // Stripe calls it without a session: the signature is its credential.
+          security: [],
           summary: "Stripe's webhook events (signed; each event applied once)",
           description:
             'Verified with STRIPE_WEBHOOK_SECRET on the raw body, the Stripe-Signature timestamp within the tolerance (400 otherwise); 503 when webhooks are not configured; 409 while the same event is still being applied.',
