@@ -1,12 +1,12 @@
 /**
  * Builds every adapter a Skald process needs from its validated configuration.
  * Data locations in embedded mode (all under DATA_DIR):
- *   bus journal DATA_DIR/bus/journal.db · logs DATA_DIR/logs/logs.db · jobs DATA_DIR/jobs/jobs.db
+ *   bus journal DATA_DIR/bus/journal.db · logs DATA_DIR/logs/logs.db · players DATA_DIR/logs/players.db · jobs DATA_DIR/jobs/jobs.db
  *   objects DATA_DIR/objects · outbox DATA_DIR/outbox · each service's documents DATA_DIR/<service>/documents.db
  * In MongoDB each service has its own database `skald_<service>`; the log store uses `skald_logs`.
  */
 import { join } from 'node:path';
-import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore, Payments } from '@skald/ports';
+import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore, Payments, PlayerStore } from '@skald/ports';
 import type { SkaldConfig } from '@skald/config';
 import { HISTORY_TOPICS } from '@skald/contracts';
 import { createCounters } from './counters/index.ts';
@@ -21,6 +21,8 @@ import { createLogStore } from './log-store/index.ts';
 import type { LogStoreConfig } from './log-store/index.ts';
 import { createObjectStore } from './object-store/index.ts';
 import type { ObjectStoreConfig } from './object-store/index.ts';
+import { createPlayerStore } from './player-store/index.ts';
+import type { PlayerStoreConfig } from './player-store/index.ts';
 import { createJobQueue } from './job-queue/index.ts';
 import { openedAdapters } from './opened-adapters.ts';
 import { createPayments } from './payments/index.ts';
@@ -68,6 +70,13 @@ export function logStoreConfig(config: SkaldConfig): LogStoreConfig {
     : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: 'skald_logs' };
 }
 
+/** The logs service's players: beside its logs (the same adapter kind, the same Mongo database). */
+export function playerStoreConfig(config: SkaldConfig): PlayerStoreConfig {
+  return config.adapters.logStore === 'sqlite'
+    ? { kind: 'sqlite', file: join(config.dataDir, 'logs', 'players.db') }
+    : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: 'skald_logs' };
+}
+
 export function objectStoreConfig(config: SkaldConfig): ObjectStoreConfig {
   return config.adapters.objectStore === 'fs' ? { kind: 'fs', root: join(config.dataDir, 'objects') } : { kind: 'minio', ...need(config.s3, 'S3_ENDPOINT') };
 }
@@ -97,6 +106,7 @@ function need<T>(value: T | undefined, variable: string): T {
 }
 
 export const createLogStoreFromConfig = (config: SkaldConfig): Promise<LogStore> => createLogStore(logStoreConfig(config));
+export const createPlayerStoreFromConfig = (config: SkaldConfig): Promise<PlayerStore> => createPlayerStore(playerStoreConfig(config));
 export const createObjectStoreFromConfig = (config: SkaldConfig): Promise<ObjectStore> => createObjectStore(objectStoreConfig(config));
 export const createJobQueueFromConfig = (config: SkaldConfig): Promise<JobQueue> => createJobQueue(jobQueueConfig(config));
 

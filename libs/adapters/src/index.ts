@@ -4,6 +4,7 @@ export * from './event-bus/index.ts';
 export * from './from-config.ts';
 export * from './document-store/index.ts';
 export * from './log-store/index.ts';
+export * from './player-store/index.ts';
 export * from './object-store/index.ts';
 export * from './job-queue/index.ts';
 export * from './opened-adapters.ts';

@@ -6,3 +6,4 @@ export * from './job-queue.ts';
 export * from './counters.ts';
 export * from './mailer.ts';
 export * from './payments.ts';
+export * from './player-store.ts';

@@ -1,0 +1,51 @@
+/** What both player-store adapters read the same way: ids, searches, identifiers and timeline merging. */
+import { IDENTIFIER_KINDS } from '@skald/contracts';
+import type { LogPosition, PlayerLogRef } from '@skald/ports';
+
+/** Player ids are positive integers written in decimal; anything else names no player. */
+export function playerIdOf(id: string): number | null {
+  if (!/^[1-9]\d{0,14}$/.test(id)) return null;
+  return Number(id);
+}
+
+const KINDS: ReadonlySet<string> = new Set(IDENTIFIER_KINDS);
+
+/** `License:abc` → `license:abc`; null when the text is no `<known kind>:<value>`. */
+export function normalizedIdentifier(text: string): string | null {
+  const colon = text.indexOf(':');
+  if (colon <= 0 || colon === text.length - 1) return null;
+  const kind = text.slice(0, colon).toLowerCase();
+  return KINDS.has(kind) ? `${kind}:${text.slice(colon + 1)}` : null;
+}
+
+export interface PlayerSearch {
+  /** Lower-case text a name must contain. */
+  readonly folded: string;
+  /** Identifiers matching exactly: the search itself when it is one, else the search as the value of every kind. */
+  readonly identifiers: readonly string[];
+}
+
+/** A list search; null when blank (every player). */
+export function playerSearchOf(search: string | undefined): PlayerSearch | null {
+  const text = search?.trim() ?? '';
+  if (text === '') return null;
+  const exact = normalizedIdentifier(text);
+  const identifiers = exact !== null ? [exact] : /\s/.test(text) ? [] : IDENTIFIER_KINDS.map((kind) => `${kind}:${text}`);
+  return { folded: foldName(text), identifiers };
+}
+
+/** Names are searched case-insensitively (Unicode lower case, not only ASCII). */
+export function foldName(name: string): string {
+  return name.toLowerCase();
+}
+
+/** Newest first: later `at`, then the greater log id (plain string order), as the log store orders. */
+export function newerFirst(a: LogPosition, b: LogPosition): number {
+  if (a.at !== b.at) return b.at - a.at;
+  return a.logId < b.logId ? 1 : a.logId > b.logId ? -1 : 0;
+}
+
+/** The newest `limit` of two lists each already newest first. */
+export function newestOf(a: readonly PlayerLogRef[], b: readonly PlayerLogRef[], limit: number): PlayerLogRef[] {
+  return [...a, ...b].sort(newerFirst).slice(0, limit);
+}

@@ -1,0 +1,78 @@
+/**
+ * The embedded player store's tables (DATA_DIR/logs/players.db). Integer player ids; the one row per
+ * (player, log) is kept small (disk per log matters): WITHOUT ROWID, keyed by what a timeline page reads
+ * (player, photo or not, log time, log id as 16 bytes), plus the log's expiry for retention.
+ */
+export const PLAYER_SCHEMA_VERSION = 1;
+
+export const PLAYER_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS players (
+  id INTEGER PRIMARY KEY,
+  server_id TEXT NOT NULL,
+  -- The surviving player of a merge (this row then keeps nothing else); NULL for a live player.
+  merged_into INTEGER,
+  -- The name seen last and when (a name seen in an older log does not replace it).
+  name TEXT,
+  name_seen INTEGER,
+  first_seen INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  log_count INTEGER NOT NULL DEFAULT 0,
+  photo_count INTEGER NOT NULL DEFAULT 0,
+  -- The earliest expiry among its logs: retention visits only the players it concerns.
+  next_expiry INTEGER
+);
+CREATE INDEX IF NOT EXISTS players_recent ON players (server_id, last_seen DESC, id DESC) WHERE merged_into IS NULL;
+CREATE INDEX IF NOT EXISTS players_first_seen ON players (server_id, first_seen) WHERE merged_into IS NULL;
+CREATE INDEX IF NOT EXISTS players_expiry ON players (next_expiry) WHERE merged_into IS NULL;
+CREATE INDEX IF NOT EXISTS players_merged ON players (merged_into) WHERE merged_into IS NOT NULL;
+
+-- Each live player's names, lower case, one per line: a name search reads one small row per player.
+CREATE TABLE IF NOT EXISTS player_search (
+  server_id TEXT NOT NULL,
+  player_id INTEGER NOT NULL,
+  folded TEXT NOT NULL,
+  PRIMARY KEY (server_id, player_id)
+) WITHOUT ROWID;
+
+-- A linking identifier has one row (its player); an ip or token one row per player listing it.
+CREATE TABLE IF NOT EXISTS player_identifiers (
+  server_id TEXT NOT NULL,
+  identifier TEXT NOT NULL,
+  player_id INTEGER NOT NULL,
+  first_seen INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  PRIMARY KEY (server_id, identifier, player_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS player_identifiers_player ON player_identifiers (player_id);
+
+CREATE TABLE IF NOT EXISTS player_names (
+  player_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  first_seen INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL,
+  PRIMARY KEY (player_id, name)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS player_logs (
+  player_id INTEGER NOT NULL,
+  photo INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  log_id BLOB NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (player_id, photo, at, log_id)
+) WITHOUT ROWID;
+`;
+
+/**
+ * WAL and NORMAL like the log store (crash-safe, no fsync per commit); 4 KiB pages: a batch touches one
+ * page per active player, and small pages keep what each commit writes small.
+ */
+export const PLAYER_PRAGMAS_SQL = `
+PRAGMA page_size = 4096;
+PRAGMA busy_timeout = 5000;
+PRAGMA journal_mode = WAL;
+PRAGMA synchronous = NORMAL;
+PRAGMA temp_store = MEMORY;
+PRAGMA cache_size = -65536;
+PRAGMA journal_size_limit = 67108864;
+`;

@@ -1,0 +1,568 @@
+/**
+ * Embedded player store on SQLite (node:sqlite), its own file beside the log store's. Writes happen in one
+ * transaction per call; a batch's seen times and counts are gathered per player in memory and written once
+ * per player, so a batch costs one mapping row per (player, log) plus a few rows per player it names.
+ * Merges move the younger player's rows to the older one (rare, and each row moves once).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { DatabaseSync } from 'node:sqlite';
+import type { SQLInputValue } from 'node:sqlite';
+import { NON_LINKING_IDENTIFIER_KINDS } from '@skald/contracts';
+import type {
+  LogMentions,
+  LogPosition,
+  LogType,
+  MentionedPlayer,
+  PlayerDetail,
+  PlayerListQuery,
+  PlayerLogRef,
+  PlayerLookup,
+  PlayerStore,
+  PlayerSummary,
+  PlayerTimelineQuery,
+} from '@skald/ports';
+import { StatementCache } from '../sqlite/statements.ts';
+import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
+import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
+import { PLAYER_PRAGMAS_SQL, PLAYER_SCHEMA_SQL, PLAYER_SCHEMA_VERSION } from './sqlite-player-schema.ts';
+import { foldName, newestOf, normalizedIdentifier, playerIdOf, playerSearchOf } from './player-store-shared.ts';
+
+export interface SqlitePlayerStoreOptions {
+  /** Who checkpoints the WAL (default: the process's shared checkpointer; null: SQLite inside the commits). */
+  readonly walCheckpointer?: WalCheckpointer | null;
+  /** Players handled per transaction by the deletions (retention, cleanup); default 200. */
+  readonly maintenanceChunk?: number;
+}
+
+type Row = Record<string, SQLInputValue>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A UUID (every id ingestion gives) is kept as its 16 bytes; their order is the order of the text. */
+function encodeLogId(id: string): Uint8Array | string {
+  return UUID.test(id) ? Buffer.from(id.replaceAll('-', ''), 'hex') : id;
+}
+
+function decodeLogId(value: SQLInputValue): string {
+  if (!(value instanceof Uint8Array)) return String(value);
+  const hex = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const NON_LINKING: ReadonlySet<string> = new Set(NON_LINKING_IDENTIFIER_KINDS);
+const isLinking = (identifier: string): boolean => !NON_LINKING.has(identifier.slice(0, identifier.indexOf(':')));
+
+const num = (value: SQLInputValue | undefined): number => Number(value ?? 0);
+
+/** What one record() call learnt about a player, written once at the end (or before a merge). */
+interface Pending {
+  readonly serverId: string;
+  logs: number;
+  photos: number;
+  first: number;
+  last: number;
+  nextExpiry: number;
+  name: string | null;
+  nameSeen: number;
+  readonly names: Map<string, { first: number; last: number }>;
+  readonly identifiers: Map<string, { first: number; last: number }>;
+}
+
+export class SqlitePlayerStore implements PlayerStore {
+  readonly #db: DatabaseSync;
+  readonly #statements: StatementCache;
+  readonly #wal: WalFile | null;
+  readonly #chunk: number;
+
+  constructor(file: string, options: SqlitePlayerStoreOptions = {}) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.#db = new DatabaseSync(file);
+    this.#statements = new StatementCache(this.#db);
+    this.#db.exec(PLAYER_PRAGMAS_SQL);
+    this.#chunk = options.maintenanceChunk ?? 200;
+    const checkpointer = options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer;
+    if (checkpointer !== null && file !== ':memory:') {
+      this.#db.exec('PRAGMA wal_autocheckpoint = 0');
+      this.#wal = checkpointer.register(file, () => {
+        if (this.#db.isOpen) this.#db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+      });
+    } else {
+      this.#wal = null;
+    }
+    this.#migrate();
+  }
+
+  #migrate(): void {
+    const version = num(this.#db.prepare('PRAGMA user_version').get()?.['user_version']);
+    if (version > PLAYER_SCHEMA_VERSION) throw new Error(`player store: file schema ${version} is newer than this code (${PLAYER_SCHEMA_VERSION})`);
+    this.#db.exec(PLAYER_SCHEMA_SQL);
+    this.#db.exec(`PRAGMA user_version = ${PLAYER_SCHEMA_VERSION}`);
+  }
+
+  #run(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.#statements.get(sql).run(...params).changes);
+  }
+
+  #get(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.#statements.get(sql).get(...params);
+  }
+
+  #all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.#statements.get(sql).all(...params);
+  }
+
+  #transaction<R>(work: () => R): R {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#db.exec('COMMIT');
+      this.#wal?.wrote();
+      return result;
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  // ---- recording ----
+
+  async record(logs: readonly LogMentions[]): Promise<void> {
+    if (!logs.some((log) => log.players.length > 0)) return;
+    this.#transaction(() => {
+      const batch = new RecordBatch();
+      for (const log of logs) {
+        for (const player of log.players) this.#recordPlayer(batch, log, player);
+      }
+      this.#flush(batch);
+    });
+  }
+
+  #recordPlayer(batch: RecordBatch, log: LogMentions, mentioned: MentionedPlayer): void {
+    const linking = mentioned.linking.filter(isLinking);
+    if (linking.length === 0) return;
+    const owners = new Set<number>();
+    for (const identifier of linking) {
+      const owner = this.#ownerOf(batch, log.serverId, identifier);
+      if (owner !== undefined) owners.add(owner);
+    }
+    let target: number;
+    if (owners.size === 0) {
+      target = this.#createPlayer(log.serverId, log.at);
+    } else {
+      target = Math.min(...owners);
+      for (const other of owners) {
+        if (other === target) continue;
+        // The pending counts are written first: the merge recounts the survivor from its rows.
+        this.#flush(batch);
+        this.#merge(log.serverId, other, target);
+        batch.replaced(other, target);
+      }
+    }
+    const inserted = this.#run(
+      'INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) VALUES (?, ?, ?, ?, ?)',
+      target,
+      log.logType === 'photo' ? 1 : 0,
+      log.at,
+      encodeLogId(log.logId),
+      log.expiresAt,
+    );
+    const pending = batch.pendingFor(target, log.serverId, log.at);
+    if (inserted > 0) {
+      if (log.logType === 'photo') pending.photos++;
+      else pending.logs++;
+      pending.first = Math.min(pending.first, log.at);
+      pending.last = Math.max(pending.last, log.at);
+      pending.nextExpiry = Math.min(pending.nextExpiry, log.expiresAt);
+    }
+    for (const identifier of [...linking, ...mentioned.listed]) {
+      seen(pending.identifiers, identifier, log.at);
+      if (isLinking(identifier)) batch.owners.set(ownerKey(log.serverId, identifier), target);
+    }
+    for (const name of mentioned.names) {
+      seen(pending.names, name, log.at);
+      if (pending.name === null || log.at >= pending.nameSeen) {
+        pending.name = name;
+        pending.nameSeen = log.at;
+      }
+    }
+  }
+
+  #ownerOf(batch: RecordBatch, serverId: string, identifier: string): number | undefined {
+    const key = ownerKey(serverId, identifier);
+    const cached = batch.owners.get(key);
+    if (cached !== undefined) return cached;
+    const row = this.#get('SELECT player_id FROM player_identifiers WHERE server_id = ? AND identifier = ? LIMIT 1', serverId, identifier);
+    if (row === undefined) return undefined;
+    const owner = num(row['player_id']);
+    batch.owners.set(key, owner);
+    return owner;
+  }
+
+  #createPlayer(serverId: string, at: number): number {
+    const row = this.#get('INSERT INTO players (server_id, first_seen, last_seen) VALUES (?, ?, ?) RETURNING id', serverId, at, at);
+    const id = num(row?.['id']);
+    this.#run("INSERT INTO player_search (server_id, player_id, folded) VALUES (?, ?, '')", serverId, id);
+    return id;
+  }
+
+  #flush(batch: RecordBatch): void {
+    for (const [playerId, pending] of batch.pending) {
+      const serverId = pending.serverId;
+      for (const [identifier, span] of pending.identifiers) {
+        this.#run(
+          `INSERT INTO player_identifiers (server_id, identifier, player_id, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (server_id, identifier, player_id) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
+          serverId,
+          identifier,
+          playerId,
+          span.first,
+          span.last,
+        );
+      }
+      let newNames = '';
+      for (const [name, span] of pending.names) {
+        const added = this.#run('INSERT OR IGNORE INTO player_names (player_id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)', playerId, name, span.first, span.last);
+        if (added > 0) newNames += `\n${foldName(name)}`;
+        else this.#run('UPDATE player_names SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?) WHERE player_id = ? AND name = ?', span.first, span.last, playerId, name);
+      }
+      if (newNames !== '') this.#run('UPDATE player_search SET folded = folded || ? WHERE server_id = ? AND player_id = ?', newNames, serverId, playerId);
+      if (pending.logs > 0 || pending.photos > 0) {
+        this.#run(
+          `UPDATE players SET log_count = log_count + ?, photo_count = photo_count + ?, first_seen = min(first_seen, ?), last_seen = max(last_seen, ?),
+             next_expiry = min(coalesce(next_expiry, ?), ?) WHERE id = ?`,
+          pending.logs,
+          pending.photos,
+          pending.first,
+          pending.last,
+          pending.nextExpiry,
+          pending.nextExpiry,
+          playerId,
+        );
+      }
+      if (pending.name !== null) {
+        this.#run('UPDATE players SET name = ?, name_seen = ? WHERE id = ? AND (name_seen IS NULL OR name_seen <= ?)', pending.name, pending.nameSeen, playerId, pending.nameSeen);
+      }
+    }
+    batch.pending.clear();
+  }
+
+  #serverOf(playerId: number): string {
+    return String(this.#get('SELECT server_id FROM players WHERE id = ?', playerId)?.['server_id']);
+  }
+
+  /** The younger player's logs, identifiers and names move to the older; the younger keeps only where it went. */
+  #merge(serverId: string, loser: number, winner: number): void {
+    this.#run('INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) SELECT ?, photo, at, log_id, expires_at FROM player_logs WHERE player_id = ?', winner, loser);
+    this.#run('DELETE FROM player_logs WHERE player_id = ?', loser);
+    this.#run(
+      `INSERT INTO player_identifiers (server_id, identifier, player_id, first_seen, last_seen)
+         SELECT server_id, identifier, ?, first_seen, last_seen FROM player_identifiers WHERE player_id = ? AND true
+       ON CONFLICT (server_id, identifier, player_id) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
+      winner,
+      loser,
+    );
+    this.#run('DELETE FROM player_identifiers WHERE player_id = ?', loser);
+    this.#run(
+      `INSERT INTO player_names (player_id, name, first_seen, last_seen)
+         SELECT ?, name, first_seen, last_seen FROM player_names WHERE player_id = ? AND true
+       ON CONFLICT (player_id, name) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
+      winner,
+      loser,
+    );
+    this.#run('DELETE FROM player_names WHERE player_id = ?', loser);
+    this.#run('DELETE FROM player_search WHERE server_id = ? AND player_id = ?', serverId, loser);
+    this.#run('UPDATE players SET merged_into = ?, log_count = 0, photo_count = 0, next_expiry = NULL WHERE id = ?', winner, loser);
+    this.#run('UPDATE players SET merged_into = ? WHERE merged_into = ?', winner, loser);
+    const folded = this.#all('SELECT name FROM player_names WHERE player_id = ?', winner)
+      .map((row) => `\n${foldName(String(row['name']))}`)
+      .join('');
+    this.#run('UPDATE player_search SET folded = ? WHERE server_id = ? AND player_id = ?', folded, serverId, winner);
+    const newest = this.#get('SELECT name, last_seen FROM player_names WHERE player_id = ? ORDER BY last_seen DESC, name LIMIT 1', winner);
+    if (newest !== undefined) this.#run('UPDATE players SET name = ?, name_seen = ? WHERE id = ?', newest['name']!, newest['last_seen']!, winner);
+    this.#recount(winner);
+  }
+
+  /** Counts, seen span and next expiry from the player's rows; a player without rows is dropped. */
+  #recount(playerId: number): void {
+    const row = this.#get(
+      'SELECT count(*) AS n, total(photo) AS photos, min(at) AS first, max(at) AS last, min(expires_at) AS next FROM player_logs WHERE player_id = ?',
+      playerId,
+    );
+    const n = num(row?.['n']);
+    if (n === 0) {
+      this.#drop(playerId);
+      return;
+    }
+    const photos = num(row?.['photos']);
+    this.#run(
+      'UPDATE players SET log_count = ?, photo_count = ?, first_seen = ?, last_seen = ?, next_expiry = ? WHERE id = ?',
+      n - photos,
+      photos,
+      row!['first']!,
+      row!['last']!,
+      row!['next']!,
+      playerId,
+    );
+  }
+
+  #drop(playerId: number): void {
+    const serverId = this.#serverOf(playerId);
+    this.#run('DELETE FROM player_logs WHERE player_id = ?', playerId);
+    this.#run('DELETE FROM player_identifiers WHERE player_id = ?', playerId);
+    this.#run('DELETE FROM player_names WHERE player_id = ?', playerId);
+    this.#run('DELETE FROM player_search WHERE server_id = ? AND player_id = ?', serverId, playerId);
+    this.#run('DELETE FROM players WHERE id = ? OR merged_into = ?', playerId, playerId);
+  }
+
+  // ---- reading ----
+
+  async list(query: PlayerListQuery): Promise<{ players: PlayerSummary[]; total: number }> {
+    const search = playerSearchOf(query.search);
+    const columns = 'p.id, p.server_id, p.name, p.first_seen, p.last_seen, p.log_count, p.photo_count';
+    let rows: Row[];
+    let total: number;
+    if (search === null) {
+      rows = this.#all(
+        `SELECT ${columns} FROM players p WHERE p.server_id = ? AND p.merged_into IS NULL ORDER BY p.last_seen DESC, p.id DESC LIMIT ? OFFSET ?`,
+        query.serverId,
+        query.limit,
+        query.offset,
+      );
+      total = num(this.#get('SELECT count(*) AS n FROM players WHERE server_id = ? AND merged_into IS NULL', query.serverId)?.['n']);
+    } else {
+      const byIdentifier = JSON.stringify(this.#playersWithIdentifiers(query.serverId, search.identifiers));
+      const match = "s.server_id = ? AND (instr(s.folded, ?) > 0 OR s.player_id IN (SELECT value FROM json_each(?)))";
+      rows = this.#all(
+        `SELECT ${columns} FROM player_search s JOIN players p ON p.id = s.player_id WHERE ${match} ORDER BY p.last_seen DESC, p.id DESC LIMIT ? OFFSET ?`,
+        query.serverId,
+        search.folded,
+        byIdentifier,
+        query.limit,
+        query.offset,
+      );
+      total = num(this.#get(`SELECT count(*) AS n FROM player_search s WHERE ${match}`, query.serverId, search.folded, byIdentifier)?.['n']);
+    }
+    const players = rows.map((row) => {
+      const id = num(row['id']);
+      return {
+        ...summaryOf(row),
+        names: this.#all('SELECT name FROM player_names WHERE player_id = ? ORDER BY last_seen DESC, name LIMIT ?', id, query.itemsPerRow).map((r) => String(r['name'])),
+        identifiers: this.#all('SELECT identifier FROM player_identifiers WHERE player_id = ? ORDER BY last_seen DESC, identifier LIMIT ?', id, query.itemsPerRow).map((r) =>
+          String(r['identifier']),
+        ),
+      };
+    });
+    return { players, total };
+  }
+
+  #playersWithIdentifiers(serverId: string, identifiers: readonly string[]): number[] {
+    const ids = new Set<number>();
+    for (const identifier of identifiers) {
+      for (const row of this.#all('SELECT player_id FROM player_identifiers WHERE server_id = ? AND identifier = ?', serverId, identifier)) ids.add(num(row['player_id']));
+    }
+    return [...ids];
+  }
+
+  async get(serverId: string, playerId: string): Promise<PlayerLookup | null> {
+    const id = playerIdOf(playerId);
+    if (id === null) return null;
+    const row = this.#get('SELECT * FROM players WHERE id = ? AND server_id = ?', id, serverId);
+    if (row === undefined) return null;
+    if (row['merged_into'] !== null) return { mergedInto: String(row['merged_into']) };
+    return { player: this.#detail(row) };
+  }
+
+  async byIdentifier(serverId: string, identifier: string): Promise<PlayerDetail | null> {
+    const normalized = normalizedIdentifier(identifier);
+    if (normalized === null) return null;
+    const owner = this.#get('SELECT player_id FROM player_identifiers WHERE server_id = ? AND identifier = ? ORDER BY last_seen DESC LIMIT 1', serverId, normalized);
+    if (owner === undefined) return null;
+    const row = this.#get('SELECT * FROM players WHERE id = ? AND server_id = ? AND merged_into IS NULL', owner['player_id']!, serverId);
+    return row === undefined ? null : this.#detail(row);
+  }
+
+  #detail(row: Row): PlayerDetail {
+    const id = num(row['id']);
+    return {
+      ...summaryOf(row),
+      names: this.#all('SELECT name, first_seen, last_seen FROM player_names WHERE player_id = ? ORDER BY last_seen DESC, name', id).map((r) => ({
+        name: String(r['name']),
+        firstSeen: num(r['first_seen']),
+        lastSeen: num(r['last_seen']),
+      })),
+      identifiers: this.#all('SELECT identifier, first_seen, last_seen FROM player_identifiers WHERE player_id = ? ORDER BY last_seen DESC, identifier', id).map((r) => ({
+        identifier: String(r['identifier']),
+        firstSeen: num(r['first_seen']),
+        lastSeen: num(r['last_seen']),
+      })),
+    };
+  }
+
+  /** The live player an id stands for (itself, or the survivor it was merged into), or null. */
+  #liveId(serverId: string, playerId: string): number | null {
+    const id = playerIdOf(playerId);
+    if (id === null) return null;
+    const row = this.#get('SELECT merged_into FROM players WHERE id = ? AND server_id = ?', id, serverId);
+    if (row === undefined) return null;
+    return row['merged_into'] === null ? id : num(row['merged_into']);
+  }
+
+  async timeline(query: PlayerTimelineQuery): Promise<PlayerLogRef[]> {
+    const id = this.#liveId(query.serverId, query.playerId);
+    if (id === null || query.limit <= 0) return [];
+    const types: LogType[] = query.logType === undefined ? ['text', 'photo'] : [query.logType];
+    const pages = types.map((type) => this.#timelineOf(id, type, query.before, query.limit));
+    return pages.length === 1 ? pages[0]! : newestOf(pages[0]!, pages[1]!, query.limit);
+  }
+
+  #timelineOf(playerId: number, logType: LogType, before: LogPosition | undefined, limit: number): PlayerLogRef[] {
+    const photo = logType === 'photo' ? 1 : 0;
+    const rows =
+      before === undefined
+        ? this.#all('SELECT at, log_id FROM player_logs WHERE player_id = ? AND photo = ? ORDER BY at DESC, log_id DESC LIMIT ?', playerId, photo, limit)
+        : this.#all(
+            'SELECT at, log_id FROM player_logs WHERE player_id = ? AND photo = ? AND (at, log_id) < (?, ?) ORDER BY at DESC, log_id DESC LIMIT ?',
+            playerId,
+            photo,
+            before.at,
+            encodeLogId(before.logId),
+            limit,
+          );
+    return rows.map((row) => ({ at: num(row['at']), logId: decodeLogId(row['log_id']!), logType }));
+  }
+
+  async logsOf(serverId: string, playerId: string): Promise<PlayerLogRef[]> {
+    const id = this.#liveId(serverId, playerId);
+    if (id === null) return [];
+    return this.#all('SELECT photo, at, log_id FROM player_logs WHERE player_id = ? ORDER BY at DESC, log_id DESC', id).map((row) => ({
+      at: num(row['at']),
+      logId: decodeLogId(row['log_id']!),
+      logType: num(row['photo']) === 1 ? 'photo' : 'text',
+    }));
+  }
+
+  // ---- forgetting ----
+
+  async forgetLogs(serverId: string, logs: ReadonlyArray<PlayerLogRef & { readonly identifiers: readonly string[] }>): Promise<void> {
+    if (logs.length === 0) return;
+    this.#transaction(() => {
+      const touched = new Set<number>();
+      for (const log of logs) {
+        const owners = new Set<number>();
+        for (const identifier of log.identifiers) {
+          if (!isLinking(identifier)) continue;
+          const row = this.#get('SELECT player_id FROM player_identifiers WHERE server_id = ? AND identifier = ? LIMIT 1', serverId, identifier);
+          if (row !== undefined) owners.add(num(row['player_id']));
+        }
+        for (const owner of owners) {
+          const removed = this.#run(
+            'DELETE FROM player_logs WHERE player_id = ? AND photo = ? AND at = ? AND log_id = ?',
+            owner,
+            log.logType === 'photo' ? 1 : 0,
+            log.at,
+            encodeLogId(log.logId),
+          );
+          if (removed > 0) touched.add(owner);
+        }
+      }
+      for (const owner of touched) this.#recount(owner);
+    });
+  }
+
+  async erase(serverId: string, playerId: string): Promise<void> {
+    const id = this.#liveId(serverId, playerId);
+    if (id === null) return;
+    this.#transaction(() => this.#drop(id));
+  }
+
+  async forgetBefore(serverId: string, before: LogPosition, logType?: LogType): Promise<void> {
+    const ids = this.#all(
+      `SELECT id FROM players WHERE server_id = ? AND merged_into IS NULL AND first_seen <= ?${logType === 'photo' ? ' AND photo_count > 0' : ''}`,
+      serverId,
+      before.at,
+    ).map((row) => num(row['id']));
+    const photos = logType === undefined ? [0, 1] : [logType === 'photo' ? 1 : 0];
+    const position = encodeLogId(before.logId);
+    await this.#inChunks(ids, (id) => {
+      let removed = 0;
+      for (const photo of photos) {
+        removed += this.#run('DELETE FROM player_logs WHERE player_id = ? AND photo = ? AND (at, log_id) < (?, ?)', id, photo, before.at, position);
+      }
+      if (removed > 0) this.#recount(id);
+    });
+  }
+
+  async forgetExpired(now: number): Promise<void> {
+    const ids = this.#all('SELECT id FROM players WHERE merged_into IS NULL AND next_expiry <= ?', now).map((row) => num(row['id']));
+    await this.#inChunks(ids, (id) => {
+      this.#run('DELETE FROM player_logs WHERE player_id = ? AND expires_at <= ?', id, now);
+      // Also when nothing was removed: a next_expiry left behind by a deletion is set right.
+      this.#recount(id);
+    });
+  }
+
+  /** Deletions over many players: a transaction per chunk, the event loop free between chunks. */
+  async #inChunks(ids: readonly number[], work: (id: number) => void): Promise<void> {
+    for (let start = 0; start < ids.length; start += this.#chunk) {
+      if (start > 0) await nextTurn();
+      if (!this.#db.isOpen) return;
+      this.#transaction(() => {
+        for (const id of ids.slice(start, start + this.#chunk)) work(id);
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.#db.isOpen) return;
+    await this.#wal?.close();
+    this.#db.exec('PRAGMA optimize');
+    this.#db.close();
+  }
+}
+
+/** The pending state of one record() call: owners learnt and what each player gained. */
+class RecordBatch {
+  readonly owners = new Map<string, number>();
+  readonly pending = new Map<number, Pending>();
+
+  pendingFor(playerId: number, serverId: string, at: number): Pending {
+    let pending = this.pending.get(playerId);
+    if (pending === undefined) {
+      pending = { serverId, logs: 0, photos: 0, first: at, last: at, nextExpiry: Number.POSITIVE_INFINITY, name: null, nameSeen: 0, names: new Map(), identifiers: new Map() };
+      this.pending.set(playerId, pending);
+    }
+    return pending;
+  }
+
+  /** After a merge: identifiers that pointed at the younger player now point at the survivor. */
+  replaced(loser: number, winner: number): void {
+    for (const [key, owner] of this.owners) if (owner === loser) this.owners.set(key, winner);
+  }
+}
+
+function ownerKey(serverId: string, identifier: string): string {
+  return `${serverId}\u0000${identifier}`;
+}
+
+function seen(map: Map<string, { first: number; last: number }>, key: string, at: number): void {
+  const span = map.get(key);
+  if (span === undefined) map.set(key, { first: at, last: at });
+  else {
+    span.first = Math.min(span.first, at);
+    span.last = Math.max(span.last, at);
+  }
+}
+
+function summaryOf(row: Row): Omit<PlayerSummary, 'names' | 'identifiers'> {
+  return {
+    id: String(row['id']),
+    serverId: String(row['server_id']),
+    name: row['name'] === null || row['name'] === undefined ? null : String(row['name']),
+    firstSeen: num(row['first_seen']),
+    lastSeen: num(row['last_seen']),
+    logCount: num(row['log_count']),
+    photoCount: num(row['photo_count']),
+  };
+}
