@@ -234,6 +234,100 @@ export function documentStoreContract(name: string, makeAdapter: () => Promise<D
       });
     });
 
+    describe('updateAllOrNone', () => {
+      interface Holder {
+        readonly _id: string;
+        holder: string;
+      }
+
+      it('applies every update across collections and answers true', async () => {
+        const holders = await fixture.adapter.collection<Holder>(`holders${run}`);
+        await holders.insertOne({ _id: 'h1', holder: 'alice' });
+        const applied = await fixture.adapter.updateAllOrNone([
+          { collection: `players${run}`, filter: { _id: 'p1', team: 'red' }, update: { $set: { team: 'blue' } } },
+          { collection: `players${run}`, filter: { _id: 'p2' }, update: { $inc: { score: 1 } } },
+          { collection: `holders${run}`, filter: { _id: 'h1' }, update: { $set: { holder: 'bob' } } },
+        ]);
+        expect(applied).toBe(true);
+        expect((await players.findOne({ _id: 'p1' }))?.team).toBe('blue');
+        expect((await players.findOne({ _id: 'p2' }))?.score).toBe(21);
+        expect((await holders.findOne({ _id: 'h1' }))?.holder).toBe('bob');
+      });
+
+      it('changes nothing and answers false when one filter matches nothing, the earlier updates included', async () => {
+        const applied = await fixture.adapter.updateAllOrNone([
+          { collection: `players${run}`, filter: { _id: 'p1' }, update: { $set: { team: 'blue' } } },
+          { collection: `players${run}`, filter: { _id: 'p2', team: 'red' }, update: { $set: { team: 'green' } } },
+        ]);
+        expect(applied).toBe(false);
+        expect(await players.findOne({ _id: 'p1' })).toEqual(PLAYERS[0]);
+        expect(await players.findOne({ _id: 'p2' })).toEqual(PLAYERS[1]);
+      });
+
+      it('answers false for a collection that was never opened', async () => {
+        const applied = await fixture.adapter.updateAllOrNone([
+          { collection: `players${run}`, filter: { _id: 'p1' }, update: { $set: { team: 'blue' } } },
+          { collection: `unopened${run}`, filter: { _id: 'x' }, update: { $set: { a: 1 } } },
+        ]);
+        expect(applied).toBe(false);
+        expect((await players.findOne({ _id: 'p1' }))?.team).toBe('red');
+      });
+
+      it('lets a later filter see the earlier updates', async () => {
+        const applied = await fixture.adapter.updateAllOrNone([
+          { collection: `players${run}`, filter: { _id: 'p4', score: 5 }, update: { $set: { score: 6 } } },
+          { collection: `players${run}`, filter: { _id: 'p4', score: 6 }, update: { $set: { team: 'six' } } },
+        ]);
+        expect(applied).toBe(true);
+        expect(await players.findOne({ _id: 'p4' })).toEqual({ ...PLAYERS[3], score: 6, team: 'six' });
+      });
+
+      it('throws DuplicateKeyError on a unique violation and changes nothing', async () => {
+        await expect(
+          fixture.adapter.updateAllOrNone([
+            { collection: `players${run}`, filter: { _id: 'p1' }, update: { $set: { team: 'blue' } } },
+            { collection: `players${run}`, filter: { _id: 'p2' }, update: { $set: { name: 'carol' } } },
+          ]),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await players.findOne({ _id: 'p1' })).toEqual(PLAYERS[0]);
+        expect(await players.findOne({ _id: 'p2' })).toEqual(PLAYERS[1]);
+      });
+
+      it('refuses a bad query or collection name before changing anything', async () => {
+        await expect(
+          fixture.adapter.updateAllOrNone([
+            { collection: `players${run}`, filter: { _id: 'p1' }, update: { $set: { team: 'blue' } } },
+            { collection: `players${run}`, filter: { $where: '1' } as Filter, update: { $set: { team: 'x' } } },
+          ]),
+        ).rejects.toBeInstanceOf(InvalidQueryError);
+        await expect(fixture.adapter.updateAllOrNone([{ collection: 'bad name; drop', filter: { _id: 'p1' }, update: { $set: { a: 1 } } }])).rejects.toBeInstanceOf(
+          InvalidQueryError,
+        );
+        expect(await players.findOne({ _id: 'p1' })).toEqual(PLAYERS[0]);
+      });
+
+      it('answers true for no updates', async () => {
+        expect(await fixture.adapter.updateAllOrNone([])).toBe(true);
+      });
+
+      it('of concurrent swaps guarding the same holder, applies exactly one whole', async () => {
+        // Each call moves the red team's captaincy from alice (p1) to another player: both guard p1 still
+        // being captain, so whichever applies first makes the other's first filter miss.
+        await players.updateOne({ _id: 'p1' }, { $set: { tags: ['captain'], score: 100 } });
+        const swapTo = (id: string) =>
+          fixture.adapter.updateAllOrNone([
+            { collection: `players${run}`, filter: { _id: 'p1', score: 100 }, update: { $set: { score: 0 } } },
+            { collection: `players${run}`, filter: { _id: id }, update: { $set: { score: 100 } } },
+          ]);
+        const results = await Promise.all([swapTo('p3'), swapTo('p4'), swapTo('p5')]);
+        expect(results.filter((r) => r)).toHaveLength(1);
+        const winners = await players.find({ score: 100 });
+        expect(winners).toHaveLength(1);
+        expect(['p3', 'p4', 'p5']).toContain(winners[0]?._id);
+        expect((await players.findOne({ _id: 'p1' }))?.score).toBe(0);
+      });
+    });
+
     describe('deletes', () => {
       it('deleteOne removes one match and returns 1', async () => {
         expect(await players.deleteOne({ team: 'red' })).toBe(1);

@@ -7,6 +7,7 @@
  *     $in, $ne, $gt, $gte, $lt, $lte on top-level fields. Fields are ANDed.
  *   - Updates: $set, $unset, $inc on top-level fields.
  *   - Sorting on top-level fields, skip and limit.
+ *   - Several conditional updates applied all or none (DocumentStore.updateAllOrNone).
  * Field names starting with `$` or containing `.` are refused with InvalidQueryError.
  */
 
@@ -60,9 +61,24 @@ export interface Collection<T extends BaseDocument> {
   deleteMany(filter: Filter): Promise<number>;
 }
 
+/** One step of DocumentStore.updateAllOrNone: the update for the first document of `collection` the filter matches. */
+export interface GuardedUpdate {
+  readonly collection: string;
+  readonly filter: Filter;
+  readonly update: Update;
+}
+
 export interface DocumentStore {
   /** Opens (creating if needed) a collection and its indexes. */
   collection<T extends BaseDocument>(name: string, indexes?: readonly IndexSpec[]): Promise<Collection<T>>;
+  /**
+   * Applies the updates in order, each to the first document its filter matches (a later filter sees the
+   * earlier updates), across collections of this store, all or none: when one filter matches nothing, no
+   * document changes and the answer is false. Readers never see some of the updates without the others, and
+   * of two calls guarding the same values only one applies. A unique violation throws DuplicateKeyError and
+   * changes nothing; a refused query throws InvalidQueryError before anything changes.
+   */
+  updateAllOrNone(updates: readonly GuardedUpdate[]): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient, MongoServerError } from 'mongodb';
 import type { Collection as MongoCollection, Db, Document, Filter as MongoFilter, Sort, UpdateFilter } from 'mongodb';
 import { DuplicateKeyError } from '@skald/ports';
-import type { BaseDocument, Collection, DocumentStore, Filter, FindOptions, IndexSpec, Update } from '@skald/ports';
+import type { BaseDocument, Collection, DocumentStore, Filter, FindOptions, GuardedUpdate, IndexSpec, Update } from '@skald/ports';
 import {
   assertCollectionName,
   indexName,
@@ -172,6 +172,33 @@ export class MongoDocumentStore implements DocumentStore {
       await c.createIndex(keys, { name: indexName(index), unique: index.unique === true, ...partial });
     }
     return new MongoDocumentCollection<T>(c, name);
+  }
+
+  async updateAllOrNone(updates: readonly GuardedUpdate[]): Promise<boolean> {
+    // Everything is validated before the transaction starts: a refused query changes nothing.
+    const steps = updates.map((u) => {
+      assertCollectionName(u.collection);
+      return { collection: u.collection, filter: mongoFilter(validateFilter(u.filter)), update: mongoUpdate(validateUpdate(u.update)) };
+    });
+    if (steps.length === 0) return true;
+    // A multi-document transaction (MongoDB runs as a replica set: docker-compose, k8s, the test container).
+    // withTransaction retries a transient write conflict from the start, where a concurrent winner's change
+    // makes our filter miss: the loser answers false rather than overwriting it.
+    const session = this.#client.startSession();
+    try {
+      return await session.withTransaction(async () => {
+        for (const step of steps) {
+          const result = await translateErrors(step.collection, () => this.#db.collection<Document>(step.collection).updateOne(step.filter, step.update, { session }));
+          if (result.matchedCount === 0) {
+            await session.abortTransaction();
+            return false;
+          }
+        }
+        return true;
+      });
+    } finally {
+      await session.endSession();
+    }
   }
 
   async close(): Promise<void> {

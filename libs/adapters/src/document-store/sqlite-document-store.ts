@@ -12,7 +12,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { DuplicateKeyError } from '@skald/ports';
-import type { BaseDocument, Collection, DocumentStore, Filter, FindOptions, IndexSpec, Update } from '@skald/ports';
+import type { BaseDocument, Collection, DocumentStore, Filter, FindOptions, GuardedUpdate, IndexSpec, Update } from '@skald/ports';
 import {
   assertCollectionName,
   equalityFields,
@@ -26,6 +26,7 @@ import {
 import type { ValidatedUpdate } from './query-validation.ts';
 import { StatementCache } from '../sqlite/statements.ts';
 import { fieldExpr, orderByClause, whereClause } from './sqlite-filter-sql.ts';
+import type { SqlFragment } from './sqlite-filter-sql.ts';
 
 /** SQLITE_CONSTRAINT_PRIMARYKEY and SQLITE_CONSTRAINT_UNIQUE extended result codes. */
 const DUPLICATE_KEY_CODES: ReadonlySet<number> = new Set([1555, 2067]);
@@ -70,6 +71,15 @@ function updateExpr(update: ValidatedUpdate): { sql: string; params: SQLInputVal
   return { sql: expr, params };
 }
 
+function tableOf(collection: string): string {
+  return `"c_${collection}"`;
+}
+
+/** UPDATE of the first document (in insertion order) the WHERE matches, as updateOne and MongoDB pick it. */
+function updateFirstSql(table: string, set: string, where: string): string {
+  return `UPDATE ${table} SET doc = ${set} WHERE rowid = (SELECT rowid FROM ${table} WHERE ${where} ORDER BY rowid LIMIT 1)`;
+}
+
 function parseDoc<T>(row: Record<string, SQLInputValue> | undefined): T | null {
   if (row === undefined) return null;
   return JSON.parse(String(row['doc'])) as T;
@@ -85,7 +95,7 @@ class SqliteCollection<T extends BaseDocument> implements Collection<T> {
   constructor(db: DatabaseSync, name: string) {
     this.#statements = new StatementCache(db);
     this.#name = name;
-    this.#table = `"c_${name}"`;
+    this.#table = tableOf(name);
     this.#insert = db.prepare(`INSERT INTO ${this.#table} (_id, doc) VALUES (?, ?)`);
   }
 
@@ -124,9 +134,7 @@ class SqliteCollection<T extends BaseDocument> implements Collection<T> {
     const where = whereClause(conditions);
     const set = updateExpr(changes);
     const result = translateErrors(this.#name, () =>
-      this.#prepare(
-        `UPDATE ${this.#table} SET doc = ${set.sql} WHERE rowid = (SELECT rowid FROM ${this.#table} WHERE ${where.sql} ORDER BY rowid LIMIT 1)`,
-      ).run(...set.params, ...where.params),
+      this.#prepare(updateFirstSql(this.#table, set.sql, where.sql)).run(...set.params, ...where.params),
     );
     const matched = Number(result.changes);
     if (matched === 0 && options?.upsert === true) {
@@ -155,9 +163,7 @@ class SqliteCollection<T extends BaseDocument> implements Collection<T> {
     const where = whereClause(validateFilter(filter));
     const set = updateExpr(validateUpdate(update));
     const row = translateErrors(this.#name, () =>
-      this.#prepare(
-        `UPDATE ${this.#table} SET doc = ${set.sql} WHERE rowid = (SELECT rowid FROM ${this.#table} WHERE ${where.sql} ORDER BY rowid LIMIT 1) RETURNING doc`,
-      ).get(...set.params, ...where.params),
+      this.#prepare(`${updateFirstSql(this.#table, set.sql, where.sql)} RETURNING doc`).get(...set.params, ...where.params),
     );
     return parseDoc<T>(row);
   }
@@ -178,6 +184,7 @@ class SqliteCollection<T extends BaseDocument> implements Collection<T> {
 
 export class SqliteDocumentStore implements DocumentStore {
   readonly #db: DatabaseSync;
+  readonly #statements: StatementCache;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -185,18 +192,50 @@ export class SqliteDocumentStore implements DocumentStore {
     // WAL + NORMAL: durable against process crashes (SIGKILL), fast commits; busy_timeout for other readers,
     // set first: switching a new file to WAL needs it to itself, so a process opening it at the same moment waits.
     this.#db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;');
+    this.#statements = new StatementCache(this.#db);
   }
 
   async collection<T extends BaseDocument>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
     assertCollectionName(name);
     validateIndexes(indexes);
-    const table = `"c_${name}"`;
+    const table = tableOf(name);
     this.#db.exec(`CREATE TABLE IF NOT EXISTS ${table} (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
     for (const index of indexes) {
       const columns = index.fields.map(fieldExpr).join(', ');
       this.#db.exec(`CREATE ${index.unique === true ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}__${indexName(index)}" ON ${table} (${columns})`);
     }
     return new SqliteCollection<T>(this.#db, name);
+  }
+
+  async updateAllOrNone(updates: readonly GuardedUpdate[]): Promise<boolean> {
+    // Everything is validated before the transaction opens: a refused query changes nothing.
+    const steps = updates.map((u) => {
+      assertCollectionName(u.collection);
+      return { collection: u.collection, where: whereClause(validateFilter(u.filter)), set: updateExpr(validateUpdate(u.update)) };
+    });
+    // Synchronous from BEGIN to COMMIT: no other call of this process runs in between, and IMMEDIATE takes
+    // the write lock up front against another process on the same file (an operator command).
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      if (!steps.every((step) => this.#updateFirst(step))) {
+        this.#db.exec('ROLLBACK');
+        return false;
+      }
+      this.#db.exec('COMMIT');
+      return true;
+    } catch (err) {
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  /** One step of updateAllOrNone: false when its filter matches nothing (a collection never opened holds nothing). */
+  #updateFirst(step: { readonly collection: string; readonly where: SqlFragment; readonly set: SqlFragment }): boolean {
+    const exists = this.#statements.get(`SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?`).get(`c_${step.collection}`);
+    if (exists === undefined) return false;
+    const sql = updateFirstSql(tableOf(step.collection), step.set.sql, step.where.sql);
+    const result = translateErrors(step.collection, () => this.#statements.get(sql).run(...step.set.params, ...step.where.params));
+    return Number(result.changes) > 0;
   }
 
   async close(): Promise<void> {
