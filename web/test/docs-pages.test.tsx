@@ -172,8 +172,18 @@ describe('Documentation pages (spec 001 §2)', () => {
     expect(text()).toMatch(/stored encrypted/);
     backups.unmount();
     const fivem = renderScreen(<FiveMDocsPage />, { path: '/games/fivem' });
-    expect(screen.getByLabelText('server.cfg lines').textContent).toBe(`set skald_url "${window.location.origin}"\nset skald_api_key "YOUR_API_KEY"\nensure skald`);
-    for (const fact of ['[JOIN]', '[LEAVE]', '[DEATH]', 'warning', "exports.skald:log('error'", 'retryAfter']) expect(text(), fact).toContain(fact);
+    expect(screen.getByLabelText('server.cfg lines').textContent).toBe(
+      `ensure baseevents\nensure screenshot-basic\nset skald_url "${window.location.origin}"\nset skald_api_key "YOUR_API_KEY"\nensure skald`,
+    );
+    for (const fact of ['[JOIN]', '[LEAVE]', '[DEATH]', 'warning', "exports.skald:log('error'", 'exports.skald:screenshot(playerId, message, metadata)', 'skald_log_ip', 'retryAfter']) {
+      expect(text(), fact).toContain(fact);
+    }
+    // Spec 001 §2: join, leave and chat at info, deaths at 'warning'; each built-in log's type and level.
+    const builtIn = within(screen.getAllByRole('table')[1]!).getAllByRole('row').slice(1).map((row) => Array.from(row.querySelectorAll('td')).slice(1, 3).map((td) => td.textContent));
+    expect(builtIn).toEqual([['Join', 'info'], ['Leave', 'info'], ['Chat', 'info'], ['Death', 'warning'], ['Death', 'warning'], ['Death', 'warning']]);
+    // Every fmsdk log export is mapped.
+    const fmsdk = within(screen.getAllByRole('table')[4]!).getAllByRole('row').map((row) => row.querySelector('td')?.textContent ?? '');
+    for (const name of ['LogMessage(', 'Log(datasetId', 'Info', 'Warn', 'Error']) expect(fmsdk.some((cell) => cell.includes(name)), name).toBe(true);
     fivem.unmount();
     renderScreen(<MinecraftDocsPage />, { path: '/games/minecraft' });
     expect(text()).toContain('Minecraft support is coming soon.');

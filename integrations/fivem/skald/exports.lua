@@ -68,13 +68,13 @@ exports('Error', function(datasetId, message, metadata) return log('error', data
 -- screencapture (serverCapture) when it runs, else screenshot-basic (requestClientScreenshot); the player's
 -- game takes the picture and hands the server a data URI, uploaded to Skald as a photo log.
 
-local function onCaptured(playerId, log)
+local function onCaptured(playerId, photoLog)
   return function(dataUri)
     if type(dataUri) ~= 'string' or dataUri == '' then
       SkaldQueue.say(('the screenshot of player %s came back empty; not sent'):format(tostring(playerId)))
       return
     end
-    SkaldPhotos.upload(dataUri, log)
+    SkaldPhotos.upload(dataUri, photoLog)
   end
 end
 
@@ -93,8 +93,8 @@ exports('screenshot', function(playerId, message, metadata, ...)
   end
   local fields = withPlayers(metadata) or {}
   fields.player = fields.player or player
-  local log = SkaldQueue.normalize(level, logType, message, fields, caller())
-  local captured = onCaptured(player.serverId, log)
+  local photoLog = SkaldQueue.normalize(level, logType, message, fields, caller())
+  local captured = onCaptured(player.serverId, photoLog)
   if GetResourceState('screencapture') == 'started' then
     exports['screencapture']:serverCapture(player.serverId, { encoding = 'jpg' }, captured, 'base64')
     return true

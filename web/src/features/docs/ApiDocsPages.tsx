@@ -253,8 +253,8 @@ export function PhotoLogsApiDocsPage() {
       <TierTable caption="Photo logs kept by tier" columns={[TIER_COLUMNS.photoLogs, TIER_COLUMNS.logsPerHour]} />
       <h2>From FiveM</h2>
       <p>
-        With <code>screenshot-basic</code> running, the <Link to="/games/fivem">Skald resource</Link> takes and uploads a player's screenshot:{' '}
-        <code>exports.skald:screenshot(playerId, message, level, type, metadata)</code>.
+        With <code>screencapture</code> or <code>screenshot-basic</code> running, the <Link to="/games/fivem">Skald resource</Link> takes and uploads a player's
+        screenshot: <code>exports.skald:screenshot(playerId, message, metadata)</code>.
       </p>
       <h2>Answers</h2>
       <AnswersTable photo />
