@@ -59,6 +59,7 @@ describe.each(MODES)('%s theme colours meet AA (4.5:1)', (mode) => {
     ['primary button', '#ffffff', token.colorPrimary],
     ['primary button hover', '#ffffff', token.colorPrimaryHover],
     ['primary button pressed', '#ffffff', token.colorPrimaryActive],
+    ["a form field's error sentence", String(config.components?.Form?.colorError), token.colorBgContainer],
   ];
 
   it.each(pairs)('%s', (_name, fg, bg, backdrop) => {
