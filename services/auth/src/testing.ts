@@ -5,3 +5,5 @@ export { openAuthStore } from './domain/store.ts';
 export type { AuthStore, UserDoc, ServerDoc, MembershipDoc } from './domain/store.ts';
 export { OWASP_SCRYPT_COST, hashPassword, verifyPassword } from './domain/passwords.ts';
 export { generateApiKey } from './domain/opaque-tokens.ts';
+export { transferOwnership } from './domain/ownership.ts';
+export { createIdentityPublisher } from './events/identity-publisher.ts';

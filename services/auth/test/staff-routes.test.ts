@@ -119,7 +119,7 @@ describe('staff changes of accounts and members (auth routes under /admin)', () 
     await waitFor(() => h.published.some((m) => m.headers['event-type'] === 'user.signed-in.v1' && eventData<{ userId: string }>(m).userId === target.id));
   });
 
-  it("server members: the owner stays locked, owner is not given, empty fields answer the spec's text, staff entries audited", async () => {
+  it("server members: the owner stays locked, an unknown role is refused, empty fields answer the spec's text, staff entries audited", async () => {
     const admin = await staff('admin', 'mem');
     const owner = await registerAndLogin(h, 'own');
     const member = await registerAndLogin(h, 'mbr');
@@ -129,12 +129,16 @@ describe('staff changes of accounts and members (auth routes under /admin)', () 
     expect(empty.statusCode).toBe(400);
     expect(json(empty)['error']).toBe('Email and role are required');
     expect(json(await h.app.inject({ method: 'POST', url, headers: bearer(admin.token), payload: { email: member.email, role: '' } }))['error']).toBe('Email and role are required');
-    expect((await h.app.inject({ method: 'POST', url, headers: bearer(admin.token), payload: { email: member.email, role: 'owner' } })).statusCode).toBe(400);
+    const unknownRole = await h.app.inject({ method: 'POST', url, headers: bearer(admin.token), payload: { email: member.email, role: 'boss' } });
+    expect(unknownRole.statusCode).toBe(400);
+    expect(json(unknownRole)['error']).toBe('The role must be user, admin or owner.');
     expect((await h.app.inject({ method: 'POST', url: '/admin/servers/missing/users', headers: bearer(admin.token), payload: { email: member.email, role: 'user' } })).statusCode).toBe(404);
     expect((await h.app.inject({ method: 'POST', url, headers: bearer(admin.token), payload: { email: member.email, role: 'user' } })).statusCode).toBe(201);
     const locked = await put(admin, `${url}/${owner.id}`, { role: 'admin' });
     expect(locked.statusCode).toBe(403);
-    expect(json(locked)['error']).toBe("The owner's role cannot be changed and the owner cannot be removed.");
+    expect(json(locked)['error']).toBe(
+      "The owner's role cannot be changed and the owner cannot be removed. To hand the server over, give another member the owner role: the owner then becomes an admin.",
+    );
     expect((await h.app.inject({ method: 'DELETE', url: `${url}/${owner.id}`, headers: bearer(admin.token) })).statusCode).toBe(403);
     expect(json(await put(admin, `${url}/${member.id}`, { role: 'admin' }))['message']).toBe('Succesfully changed user role');
     expect(json(await h.app.inject({ method: 'DELETE', url: `${url}/${member.id}`, headers: bearer(admin.token) }))['message']).toBe('Succesfully removed user from the server');

@@ -50,6 +50,8 @@ export const STAFF_AUDIT_ACTIONS = [
   'staff.member-added',
   'staff.member-role-changed',
   'staff.member-removed',
+  /** A member made the server's owner, the previous owner made admin (details name both accounts). */
+  'staff.ownership-transferred',
   'user.site-role-changed',
   'user.active-changed',
 ] as const;

@@ -17,12 +17,15 @@ import type { AuthStore, MembershipDoc, UserDoc } from './store.ts';
 export const NO_SUCH_USER = 'No user with that e-mail address exists.';
 export const ALREADY_MEMBER = 'That user is already a member of this server.';
 export const OWNER_LOCKED = "The owner's role cannot be changed and the owner cannot be removed.";
+/** Staff can hand a server over, so their refusal says how. */
+export const OWNER_LOCKED_FOR_STAFF = `${OWNER_LOCKED} To hand the server over, give another member the owner role: the owner then becomes an admin.`;
 export const NOT_A_MEMBER = 'That user is not a member of this server.';
+export const MEMBERSHIP_CHANGED_MEANWHILE = "That user's membership changed at the same moment. Reload the users and try again.";
 export const USER_ADDED = 'Successfully added user to the dashboard';
 export const ROLE_UPDATED = 'User role updated succesfully';
 export const USER_REMOVED = 'Succesfully removed user from the dashboard';
 
-/** Roles the owner can hand out through /manage (ownership moves through the admin area, later). */
+/** Roles the owner can hand out through /manage (ownership moves only through the admin area: ownership.ts). */
 export type AssignableRole = Exclude<ServerRole, 'owner'>;
 
 export function userLimitReached(limit: number, tierLabel: string): string {
@@ -106,12 +109,24 @@ export async function addServerUser(
   return { message: USER_ADDED, user: { id: target._id, username: target.username, email: target.email, role } };
 }
 
-/** The membership the owner wants to change: 404 if none, 403 for the owner's own. */
-async function changeableMembership(store: Pick<AuthStore, 'memberships'>, serverId: string, userId: string): Promise<MembershipDoc> {
+/** The membership to change: 404 if none, 403 for the owner's own. */
+async function changeableMembership(store: Pick<AuthStore, 'memberships'>, serverId: string, userId: string, changer: MembershipChanger): Promise<MembershipDoc> {
   const membership = await store.memberships.findOne({ _id: membershipId(serverId, userId) });
   if (membership === null) throw new HttpError(404, NOT_A_MEMBER);
-  if (membership.role === 'owner') throw new HttpError(403, OWNER_LOCKED);
+  if (membership.role === 'owner') throw new HttpError(403, changer === 'staff' ? OWNER_LOCKED_FOR_STAFF : OWNER_LOCKED);
   return membership;
+}
+
+/**
+ * Role changes and removals are guarded on the member not being the owner: an ownership transfer may have
+ * made them the owner since they were read, and the owner is never demoted or removed this way.
+ */
+const NOT_OWNER = { $ne: 'owner' } as const;
+
+/** A guarded write matched nothing: the member left (404) or became the owner (403) meanwhile. */
+async function refusedMeanwhile(store: Pick<AuthStore, 'memberships'>, serverId: string, userId: string, changer: MembershipChanger): Promise<never> {
+  await changeableMembership(store, serverId, userId, changer);
+  throw new HttpError(409, MEMBERSHIP_CHANGED_MEANWHILE);
 }
 
 export async function changeServerUserRole(
@@ -122,8 +137,9 @@ export async function changeServerUserRole(
   role: AssignableRole,
   changer: MembershipChanger = 'owner',
 ): Promise<void> {
-  const membership = await changeableMembership(ctx.store, serverId, userId);
-  await ctx.store.memberships.updateOne({ _id: membership._id }, { $set: { role } });
+  const membership = await changeableMembership(ctx.store, serverId, userId, changer);
+  const { matched } = await ctx.store.memberships.updateOne({ _id: membership._id, role: NOT_OWNER }, { $set: { role } });
+  if (matched === 0) await refusedMeanwhile(ctx.store, serverId, userId, changer);
   await ctx.events.publish([identityMessage(MembershipRoleChangedEvent, { serverId, userId: membership.userId, role })], {
     actorId: actor._id,
     actorEmail: actor.email,
@@ -134,8 +150,8 @@ export async function changeServerUserRole(
 }
 
 export async function removeServerUser(ctx: MembershipContext, actor: UserDoc, serverId: string, userId: string, changer: MembershipChanger = 'owner'): Promise<void> {
-  const membership = await changeableMembership(ctx.store, serverId, userId);
-  await ctx.store.memberships.deleteOne({ _id: membership._id });
+  const membership = await changeableMembership(ctx.store, serverId, userId, changer);
+  if ((await ctx.store.memberships.deleteOne({ _id: membership._id, role: NOT_OWNER })) === 0) await refusedMeanwhile(ctx.store, serverId, userId, changer);
   await ctx.events.publish([identityMessage(MembershipRemovedEvent, { serverId, userId: membership.userId })], {
     actorId: actor._id,
     actorEmail: actor.email,

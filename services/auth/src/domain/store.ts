@@ -3,7 +3,7 @@
  * Nothing here is ever stored in plaintext if it is a secret: passwords are scrypt hashes, TOTP seeds are
  * AES-GCM sealed, API keys, reset tokens and 2FA pre-tokens are SHA-256 hashes.
  */
-import type { Collection, DocumentStore } from '@skald/ports';
+import type { Collection, DocumentStore, GuardedUpdate } from '@skald/ports';
 import type { ServerRole, SiteRole } from '@skald/contracts';
 
 export interface UserDoc {
@@ -69,27 +69,44 @@ export interface PreTokenDoc {
   readonly failedAttempts: number;
 }
 
+/** The collections' names in the store (updateAllOrNone names them). */
+export const AUTH_COLLECTIONS = {
+  users: 'users',
+  servers: 'servers',
+  memberships: 'memberships',
+  resetTokens: 'reset_tokens',
+  preTokens: 'pre_tokens',
+} as const;
+
+/** A guarded update of one of auth's collections. */
+export interface AuthUpdate extends GuardedUpdate {
+  readonly collection: (typeof AUTH_COLLECTIONS)[keyof typeof AUTH_COLLECTIONS];
+}
+
 export interface AuthStore {
   readonly users: Collection<UserDoc>;
   readonly servers: Collection<ServerDoc>;
   readonly memberships: Collection<MembershipDoc>;
   readonly resetTokens: Collection<ResetTokenDoc>;
   readonly preTokens: Collection<PreTokenDoc>;
+  /** Several guarded updates applied all or none (false: one filter matched nothing, nothing changed). */
+  readonly updateAllOrNone: (updates: readonly AuthUpdate[]) => Promise<boolean>;
 }
 
 export async function openAuthStore(docs: DocumentStore): Promise<AuthStore> {
   return {
-    users: await docs.collection<UserDoc>('users', [
+    users: await docs.collection<UserDoc>(AUTH_COLLECTIONS.users, [
       { fields: ['usernameLower'], unique: true },
       { fields: ['email'], unique: true },
     ]),
-    servers: await docs.collection<ServerDoc>('servers', [
+    servers: await docs.collection<ServerDoc>(AUTH_COLLECTIONS.servers, [
       { fields: ['nameLower'], unique: true },
       { fields: ['keyHash'], unique: true },
     ]),
-    memberships: await docs.collection<MembershipDoc>('memberships', [{ fields: ['serverId'] }, { fields: ['userId'] }]),
-    resetTokens: await docs.collection<ResetTokenDoc>('reset_tokens', [{ fields: ['userId'] }]),
-    preTokens: await docs.collection<PreTokenDoc>('pre_tokens', [{ fields: ['userId'] }]),
+    memberships: await docs.collection<MembershipDoc>(AUTH_COLLECTIONS.memberships, [{ fields: ['serverId'] }, { fields: ['userId'] }]),
+    resetTokens: await docs.collection<ResetTokenDoc>(AUTH_COLLECTIONS.resetTokens, [{ fields: ['userId'] }]),
+    preTokens: await docs.collection<PreTokenDoc>(AUTH_COLLECTIONS.preTokens, [{ fields: ['userId'] }]),
+    updateAllOrNone: (updates) => docs.updateAllOrNone(updates),
   };
 }
 

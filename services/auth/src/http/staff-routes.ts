@@ -21,9 +21,12 @@ import {
   MessageAnswerSchema,
   siteRoleOf,
 } from '@skald/contracts/api';
+import { isServerRole } from '@skald/contracts';
+import type { ServerRole } from '@skald/contracts';
 import { HttpError, requireSiteRole } from '@skald/service-kit';
 import { addServerUser, changeServerUserRole, removeServerUser } from '../domain/memberships.ts';
 import type { AssignableRole } from '../domain/memberships.ts';
+import { transferOwnership } from '../domain/ownership.ts';
 import { loadServer } from '../domain/servers.ts';
 import { changeActive, changeSiteRole } from '../domain/staff-accounts.ts';
 import type { AuthRouteDeps } from './deps.ts';
@@ -33,16 +36,18 @@ import { ServerParams, ServerUserParams, errorAnswers } from './schemas.ts';
 export const STAFF_USER_ADDED = 'Succesfully added user to the server';
 export const STAFF_ROLE_CHANGED = 'Succesfully changed user role';
 export const STAFF_USER_REMOVED = 'Succesfully removed user from the server';
-export const OWNER_NOT_ASSIGNABLE = 'A server has one owner: the owner role cannot be given to another user.';
 export const UNKNOWN_SERVER_ROLE = 'The role must be user, admin or owner.';
 
 const tags = ['admin'];
 
-/** The role the admin area may give a member: user or admin (400 for owner: a server keeps its one owner). */
-function assignableRole(role: string): AssignableRole {
-  if (role === 'user' || role === 'admin') return role;
-  throw new HttpError(400, role === 'owner' ? OWNER_NOT_ASSIGNABLE : UNKNOWN_SERVER_ROLE);
+/** A role the admin area gives: user, admin, or owner (which moves the server's ownership: ownership.ts). */
+function staffGivenRole(role: string): ServerRole {
+  if (isServerRole(role)) return role;
+  throw new HttpError(400, UNKNOWN_SERVER_ROLE);
 }
+
+/** Added as owner: first as admin, then the ownership moves to them (the previous owner becomes admin). */
+const ADDED_BEFORE_TRANSFER: AssignableRole = 'admin';
 
 export async function registerStaffRoutes(app: FastifyInstance, deps: AuthRouteDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -90,7 +95,9 @@ export async function registerStaffRoutes(app: FastifyInstance, deps: AuthRouteD
       schema: {
         tags,
         summary: 'Add an existing account to a server by e-mail (staff: admin, superadmin)',
-        description: `400 '${EMAIL_AND_ROLE_REQUIRED}' when either is empty; role user or admin (the owner stays the owner). The tier's member limit holds as for the owner.`,
+        description:
+          `400 '${EMAIL_AND_ROLE_REQUIRED}' when either is empty; role user, admin or owner (owner: added, then made the owner, the previous owner becoming admin). ` +
+          "The tier's member limit holds as for the owner.",
         params: ServerParams,
         body: AdminAddServerUserBodySchema,
         response: { 201: AddServerUserAnswerSchema, ...errorAnswers(400, 401, 403, 404, 409) },
@@ -100,10 +107,12 @@ export async function registerStaffRoutes(app: FastifyInstance, deps: AuthRouteD
       const email = request.body.email.trim();
       const role = request.body.role.trim();
       if (email === '' || role === '') throw new HttpError(400, EMAIL_AND_ROLE_REQUIRED);
-      const assignable = assignableRole(role);
+      const given = staffGivenRole(role);
       const server = await loadServer(deps.store, request.params.id);
-      const added = await addServerUser(deps, await deps.currentUser(request), { serverId: server._id, email, role: assignable }, 'staff');
-      return reply.code(201).send({ ...added, message: STAFF_USER_ADDED });
+      const actor = await deps.currentUser(request);
+      const added = await addServerUser(deps, actor, { serverId: server._id, email, role: given === 'owner' ? ADDED_BEFORE_TRANSFER : given }, 'staff');
+      if (given === 'owner') await transferOwnership(deps, actor, server._id, added.user.id);
+      return reply.code(201).send({ message: STAFF_USER_ADDED, user: { ...added.user, role: given } });
     },
   );
 
@@ -113,7 +122,10 @@ export async function registerStaffRoutes(app: FastifyInstance, deps: AuthRouteD
       ...adminStaff,
       schema: {
         tags,
-        summary: "Change a server member's role (staff: admin, superadmin; not the owner's)",
+        summary: "Change a server member's role (staff: admin, superadmin); owner moves the server's ownership",
+        description:
+          "role owner makes the member the server's owner and the previous owner an admin, in one step (409 if another change got there first; " +
+          "the current owner again changes nothing). The owner's own role is not changed directly (403): give another member the owner role.",
         params: ServerUserParams,
         body: AdminServerUserRoleBodySchema,
         response: { 200: MessageAnswerSchema, ...refusals },
@@ -121,8 +133,10 @@ export async function registerStaffRoutes(app: FastifyInstance, deps: AuthRouteD
     },
     async (request) => {
       const server = await loadServer(deps.store, request.params.id);
-      const role = assignableRole(request.body.role);
-      await changeServerUserRole(deps, await deps.currentUser(request), server._id, request.params.userId, role, 'staff');
+      const actor = await deps.currentUser(request);
+      const { role } = request.body;
+      if (role === 'owner') await transferOwnership(deps, actor, server._id, request.params.userId);
+      else await changeServerUserRole(deps, actor, server._id, request.params.userId, role, 'staff');
       return { message: STAFF_ROLE_CHANGED };
     },
   );

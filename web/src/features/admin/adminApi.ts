@@ -17,10 +17,11 @@ import type {
   StaffServerState,
 } from '@skald/contracts/api';
 import { apiSlice } from '../../app/api.ts';
+import { withMemberRole } from './memberRoles.ts';
 
 const enc = encodeURIComponent;
 
-/** Server roles the admin area offers (spec 001 §4, §5); the server keeps the owner's role locked. */
+/** Server roles the admin area offers (spec 001 §4, §5); owner hands the server over (the previous owner becomes admin). */
 export const ADMIN_MEMBER_ROLES = ['user', 'admin', 'owner'] as const;
 export type AdminMemberRole = (typeof ADMIN_MEMBER_ROLES)[number];
 
@@ -75,9 +76,17 @@ export const adminApi = apiSlice.enhanceEndpoints({ addTagTypes: ['AdminUsers', 
       query: ({ id, email, role }) => ({ url: `/admin/servers/${enc(id)}/users`, method: 'POST', body: { email, role } }),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'AdminServerUsers', id }, { type: 'AdminServer', id }],
     }),
+    // Auth answers once the change is made; the list (the admin read model) follows a moment later, so the
+    // known outcome is applied to the cached list and the tab's poll brings the read model's.
     changeAdminServerUserRole: build.mutation<MessageAnswer, { id: string; userId: string; role: AdminMemberRole }>({
       query: ({ id, userId, role }) => ({ url: `/admin/servers/${enc(id)}/users/${enc(userId)}`, method: 'PUT', body: { role } }),
-      invalidatesTags: (_r, _e, { id }) => [{ type: 'AdminServerUsers', id }],
+      onQueryStarted: async ({ id, userId, role }, { dispatch, queryFulfilled }) => {
+        const changed = await queryFulfilled.then(
+          () => true,
+          () => false,
+        );
+        if (changed) dispatch(adminApi.util.updateQueryData('adminServerUsers', id, (draft) => withMemberRole(draft, userId, role)));
+      },
     }),
     removeAdminServerUser: build.mutation<MessageAnswer, { id: string; userId: string }>({
       query: ({ id, userId }) => ({ url: `/admin/servers/${enc(id)}/users/${enc(userId)}`, method: 'DELETE' }),

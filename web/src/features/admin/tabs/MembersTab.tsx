@@ -5,13 +5,13 @@ import { useToast } from '../../../app/toast.tsx';
 import { useMeQuery } from '../../auth/authApi.ts';
 import { ADMIN_MEMBER_ROLES, type AdminMemberRole, useAddAdminServerUserMutation, useAdminServerUsersQuery, useChangeAdminServerUserRoleMutation, useRemoveAdminServerUserMutation } from '../adminApi.ts';
 import { canManageServers } from '../adminNav.ts';
-import { ADMIN_TEXT } from '../adminText.ts';
+import { ADMIN_POLL_MS, ADMIN_TEXT } from '../adminText.ts';
 
 /** Users tab (spec 001 §2, §4, §5, §8): members, the add form, role change and removal (admin and superadmin change). */
 export function MembersTab({ id }: { id: string }) {
   const toast = useToast();
   const { data: me } = useMeQuery(undefined);
-  const { data, isLoading, isError } = useAdminServerUsersQuery(id);
+  const { data, isLoading, isError } = useAdminServerUsersQuery(id, { pollingInterval: ADMIN_POLL_MS.servers, skipPollingIfUnfocused: true });
   const [add, adding] = useAddAdminServerUserMutation();
   const [changeRole] = useChangeAdminServerUserRoleMutation();
   const [remove] = useRemoveAdminServerUserMutation();
@@ -38,6 +38,7 @@ export function MembersTab({ id }: { id: string }) {
     }
   };
   const setMemberRole = async (userId: string, next: AdminMemberRole) => {
+    setFormError(null);
     try {
       await changeRole({ id, userId, role: next }).unwrap();
       toast.success(ADMIN_TEXT.memberRoleChanged);
