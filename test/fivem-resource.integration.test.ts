@@ -19,6 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TIERS } from '@skald/contracts';
 import type { ApiLog, ApiLogList, PhotoLogPage } from '@skald/contracts/api';
+// The players view's grouping (issue 33): the resource's metadata must name each player apart, and only them.
+import { extractPlayers } from '../services/logs/src/domain/identity/extract-players.ts';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
@@ -65,6 +67,13 @@ const ANN = { name: 'Ann Harness', serverId: 1, identifiers: ANN_IDS };
 const BOB = { name: 'Bob Harness', serverId: 2, identifiers: BOB_IDS };
 const FREE_LOGS_PER_HOUR = TIERS.find((tier) => tier.key === 'free')?.limit ?? 0;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The players Skald's players view finds in a stored log: identifiers and names (players in name order: key order is no order). */
+function playersIn(log: ApiLog): { linking: readonly string[]; names: readonly string[] }[] {
+  return extractPlayers(log.message, log.metadata ?? null)
+    .map((player) => ({ linking: player.linking, names: player.names }))
+    .sort((a, b) => (a.names[0] ?? '').localeCompare(b.names[0] ?? ''));
+}
 
 /**
  * Runs a scenario of the harness (asynchronously: a fake Skald in this process must go on answering); the
@@ -210,6 +219,12 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
       killerVehicle: { model: 'ADDER', seat: -1 },
       position: { x: 101.5, y: -20.25, z: 30.13 },
     });
+    // Victim and killer are two players, each with only their own identifiers and name.
+    expect(playersIn(one(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)'))).toEqual([
+      { linking: ANN_IDS, names: ['Ann Harness'] },
+      { linking: BOB_IDS, names: ['Bob Harness'] },
+    ]);
+    expect(playersIn(one(logs, '[JOIN] Ann Harness joined the server'))).toEqual([{ linking: ANN_IDS, names: ['Ann Harness'] }]);
     expect(one(logs, '[DEATH] Bob Harness died')).toMatchObject({ level: 'warn', type: 'Death', metadata: { victim: BOB, cause: 'none', killerType: 0, position: { x: 1, y: 2, z: 3 } } });
     const byAnimal = one(logs, '[DEATH] Bob Harness was killed (WEAPON_ANIMAL)');
     expect(byAnimal.metadata).toMatchObject({ victim: BOB, cause: 'other', weapon: 'WEAPON_ANIMAL', weaponHash: -100946242, killerType: 28 });
@@ -271,7 +286,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     expect(result.queued).toBe(0);
     const logs = await storedLogs(server.id, 17);
     expect(logs).toHaveLength(17);
-    const admin = { name: 'AdminAl' };
+    const admin = { username: 'AdminAl' };
     const ban = one(logs, '[BAN] AdminAl banned Ann Harness (2 days): cheating');
     expect(ban).toMatchObject({ level: 'warn', type: 'Ban', resource: 'skald' });
     expect(ban.metadata).toEqual({
@@ -284,6 +299,8 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
       permanent: false,
       expiresAt: '2030-03-17T17:46:40Z',
     });
+    // The banned player is the log's one player; the admin's name is not taken for one of theirs.
+    expect(playersIn(ban)).toEqual([{ linking: ANN_IDS, names: ['Ann Harness'] }]);
     expect(one(logs, '[BAN] AdminAl banned Offline Olly (permanent): alt account').metadata).toMatchObject({
       admin,
       target: { name: 'Offline Olly', identifiers: ['license:offline1', 'steam:110000100000099'] },
@@ -291,7 +308,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     });
     expect(one(logs, '[WARN] AdminAl warned Bob Harness: RDM')).toMatchObject({ level: 'warn', type: 'AdminWarning', metadata: { admin, target: BOB, reason: 'RDM', actionId: 'WAAA-0001' } });
     expect(one(logs, '[KICK] AdminAl kicked Bob Harness: AFK')).toMatchObject({ level: 'warn', type: 'Kick', metadata: { admin, target: BOB, reason: 'AFK' } });
-    expect(one(logs, '[KICK] txAdmin kicked every player: restart')).toMatchObject({ type: 'Kick', metadata: { admin: { name: 'txAdmin' }, everyone: true } });
+    expect(one(logs, '[KICK] txAdmin kicked every player: restart')).toMatchObject({ type: 'Kick', metadata: { admin: { username: 'txAdmin' }, everyone: true } });
     expect(one(logs, '[HEAL] AdminAl healed Bob Harness')).toMatchObject({ level: 'info', type: 'Heal', metadata: { admin, target: BOB } });
     expect(one(logs, '[HEAL] AdminAl healed every player')).toMatchObject({ type: 'Heal', metadata: { everyone: true } });
     expect(one(logs, '[DM] AdminAl to Ann Harness: please stop')).toMatchObject({ level: 'info', type: 'DirectMessage', metadata: { admin, target: ANN, text: 'please stop' } });
@@ -301,7 +318,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     expect(one(logs, '[WHITELIST] AdminAl denied every whitelist request').metadata).toMatchObject({ admin, action: 'deniedAll' });
     expect(one(logs, '[REVOKE] AdminBea revoked the ban BYYY-5678 of Offline Olly')).toMatchObject({
       type: 'Revoke',
-      metadata: { admin: { name: 'AdminBea' }, target: { name: 'Offline Olly', identifiers: ['license:offline1'] }, issuedBy: 'AdminAl', reason: 'alt account' },
+      metadata: { admin: { username: 'AdminBea' }, target: { name: 'Offline Olly', identifiers: ['license:offline1'] }, issuedBy: 'AdminAl', reason: 'alt account' },
     });
     expect(one(logs, '[ANNOUNCEMENT] AdminAl: Server event at 8')).toMatchObject({ level: 'info', type: 'Announcement', metadata: { admin } });
     expect(one(logs, '[RESTART] scheduled restart in 30 minutes')).toMatchObject({ level: 'info', type: 'Restart', metadata: { secondsRemaining: 1800 } });

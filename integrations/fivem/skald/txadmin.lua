@@ -1,7 +1,9 @@
 -- txAdmin's server events (txAdmin's docs/events.md): its monitor resource raises
 -- TriggerEvent('txAdmin:events:<name>', data) on the server, so they need no RegisterNetEvent, and none is
--- made: a client must not be able to fake a ban. Each log names the admin as `admin = { name }` and the
--- player acted on as `target = { name, serverId, identifiers }`; `event` is txAdmin's event name.
+-- made: a client must not be able to fake a ban. Each log names the admin as `admin = { username }` and the
+-- player acted on as `target = { name, serverId, identifiers }`; `event` is txAdmin's event name. The
+-- admin's key is `username`, not `name`: Skald's players view gives a name found in an object without
+-- identifiers to the log's only player, which would make the admin's name one of the target's names.
 
 if not Config.LogTxAdmin then return end
 
@@ -14,8 +16,8 @@ local function text(value)
   return s
 end
 
-local function adminOf(name)
-  return { name = text(name) or 'txAdmin' }
+local function adminOf(username)
+  return { username = text(username) or 'txAdmin' }
 end
 
 --- The player an event acts on: by server id (nil or -1 when offline or everyone), name and identifiers.
@@ -54,7 +56,7 @@ on('playerBanned', function(d)
   local expiresAt = tonumber(d.expiration) and os.date('!%Y-%m-%dT%H:%M:%SZ', math.floor(tonumber(d.expiration))) or nil
   local length = permanent and 'permanent' or (text(d.durationTranslated) or text(d.durationInput) or 'temporary')
   local admin = adminOf(d.author)
-  return WARNING, 'Ban', ('[BAN] %s banned %s (%s): %s'):format(admin.name, nameOf(target), length, text(d.reason) or 'no reason'), {
+  return WARNING, 'Ban', ('[BAN] %s banned %s (%s): %s'):format(admin.username, nameOf(target), length, text(d.reason) or 'no reason'), {
     admin = admin, target = target, reason = text(d.reason), actionId = text(d.actionId),
     duration = length, permanent = permanent, expiresAt = expiresAt,
   }
@@ -63,7 +65,7 @@ end)
 on('playerWarned', function(d)
   local target = targetOf(d.targetNetId, d.targetName, d.targetIds)
   local admin = adminOf(d.author)
-  return WARNING, 'AdminWarning', ('[WARN] %s warned %s: %s'):format(admin.name, nameOf(target), text(d.reason) or 'no reason'), {
+  return WARNING, 'AdminWarning', ('[WARN] %s warned %s: %s'):format(admin.username, nameOf(target), text(d.reason) or 'no reason'), {
     admin = admin, target = target, reason = text(d.reason), actionId = text(d.actionId),
   }
 end)
@@ -73,7 +75,7 @@ on('playerKicked', function(d)
   local everyone = tonumber(d.target) == -1
   local target = not everyone and targetOf(d.target) or nil
   local whom = everyone and 'every player' or nameOf(target)
-  return WARNING, 'Kick', ('[KICK] %s kicked %s: %s'):format(admin.name, whom, text(d.reason) or 'no reason'), {
+  return WARNING, 'Kick', ('[KICK] %s kicked %s: %s'):format(admin.username, whom, text(d.reason) or 'no reason'), {
     admin = admin, target = target, everyone = everyone or nil, reason = text(d.reason),
   }
 end)
@@ -82,7 +84,7 @@ on('playerHealed', function(d)
   local admin = adminOf(d.author)
   local everyone = tonumber(d.target) == -1
   local target = not everyone and targetOf(d.target) or nil
-  return 'info', 'Heal', ('[HEAL] %s healed %s'):format(admin.name, everyone and 'every player' or nameOf(target)), {
+  return 'info', 'Heal', ('[HEAL] %s healed %s'):format(admin.username, everyone and 'every player' or nameOf(target)), {
     admin = admin, target = target, everyone = everyone or nil,
   }
 end)
@@ -90,7 +92,7 @@ end)
 on('playerDirectMessage', function(d)
   local admin = adminOf(d.author)
   local target = targetOf(d.target)
-  return 'info', 'DirectMessage', ('[DM] %s to %s: %s'):format(admin.name, nameOf(target), text(d.message) or ''), {
+  return 'info', 'DirectMessage', ('[DM] %s to %s: %s'):format(admin.username, nameOf(target), text(d.message) or ''), {
     admin = admin, target = target, text = text(d.message),
   }
 end)
@@ -100,7 +102,7 @@ on('whitelistPlayer', function(d)
   local target = targetOf(nil, d.playerName, { d.license })
   local added = d.action == 'added'
   local message = added and ('[WHITELIST] %s whitelisted %s') or ('[WHITELIST] %s removed %s from the whitelist')
-  return 'info', 'Whitelist', message:format(admin.name, nameOf(target)), { admin = admin, target = target, action = text(d.action) }
+  return 'info', 'Whitelist', message:format(admin.username, nameOf(target)), { admin = admin, target = target, action = text(d.action) }
 end)
 
 on('whitelistPreApproval', function(d)
@@ -109,24 +111,25 @@ on('whitelistPreApproval', function(d)
   local shown = (type(d.identifier) == 'string' and SkaldIdentity.allowed(d.identifier)) and d.identifier or 'an identifier'
   local message
   if d.action == 'added' then
-    message = ('[WHITELIST] %s pre-approved %s%s'):format(admin.name, shown, target.name and (' (' .. target.name .. ')') or '')
+    message = ('[WHITELIST] %s pre-approved %s%s'):format(admin.username, shown, target.name and (' (' .. target.name .. ')') or '')
   else
-    message = ('[WHITELIST] %s removed the pre-approval of %s'):format(admin.name, shown)
+    message = ('[WHITELIST] %s removed the pre-approval of %s'):format(admin.username, shown)
   end
   return 'info', 'Whitelist', message, { admin = admin, target = target, action = text(d.action) }
 end)
 
 on('whitelistRequest', function(d)
   local admin = d.adminName and adminOf(d.adminName) or nil
+  local adminName = admin and admin.username or 'txAdmin'
   local target = d.action ~= 'deniedAll' and targetOf(nil, d.playerName, { d.license }) or nil
   local request = text(d.requestId) and (' (' .. d.requestId .. ')') or ''
   local message
   if d.action == 'requested' then
     message = ('[WHITELIST] %s asked to be whitelisted%s'):format(nameOf(target), request)
   elseif d.action == 'deniedAll' then
-    message = ('[WHITELIST] %s denied every whitelist request'):format(SkaldIdentity.nameOf(admin, 'txAdmin'))
+    message = ('[WHITELIST] %s denied every whitelist request'):format(adminName)
   else
-    message = ('[WHITELIST] %s %s the whitelist request of %s%s'):format(SkaldIdentity.nameOf(admin, 'txAdmin'), text(d.action) or 'answered', nameOf(target), request)
+    message = ('[WHITELIST] %s %s the whitelist request of %s%s'):format(adminName, text(d.action) or 'answered', nameOf(target), request)
   end
   return 'info', 'Whitelist', message, { admin = admin, target = target, action = text(d.action), requestId = text(d.requestId) }
 end)
@@ -135,7 +138,7 @@ on('actionRevoked', function(d)
   local admin = adminOf(d.revokedBy)
   local target = targetOf(nil, d.playerName, d.playerIds)
   local kind = text(d.actionType) or 'action'
-  return 'info', 'Revoke', ('[REVOKE] %s revoked the %s %s of %s'):format(admin.name, kind, text(d.actionId) or '', nameOf(target)), {
+  return 'info', 'Revoke', ('[REVOKE] %s revoked the %s %s of %s'):format(admin.username, kind, text(d.actionId) or '', nameOf(target)), {
     admin = admin, target = target, actionId = text(d.actionId), actionType = kind,
     reason = text(d.actionReason), issuedBy = text(d.actionAuthor),
   }
@@ -143,7 +146,7 @@ end)
 
 on('announcement', function(d)
   local admin = adminOf(d.author)
-  return 'info', 'Announcement', ('[ANNOUNCEMENT] %s: %s'):format(admin.name, text(d.message) or ''), { admin = admin, text = text(d.message) }
+  return 'info', 'Announcement', ('[ANNOUNCEMENT] %s: %s'):format(admin.username, text(d.message) or ''), { admin = admin, text = text(d.message) }
 end)
 
 on('scheduledRestart', function(d)
@@ -154,7 +157,7 @@ end)
 
 on('scheduledRestartSkipped', function(d)
   local admin = adminOf(d.author)
-  return 'info', 'Restart', ('[RESTART] %s skipped the scheduled restart due in %s'):format(admin.name, duration(d.secondsRemaining)), {
+  return 'info', 'Restart', ('[RESTART] %s skipped the scheduled restart due in %s'):format(admin.username, duration(d.secondsRemaining)), {
     admin = admin, secondsRemaining = tonumber(d.secondsRemaining), temporary = d.temporary == true,
   }
 end)
@@ -165,7 +168,7 @@ AddEventHandler('txAdmin:events:serverShuttingDown', function(d)
   local delayMs = tonumber(d.delay)
   local within = delayMs and (' in ' .. duration(math.floor(delayMs / 1000))) or ''
   local note = text(d.message) and (': ' .. d.message) or ''
-  SkaldQueue.log(WARNING, 'Shutdown', ('[SHUTDOWN] %s shuts the server down%s%s'):format(admin.name, within, note), {
+  SkaldQueue.log(WARNING, 'Shutdown', ('[SHUTDOWN] %s shuts the server down%s%s'):format(admin.username, within, note), {
     event = 'txAdmin:events:serverShuttingDown', admin = admin, delayMs = delayMs, text = text(d.message),
   })
   -- The process ends after `delay` ms: send what waits now rather than at the next interval.

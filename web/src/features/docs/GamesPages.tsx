@@ -117,7 +117,7 @@ ensure skald`}
           [<code>cause</code>, 'deaths', <><code>player</code>, <code>other</code> (an NPC, an animal, a vehicle) or <code>none</code> (no killer)</>],
           [<><code>weapon</code>, <code>weaponHash</code></>, 'deaths', <>the weapon's name when known (<code>WEAPON_PISTOL</code>) and its hash as the game reports it</>],
           [<><code>killerType</code>, <code>killerVehicle</code>, <code>position</code></>, 'deaths', <>baseevents' ped type, <code>{'{ model, seat }'}</code> of the killer's vehicle, <code>{'{ x, y, z }'}</code> of the victim</>],
-          [<code>admin</code>, 'txAdmin', <><code>{'{ name }'}</code> of the admin, or <code>txAdmin</code> for the scheduler</>],
+          [<code>admin</code>, 'txAdmin', <><code>{'{ username }'}</code>: the admin's txAdmin name, or <code>txAdmin</code> for the scheduler (not a player's name)</>],
           [<code>target</code>, 'txAdmin', <>the player acted on: a player object (<code>serverId</code> only while online)</>],
           [<code>event</code>, 'txAdmin', <>txAdmin's event name, <code>txAdmin:events:playerBanned</code> for instance</>],
         ]}
