@@ -13,6 +13,7 @@ import type { LogQuery, LogRecord } from '@skald/ports';
 import { LOG_LEVELS } from '@skald/contracts';
 import { SqliteLogStore } from '../src/log-store/index.ts';
 import { levelCode } from '../src/log-store/sqlite-log-search.ts';
+import { SCHEMA_VERSION } from '../src/log-store/sqlite-log-schema.ts';
 
 const T0 = Date.UTC(2026, 0, 5);
 const DAY = 86_400_000;
@@ -184,16 +185,16 @@ describe('SQLite log store search index', () => {
     await v2.insertBatch(Array.from({ length: 500 }, (_, i) => randomLog(rand, 's1', T0 + i)));
     const before = await v2.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 });
     await v2.close();
-    // Back to layout 2: no search index objects, no column, user_version 2.
+    // Back to layout 2: no search index objects, no column (nor the arrival column of layout 5), user_version 2.
     const raw = new DatabaseSync(file);
-    raw.exec('DROP TABLE logs_fts; DROP INDEX logs_fts_rowid; DROP TABLE search_progress; DROP TABLE search_late; ALTER TABLE logs DROP COLUMN fts_rowid; PRAGMA user_version = 2;');
+    raw.exec('DROP TABLE logs_fts; DROP INDEX logs_fts_rowid; DROP TABLE search_progress; DROP TABLE search_late; ALTER TABLE logs DROP COLUMN fts_rowid; ALTER TABLE logs DROP COLUMN received_at; PRAGMA user_version = 2;');
     raw.close();
     const store = new SqliteLogStore(file, { indexChunkSize: 50 });
     expect((await store.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 })).items).toEqual(before.items);
     const check = new DatabaseSync(file);
     const unindexed = () => Number(check.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL').get()?.['n']);
     await waitFor(() => unindexed() === 0, 'the background indexer');
-    expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(4);
+    expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(SCHEMA_VERSION);
     check.close();
     expect(await store.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 })).toEqual(before);
     await store.close();
@@ -216,7 +217,7 @@ describe('SQLite log store search index', () => {
     for (const row of raw.prepare('SELECT fts_rowid, message, type, level, resource, metadata FROM logs').all()) {
       put.run(row['fts_rowid'] ?? 0, row['message'] ?? '', row['type'] ?? '', row['level'] ?? '', row['resource'] ?? '', row['metadata'] ?? '');
     }
-    raw.exec('PRAGMA user_version = 3');
+    raw.exec('ALTER TABLE logs DROP COLUMN received_at; PRAGMA user_version = 3');
     raw.close();
     const store = new SqliteLogStore(file, { searchIndex: 'background', indexChunkSize: 30 });
     const queries: LogQuery[] = [
@@ -232,7 +233,7 @@ describe('SQLite log store search index', () => {
       }
     };
     const check = new DatabaseSync(file);
-    expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(4);
+    expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(SCHEMA_VERSION);
     // Emptied at open, no pass over the logs: their old rowids stay until the walk reaches them.
     expect(Number(check.prepare('SELECT count(*) AS n FROM logs_fts').get()?.['n'])).toBe(0);
     await compare('right after opening');

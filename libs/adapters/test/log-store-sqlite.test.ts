@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '@skald/ports';
 import { logStoreContract } from '@skald/ports/contract/log-store.contract.ts';
 import { SqliteLogStore, createLogStore } from '../src/log-store/index.ts';
+import { SCHEMA_VERSION } from '../src/log-store/sqlite-log-schema.ts';
 
 logStoreContract('sqlite', async (options = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
@@ -195,6 +196,50 @@ describe('SQLite log store specifics', () => {
       // Migrated rollups start with min_expires 0: the sweep visits the day and deletes exactly the expired rows.
       expect((await reopened.deleteExpired(T0 + 1000)).deletedCount).toBe(1);
       expect(await reopened.count('s1')).toBe(1);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('upgrades a layout-4 file (the data folder before the arrival column) in place: old rows read as received when they happened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
+    try {
+      const file = join(dir, 'logs.db');
+      const before = new SqliteLogStore(file, { searchIndex: 'eager' });
+      const old = Array.from({ length: 30 }, (_, i) => ({ ...textLog(i, 's1', i % 3 === 0 ? 'error' : 'info'), message: `old sword ${i}` }));
+      await before.insertBatch(old);
+      await before.close();
+      // Layout 4 exactly: this layout without the received_at column, user_version 4.
+      const raw = new DatabaseSync(file);
+      raw.exec('ALTER TABLE logs DROP COLUMN received_at; PRAGMA user_version = 4;');
+      raw.close();
+
+      const store = new SqliteLogStore(file, { searchIndex: 'eager' });
+      const check = new DatabaseSync(file);
+      expect(Number(check.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(SCHEMA_VERSION);
+      expect(check.prepare("SELECT count(*) AS n FROM pragma_table_info('logs') WHERE name = 'received_at'").get()?.['n']).toBe(1);
+      // The migration wrote no row: every existing row reads NULL, i.e. received at its createdAt.
+      expect(check.prepare('SELECT count(*) AS n FROM logs WHERE received_at IS NOT NULL').get()?.['n']).toBe(0);
+      check.close();
+      const page = await store.query({ serverId: 's1', offset: 0, limit: 50 });
+      expect(page.items).toEqual([...old].reverse());
+      expect(page.items.every((r) => !('receivedAt' in r))).toBe(true);
+      const found = await store.query({ serverId: 's1', search: 'sword', level: 'error', offset: 0, limit: 3 });
+      expect(found.items.map((r) => r.id)).toEqual([old[27]!.id, old[24]!.id, old[21]!.id]);
+      expect(found.total).toBe(10);
+      // New logs carry their arrival beside their own time, and sort among the old by their own time.
+      const backdated = { ...textLog(1000, 's1', 'warn'), createdAt: T0 + 10, receivedAt: T0 + 5000 };
+      expect(await store.insertBatch([backdated])).toEqual({ inserted: 1 });
+      const around = await store.query({ serverId: 's1', from: T0 + 9, to: T0 + 11, offset: 0, limit: 5 });
+      expect(around.items.map((r) => r.id)).toEqual([old[11]!.id, backdated.id, old[10]!.id, old[9]!.id]);
+      expect(around.items.find((r) => r.id === backdated.id)).toEqual(backdated);
+      expect(await store.count('s1')).toBe(31);
+      await store.close();
+      // Reopening migrates nothing again.
+      const reopened = new SqliteLogStore(file);
+      expect(await reopened.count('s1')).toBe(31);
+      expect((await reopened.query({ serverId: 's1', level: 'warn', offset: 0, limit: 5 })).items).toEqual([backdated]);
       await reopened.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -112,6 +112,24 @@ describe('free-form objects in event data (AnyObject)', () => {
     expect(event([{ ...nine, other: null }]).ok).toBe(false);
     expect(event([Object.freeze(log(null))]).ok).toBe(true);
   });
+  it('takes a log with or without its optional receivedAt, and still refuses any other property beside it', () => {
+    const event = (logs: unknown[]) => validateEventData(LogsBatchAcceptedEvent, { serverId: 'srv', logs });
+    // Events published before receivedAt existed, and logs received at their own time, carry none.
+    expect(event([log(null), { ...log(null), receivedAt: 5 }]).ok).toBe(true);
+    expect(event([JSON.parse(JSON.stringify({ ...log(null), receivedAt: 5 }))]).ok).toBe(true);
+    expect(event([{ ...log(null), receivedAt: -1 }]).ok).toBe(false);
+    expect(event([{ ...log(null), receivedAt: 1.5 }]).ok).toBe(false);
+    expect(event([{ ...log(null), receivedAt: '5' }]).ok).toBe(false);
+    // One more property than the optional one present: refused, whether receivedAt is there or not.
+    expect(event([{ ...log(null), receivedAt: 5, extra: 1 }]).ok).toBe(false);
+    expect(event([{ ...log(null), other: 5 }]).ok).toBe(false);
+    // A required name swapped for the optional one: the count matches, the required check refuses it.
+    const { thumbKey: _swapped, ...withoutThumb } = log(null);
+    expect(event([{ ...withoutThumb, receivedAt: 5 }]).ok).toBe(false);
+    // An optional key holding undefined (no JSON carries one) counts as a key that should not be there.
+    expect(event([{ ...log(null), receivedAt: undefined }]).ok).toBe(false);
+    expect(event([Object.freeze({ ...log(null), receivedAt: 5 })]).ok).toBe(true);
+  });
   it('takes a text or a JSON object as an audit entry’s details, nothing else', () => {
     const check = Compile(AuditRecordedEvent.schema.properties.details);
     expect(check.Check({ from: 'a', to: 'b' })).toBe(true);

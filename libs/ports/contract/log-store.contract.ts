@@ -536,6 +536,98 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
       });
     });
 
+    describe('a log’s own time (createdAt) and its arrival (receivedAt)', () => {
+      const HOUR = 3_600_000;
+      /** 2025-03-20T00:00:00Z: when the logs below arrive, one after another (ids in arrival order). */
+      const ARRIVAL = T0 + 10 * DAY;
+      const RETENTION = 7 * DAY;
+      let records: LogRecord[];
+      beforeEach(async () => {
+        // Their own times are out of that order: a client's batch sent late, another's clock ahead.
+        records = [
+          log({ serverId: serverA, createdAt: ARRIVAL - 2 * HOUR, receivedAt: ARRIVAL, message: 'two hours before' }),
+          log({ serverId: serverA, createdAt: ARRIVAL + 1000, message: 'no time of its own' }),
+          log({ serverId: serverA, createdAt: ARRIVAL - 23 * HOUR, receivedAt: ARRIVAL + 2000, message: 'twenty-three hours before', level: 'error' }),
+          log({ serverId: serverA, createdAt: ARRIVAL + 4 * 60_000, receivedAt: ARRIVAL + 3000, message: 'clock ahead' }),
+          log({ serverId: serverA, createdAt: ARRIVAL - 30 * 60_000, receivedAt: ARRIVAL + 4000, message: 'half an hour before', logType: 'photo' }),
+        ];
+        await store.insertBatch(records);
+      });
+      const byOwnTime = (items: readonly LogRecord[]): string[] => [...items].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).map((r) => r.id);
+
+      it('answers receivedAt when it differs from createdAt, and none when it is absent or equal', async () => {
+        const same = log({ serverId: serverB, createdAt: ARRIVAL, receivedAt: ARRIVAL });
+        await store.insertBatch([same]);
+        const { receivedAt: _equal, ...withoutArrival } = same;
+        expect((await store.query({ serverId: serverB, offset: 0, limit: 5 })).items).toEqual([withoutArrival]);
+        const page = await store.query({ serverId: serverA, offset: 0, limit: 10 });
+        for (const record of records) expect(page.items.find((r) => r.id === record.id)).toEqual(record);
+        const scanned: LogRecord[] = [];
+        for await (const part of store.scan({ serverId: serverA }, 2)) scanned.push(...part);
+        for (const record of records) expect(scanned.find((r) => r.id === record.id)).toEqual(record);
+      });
+
+      it('orders, pages, scans and searches by createdAt, whatever order the logs arrived in', async () => {
+        const newestFirst = byOwnTime(records);
+        expect(newestFirst).not.toEqual([...records].reverse().map((r) => r.id));
+        expect(idsOf((await store.query({ serverId: serverA, offset: 0, limit: 10 })).items)).toEqual(newestFirst);
+        expect(idsOf((await store.query({ serverId: serverA, offset: 1, limit: 2 })).items)).toEqual(newestFirst.slice(1, 3));
+        const scanned: string[] = [];
+        for await (const part of store.scan({ serverId: serverA }, 2)) scanned.push(...idsOf(part));
+        expect(scanned).toEqual(newestFirst);
+        const found = await store.query({ serverId: serverA, search: 'hours before', offset: 0, limit: 10 });
+        expect(idsOf(found.items)).toEqual(byOwnTime(records.filter((r) => r.message.includes('hours before'))));
+        expect(idsOf((await store.query({ serverId: serverA, logType: 'text', offset: 0, limit: 10 })).items)).toEqual(byOwnTime(records.filter((r) => r.logType === 'text')));
+      });
+
+      it('filters dates by createdAt, not by arrival, and totals the same way (day-aligned or not)', async () => {
+        // The day before the arrival: three logs happened then, though none arrived then.
+        const dayBefore = await store.query({ serverId: serverA, from: ARRIVAL - DAY, to: ARRIVAL - 1, offset: 0, limit: 10 });
+        expect(idsOf(dayBefore.items)).toEqual(byOwnTime(records.filter((r) => r.createdAt < ARRIVAL)));
+        expect(dayBefore.total).toBe(3);
+        // The arrival's first 3.5 s: every log arrived within it, two happened within it.
+        const arrived = await store.query({ serverId: serverA, from: ARRIVAL, to: ARRIVAL + 3500, offset: 0, limit: 10 });
+        expect(idsOf(arrived.items)).toEqual([records[1]!.id]);
+        expect(arrived.total).toBe(1);
+        const sinceHalfAnHour = await store.query({ serverId: serverA, from: ARRIVAL - HOUR, offset: 0, limit: 10 });
+        expect(idsOf(sinceHalfAnHour.items)).toEqual(byOwnTime(records.filter((r) => r.createdAt >= ARRIVAL - HOUR)));
+      });
+
+      it('buckets the histogram and the per-day stats by createdAt', async () => {
+        const edges = [ARRIVAL - DAY, ARRIVAL - 12 * HOUR, ARRIVAL - HOUR, ARRIVAL, ARRIVAL + HOUR];
+        const h = await store.histogram({ serverId: serverA }, () => edges);
+        expect(h.span).toEqual({ first: ARRIVAL - 23 * HOUR, last: ARRIVAL + 4 * 60_000, capped: false });
+        expect(h.counts).toEqual([{ error: 1 }, { info: 1 }, { info: 1 }, { info: 2 }]);
+        const stats = await store.stats(serverA, { fromDay: '2025-03-19', toDay: '2025-03-20' });
+        expect(stats.perDay).toEqual({ '2025-03-19': { text: 2, photo: 1 }, '2025-03-20': { text: 2, photo: 0 } });
+      });
+
+      it('expires by expiresAt, which counts from the arrival: a log stamped 23 h before it arrived is kept its full retention, one stamped ahead no longer', async () => {
+        const backdated = log({ serverId: serverB, createdAt: ARRIVAL - 23 * HOUR, receivedAt: ARRIVAL, expiresAt: ARRIVAL + RETENTION });
+        // Happened a second later the same day and was received then: its retention ends almost a day sooner.
+        const onTime = log({ serverId: serverB, createdAt: ARRIVAL - 23 * HOUR + 1000, expiresAt: ARRIVAL - 23 * HOUR + 1000 + RETENTION });
+        const ahead = log({ serverId: serverB, createdAt: ARRIVAL + 4 * 60_000, receivedAt: ARRIVAL, expiresAt: ARRIVAL + RETENTION, logType: 'photo' });
+        const later = log({ serverId: serverB, createdAt: ARRIVAL + HOUR, expiresAt: ARRIVAL + HOUR + RETENTION });
+        await store.insertBatch([backdated, onTime, ahead, later]);
+        const left = async (): Promise<string[]> => idsOf((await store.query({ serverId: serverB, offset: 0, limit: 10 })).items);
+        // When the backdated log's own time plus the retention has passed: only the log received then goes.
+        expect((await store.deleteExpired(ARRIVAL - 23 * HOUR + 1000 + RETENTION)).deletedCount).toBe(1);
+        expect(await left()).toEqual([later.id, ahead.id, backdated.id]);
+        expect((await store.deleteExpired(ARRIVAL + RETENTION - 1)).deletedCount).toBe(0);
+        // At its arrival's retention end it goes, and so does the log stamped ahead of its arrival.
+        const atArrival = await store.deleteExpired(ARRIVAL + RETENTION);
+        expect(atArrival.deletedCount).toBe(2);
+        expect(atArrival.objectKeys.sort()).toEqual([ahead.imageKey, ahead.thumbKey].sort());
+        expect(await left()).toEqual([later.id]);
+        expect(await store.count(serverB)).toBe(1);
+        expect((await store.stats(serverB, { fromDay: '2025-03-19', toDay: '2025-03-20' })).perDay).toEqual({ '2025-03-20': { text: 1, photo: 0 } });
+        expect((await store.deleteExpired(ARRIVAL + HOUR + RETENTION)).deletedCount).toBe(1);
+        expect(await store.count(serverB)).toBe(0);
+        // The other server's logs (expiring 30 days after their own times) are untouched throughout.
+        expect(await store.count(serverA)).toBe(records.length);
+      });
+    });
+
     describe('rollup invariant', () => {
       it('stats, facets and counts equal a naive recount after random inserts, redeliveries and deletes', async () => {
         const random = rng(run * 7919);

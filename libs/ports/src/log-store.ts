@@ -10,8 +10,18 @@ export interface LogRecord {
   /** Globally unique id assigned at ingestion; inserts are idempotent on it. */
   readonly id: string;
   readonly serverId: string;
-  /** Epoch milliseconds. */
+  /**
+   * Epoch milliseconds the log happened (the client's own time when ingestion took it, else its arrival).
+   * Everything ordered, paged, filtered, bucketed or rolled up by time uses it.
+   */
   readonly createdAt: number;
+  /**
+   * Epoch milliseconds Skald received the log, when that differs from createdAt; absent: received at
+   * createdAt. Stores answer it only when it differs (a record given one equal to createdAt comes back
+   * without it). Nothing is ordered or filtered by it: retention counts from it through expiresAt, which
+   * the caller computes.
+   */
+  readonly receivedAt?: number;
   readonly level: string;
   readonly type: string;
   readonly resource: string;
@@ -22,7 +32,7 @@ export interface LogRecord {
   readonly imageKey: string | null;
   /** Object-store key of the thumbnail (photo logs only). */
   readonly thumbKey: string | null;
-  /** Epoch milliseconds after which retention removes the log. */
+  /** Epoch milliseconds after which retention removes the log, whatever its createdAt (the logs service counts it from the arrival). */
   readonly expiresAt: number;
 }
 

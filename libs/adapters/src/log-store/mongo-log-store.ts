@@ -50,6 +50,8 @@ interface LogDoc {
   imageKey: string | null;
   thumbKey: string | null;
   expiresAt: number;
+  /** Arrival, set only when it differs from createdAt (documents without it were received at createdAt). */
+  receivedAt?: number;
 }
 
 interface DayRollup {
@@ -73,7 +75,7 @@ interface DimRollup {
 const NEWEST_FIRST: Sort = { createdAt: -1, _id: -1 };
 
 function toDoc(r: LogRecord): LogDoc {
-  return {
+  const doc: LogDoc = {
     _id: r.id,
     serverId: r.serverId,
     createdAt: r.createdAt,
@@ -91,10 +93,12 @@ function toDoc(r: LogRecord): LogDoc {
     thumbKey: r.thumbKey,
     expiresAt: r.expiresAt,
   };
+  if (r.receivedAt !== undefined && r.receivedAt !== r.createdAt) doc.receivedAt = r.receivedAt;
+  return doc;
 }
 
 function toRecord(d: LogDoc): LogRecord {
-  return {
+  const record: { -readonly [K in keyof LogRecord]: LogRecord[K] } = {
     id: d._id,
     serverId: d.serverId,
     createdAt: d.createdAt,
@@ -108,6 +112,8 @@ function toRecord(d: LogDoc): LogRecord {
     thumbKey: d.thumbKey,
     expiresAt: d.expiresAt,
   };
+  if (typeof d.receivedAt === 'number') record.receivedAt = d.receivedAt;
+  return record;
 }
 
 function escapeRegex(text: string): string {

@@ -8,6 +8,10 @@
  *   end of the server's key range, inserts of one server append to one place in the b-tree, and the key
  *   doubles as the idempotency guard (ingestion assigns id, createdAt and serverId together, so a
  *   redelivered record repeats the whole triple). There is no rowid b-tree and no separate id index.
+ *   created_at is the time the log happened (a client's own time can be up to a day before its arrival:
+ *   such a row lands inside the server's range, not at its end); `received_at` is its arrival, NULL when
+ *   that is created_at (the common case, and every row stored before the column existed), so it costs a
+ *   log without a time of its own one byte. Nothing is ordered or filtered by it; retention reads expires_at.
  * - Only two secondary indexes (each costs ~0.6-1 µs per inserted row, and its entries carry the whole
  *   primary key): level (the filter the UI uses most; the selective values error/fatal are rare) and a
  *   partial photo index (photo logs are few, so it costs text inserts nothing). type/resource filters walk
@@ -32,11 +36,15 @@ export const DIM_RESOURCE = 2;
 /**
  * PRAGMA user_version of this layout. 0 = empty file or the first layout (rowid table with `seq`);
  * 2 = the clustered table without the search index; 3 = with it (sqlite-log-search.ts); 4 = the same, its
- * level column carrying a level code (rebuilt in the background from a layout-3 file).
+ * level column carrying a level code (rebuilt in the background from a layout-3 file); 5 = with the
+ * `received_at` column (MIGRATE_TO_V5_SQL).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
-export const LOG_COLUMNS = 'server_key, created_at, id, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at';
+/** The columns the first layout shares with this one (its rows are copied by MIGRATE_FROM_V1_SQL). */
+const V1_COLUMNS = 'server_key, created_at, id, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at';
+/** The columns insertBatch writes, in fillRow's order. */
+export const LOG_COLUMNS = `${V1_COLUMNS}, received_at`;
 
 const LOGS_TABLE_SQL = `
 CREATE TABLE IF NOT EXISTS logs (
@@ -53,6 +61,7 @@ CREATE TABLE IF NOT EXISTS logs (
   thumb_key TEXT,
   expires_at INTEGER NOT NULL,
   fts_rowid INTEGER,
+  received_at INTEGER,
   PRIMARY KEY (server_key, created_at, id)
 ) WITHOUT ROWID;
 `;
@@ -108,11 +117,17 @@ DROP INDEX IF EXISTS logs_server_resource;
 DROP INDEX IF EXISTS logs_server_photo;
 DROP INDEX IF EXISTS logs_expires;
 ${LOGS_TABLE_SQL}
-INSERT INTO logs (${LOG_COLUMNS}) SELECT ${LOG_COLUMNS} FROM logs_v1 ORDER BY server_key, created_at, id ON CONFLICT DO NOTHING;
+INSERT INTO logs (${V1_COLUMNS}) SELECT ${V1_COLUMNS} FROM logs_v1 ORDER BY server_key, created_at, id ON CONFLICT DO NOTHING;
 DROP TABLE logs_v1;
 ALTER TABLE rollup_day ADD COLUMN min_expires INTEGER NOT NULL DEFAULT 0;
 ${LOGS_INDEXES_SQL}
 `;
+
+/**
+ * Layout 4 -> 5: the arrival column, NULL for every existing row (each was received at its created_at, the
+ * only time a log had then). One statement that rewrites nothing: a data folder of any size opens at once.
+ */
+export const MIGRATE_TO_V5_SQL = `ALTER TABLE logs ADD COLUMN received_at INTEGER;`;
 
 /**
  * Set before the first table exists (no effect on an existing file): 16 KiB pages hold ~80 rows of the

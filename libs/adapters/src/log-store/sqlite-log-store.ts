@@ -32,7 +32,18 @@ import { EMPTY_HISTOGRAM } from './log-histogram-shared.ts';
 import { instantAfterRowid, sqliteHistogram } from './sqlite-log-histogram.ts';
 import type { HistogramPart, LevelIndexCounts } from './sqlite-log-histogram.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
-import { DIM_LEVEL, DIM_RESOURCE, DIM_TYPE, LOG_COLUMNS, MIGRATE_FROM_V1_SQL, PAGE_SIZE_SQL, PRAGMAS_SQL, SCHEMA_SQL, SCHEMA_VERSION } from './sqlite-log-schema.ts';
+import {
+  DIM_LEVEL,
+  DIM_RESOURCE,
+  DIM_TYPE,
+  LOG_COLUMNS,
+  MIGRATE_FROM_V1_SQL,
+  MIGRATE_TO_V5_SQL,
+  PAGE_SIZE_SQL,
+  PRAGMAS_SQL,
+  SCHEMA_SQL,
+  SCHEMA_VERSION,
+} from './sqlite-log-schema.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import { prepareStatement, StatementCache } from '../sqlite/statements.ts';
 import { DEFAULT_INDEX_CHUNK_ROWS, DEFAULT_INDEX_GATHER_MS, IndexSchedule } from './index-schedule.ts';
@@ -103,7 +114,7 @@ interface QueryPlan {
   readonly params: SQLInputValue[];
 }
 
-const PAGE_COLUMNS = 'id, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at';
+const PAGE_COLUMNS = 'id, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at, received_at';
 const ALIASED_PAGE_COLUMNS = PAGE_COLUMNS.split(', ')
   .map((c) => `l.${c}`)
   .join(', ');
@@ -135,7 +146,8 @@ function likePattern(needle: string): string {
 
 function toRecord(serverId: string, row: Record<string, SQLOutputValue>): LogRecord {
   const metadata = optionalStr(row['metadata']);
-  return {
+  const receivedAt = row['received_at'];
+  const record: { -readonly [K in keyof LogRecord]: LogRecord[K] } = {
     id: str(row['id']),
     serverId,
     createdAt: num(row['created_at']),
@@ -149,9 +161,12 @@ function toRecord(serverId: string, row: Record<string, SQLOutputValue>): LogRec
     thumbKey: optionalStr(row['thumb_key']),
     expiresAt: num(row['expires_at']),
   };
+  // NULL: received at created_at (see sqlite-log-schema.ts).
+  if (receivedAt !== null && receivedAt !== undefined) record.receivedAt = num(receivedAt);
+  return record;
 }
 
-const INSERT_COLUMNS = 12;
+const INSERT_COLUMNS = 13;
 const INSERT_ROWS_PER_STATEMENT = 100;
 const DIM_NUMBER = { level: DIM_LEVEL, type: DIM_TYPE, resource: DIM_RESOURCE } as const;
 /** The clustered key of a row, as the delete paths select it. */
@@ -174,6 +189,7 @@ function fillRow(args: SQLInputValue[], o: number, serverKey: number, r: LogReco
   args[o + 9] = r.imageKey;
   args[o + 10] = r.thumbKey;
   args[o + 11] = r.expiresAt;
+  args[o + 12] = r.receivedAt === undefined || r.receivedAt === r.createdAt ? null : r.receivedAt;
 }
 
 const DEFAULT_INDEX_WORKER_CHUNK_MS = 4;
@@ -309,7 +325,8 @@ export class SqliteLogStore implements LogStore {
   /**
    * Creates the schema, upgrading older files in place: the first layout (see MIGRATE_FROM_V1_SQL), and
    * layout 2, which gains the search index's column and indexes (its rows are then indexed in the background),
-   * and layout 3, whose index is emptied to be rebuilt with level codes in the background (MIGRATE_TO_V4_SQL).
+   * layout 3, whose index is emptied to be rebuilt with level codes in the background (MIGRATE_TO_V4_SQL),
+   * and any layout before 5, which gains the arrival column (MIGRATE_TO_V5_SQL).
    */
   #migrate(): void {
     const version = num(this.#db.prepare('PRAGMA user_version').get()?.['user_version']);
@@ -320,6 +337,8 @@ export class SqliteLogStore implements LogStore {
       const hasLogs = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'id'").get() !== undefined;
       const hasColumn = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'fts_rowid'").get() !== undefined;
       if (hasLogs && !hasColumn) this.#db.exec(MIGRATE_TO_V3_SQL);
+      const hasArrival = this.#db.prepare("SELECT 1 AS yes FROM pragma_table_info('logs') WHERE name = 'received_at'").get() !== undefined;
+      if (hasLogs && !hasArrival) this.#db.exec(MIGRATE_TO_V5_SQL);
       this.#db.exec(SCHEMA_SQL);
       this.#db.exec(SEARCH_SCHEMA_SQL);
       if (version === 3) this.#db.exec(MIGRATE_TO_V4_SQL);

@@ -25,12 +25,31 @@ export const LOG_LIMITS = {
   maxMetadataLength: 16_384,
 } as const;
 
+/**
+ * How far a client's own time for a log may lie from its arrival to be taken as the log's time: at most a
+ * day before (a client that batches or retries after an outage) and 5 minutes after (a clock a little
+ * ahead). Outside it the arrival time stands and the log's metadata says so (docs/INGESTION.md).
+ */
+export const CLIENT_TIME_WINDOW = {
+  maxAgeMs: 24 * 60 * 60 * 1000,
+  maxAheadMs: 5 * 60 * 1000,
+} as const;
+
 /** Closed (no other properties) without an array per log to check it: closed-object.ts. */
 export const AcceptedLogSchema = ClosedObject({
   /** UUIDv7 assigned at ingestion. */
   id: Type.String({ minLength: 1, maxLength: 64 }),
-  /** Epoch ms at acceptance. */
+  /**
+   * Epoch ms the log happened: the time the client sent with it when that lies within ingestion's window
+   * (CLIENT_TIME_WINDOW), else its arrival. Lists order, page and filter by it.
+   */
   createdAt: Type.Integer({ minimum: 0 }),
+  /**
+   * Epoch ms ingestion received the log, present only when it differs from createdAt (the client's own time
+   * was taken). Absent: received at createdAt, as every log of an event published before this field existed.
+   * Retention counts from it, so a backdated log is kept as long as any other.
+   */
+  receivedAt: Type.Optional(Type.Integer({ minimum: 0 })),
   level: Type.Union([
     Type.Literal('info'),
     Type.Literal('warn'),
