@@ -66,12 +66,14 @@ const JPG = async (): Promise<Buffer> => sharp({ create: { width: 40, height: 30
 
 describe('Loki push (ox_lib loki provider)', () => {
   it('stores each entry of the JSON push ox_lib builds: labels to type/resource/metadata, the JSON line unpacked, no dedupe', async () => {
-    // providers/loki.lua: one stream per event, values {timestamp .. '000000000', json.encode(values)}.
+    // providers/loki.lua: one stream per event, values {timestamp .. '000000000', json.encode(values)}, the
+    // timestamp os.time() of the log (here a minute ago: a batch sent late is stored at its own time).
+    const second = Math.floor(Date.now() / 1000) - 60;
     const line = JSON.stringify({ message: 'lokijson Bob bought a pistol', weapon: 'pistol', price: '500' });
     const body = {
       streams: [
-        { stream: { server: 'Compat RP', resource: 'ox_inventory', event: 'purchase' }, values: [['1763870400000000000', line], ['1763870400000000000', line]] },
-        { stream: { server: 'Compat RP', resource: 'ox_core', event: 'playerJoined' }, values: [['1763870401000000000', JSON.stringify({ message: 'lokijson Alice joined' })]] },
+        { stream: { server: 'Compat RP', resource: 'ox_inventory', event: 'purchase' }, values: [[`${second}000000000`, line], [`${second}000000000`, line]] },
+        { stream: { server: 'Compat RP', resource: 'ox_core', event: 'playerJoined' }, values: [[`${second + 1}000000000`, JSON.stringify({ message: 'lokijson Alice joined' })]] },
       ],
     };
     const res = await aio.inject({
@@ -89,7 +91,9 @@ describe('Loki push (ox_lib loki provider)', () => {
       ['lokijson Bob bought a pistol', 'purchase', 'ox_inventory'],
       ['lokijson Alice joined', 'playerJoined', 'ox_core'],
     ]);
-    expect(logs[0]!.metadata).toEqual({ server: 'Compat RP', weapon: 'pistol', price: '500', timestampNs: '1763870400000000000' });
+    expect(logs[0]!.metadata).toEqual({ server: 'Compat RP', weapon: 'pistol', price: '500' });
+    expect(logs.map((l) => l.created_at)).toEqual([second, second, second + 1].map((s) => new Date(s * 1000).toISOString()));
+    expect(Date.parse(logs[0]!.received_at)).toBeGreaterThan(second * 1000 + 30_000);
     expect(logs[0]!.level).toBe('info');
   });
 
@@ -105,7 +109,9 @@ describe('Loki push (ox_lib loki provider)', () => {
     });
     expect(res.statusCode).toBe(204);
     const [log] = await logsMatching('lokiold', 1);
-    expect(log!.metadata).toEqual({ server: 'Compat RP', model: 'adder', timestampNs: '1763870402000000000' });
+    // Replayed with its 2025 timestamp, far outside the day a client's own time may lie before its arrival.
+    expect(log!.metadata).toEqual({ server: 'Compat RP', model: 'adder', _skald: { clientTimestamp: '1763870402000000000', timestampRejected: 'too old' } });
+    expect(log!.created_at).toBe(log!.received_at);
   });
 
   it('decodes the snappy-compressed protobuf PushRequest (Promtail, Grafana Alloy)', async () => {
@@ -115,8 +121,9 @@ describe('Loki push (ox_lib loki provider)', () => {
       message EntryAdapter { Timestamp timestamp = 1; string line = 2; }
       message Timestamp { int64 seconds = 1; int32 nanos = 2; }`).root;
     const PushRequest = root.lookupType('logproto.PushRequest');
+    const protoSecond = Math.floor(Date.now() / 1000) - 5;
     const message = PushRequest.create({
-      streams: [{ labels: '{event="resourceStart", resource="monitor", level="warn"}', entries: [{ timestamp: { seconds: 1763870403, nanos: 5 }, line: 'lokiproto txAdmin restarted "x"' }] }],
+      streams: [{ labels: '{event="resourceStart", resource="monitor", level="warn"}', entries: [{ timestamp: { seconds: protoSecond, nanos: 5_000_005 }, line: 'lokiproto txAdmin restarted "x"' }] }],
     });
     const res = await aio.inject({
       method: 'POST',
@@ -127,7 +134,8 @@ describe('Loki push (ox_lib loki provider)', () => {
     expect(res.statusCode).toBe(204);
     const [log] = await logsMatching('lokiproto', 1);
     expect(log).toMatchObject({ message: 'lokiproto txAdmin restarted "x"', type: 'resourceStart', resource: 'monitor', level: 'warn' });
-    expect(log!.metadata).toEqual({ timestampNs: '1763870403000000005' });
+    expect(log!.metadata).toBeNull();
+    expect(log!.created_at).toBe(new Date(protoSecond * 1000 + 5).toISOString());
   });
 
   it('answers 400 naming the expected shape, and 401 to a wrong password, storing nothing', async () => {

@@ -15,7 +15,7 @@ describe('parseLogBody', () => {
   it('applies the spec defaults: level info, type General, resource unknown, metadata null', () => {
     expect(parseLogBody({ message: 'hello' })).toEqual({
       batch: false,
-      logs: [{ message: 'hello', level: 'info', type: 'General', resource: 'unknown', metadata: null }],
+      logs: [{ message: 'hello', level: 'info', type: 'General', resource: 'unknown', metadata: null, timestamp: null, timestampSent: null }],
     });
   });
 
@@ -56,6 +56,8 @@ describe('parsePhotoFields', () => {
       type: 'General',
       resource: 'unknown',
       metadata: { player: 'Ann' },
+      timestamp: null,
+      timestampSent: null,
     });
   });
 

@@ -7,6 +7,7 @@
  */
 import { LOG_LEVELS, LOG_LIMITS } from '@skald/contracts';
 import type { LogLevel } from '@skald/contracts';
+import { ClientTime, readClientTime } from './log-time.ts';
 import { METADATA_MAX_DEPTH, metadataShape } from './metadata-shape.ts';
 
 export interface LogInput {
@@ -15,6 +16,13 @@ export interface LogInput {
   readonly resource: string;
   readonly message: string;
   readonly metadata: Record<string, unknown> | null;
+  /**
+   * The time the client says the log happened (epoch ms), null when it sent none, or (a compatible format)
+   * sent one that could not be read. Whether it is taken is decided at acceptance (accepted-log.ts).
+   */
+  readonly timestamp: number | null;
+  /** What the client sent as the time, null when nothing: kept in the log's metadata if the time is refused. */
+  readonly timestampSent: string | number | null;
 }
 
 /** A field that failed validation; `field` is the path the client sent, e.g. `message` or `[3].level`. */
@@ -29,7 +37,7 @@ export class InvalidFieldError extends Error {
   }
 }
 
-const ALLOWED_FIELDS = new Set(['message', 'level', 'type', 'resource', 'metadata']);
+const ALLOWED_FIELDS = new Set(['message', 'level', 'type', 'resource', 'metadata', 'timestamp']);
 const LEVEL_SET: ReadonlySet<string> = new Set(LOG_LEVELS);
 /** Aliases seen in the wild: the FiveM resource documented in spec 001 §2 sends 'warning'. */
 const LEVEL_ALIASES: Readonly<Record<string, LogLevel>> = { warning: 'warn', err: 'error', critical: 'fatal' };
@@ -90,6 +98,21 @@ function normalizeMetadata(value: unknown, path: string): Record<string, unknown
   return value;
 }
 
+const TIMESTAMP_RULE = 'must be an ISO 8601 time with its UTC offset (2025-08-20T11:59:59Z) or epoch milliseconds';
+
+/** The client's time of a present `timestamp` in epoch ms: a compatible format's reading as it is, else the native rule (400 otherwise). */
+function clientTimeMs(value: unknown, prefix: string): number | null {
+  if (value instanceof ClientTime) return value.ms;
+  const ms = typeof value === 'string' || typeof value === 'number' ? readClientTime(value) : null;
+  if (ms === null) throw new InvalidFieldError(`${prefix}timestamp`, TIMESTAMP_RULE);
+  return ms;
+}
+
+/** What was sent as a present `timestamp` (clientTimeMs has refused anything else). */
+function timestampSent(value: unknown): string | number {
+  return value instanceof ClientTime ? value.sent : (value as string | number);
+}
+
 /** Validates one log object; `prefix` is '' for a single log or `[i].` inside a batch. */
 export function normalizeLog(value: unknown, prefix = '', messageRequired = true): LogInput {
   if (!isPlainObject(value)) throw new InvalidFieldError(prefix === '' ? 'body' : prefix.slice(0, -1), 'must be a JSON object');
@@ -98,6 +121,8 @@ export function normalizeLog(value: unknown, prefix = '', messageRequired = true
   for (const key in value) {
     if (!ALLOWED_FIELDS.has(key)) throw new InvalidFieldError(`${prefix}${key}`, 'is not an allowed field');
   }
+  const time = value['timestamp'];
+  const timed = time !== undefined && time !== null;
   return {
     message:
       !messageRequired && (value['message'] === undefined || value['message'] === '')
@@ -107,6 +132,8 @@ export function normalizeLog(value: unknown, prefix = '', messageRequired = true
     type: normalizeLabel(value['type'], `${prefix}type`, DEFAULT_TYPE),
     resource: normalizeLabel(value['resource'], `${prefix}resource`, DEFAULT_RESOURCE),
     metadata: normalizeMetadata(value['metadata'], `${prefix}metadata`),
+    timestamp: timed ? clientTimeMs(time, prefix) : null,
+    timestampSent: timed ? timestampSent(time) : null,
   };
 }
 
@@ -132,7 +159,7 @@ export function parseLogBody(body: unknown): ParsedLogBody {
 
 /** Photo-log multipart fields are strings; metadata arrives as JSON text. */
 export function parsePhotoFields(fields: Readonly<Record<string, string>>): LogInput {
-  const allowed = new Set(['message', 'level', 'type', 'resource', 'metadata']);
+  const allowed = new Set(['message', 'level', 'type', 'resource', 'metadata', 'timestamp']);
   for (const key of Object.keys(fields)) {
     if (!allowed.has(key)) throw new InvalidFieldError(key, 'is not an allowed field');
   }

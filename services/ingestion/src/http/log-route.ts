@@ -34,7 +34,9 @@ export async function registerLogRoute(app: FastifyInstance, deps: IngestionRout
         summary: "Send one log (JSON object) or a batch of up to 1000 (JSON array) with the server's API key",
         description:
           'The key goes in X-API-Key or Authorization: Bearer (?apiKey= is deprecated). The whole request is validated ' +
-          'before anything is accepted; each log counts against the hourly quota of the tier. With the key as the raw ' +
+          'before anything is accepted; each log counts against the hourly quota of the tier. A log may carry `timestamp` ' +
+          '(ISO 8601 with its offset, or epoch milliseconds): the time it happened, taken from 24 hours before the arrival ' +
+          'to 5 minutes after it (else the arrival, noted in metadata._skald). With the key as the raw ' +
           'Authorization header (no scheme), the route is Fivemanage\'s POST /api/logs: answers 200 {"status":"ok"}.',
         // Hand-written validation (domain/log-input.ts) names the exact refused field, so no body schema.
         response: {

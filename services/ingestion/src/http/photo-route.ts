@@ -83,7 +83,8 @@ export async function registerPhotoRoute(app: FastifyInstance, deps: IngestionRo
           description:
             'JPG, PNG or WEBP up to 10 MB and 40 megapixels, re-encoded without metadata (scaled down to at most ' +
             '3840x2160 pixels worth, 2560x1440 for a WebP with transparency), with a WebP thumbnail. ' +
-            'Counts as one log against the hourly quota. 503 + Retry-After when the service has no room for another photo.',
+            'Counts as one log against the hourly quota. An optional `timestamp` field is the time it happened, as on POST /logs. ' +
+            '503 + Retry-After when the service has no room for another photo.',
           response: {
             201: LogAcceptedSchema,
             ...INGESTION_REFUSALS,

@@ -10,6 +10,7 @@
  */
 import { LOG_LEVELS, LOG_LIMITS } from '@skald/contracts';
 import { isPlainObject } from '../log-input.ts';
+import { ClientTime, readClientTime } from '../log-time.ts';
 
 export interface CompatLog {
   readonly message: string;
@@ -17,6 +18,8 @@ export interface CompatLog {
   readonly type?: string;
   readonly resource?: string;
   readonly metadata?: Record<string, unknown> | null;
+  /** The time the client sent with the log, as the format's mapper read it (log-time.ts). */
+  readonly timestamp?: ClientTime;
 }
 
 /** A body or part of one that is not the shape the format expects: answered 400 naming what was expected. */
@@ -105,6 +108,16 @@ export function label(value: unknown): string | undefined {
   return text === '' ? undefined : text.slice(0, LOG_LIMITS.maxFieldLength);
 }
 
+/**
+ * A format's time field read by the native rules (epoch ms, or ISO 8601 with its offset), leniently: a value
+ * that is neither is noted as unreadable in the log's metadata, never a refusal of the log. Absent: undefined.
+ */
+export function lenientTime(value: unknown): ClientTime | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string' || typeof value === 'number') return new ClientTime(readClientTime(value), value);
+  return new ClientTime(null, JSON.stringify(value));
+}
+
 /** The final native log of a compatible one: level and message made lenient, metadata null when empty. */
 export function compatLog(parts: {
   message: string;
@@ -112,6 +125,7 @@ export function compatLog(parts: {
   type?: unknown;
   resource?: unknown;
   metadata: Record<string, unknown> | null;
+  timestamp?: ClientTime | undefined;
 }): CompatLog {
   const leveled = lenientLevel(parts.level, parts.metadata);
   const fitted = fittedMessage(parts.message, leveled.metadata);
@@ -124,5 +138,6 @@ export function compatLog(parts: {
     ...(type === undefined ? {} : { type }),
     ...(resource === undefined ? {} : { resource }),
     metadata,
+    ...(parts.timestamp === undefined ? {} : { timestamp: parts.timestamp }),
   };
 }

@@ -3,25 +3,29 @@
  * `[{ hostname, service, message, resource, ddsource, ddtags }]` (a single object is accepted too).
  *   - service (ox_lib's event) → type, resource → resource, message → message, status → level;
  *   - ddtags `k:v,k:v` → metadata.tags, each split on its first colon; a `table: 0x…` tag (a Lua table
- *     argument passed through tostring) is dropped; hostname, ddsource and any other field → metadata.
+ *     argument passed through tostring) is dropped; hostname, ddsource and any other field → metadata;
+ *   - `timestamp`, else `date` (Datadog's own date attributes: epoch ms or ISO 8601) → the log's time
+ *     (log-time.ts); when both are sent, `date` stays in metadata.
  */
 import { LOG_LIMITS } from '@skald/contracts';
 import { isPlainObject } from '../log-input.ts';
-import { CompatShapeError, compatLog, splitTags, withoutLuaTables } from './compat-log.ts';
+import { CompatShapeError, compatLog, lenientTime, splitTags, withoutLuaTables } from './compat-log.ts';
 import type { CompatLog } from './compat-log.ts';
 
 const EXPECTED = 'a Datadog log array [{"message":"…","service":"…","ddtags":"k:v,…"}]';
 
 function datadogLog(value: unknown, field: string): CompatLog {
   if (!isPlainObject(value)) throw new CompatShapeError(field, EXPECTED);
-  const { message, service, resource, status, level, ddtags, ...rest } = value;
+  const { message, service, resource, status, level, ddtags, timestamp, date, ...rest } = value;
   const text = typeof message === 'string' && message.trim() !== '' ? message : typeof message === 'object' && message !== null ? JSON.stringify(message) : undefined;
   const fallback = typeof service === 'string' && service.trim() !== '' ? service : undefined;
   if (text === undefined && fallback === undefined) throw new CompatShapeError(`${field}.message`, 'the log text as a string');
   const tags = typeof ddtags === 'string' ? splitTags(ddtags) : {};
   const metadata: Record<string, unknown> = { ...withoutLuaTables(rest) };
   if (Object.keys(tags).length > 0) metadata['tags'] = tags;
-  return compatLog({ message: text ?? fallback!, level: status ?? level, type: service, resource, metadata });
+  const timed = timestamp !== undefined && timestamp !== null;
+  if (timed && date !== undefined) metadata['date'] = date;
+  return compatLog({ message: text ?? fallback!, level: status ?? level, type: service, resource, metadata, timestamp: lenientTime(timed ? timestamp : date) });
 }
 
 export function parseDatadogBody(body: unknown): CompatLog[] {

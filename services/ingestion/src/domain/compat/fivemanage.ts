@@ -7,24 +7,26 @@
  *   - metadata.tags as a `k:v,k:v` string (ox_lib before 2025-12) becomes an object of tags;
  *   - ox_lib (since 2025-12) splits each string argument on `:` only, so `'k1:v1,k2:v2'` arrives as
  *     `k1 = "v1,k2"`: stored as it arrives (docs/INGESTION.md);
- *   - an empty Lua table arrives as `[]`: no metadata.
+ *   - an empty Lua table arrives as `[]`: no metadata;
+ *   - a top-level `timestamp` (epoch ms or ISO 8601) → the log's time (log-time.ts). The clients above send
+ *     none; it is read when a script adds one.
  */
 import { LOG_LIMITS } from '@skald/contracts';
 import { isPlainObject } from '../log-input.ts';
-import { CompatShapeError, compatLog, metadataOf, splitTags } from './compat-log.ts';
+import { CompatShapeError, compatLog, lenientTime, metadataOf, splitTags } from './compat-log.ts';
 import type { CompatLog } from './compat-log.ts';
 
 const EXPECTED = 'a Fivemanage log {"level":"info","message":"…","resource":"…","metadata":{…}} or an array of them';
 
 function fivemanageLog(value: unknown, field: string, dataset: string | undefined): CompatLog {
   if (!isPlainObject(value)) throw new CompatShapeError(field, EXPECTED);
-  const { level, message, resource, metadata: rawMetadata, ...rest } = value;
+  const { level, message, resource, metadata: rawMetadata, timestamp, ...rest } = value;
   if (typeof message !== 'string' || message.trim() === '') throw new CompatShapeError(`${field}.message`, 'the log text as a string');
   const metadata = { ...metadataOf(rawMetadata, `${field}.metadata`), ...rest };
   if (typeof metadata['tags'] === 'string') metadata['tags'] = splitTags(metadata['tags']);
   const service = typeof metadata['service'] === 'string' ? metadata['service'] : undefined;
   const type = dataset !== undefined && dataset !== '' && dataset !== 'default' ? dataset : service;
-  return compatLog({ message, level, type, resource, metadata });
+  return compatLog({ message, level, type, resource, metadata, timestamp: lenientTime(timestamp) });
 }
 
 export function parseFivemanageBody(body: unknown, dataset: string | undefined): CompatLog[] {

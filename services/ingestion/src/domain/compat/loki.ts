@@ -5,14 +5,15 @@
  *   - labels: `event` → type, `resource` → resource, every other label (ox_lib's `server`) → metadata;
  *   - line: ox_lib sends a JSON object text `{"message": …, <tags>}`, unpacked into message and metadata;
  *     any other line is the message itself;
- *   - the nanosecond timestamp string is kept as metadata.timestampNs (the stored time is the arrival time,
- *     as for every log).
+ *   - the nanosecond timestamp → the log's time, to the millisecond (log-time.ts: within the window around
+ *     the arrival; outside it the arrival, and the metadata names the nanoseconds sent).
  * Entries keep the order they arrived in, stream by stream. Nothing is deduplicated: ox_lib stamps whole
  * seconds, so two different logs often share timestamp and even line.
  */
 import type { Type } from 'protobufjs';
 import { LOG_LIMITS } from '@skald/contracts';
 import { isPlainObject } from '../log-input.ts';
+import { ClientTime } from '../log-time.ts';
 import { CompatShapeError, compatLog, withoutLuaTables } from './compat-log.ts';
 import type { CompatLog } from './compat-log.ts';
 
@@ -68,6 +69,11 @@ function tooMany(count: number): void {
   if (count > LOG_LIMITS.maxBatch) throw new CompatShapeError('streams', `at most ${LOG_LIMITS.maxBatch} entries in one push`);
 }
 
+/** Epoch ms of a Unix time in nanoseconds written as digits (at most 19: far below 2^53 once divided). */
+function nsToMs(ns: string): number {
+  return ns.length <= 6 ? 0 : Number(ns.slice(0, ns.length - 6));
+}
+
 /** One entry as a native log. */
 function entryLog(labels: Record<string, string>, entry: LokiEntry): CompatLog {
   const { event, resource, level, ...otherLabels } = labels;
@@ -93,7 +99,8 @@ function entryLog(labels: Record<string, string>, entry: LokiEntry): CompatLog {
     level: level ?? fromLine['level'],
     type: event,
     resource,
-    metadata: { ...otherLabels, ...entry.structured, ...fromLine, timestampNs: entry.timestampNs },
+    metadata: { ...otherLabels, ...entry.structured, ...fromLine },
+    timestamp: new ClientTime(nsToMs(entry.timestampNs), entry.timestampNs),
   });
 }
 
