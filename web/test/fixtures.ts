@@ -7,6 +7,7 @@ export function apiLog(over: Partial<ApiLog> = {}): ApiLog {
   return {
     id: 'l1',
     created_at: '2026-01-02T10:00:00Z',
+    received_at: '2026-01-02T10:00:00Z',
     level: 'info',
     type: 'Join',
     resource: 'core',

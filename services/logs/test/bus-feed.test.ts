@@ -105,6 +105,31 @@ describe('bus live feed', () => {
     expect(received.every((r) => r.serverId === S)).toBe(true);
   });
 
+  it('serves an unobserved batch whose logs’ own times span a day from the store, without the logs received long before it', async () => {
+    const now = Date.now();
+    const HOUR = 3_600_000;
+    const idAt = (ms: number, n: number): string => {
+      const hex = ms.toString(16).padStart(12, '0');
+      return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${n.toString(16).padStart(3, '0')}-8000-000000000000`;
+    };
+    // Received an hour before the batch; its own time lies inside the batch's window.
+    const neighbour = log({ id: idAt(now - HOUR, 1), createdAt: now - 10 * HOUR, message: 'received an hour before' });
+    await deps.logStore.insertBatch([{ ...neighbour, serverId: S, expiresAt: now + 86_400_000 }]);
+    const batch = [
+      log({ id: idAt(now, 2), createdAt: now - 20 * HOUR, receivedAt: now, message: 'sent a day late' }),
+      log({ id: idAt(now, 3), createdAt: now, message: 'on time' }),
+    ];
+    // Accepted before the feed started (never observed); ingestion's batch ids are UUIDv7s of its clock.
+    const message = eventMessage(LogsBatchAcceptedEvent, S, { serverId: S, logs: batch }, { id: idAt(now, 4) });
+    await deps.bus.publish([message]);
+    const { received } = await listen(S);
+    await store(S, message.id!, batch);
+    await waitFor(() => received.length >= 2, 'the batch read from the store');
+    // One read, one delivery: had the neighbour been read, it would be here beside them.
+    expect(received.map((r) => r.message)).toEqual(['sent a day late', 'on time']);
+    expect(received[0]!.receivedAt).toBe(now);
+  });
+
   it('sends each log once when its notice is observed before its batch', async () => {
     await feed.close();
     // A grace far longer than the test: only the batch's arrival can release the notice.

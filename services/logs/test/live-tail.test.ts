@@ -76,6 +76,7 @@ describe('GET /logs/tail', () => {
     expect(JSON.parse(event.data)).toEqual({
       id: log.id,
       created_at: new Date(log.createdAt).toISOString(),
+      received_at: new Date(log.createdAt).toISOString(),
       level: 'info',
       type: 'General',
       resource: 'core',

@@ -39,6 +39,7 @@ describe('GET /logs/my', () => {
     expect(body[1]).toEqual({
       id: 'a',
       created_at: new Date(NOW - 2000).toISOString(),
+      received_at: new Date(NOW - 2000).toISOString(),
       level: 'info',
       type: 'General',
       resource: 'unknown',

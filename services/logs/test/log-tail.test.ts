@@ -111,6 +111,25 @@ describe('LogTail hand-over from the store to the live feed', () => {
     expect(sent.filter((f) => f.event === 'log').map((f) => f.id)).toEqual([missed.id, duringRead.id, afterRead.id]);
   });
 
+  it('replays on resume the logs received after the id whose own time is up to 5 minutes before it, oldest first', async () => {
+    const last = rec(T);
+    // Received after `last` (later ids), stamped by their clients before it: a batch, a clock a few minutes slow.
+    const stampedBefore = { ...rec(T + 1000), createdAt: T - 4 * 60_000, receivedAt: T + 1000 };
+    const stampedAfter = { ...rec(T + 2000), createdAt: T + 500, receivedAt: T + 2000 };
+    // Received before `last`: already sent, whatever its own time.
+    const alreadySent = { ...rec(T - 1000), createdAt: T - 60_000 };
+    // Sent after an outage, a day late: not replayed (the list has it; open tails got it live).
+    const dayLate = { ...rec(T + 3000), createdAt: T - 20 * 3_600_000, receivedAt: T + 3000 };
+    await deps.logStore.insertBatch([last, stampedBefore, stampedAfter, alreadySent, dayLate]);
+    const out = output();
+    const tail = newTail(deps.logStore, last.id, out);
+    await tail.start();
+    tail.close();
+    const sent = frames(out.text);
+    expect(sent.filter((f) => f.event === 'log').map((f) => (f.data as { id: string }).id)).toEqual([stampedBefore.id, stampedAfter.id]);
+    expect(sent.at(-1)).toEqual({ event: 'ready', data: { replayed: 2 } });
+  });
+
   it('sends a log whose id sorts before one already sent without an id line, so a resume never repeats', async () => {
     const out = output();
     const tail = newTail(deps.logStore, null, out);

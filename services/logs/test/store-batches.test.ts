@@ -107,6 +107,24 @@ describe('storeAcceptedBatches', () => {
     expect(published[1]).toEqual(published[0]);
   });
 
+  it('counts retention from the arrival: a log whose own time is 23 h earlier expires when one received with it does', async () => {
+    const received = T0 + 50_000_000;
+    const backdated: Log = { ...log('rt-backdated', received - 23 * 3_600_000), receivedAt: received };
+    const ahead: Log = { ...log('rt-ahead', received + 4 * 60_000), receivedAt: received };
+    // An event from before receivedAt existed: received at its createdAt.
+    const plain = log('rt-plain', received);
+    await storeAcceptedBatches(store, [batch('rt', 'srv-pro', [backdated, ahead, plain])]);
+    const stored = (await deps.logStore.query({ serverId: 'srv-pro', search: 'm rt-', offset: 0, limit: 10 })).items;
+    const retention = tierOf('pro').retentionDays * DAY_MS;
+    expect(stored.map((r) => [r.id, r.createdAt, r.receivedAt, r.expiresAt])).toEqual([
+      ['rt-ahead', received + 4 * 60_000, received, received + retention],
+      ['rt-plain', received, undefined, received + retention],
+      ['rt-backdated', received - 23 * 3_600_000, received, received + retention],
+    ]);
+    // The notice's window spans the logs' own times (what a tail's fallback read filters by).
+    expect(published.at(-1)).toEqual([{ serverId: 'srv-pro', batchId: 'rt', count: 3, fromTime: received - 23 * 3_600_000, toTime: received + 4 * 60_000 }]);
+  });
+
   it('splits a read into parts of at most MAX_LOGS_PER_TRANSACTION logs, a larger event alone, nothing lost', async () => {
     inserts.length = 0;
     published.length = 0;

@@ -26,8 +26,13 @@ export const ApiLogSchema = Type.Object(
   {
     /** UUIDv7 assigned at ingestion. */
     id: Type.String(),
-    /** ISO 8601 UTC time of acceptance. */
+    /**
+     * ISO 8601 UTC time the log happened: the time the game server sent with it when ingestion took it (within a
+     * day before and 5 minutes after its arrival), else its arrival. Lists are ordered and filtered by it.
+     */
     created_at: Type.String({ format: 'date-time' }),
+    /** ISO 8601 UTC time Skald received the log (retention counts from it); equals created_at when the log carried no time of its own. */
+    received_at: Type.String({ format: 'date-time' }),
     /** As stored: one of the five log levels (ingestion refuses others), lower case. */
     level: Type.String(),
     type: Type.String(),

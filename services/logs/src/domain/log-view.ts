@@ -4,9 +4,12 @@ import type { LogRecord } from '@skald/ports';
 import type { ImageUrlSigner } from './image-url.ts';
 
 export function toApiLog(record: LogRecord, signer: ImageUrlSigner, now: number): ApiLog {
+  const createdAt = new Date(record.createdAt).toISOString();
   return {
     id: record.id,
-    created_at: new Date(record.createdAt).toISOString(),
+    created_at: createdAt,
+    // A log without a time of its own was received when it happened (no second date to format).
+    received_at: record.receivedAt === undefined ? createdAt : new Date(record.receivedAt).toISOString(),
     level: record.level,
     type: record.type,
     resource: record.resource,

@@ -1,5 +1,6 @@
 /**
- * Retention: each log carries expiresAt (createdAt + its tier's retentionDays, fixed at insert). A
+ * Retention: each log carries expiresAt (its arrival + its tier's retentionDays, fixed at insert: a log
+ * backdated by its client is kept as long as any other, never less, never more). A
  * repeatable job on the JobQueue deletes expired logs and their photo objects. On MongoDB the adapter's TTL
  * index does the same on its own; the sweep is then a cheap no-op that still removes the photo objects.
  */

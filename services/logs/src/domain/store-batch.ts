@@ -105,12 +105,18 @@ async function storeTogether(deps: StoreBatchDeps, batches: readonly AcceptedBat
   return { inserted, photosEvicted, changedServers: [...changed] };
 }
 
+/**
+ * Retention counts from the arrival, not from the log's own time: a client cannot keep a log longer by
+ * stamping it ahead, nor lose it sooner by sending it a day late. (An event without receivedAt was received
+ * at createdAt.)
+ */
 function recordsOf(event: LogsBatchAccepted, tier: Tier): LogRecord[] {
   const retentionMs = tier.retentionDays * DAY_MS;
   return event.logs.map((log) => ({
     id: log.id,
     serverId: event.serverId,
     createdAt: log.createdAt,
+    receivedAt: log.receivedAt,
     level: log.level,
     type: log.type,
     resource: log.resource,
@@ -119,7 +125,7 @@ function recordsOf(event: LogsBatchAccepted, tier: Tier): LogRecord[] {
     logType: log.logType,
     imageKey: log.imageKey,
     thumbKey: log.thumbKey,
-    expiresAt: log.createdAt + retentionMs,
+    expiresAt: (log.receivedAt ?? log.createdAt) + retentionMs,
   }));
 }
 

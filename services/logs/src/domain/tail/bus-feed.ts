@@ -12,8 +12,9 @@
  *
  * A notice whose batch was not observed (accepted before this observer started, or held past
  * `pendingTtlMs`) is served from the store: after `graceMs` (the batch may still be on its way; the two
- * topics are observed independently) the tail feed reads the notice's createdAt window of that server
- * and sends what is stored there; tails drop ids they already sent. Nothing polls the store.
+ * topics are observed independently) the tail feed reads the notice's createdAt window of that server,
+ * among the logs received near the batch (their ids), and sends what is stored there; tails drop ids they
+ * already sent. Nothing polls the store.
  *
  * The observer runs only while this process has tails (plus `lingerMs`, so a reconnecting client
  * does not restart it each time); subscribe() resolves once it is live, so a tail's catch-up read
@@ -24,6 +25,7 @@ import { LogsBatchAcceptedEvent, LogsBatchStoredEvent, observeEvents, on } from 
 import type { LogsBatchAccepted, LogsBatchStored } from '@skald/contracts';
 import type { EventBus, LogRecord, LogStore, Subscription } from '@skald/ports';
 import { HeldBatches } from './held-batches.ts';
+import { isLogId, logIdFloor, logIdTime } from './log-id.ts';
 import { createLiveLogFeed } from './live-feed.ts';
 import type { LiveListener } from './live-feed.ts';
 
@@ -64,6 +66,11 @@ export interface BusFeedDeps {
 
 /** Rows of a fallback read at a time (a notice covers one batch of at most 1000 logs and its neighbours in time). */
 const FALLBACK_PAGE = 1000;
+/**
+ * A batch's logs were received at most this long before its batch id was made (both UUIDv7s of ingestion's
+ * clock: the ids at each request, the batch id when the coalesced publish is built, after its queue wait).
+ */
+const BATCH_ARRIVAL_MARGIN_MS = 5 * 60_000;
 
 function toRecords(event: LogsBatchAccepted): LogRecord[] {
   return event.logs
@@ -95,7 +102,10 @@ export function createBusLiveFeed(deps: BusFeedDeps, overrides: Partial<BusFeedS
     if (!fanout.listening(notice.serverId)) return;
     try {
       const records: LogRecord[] = [];
-      const query = { serverId: notice.serverId, logType: 'text' as const, from: notice.fromTime, to: notice.toTime };
+      // The window is of the logs' own times, which a client's batch sent a day late spreads over a day: the
+      // ids keep the read to what was received near the batch, not a day of neighbours held in memory.
+      const afterId = isLogId(notice.batchId) ? logIdFloor(logIdTime(notice.batchId) - BATCH_ARRIVAL_MARGIN_MS) : undefined;
+      const query = { serverId: notice.serverId, logType: 'text' as const, from: notice.fromTime, to: notice.toTime, ...(afterId === undefined ? {} : { afterId }) };
       for await (const page of deps.logStore.scan(query, FALLBACK_PAGE)) records.push(...page);
       records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       fanout.publish(notice.serverId, records);

@@ -9,7 +9,13 @@ export function isLogId(value: string): boolean {
   return UUID_V7.test(value);
 }
 
-/** Epoch ms in a log id (the time ingestion accepted it, which is also the log's createdAt). */
+/** Epoch ms in a log id: the time ingestion received it (the log's createdAt unless its client's own time was taken). */
 export function logIdTime(id: string): number {
   return parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+}
+
+/** A text that sorts after every log id made before `ms` and before every one made at `ms` or later (LogQuery.afterId). */
+export function logIdFloor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
 }

@@ -28,11 +28,17 @@ export interface TailSettings {
   readonly catchUpLimit: number;
   /** Unsent bytes at which a client counts as too slow and its tail is closed (it resumes from its last id). */
   readonly maxPendingBytes: number;
-  /** How far before the Last-Event-ID's time a resume reads (a log's createdAt never follows its id's time by more). */
+  /**
+   * How far before the Last-Event-ID's arrival a resume reads by the logs' own time. A log's createdAt is its
+   * client's time when ingestion took it, up to a day before its arrival; reading a day of a busy server's logs
+   * on every reconnect would cost far more than the tail, so a resume replays the logs that arrived after the id
+   * with a time at most this much before it (a client's batching, short retries, a clock a few minutes slow).
+   * Older-stamped logs (a batch sent after an outage) reach open tails live and are on the list.
+   */
   readonly resumeMarginMs: number;
 }
 
-export const DEFAULT_TAIL_SETTINGS: TailSettings = { heartbeatMs: 10_000, catchUpLimit: 1000, maxPendingBytes: 1024 * 1024, resumeMarginMs: 60_000 };
+export const DEFAULT_TAIL_SETTINGS: TailSettings = { heartbeatMs: 10_000, catchUpLimit: 1000, maxPendingBytes: 1024 * 1024, resumeMarginMs: 5 * 60_000 };
 
 /** Where a tail writes its frames (the HTTP route gives it the response stream). */
 export interface TailOutput {
