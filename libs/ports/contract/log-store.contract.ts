@@ -528,6 +528,36 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
         expect(await store.count(serverA)).toBe(2);
       });
 
+      it('getByKeys answers the server\'s stored logs with those keys, whole; nothing of another server or another time', async () => {
+        const text = log({ serverId: serverA, createdAt: T0, metadata: { player: { identifiers: ['license:a'] } } });
+        const photo = log({ serverId: serverA, createdAt: T0 + 1, logType: 'photo' });
+        const other = log({ serverId: serverB, createdAt: T0 });
+        await store.insertBatch([text, photo, other]);
+        const key = (r: LogRecord) => ({ createdAt: r.createdAt, id: r.id });
+        const found = await store.getByKeys(serverA, [key(photo), key(text), key(other), { createdAt: T0 + 5, id: text.id }, { createdAt: T0, id: 'missing' }]);
+        expect(found.sort((a, b) => a.createdAt - b.createdAt)).toEqual([text, photo]);
+        expect(await store.getByKeys(serverA, [])).toEqual([]);
+        expect(await store.getByKeys('nobody', [key(text)])).toEqual([]);
+      });
+
+      it('deleteByKeys removes those logs of the server only, returns photo keys and keeps the rollups in step', async () => {
+        const text = log({ serverId: serverA, createdAt: T0, resource: 'gone' });
+        const photo = log({ serverId: serverA, createdAt: T0 + 1, logType: 'photo', resource: 'gone' });
+        const keep = log({ serverId: serverA, createdAt: T0 + 2, resource: 'kept' });
+        const other = log({ serverId: serverB, createdAt: T0 });
+        await store.insertBatch([text, photo, keep, other]);
+        const key = (r: LogRecord) => ({ createdAt: r.createdAt, id: r.id });
+        const result = await store.deleteByKeys(serverA, [key(text), key(photo), key(photo), key(other), { createdAt: T0 + 9, id: keep.id }]);
+        expect(result.deletedCount).toBe(2);
+        expect(result.objectKeys.sort()).toEqual([photo.imageKey, photo.thumbKey].sort());
+        expect(idsOf((await store.query({ serverId: serverA, offset: 0, limit: 10 })).items)).toEqual([keep.id]);
+        expect(await store.count(serverB)).toBe(1);
+        expect((await store.facets(serverA)).resources).toEqual(['kept']);
+        expect((await store.stats(serverA, { fromDay: '2025-03-10', toDay: '2025-03-10' })).totals).toEqual({ text: 1, photo: 0 });
+        expect(await store.deleteByKeys(serverA, [key(text)])).toEqual({ deletedCount: 0, objectKeys: [] });
+        expect(await store.deleteByKeys('nobody', [key(keep)])).toEqual({ deletedCount: 0, objectKeys: [] });
+      });
+
       it('a deleted id can be inserted again (idempotency covers stored logs only)', async () => {
         const r = log({ serverId: serverA, createdAt: T0 });
         await store.insertBatch([r]);
@@ -659,6 +689,12 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
             const cut = T0 + 2 * DAY;
             const { deletedCount } = await store.deleteBefore(serverA, cut);
             const doomed = [...stored.values()].filter((r) => r.createdAt < cut);
+            expect(deletedCount).toBe(doomed.length);
+            for (const r of doomed) stored.delete(r.id);
+          }
+          if (round === 3) {
+            const doomed = [...stored.values()].filter(() => random() < 0.1);
+            const { deletedCount } = await store.deleteByKeys(serverA, doomed.map((r) => ({ createdAt: r.createdAt, id: r.id })));
             expect(deletedCount).toBe(doomed.length);
             for (const r of doomed) stored.delete(r.id);
           }

@@ -139,7 +139,17 @@ export interface LogStore {
   deleteExpired(now: number): Promise<DeleteResult>;
   /** Keeps the newest `keep` logs of the type for the server and deletes the rest. */
   deleteOldest(serverId: string, logType: LogType, keep: number): Promise<DeleteResult>;
+  /** The server's logs with these keys that are still stored, in any order (a player's timeline, erasure). */
+  getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]>;
+  /** Deletes the server's logs with these keys (those stored); returns the deleted photo logs' object keys too. */
+  deleteByKeys(serverId: string, keys: readonly LogKey[]): Promise<DeleteResult>;
   close(): Promise<void>;
+}
+
+/** Where a log is found: its time and id (a log's id alone is not indexed on every adapter). */
+export interface LogKey {
+  readonly createdAt: number;
+  readonly id: string;
 }
 
 export interface DeleteResult {

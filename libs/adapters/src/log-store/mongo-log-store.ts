@@ -12,7 +12,7 @@
  */
 import { MongoBulkWriteError, MongoClient } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter, Sort } from 'mongodb';
-import type { DeleteResult, LogHistogram, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
+import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
 import { EMPTY_HISTOGRAM, HistogramCounts, combineSpans, countedRange, validateHistogramEdges } from './log-histogram-shared.ts';
 import {
   DAY_MS,
@@ -73,6 +73,11 @@ interface DimRollup {
 }
 
 const NEWEST_FIRST: Sort = { createdAt: -1, _id: -1 };
+
+/** The server's logs with these keys: the id finds the document (_id), its time must match too, as on SQLite. */
+function byKeys(serverId: string, keys: readonly LogKey[]): Filter<LogDoc> {
+  return { serverId, _id: { $in: keys.map((key) => key.id) }, $or: keys.map((key) => ({ _id: key.id, createdAt: key.createdAt })) };
+}
 
 function toDoc(r: LogRecord): LogDoc {
   const doc: LogDoc = {
@@ -373,6 +378,16 @@ export class MongoLogStore implements LogStore {
     assertLogType(logType);
     if (!Number.isSafeInteger(keep) || keep < 0) throw new RangeError('keep must be a non-negative integer');
     return this.#deleteInChunks(() => this.#logs.find({ serverId, logType }).sort(NEWEST_FIRST).skip(keep).limit(this.#chunk));
+  }
+
+  async getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]> {
+    if (keys.length === 0) return [];
+    return (await this.#logs.find(byKeys(serverId, keys)).toArray()).map(toRecord);
+  }
+
+  async deleteByKeys(serverId: string, keys: readonly LogKey[]): Promise<DeleteResult> {
+    if (keys.length === 0) return { deletedCount: 0, objectKeys: [] };
+    return this.#deleteInChunks(() => this.#logs.find(byKeys(serverId, keys)).limit(this.#chunk));
   }
 
   async #deleteInChunks(select: () => ReturnType<Collection<LogDoc>['find']>): Promise<DeleteResult> {

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
-import type { DeleteResult, LogHistogram, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
+import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
 import {
   DAY_MS,
   DEFAULT_COUNT_CAP,
@@ -1013,6 +1013,34 @@ export class SqliteLogStore implements LogStore {
       [serverKey],
       (chunk) => [chunk, keep],
     );
+  }
+
+  async getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]> {
+    const serverKey = this.#serverKey(serverId, false);
+    if (serverKey === undefined || keys.length === 0) return [];
+    const select = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND created_at = ? AND id = ?`);
+    const records: LogRecord[] = [];
+    for (const key of keys) {
+      const row = select.get(serverKey, key.createdAt, key.id);
+      if (row !== undefined) records.push(toRecord(serverId, row));
+    }
+    return records;
+  }
+
+  async deleteByKeys(serverId: string, keys: readonly LogKey[]): Promise<DeleteResult> {
+    const serverKey = this.#serverKey(serverId, false);
+    if (serverKey === undefined) return { deletedCount: 0, objectKeys: [] };
+    const unique = [...new Map(keys.map((key) => [`${key.createdAt}\u0000${key.id}`, [key.createdAt, key.id]])).values()];
+    // Only the stored rows reach the doomed table (its count is what was deleted).
+    const select = `SELECT l.server_key, l.created_at, l.id FROM json_each(?) j CROSS JOIN logs l ON l.server_key = ? AND l.created_at = j.value ->> 0 AND l.id = j.value ->> 1`;
+    let deletedCount = 0;
+    const objectKeys: string[] = [];
+    for (let start = 0; start < unique.length; start += this.#chunk) {
+      if (start > 0) await yieldToEventLoop();
+      const chunk = JSON.stringify(unique.slice(start, start + this.#chunk));
+      deletedCount += await this.#write(() => this.#deleteChunk(select, [chunk, serverKey], objectKeys));
+    }
+    return { deletedCount, objectKeys };
   }
 
   /**
