@@ -7,7 +7,6 @@ import type { SkaldConfig } from '@skald/config';
 import { createSharedAdapters } from '@skald/adapters';
 import type { SharedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
-import type { DocumentStore } from '@skald/ports';
 import { isReady, registerAdapterMetrics, SERVICE_NAMES } from '@skald/service-kit';
 import type { ServiceModule } from '@skald/service-kit';
 import { createLauncherApp, runningProcess } from './launcher-app.ts';
@@ -26,10 +25,10 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
   const app = createLauncherApp(config, options, { notFoundHandler: spaNotFoundHandler(webDist) });
   const keys = resolveKeys(config);
   let shared: SharedAdapters | undefined;
-  const docStores: DocumentStore[] = [];
+  const serviceStores: (() => Promise<void>)[] = [];
   const modules: ServiceModule[] = [];
   const closeStores = async () => {
-    for (const docs of docStores.splice(0)) await docs.close();
+    for (const close of serviceStores.splice(0)) await close();
     await shared?.close();
   };
   try {
@@ -38,8 +37,8 @@ export async function buildAllInOne(config: SkaldConfig, options: LauncherOption
     registerAdapterMetrics(app.metrics, shared);
     for (const name of options.services ?? SERVICE_NAMES) {
       const factory = await loadServiceFactory(name, options.factories);
-      const { deps, docs } = await serviceDeps(config, name, shared, keys, app.log);
-      docStores.push(docs);
+      const { deps, close } = await serviceDeps(config, name, shared, keys, app.log);
+      serviceStores.push(close);
       modules.push(await factory(deps));
     }
     await registerSecurity(app, config.corsOrigins);

@@ -1,9 +1,9 @@
 /** Key material and per-service dependencies, shared by the all-in-one and single-service launchers. */
 import type { FastifyBaseLogger } from 'fastify';
 import type { SkaldConfig } from '@skald/config';
-import { createPaymentsFromConfig, createServiceDocumentStore } from '@skald/adapters';
+import { createPaymentsFromConfig, createPlayerStoreFromConfig, createServiceDocumentStore } from '@skald/adapters';
 import type { SharedAdapters } from '@skald/adapters';
-import type { DocumentStore } from '@skald/ports';
+import type { PlayerStore } from '@skald/ports';
 import { createOutboundGuard, loadKeysFromFiles, loadOrCreateKeys } from '@skald/service-kit';
 import type { KeyMaterial, ServiceDeps, ServiceName } from '@skald/service-kit';
 import { join } from 'node:path';
@@ -40,8 +40,12 @@ export async function serviceDeps(
   shared: SharedAdapters,
   keys: ProcessKeys,
   log: FastifyBaseLogger,
-): Promise<{ deps: ServiceDeps; docs: DocumentStore }> {
+): Promise<{ deps: ServiceDeps; close: () => Promise<void> }> {
   const docs = await createServiceDocumentStore(config, service);
+  const playerStore = await playerStoreOf(config, service).catch(async (error: unknown) => {
+    await docs.close();
+    throw error;
+  });
   const dataDir = join(config.dataDir, service);
   mkdirSync(dataDir, { recursive: true });
   const privateKeyPem = service === 'auth' ? keys.keys.privateKeyPem : undefined;
@@ -53,7 +57,14 @@ export async function serviceDeps(
     ...(privateKeyPem ? { privateKeyPem } : {}),
   };
   return {
-    docs,
+    /** Closes what this call opened for the service (its document store, the logs service's player store). */
+    close: async () => {
+      try {
+        await playerStore?.close();
+      } finally {
+        await docs.close();
+      }
+    },
     deps: {
       bus: shared.bus,
       docs,
@@ -71,6 +82,12 @@ export async function serviceDeps(
       // Only billing talks to the payment provider (and only it is given the Stripe key).
       ...(service === 'billing' ? { payments: await createPaymentsFromConfig(config) } : {}),
       ...(service === 'webhooks' ? { webhookDelivery: config.webhookDelivery } : {}),
+      ...(playerStore ? { playerStore } : {}),
     },
   };
+}
+
+/** The logs service's players live beside its logs; no other service gets them. */
+async function playerStoreOf(config: SkaldConfig, service: ServiceName): Promise<PlayerStore | undefined> {
+  return service === 'logs' ? createPlayerStoreFromConfig(config) : undefined;
 }

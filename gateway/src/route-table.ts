@@ -55,6 +55,8 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: '*', pattern: '/server/usage', service: 'logs' },
   { methods: '*', pattern: '/settings/colors', service: 'logs' },
   { methods: '*', pattern: '/settings/levels', service: 'logs' },
+  // The player view (docs/PLAYERS.md): players extracted from the logs, their timelines and erasure.
+  { methods: '*', pattern: '/players', service: 'logs' },
   // Identity and tenancy.
   { methods: '*', pattern: '/auth', service: 'auth' },
   { methods: '*', pattern: '/user', service: 'auth' },

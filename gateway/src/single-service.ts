@@ -23,8 +23,8 @@ export async function buildSingleService(config: SkaldConfig, name: ServiceName,
   try {
     await shared.bus.ensureTopics(ALL_TOPICS);
     registerAdapterMetrics(app.metrics, shared);
-    const { deps, docs } = await serviceDeps(config, name, shared, keys, app.log);
-    docsClose = () => docs.close();
+    const { deps, close } = await serviceDeps(config, name, shared, keys, app.log);
+    docsClose = close;
     const module = await factory(deps);
     registerHealthRoutes(app, [module]);
     await registerServiceOpenApi(app);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
-import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore, Payments } from '@skald/ports';
+import type { Counters, DocumentStore, EventBus, JobQueue, LogStore, Mailer, ObjectStore, Payments, PlayerStore } from '@skald/ports';
 import type { OutboundGuard } from './outbound/index.ts';
 
 export const SERVICE_NAMES = ['auth', 'ingestion', 'logs', 'webhooks', 'backups', 'billing', 'admin'] as const;
@@ -42,6 +42,8 @@ export interface ServiceDeps {
   readonly webhookDelivery?: { readonly maxAttempts: number; readonly retryBaseMs: number };
   /** The billing service's payment provider (Stripe), null or absent when not configured; other services get none. */
   readonly payments?: Payments | null;
+  /** The logs service's player store (docs/PLAYERS.md); other services get none. */
+  readonly playerStore?: PlayerStore;
 }
 
 export interface ServiceModule {

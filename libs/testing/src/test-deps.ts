@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { DestinationStream } from 'pino';
-import { createCounters, createDocumentStore, createEventBus, createJobQueue, createLogStore, createMailer, createObjectStore, openedAdapters } from '@skald/adapters';
+import { createCounters, createDocumentStore, createEventBus, createJobQueue, createLogStore, createMailer, createObjectStore, createPlayerStore, openedAdapters } from '@skald/adapters';
 import { ALL_TOPICS } from '@skald/contracts';
 import { createOutboundGuard } from '@skald/service-kit';
 import type { KeyMaterial, ServiceDeps, ServiceName } from '@skald/service-kit';
@@ -31,7 +31,7 @@ export interface TestDepsOptions {
   /** Where log lines go (tests that assert on logs); default: nowhere. */
   readonly logStream?: DestinationStream;
   /** Replace single adapters (purpose-built doubles); the caller closes what it passes. */
-  readonly overrides?: Partial<Pick<ServiceDeps, 'bus' | 'docs' | 'logStore' | 'objects' | 'jobs' | 'counters' | 'mailer' | 'outbound'>>;
+  readonly overrides?: Partial<Pick<ServiceDeps, 'bus' | 'docs' | 'logStore' | 'objects' | 'jobs' | 'counters' | 'mailer' | 'outbound' | 'playerStore'>>;
   /** Reuse another TestDeps' folder and shared adapters (two services on one bus, like the all-in-one). */
   readonly shareWith?: TestDeps;
 }
@@ -59,6 +59,9 @@ export async function createTestDeps(options: TestDepsOptions = {}): Promise<Tes
   const counters = o.counters ?? shared?.counters ?? (await open(() => createCounters({ kind: 'memory' })));
   const mailer =
     o.mailer ?? shared?.mailer ?? (await open(() => createMailer({ kind: 'outbox', dir: join(root, 'outbox'), from: 'skald@skald.test', publishLine: () => {} })));
+  // The logs service's own: beside its logs, as the launcher gives it.
+  const playerStore =
+    o.playerStore ?? (service === 'logs' ? await open(() => createPlayerStore({ kind: 'sqlite', file: join(root, 'logs', 'players.db') })) : undefined);
   const log = options.logStream ? pino({ level: 'info' }, options.logStream) : pino({ level: 'silent' });
   return {
     root,
@@ -76,6 +79,7 @@ export async function createTestDeps(options: TestDepsOptions = {}): Promise<Tes
     secretsKey: shared?.secretsKey ?? randomBytes(32).toString('base64'),
     // Customer hosts: nothing private unless a test allows its local receiver (overrides.outbound).
     outbound: o.outbound ?? createOutboundGuard({ allowed: [] }),
+    ...(playerStore ? { playerStore } : {}),
     async cleanup() {
       try {
         await closeAll();

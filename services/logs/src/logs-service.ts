@@ -42,6 +42,8 @@ export interface LogsServiceControl {
 }
 
 export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServiceOptions = {}): Promise<ServiceModule & LogsServiceControl> {
+  const players = deps.playerStore;
+  if (players === undefined) throw new Error('the logs service needs its player store (ServiceDeps.playerStore)');
   const now = options.now ?? Date.now;
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'logs.identity' });
   const colors = await createLevelColorsRepository(deps.docs);
@@ -51,7 +53,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const notifyStored = async (notices: readonly LogsBatchStored[]): Promise<void> => {
     await deps.bus.publish(notices.map((notice) => eventMessage(LogsBatchStoredEvent, notice.serverId, notice)));
   };
-  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, notifyStored, counts };
+  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, notifyStored, counts, players };
   const auditCopy = await createAuditCopy(deps.docs);
   const audit = createAuditPublisher({ bus: deps.bus, directory, now });
   const exportLimit = createExportLimit({ counters: deps.counters, directory, now });
@@ -100,6 +102,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
         exportLimit,
         tails,
         counts,
+        players,
       });
     },
     async start() {
@@ -107,7 +110,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
       await control.startConsumer();
       await deps.bus.ensureTopics([TOPICS.audit]);
       auditCopyConsumer = await startAuditCopyConsumer(deps.bus, auditCopy);
-      retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log, counts }, options.retentionEveryMs);
+      retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log, counts, players }, options.retentionEveryMs);
       countsPublisher = await startCountsPublisher(deps.jobs, deps.bus, counts, options.countsEveryMs);
       started = true;
     },

@@ -10,7 +10,7 @@ import { createTestDeps } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
 import { createLogsServiceWith } from '../src/logs-service.ts';
 
-const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports', 'admin'];
+const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports', 'admin', 'players'];
 const routes: { method: string; url: string; schema: FastifySchema | undefined }[] = [];
 let deps: TestDeps;
 let app: FastifyInstance;
@@ -36,6 +36,7 @@ describe('logs route schemas', () => {
   it('give every route a tag, a summary and its answers, errors included', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
       'DELETE /logs/cleanup',
+      'DELETE /players/:playerId',
       'GET /admin/servers/:id/logs',
       'GET /admin/servers/:id/photologs',
       'GET /exports/:type',
@@ -50,6 +51,10 @@ describe('logs route schemas', () => {
       'GET /photologs/image/:id',
       'GET /photologs/my',
       'GET /photologs/my/histogram',
+      'GET /players',
+      'GET /players/:playerId',
+      'GET /players/:playerId/logs',
+      'GET /players/by-identifier/:identifier',
       'GET /server/usage/:id',
       'GET /settings/colors',
       'GET /settings/levels',
@@ -85,6 +90,10 @@ describe('logs route schemas', () => {
       '/photologs/image/{id}',
       '/photologs/my',
       '/photologs/my/histogram',
+      '/players',
+      '/players/by-identifier/{identifier}',
+      '/players/{playerId}',
+      '/players/{playerId}/logs',
       '/server/usage/{id}',
       '/settings/colors',
       '/settings/levels',

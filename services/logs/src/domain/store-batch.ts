@@ -8,8 +8,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LOG_LIMITS } from '@skald/contracts';
 import type { LogsBatchAccepted, Tier } from '@skald/contracts';
-import type { LogRecord, LogStore, ObjectStore } from '@skald/ports';
+import type { LogRecord, LogStore, ObjectStore, PlayerStore } from '@skald/ports';
 import { DAY_MS } from './days.ts';
+import { forgetEvictedPhotos } from './players/forget-photos.ts';
+import { recordPlayers, upkeep } from './players/record-players.ts';
 import { tierOfServer } from './server-directory.ts';
 import type { ServerDirectory } from './server-directory.ts';
 import type { LogsBatchStored } from '@skald/contracts';
@@ -19,6 +21,8 @@ export interface StoreBatchDeps {
   readonly objects: ObjectStore;
   readonly directory: ServerDirectory;
   readonly log: FastifyBaseLogger;
+  /** The players the stored logs name (docs/PLAYERS.md). */
+  readonly players: PlayerStore;
   /** Publishes the `logs.batch-stored` notices the live tails wait for (every replica's, bus-feed.ts), in one publish. */
   readonly notifyStored: (notices: readonly LogsBatchStored[]) => Promise<void>;
 }
@@ -86,6 +90,8 @@ async function storeTogether(deps: StoreBatchDeps, batches: readonly AcceptedBat
   }
   const records = batches.flatMap(({ event }) => recordsOf(event, tiers.get(event.serverId)!));
   const { inserted } = await deps.logStore.insertBatch(records);
+  // Also on a redelivery: recording is idempotent, and the first delivery may have stopped before it.
+  await recordPlayers(deps, records);
   // Also on a redelivery (inserted 0): the first delivery may have crashed between its insert and its
   // notices, and tails drop ids they already sent (RecentIds). A failed publish fails the handler, so the
   // events are delivered again and the notices retried (the insert is idempotent).
@@ -99,7 +105,10 @@ async function storeTogether(deps: StoreBatchDeps, batches: readonly AcceptedBat
   for (const serverId of withPhotos) {
     const evicted = await deps.logStore.deleteOldest(serverId, 'photo', tiers.get(serverId)!.maxPhotoLogs);
     photosEvicted += evicted.deletedCount;
-    if (evicted.deletedCount > 0) changed.add(serverId);
+    if (evicted.deletedCount > 0) {
+      changed.add(serverId);
+      await upkeep(deps.log, 'the photo limit', () => forgetEvictedPhotos(deps, serverId, tiers.get(serverId)!.maxPhotoLogs));
+    }
     await deleteObjects(deps, evicted.objectKeys);
   }
   return { inserted, photosEvicted, changedServers: [...changed] };

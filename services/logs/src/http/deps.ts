@@ -1,6 +1,6 @@
 /** The one dependency bag every logs route file receives (built by logs-service.ts). */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Counters, LogStore, ObjectStore } from '@skald/ports';
+import type { Counters, LogStore, ObjectStore, PlayerStore } from '@skald/ports';
 import type { AuditPublisher } from '@skald/service-kit';
 import type { AuditCopy } from '../domain/exports/audit-copy.ts';
 import type { ExportLimit } from '../domain/exports/export-limit.ts';
@@ -30,4 +30,6 @@ export interface LogsRouteDeps {
   readonly tails: LiveTails;
   /** Marks a server whose stored logs changed (its next logs.server-counts fact). */
   readonly counts: Pick<ServerCounts, 'mark'>;
+  /** The players the logs name (docs/PLAYERS.md). */
+  readonly players: PlayerStore;
 }

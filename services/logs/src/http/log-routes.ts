@@ -13,6 +13,7 @@ import { toApiLog } from '../domain/log-view.ts';
 import { BREAKDOWN_ROWS, RECENT_PHOTOS, buildDashboardStats, statsRange } from '../domain/dashboard-stats.ts';
 import { tierOfServer } from '../domain/server-directory.ts';
 import { deleteObjects } from '../domain/store-batch.ts';
+import { upkeep } from '../domain/players/record-players.ts';
 import type { LogsRouteDeps } from './deps.ts';
 import { ADMIN_ERRORS, MEMBER_ERRORS, ServerIdQuerySchema, ServerIdSchema } from './route-schemas.ts';
 
@@ -143,8 +144,10 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
       const parsedDays = days !== undefined && /^\d{1,6}$/.test(days.trim()) ? Number(days.trim()) : Number.NaN;
       if (!Number.isInteger(parsedDays) || parsedDays < 0 || parsedDays > MAX_CLEANUP_DAYS) throw new HttpError(400, CLEANUP_DAYS_ERROR);
       // days = 0 deletes everything up to now; days = n keeps the last n days.
-      const result = await deps.logStore.deleteBefore(serverId, deps.now() - parsedDays * DAY_MS);
+      const before = deps.now() - parsedDays * DAY_MS;
+      const result = await deps.logStore.deleteBefore(serverId, before);
       await deleteObjects(deps, result.objectKeys);
+      await upkeep(deps.log, 'a cleanup', () => deps.players.forgetBefore(serverId, { at: before, logId: '' }));
       if (result.deletedCount > 0) await deps.counts.mark(serverId);
       await deps.audit.publish({ actorId: userIdFromRequest(request) ?? '', serverId, action: 'logs.deleted', details: { days: parsedDays, deletedCount: result.deletedCount } });
       return { deletedCount: result.deletedCount };

@@ -15,3 +15,6 @@ export const MEMBER_ERRORS = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: 
 
 /** Refusals of a route guarded by requireServerRole(directory, 'admin'): also 403 for a member with the user role. */
 export const ADMIN_ERRORS = { ...MEMBER_ERRORS, 403: ErrorBodySchema } as const;
+
+/** Refusals of a route guarded by requireServerRole(directory, 'owner'): 403 for an admin or a user. */
+export const OWNER_ERRORS = ADMIN_ERRORS;

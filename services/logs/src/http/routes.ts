@@ -4,6 +4,7 @@ import { registerExportRoutes } from './export-routes.ts';
 import { registerHistogramRoute } from './histogram-route.ts';
 import { registerImageRoute } from './image-route.ts';
 import { registerLogRoutes } from './log-routes.ts';
+import { registerPlayerRoutes } from './player-routes.ts';
 import { registerSettingsRoutes } from './settings-routes.ts';
 import { registerTailRoute } from './tail-route.ts';
 import { registerStaffRoutes } from './staff-routes.ts';
@@ -22,4 +23,5 @@ export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDe
   await registerImageRoute(app, deps);
   await registerExportRoutes(app, deps);
   await registerStaffRoutes(app, deps);
+  await registerPlayerRoutes(app, deps);
 }
