@@ -35,7 +35,7 @@ let receiver: Receiver;
 let env: Record<string, string>;
 let port = 0;
 const pair = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
-const token = signAccessToken({ publicKeyPem: pair.publicKey, privateKeyPem: pair.privateKey, issuer: 'skald', audience: 'skald-api' }, { sub: 'owner-k', role: 'staff', tv: 0 }, 3600);
+const token = signAccessToken({ publicKeyPem: pair.publicKey, privateKeyPem: pair.privateKey, issuer: 'skald', audience: 'skald-api' }, { sub: 'owner-k', role: 'user', tv: 0 }, 3600);
 
 async function startWebhooks(): Promise<SkaldProcess> {
   const proc = spawnSkald('webhooks', port, env);

@@ -1,7 +1,7 @@
 /**
  * Operator commands: `npm run skald -- <command> [args]` (node gateway/src/cli.ts ...).
  *
- *   users:promote <username> <role>   Set a user's site role (staff, moderator, admin, superadmin).
+ *   users:promote <username> <role>   Set a user's site role (user, moderator, admin, superadmin).
  *                                      On a fresh install this makes the first superadmin:
  *                                      npm run skald -- users:promote alice superadmin
  *   servers:tier <serverId> <tier>     Set a server's tier (free ... legend) as staff do in the admin area:

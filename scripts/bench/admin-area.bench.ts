@@ -54,7 +54,7 @@ export default async function adminAreaBenchmark(): Promise<BenchRow[]> {
         _id: `user-${i}`,
         email: `user${i}@bench.test`,
         username: `user${i}`,
-        siteRole: 'staff',
+        siteRole: 'user',
         twoFA: i % 4 === 0,
         active: true,
         createdAt,

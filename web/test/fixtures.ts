@@ -47,7 +47,7 @@ export function serverUsage(over: Partial<ServerUsage> = {}): ServerUsage {
   };
 }
 
-export function meAnswer({ role = 'staff', serverRole = 'owner', twoFactor = false }: { role?: SiteRole; serverRole?: ServerRole; twoFactor?: boolean } = {}): MeAnswer {
+export function meAnswer({ role = 'user', serverRole = 'owner', twoFactor = false }: { role?: SiteRole; serverRole?: ServerRole; twoFactor?: boolean } = {}): MeAnswer {
   return {
     user: { id: 'u1', username: 'ann', email: 'a@x.io', role, two_factor_enabled: twoFactor },
     servers: [{ id: 's1', name: 'Alpha', role: serverRole }],

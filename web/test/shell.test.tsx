@@ -11,7 +11,7 @@ import { RequireRole, RequireToken } from '../src/features/shell/guards.tsx';
 import { meAnswer, serverUsage } from './fixtures.ts';
 import { json, mockApi, SIGNED_IN } from './helpers.tsx';
 
-const me = (role: SiteRole = 'staff', serverRole: ServerRole = 'owner'): MeAnswer => {
+const me = (role: SiteRole = 'user', serverRole: ServerRole = 'owner'): MeAnswer => {
   const answer = meAnswer({ role, serverRole });
   return { ...answer, servers: [...answer.servers, { id: 's2', name: 'Beta', role: 'user' }] };
 };
@@ -145,7 +145,7 @@ describe('shell, guards and session', () => {
 
   it('the role guard admits staff roles only and shows the Admin link to them', async () => {
     setMobile(false);
-    mockApi({ 'GET /auth/me': () => json(me('staff')), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })) });
+    mockApi({ 'GET /auth/me': () => json(me('user')), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })) });
     renderShell('/admin/dashboard', SIGNED_IN);
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/'));
   });

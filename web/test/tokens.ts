@@ -5,7 +5,7 @@
 export function accessToken({ sub = 'u1', issuedAt = Date.now(), ttlSeconds = 3600, id = 'a' }: { sub?: string; issuedAt?: number; ttlSeconds?: number; id?: string } = {}): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const iat = Math.floor(issuedAt / 1000);
-  return `${part({ alg: 'EdDSA', typ: 'JWT' })}.${part({ sub, role: 'staff', tv: 0, iat, exp: iat + ttlSeconds, jti: id })}.signature-${id}`;
+  return `${part({ alg: 'EdDSA', typ: 'JWT' })}.${part({ sub, role: 'user', tv: 0, iat, exp: iat + ttlSeconds, jti: id })}.signature-${id}`;
 }
 
 /** The bearer token a request carried. */

@@ -15,6 +15,11 @@ export const TOPICS = {
   /** The logs service's per-server counts (logs.server-counts): stored text and photo logs, per-day rollups. */
   logCounts: 'skald.logs.counts.v1',
   /**
+   * The same figures, fresh (logs.server-counts-live): every few seconds for each server whose logs changed,
+   * so the staff area is seconds behind the logs. A stream, not kept: logCounts is the history.
+   */
+  logCountsLive: 'skald.logs.counts-live.v1',
+  /**
    * `logs.batch-stored` notices: the logs replica that stored an accepted batch says so, so that every
    * replica's live tails send it (services/logs domain/tail/bus-feed.ts). Small, read by observers only.
    */
@@ -42,5 +47,7 @@ export const ALL_TOPICS: readonly TopicName[] = Object.values(TOPICS);
  * - audit: the audit trail store needs every entry, including those from before it was deployed.
  * - logCounts, backups: per-server figures another service owns (the admin area's counts and sizes,
  *   docs/ARCHITECTURE.md "Data another service owns"); a reader added later starts from each server's last value.
+ * logCountsLive is not: it repeats logCounts' facts every few seconds for freshness, which kept forever would
+ * grow the store thirty times faster than logCounts for nothing a late reader needs.
  */
 export const HISTORY_TOPICS: readonly TopicName[] = [TOPICS.identity, TOPICS.billing, TOPICS.audit, TOPICS.logCounts, TOPICS.backups];

@@ -4,7 +4,7 @@
  * from what the verifying plugin (auth-plugin.ts) pins.
  */
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
-import { isSiteRole } from '@skald/contracts';
+import { siteRoleFrom } from '@skald/contracts';
 import type { SiteRole } from '@skald/contracts';
 import type { KeyMaterial } from './service-module.ts';
 
@@ -61,12 +61,14 @@ export function signAccessToken(keys: KeyMaterial, claims: AccessClaimsInput, tt
 export function toAccessClaims(payload: unknown): AccessClaims | null {
   if (typeof payload !== 'object' || payload === null) return null;
   const p = payload as Record<string, unknown>;
-  if (typeof p.sub !== 'string' || !isSiteRole(p.role) || typeof p.tv !== 'number') return null;
+  // A token signed before the default role's rename says `staff`: it reads as today's name.
+  const role = siteRoleFrom(p.role);
+  if (typeof p.sub !== 'string' || role === null || typeof p.tv !== 'number') return null;
   if (typeof p.iat !== 'number' || typeof p.exp !== 'number') return null;
   if (typeof p.iss !== 'string' || typeof p.aud !== 'string') return null;
   return {
     sub: p.sub,
-    role: p.role,
+    role,
     tv: p.tv,
     iat: p.iat,
     exp: p.exp,

@@ -20,7 +20,7 @@ let app: FastifyInstance;
 
 function payload(overrides: Record<string, unknown> = {}) {
   const now = Math.floor(Date.now() / 1000);
-  return { sub: 'user-1', role: 'staff', tv: 1, iat: now, exp: now + 600, iss: 'skald', aud: 'skald-api', jti: 'j1', ...overrides };
+  return { sub: 'user-1', role: 'user', tv: 1, iat: now, exp: now + 600, iss: 'skald', aud: 'skald-api', jti: 'j1', ...overrides };
 }
 
 /** Signs an arbitrary header/payload with an Ed25519 key (for forged tokens). */
@@ -72,7 +72,7 @@ describe('auth plugin', () => {
 
   it('401 for an expired token', async () => {
     const past = Date.now() - 3_600_000;
-    expect((await call(signAccessToken(keys, { sub: 'user-1', role: 'staff', tv: 1 }, 60, past))).statusCode).toBe(401);
+    expect((await call(signAccessToken(keys, { sub: 'user-1', role: 'user', tv: 1 }, 60, past))).statusCode).toBe(401);
   });
 
   it('401 for a token older than maxAge even if exp is far away', async () => {
@@ -101,7 +101,7 @@ describe('auth plugin', () => {
   });
 
   it('401 once the user is revoked, checked on every request', async () => {
-    const token = signAccessToken(keys, { sub: 'user-2', role: 'staff', tv: 1 }, 900);
+    const token = signAccessToken(keys, { sub: 'user-2', role: 'user', tv: 1 }, 900);
     expect((await call(token)).statusCode).toBe(200);
     revokedUsers.add('user-2');
     const response = await call(token);

@@ -17,7 +17,7 @@ const memberships: ServerRoleSource = {
   },
 };
 
-const auth = (sub: string, role: 'staff' | 'admin' = 'staff') => ({ authorization: `Bearer ${signAccessToken(keys, { sub, role, tv: 0 }, 600)}` });
+const auth = (sub: string, role: 'user' | 'admin' = 'user') => ({ authorization: `Bearer ${signAccessToken(keys, { sub, role, tv: 0 }, 600)}` });
 
 /** The order in which the hooks of /ordered ran, and what the guard saw of the body. */
 const ran: string[] = [];

@@ -17,7 +17,7 @@ describe('loadOrCreateKeys', () => {
       expect(statSync(join(dir, 'keys', file)).mode & 0o777).toBe(0o600);
     }
     expect(statSync(join(dir, 'keys')).mode & 0o777).toBe(0o700);
-    expect(signAccessToken(first.keys, { sub: 'u', role: 'staff', tv: 0 }, 60).split('.')).toHaveLength(3);
+    expect(signAccessToken(first.keys, { sub: 'u', role: 'user', tv: 0 }, 60).split('.')).toHaveLength(3);
   });
 });
 

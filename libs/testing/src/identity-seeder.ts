@@ -5,6 +5,7 @@
 import type { EventBus } from '@skald/ports';
 import {
   ApiKeyRotatedEvent,
+  DEFAULT_SITE_ROLE,
   MembershipAddedEvent,
   MembershipRemovedEvent,
   ServerCreatedEvent,
@@ -41,7 +42,7 @@ export interface IdentitySeeder {
 
 export function createIdentitySeeder(bus: EventBus): IdentitySeeder {
   return {
-    async user(userId, role = 'staff') {
+    async user(userId, role = DEFAULT_SITE_ROLE) {
       await bus.publish([
         identityMessage(UserRegisteredEvent, { userId, username: userId, email: `${userId}@skald.test`, role, createdAt: new Date().toISOString() }),
       ]);

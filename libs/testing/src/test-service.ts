@@ -11,7 +11,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { BusMessage, Subscription } from '@skald/ports';
 import type { SiteRole } from '@skald/contracts';
-import { ALL_TOPICS } from '@skald/contracts';
+import { ALL_TOPICS, DEFAULT_SITE_ROLE } from '@skald/contracts';
 import { createHttpApp, signAccessToken } from '@skald/service-kit';
 import type { ServiceDeps, ServiceModule } from '@skald/service-kit';
 import { createIdentitySeeder } from './identity-seeder.ts';
@@ -21,7 +21,7 @@ import type { TestDeps, TestDepsOptions } from './test-deps.ts';
 
 export interface TestUser {
   readonly id: string;
-  /** Site role in the token; default 'staff' (every registered user). */
+  /** Site role in the token; default DEFAULT_SITE_ROLE (every registered user). */
   readonly role?: SiteRole;
   /** Token version; default 0 (a fresh account). */
   readonly tv?: number;
@@ -73,7 +73,7 @@ export async function buildTestService<M extends ServiceModule>(
   if (options.start !== false) await module.start();
 
   const tokenFor = (user: TestUser, ttlSeconds = 3600): string =>
-    signAccessToken(deps.keys, { sub: user.id, role: user.role ?? 'staff', tv: user.tv ?? 0 }, ttlSeconds);
+    signAccessToken(deps.keys, { sub: user.id, role: user.role ?? DEFAULT_SITE_ROLE, tv: user.tv ?? 0 }, ttlSeconds);
 
   return {
     app,

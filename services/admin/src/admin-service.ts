@@ -16,6 +16,7 @@ import { createOverview } from './domain/overview.ts';
 import { createServerMirror } from './domain/server-mirror.ts';
 import { createSnapshot } from './domain/snapshot.ts';
 import { startAuditConsumer } from './events/audit-consumer.ts';
+import { startLiveCountsObserver } from './events/live-counts-observer.ts';
 import { startOverviewConsumer } from './events/overview-consumer.ts';
 import { registerAdminRoutes } from './http/routes.ts';
 
@@ -38,6 +39,7 @@ export async function createAdminServiceWith(deps: ServiceDeps, options: AdminSe
   const servers = createServerMirror(overview, { refreshMs: SERVERS_REFRESH_MS, overlapMs: SERVERS_OVERLAP_MS });
   const userFigures = createSnapshot(() => countUsers(overview, now()), USER_FIGURES_MAX_AGE_MS);
   let consumers: Subscription[] = [];
+  let liveCounts: Subscription | null = null;
   return {
     name: 'admin',
     async routes(app: FastifyInstance) {
@@ -46,17 +48,23 @@ export async function createAdminServiceWith(deps: ServiceDeps, options: AdminSe
     },
     async start() {
       await directory.start();
-      await deps.bus.ensureTopics([TOPICS.audit, TOPICS.identity, TOPICS.logCounts, TOPICS.backups]);
+      await deps.bus.ensureTopics([TOPICS.audit, TOPICS.identity, TOPICS.logCounts, TOPICS.logCountsLive, TOPICS.backups]);
       consumers = [await startAuditConsumer(deps.bus, trail, overview), await startOverviewConsumer(deps.bus, overview)];
+      liveCounts = await startLiveCountsObserver(deps.bus, servers, (error, message) =>
+        deps.log.warn({ err: error, topic: message.topic, key: message.key }, 'admin: a live counts fact was skipped'),
+      );
     },
     async stop() {
+      const observer = liveCounts;
+      liveCounts = null;
+      if (observer) await observer.stop();
       const current = consumers;
       consumers = [];
       for (const consumer of current.reverse()) await consumer.stop();
       await directory.stop();
     },
     async ready() {
-      return consumers.length === 2;
+      return consumers.length === 2 && liveCounts !== null;
     },
   };
 }

@@ -39,7 +39,7 @@ interface SeedUser {
   readonly id: string;
   readonly createdDaysAgo: number;
   readonly twoFA: boolean;
-  readonly role: 'staff' | 'moderator' | 'admin' | 'superadmin';
+  readonly role: 'user' | 'moderator' | 'admin' | 'superadmin';
 }
 interface SeedServer {
   readonly id: string;
@@ -55,10 +55,10 @@ const USERS: SeedUser[] = [
   { id: 'u-super', createdDaysAgo: 30, twoFA: true, role: 'superadmin' },
   { id: 'u-admin', createdDaysAgo: 20, twoFA: true, role: 'admin' },
   { id: 'u-mod', createdDaysAgo: 6, twoFA: false, role: 'moderator' },
-  { id: 'u-plain', createdDaysAgo: 0, twoFA: false, role: 'staff' },
-  { id: 'u-a', createdDaysAgo: 2, twoFA: true, role: 'staff' },
-  { id: 'u-b', createdDaysAgo: 2, twoFA: false, role: 'staff' },
-  { id: 'u-c', createdDaysAgo: 9, twoFA: false, role: 'staff' },
+  { id: 'u-plain', createdDaysAgo: 0, twoFA: false, role: 'user' },
+  { id: 'u-a', createdDaysAgo: 2, twoFA: true, role: 'user' },
+  { id: 'u-b', createdDaysAgo: 2, twoFA: false, role: 'user' },
+  { id: 'u-c', createdDaysAgo: 9, twoFA: false, role: 'user' },
 ];
 
 const SERVERS: SeedServer[] = [

@@ -34,4 +34,36 @@ describe('server mirror', () => {
     clock += 1000;
     expect(await names()).toEqual(['A3', 'C']);
   });
+
+  it('lays the live log counts over the stored ones until the store holds figures counted as late', async () => {
+    let clock = 5_000_000;
+    const mirror = createServerMirror(overview, { refreshMs: 1000, overlapMs: 5000, now: () => clock });
+    const at = (seconds: number) => new Date(Date.UTC(2026, 2, 15, 12, 0, seconds)).toISOString();
+    const fact = (logs: number, countedAt: string) => ({ serverId: 'live', logs, photoLogs: 0, days: [], countedAt });
+    const logsOf = async () => (await mirror.knownServers()).find((s) => s._id === 'live')?.logs;
+    await overview.setServer('live', { known: true, name: 'Live' });
+    await overview.setLogCounts(fact(1, at(0)));
+    expect(await logsOf()).toBe(1);
+    // Laid over at once, without waiting for the copy's next refresh.
+    mirror.applyLiveCounts(fact(5, at(10)));
+    expect(await logsOf()).toBe(5);
+    mirror.applyLiveCounts(fact(3, at(8))); // counted before the one held: ignored
+    expect(await logsOf()).toBe(5);
+    // The store's older history fact does not undo it; its later one wins.
+    await overview.setLogCounts(fact(4, at(9)));
+    clock += 1000;
+    expect(await logsOf()).toBe(5);
+    await overview.setLogCounts(fact(6, at(12)));
+    clock += 1000;
+    expect(await logsOf()).toBe(6);
+    // A live fact for a server the copy does not list yet waits for it.
+    mirror.applyLiveCounts({ ...fact(2, at(13)), serverId: 'later' });
+    await overview.setServer('later', { known: true, name: 'Later' });
+    clock += 1000;
+    expect((await mirror.knownServers()).find((s) => s._id === 'later')?.logs).toBe(2);
+    // A deleted server goes with its live figures.
+    await overview.deleteServer('live');
+    clock += 1000;
+    expect(await logsOf()).toBeUndefined();
+  });
 });

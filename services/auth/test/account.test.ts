@@ -17,7 +17,7 @@ describe('POST /auth/register', () => {
     expect(json(res)['message']).toBe('Registered! You can log in now.');
     const stored = await h.store.users.findOne({ usernameLower: username.toLowerCase() });
     expect(stored?.email).toBe(`${username.toLowerCase()}@example.com`);
-    expect(stored?.siteRole).toBe('staff');
+    expect(stored?.siteRole).toBe('user');
     await waitFor(() => eventTypes(h).includes('user.registered.v1') && eventTypes(h).includes('audit.recorded.v1'));
   });
 
@@ -40,7 +40,7 @@ describe('POST /auth/register', () => {
     const mass = await h.app.inject({ method: 'POST', url: '/auth/register', payload: { username, password: 'longenough1', email: `${username}@example.com`, role: 'superadmin' } });
     // Fastify's Ajv strips unknown fields (removeAdditional) or refuses them: either way no superadmin.
     if (mass.statusCode === 201) {
-      expect((await h.store.users.findOne({ usernameLower: username.toLowerCase() }))?.siteRole).toBe('staff');
+      expect((await h.store.users.findOne({ usernameLower: username.toLowerCase() }))?.siteRole).toBe('user');
     } else {
       expect(mass.statusCode).toBe(400);
     }
@@ -60,7 +60,7 @@ describe('POST /auth/login and GET /auth/me', () => {
     const me = await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(body.token) });
     expect(me.statusCode).toBe(200);
     expect(json(me)).toEqual({
-      user: { id: u.id, username: u.username, email: u.email, role: 'staff', two_factor_enabled: false },
+      user: { id: u.id, username: u.username, email: u.email, role: 'user', two_factor_enabled: false },
       servers: [{ id: server.id, name: server.name, role: 'owner' }],
     });
   });
@@ -144,7 +144,7 @@ describe('token revocation', () => {
 
   it('renews a token that expired within the grace (a tab that slept), never one past it or a revoked one', async () => {
     const u = await registerAndLogin(h);
-    const claims = JSON.parse(Buffer.from(u.token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string; role: 'staff'; tv: number };
+    const claims = JSON.parse(Buffer.from(u.token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string; role: 'user'; tv: number };
     const hour = 3600_000;
     const expiredAnHourAgo = signAccessToken(h.keys, claims, 3600, Date.now() - 2 * hour);
     const expiredTwoDaysAgo = signAccessToken(h.keys, claims, 3600, Date.now() - 49 * hour);

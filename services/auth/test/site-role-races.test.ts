@@ -115,7 +115,7 @@ describe('concurrent site-role changes for one user', () => {
   it('a consumed change that changes nothing publishes nothing', async () => {
     const u = await registerAndLogin(h);
     // Already staff: nothing to apply. The real change after it (same key, so delivered after) shows it was consumed.
-    await h.bus.publish([identityMessage(UserSiteRoleChangedEvent, { userId: u.id, role: 'staff' })]);
+    await h.bus.publish([identityMessage(UserSiteRoleChangedEvent, { userId: u.id, role: 'user' })]);
     await h.bus.publish([identityMessage(UserSiteRoleChangedEvent, { userId: u.id, role: 'moderator' })]);
     await waitFor(async () => (await h.store.users.findOne({ _id: u.id }))?.siteRole === 'moderator', 'the moderator role');
     await settled(() => identityMessagesOf(u.id).length);

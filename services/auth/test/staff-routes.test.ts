@@ -17,7 +17,7 @@ afterAll(async () => h.close());
 /** A registered account with the site role, signed in again so its token carries it. */
 async function staff(role: SiteRole, prefix: string = role): Promise<Account> {
   const account = await registerAndLogin(h, prefix);
-  if (role !== 'staff') await promoteUser(h.docs, h.bus, account.username, role);
+  if (role !== 'user') await promoteUser(h.docs, h.bus, account.username, role);
   const login = await h.app.inject({ method: 'POST', url: '/auth/login', payload: { username: account.username, password: account.password } });
   account.token = json<{ token: string }>(login).token;
   return account;
@@ -36,7 +36,7 @@ describe('staff changes of accounts and members (auth routes under /admin)', () 
     const server = await createServer(h, owner);
     const callers: [Account | null, number][] = [
       [null, 401],
-      [await staff('staff'), 403],
+      [await staff('user'), 403],
       [await staff('moderator'), 403],
       [await staff('admin'), 201],
       [await staff('superadmin'), 201],
@@ -65,7 +65,7 @@ describe('staff changes of accounts and members (auth routes under /admin)', () 
     const refused = await put(admin, `/admin/users/${target.id}/role`, { role: 'moderator' });
     expect(refused.statusCode).toBe(400);
     expect(json(refused)['error']).toBe('User must have 2FA enabled to change role');
-    expect((await h.store.users.findOne({ _id: target.id }))?.siteRole).toBe('staff');
+    expect((await h.store.users.findOne({ _id: target.id }))?.siteRole).toBe('user');
     // Unchanged: answered without a change even without 2FA.
     const same = await put(admin, `/admin/users/${target.id}/role`, { role: 'user' });
     expect(json(same)).toEqual({ id: target.id, role: 'user', active: true });
@@ -78,7 +78,7 @@ describe('staff changes of accounts and members (auth routes under /admin)', () 
       ),
     );
     const audit = h.published.filter((m) => m.headers['event-type'] === 'audit.recorded.v1').map((m) => eventData<{ action: string; actorId: string; actorEmail: string; details: { userId?: string } }>(m)).find((e) => e.details.userId === target.id);
-    expect(audit).toMatchObject({ action: 'user.site-role-changed', actorId: admin.id, actorEmail: admin.email, details: { from: 'staff', to: 'moderator' } });
+    expect(audit).toMatchObject({ action: 'user.site-role-changed', actorId: admin.id, actorEmail: admin.email, details: { from: 'user', to: 'moderator' } });
     // The old token carried the old role: it is revoked.
     expect((await h.app.inject({ method: 'GET', url: '/auth/me', headers: bearer(target.token) })).statusCode).toBe(401);
     const again = await put(admin, `/admin/users/${target.id}/role`, { role: 'moderator' });

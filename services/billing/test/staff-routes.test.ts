@@ -16,7 +16,7 @@ const S = 'srv-1';
 let h: Harness;
 let stripe: StripeTestServer;
 
-const STAFF: Readonly<Record<SiteRole, string>> = { staff: 'plain-1', moderator: 'mod-1', admin: 'admin-staff-1', superadmin: 'super-1' };
+const STAFF: Readonly<Record<SiteRole, string>> = { user: 'plain-1', moderator: 'mod-1', admin: 'admin-staff-1', superadmin: 'super-1' };
 
 function put(path: string, role: SiteRole | null, payload: unknown) {
   const request = { method: 'PUT' as const, url: path, payload: payload as object };
@@ -59,7 +59,7 @@ afterEach(async () => {
 describe('PUT /admin/servers/{id}/tier', () => {
   it('anonymous 401; staff and moderator 403; nothing published', async () => {
     expect((await setTier(null, 'pro')).statusCode).toBe(401);
-    for (const role of ['staff', 'moderator'] as const) {
+    for (const role of ['user', 'moderator'] as const) {
       const res = await setTier(role, 'pro');
       expect(res.statusCode).toBe(403);
       expect(res.json().error).toBe('You do not have permission to do this.');
@@ -112,9 +112,9 @@ describe('PUT /admin/servers/{id}/tier', () => {
 });
 
 describe('PUT /admin/servers/{id}/suspend', () => {
-  it('anonymous 401; staff, moderator and admin 403; nothing published', async () => {
+  it('anonymous 401; user, moderator and admin 403; nothing published', async () => {
     expect((await suspend(null, true)).statusCode).toBe(401);
-    for (const role of ['staff', 'moderator', 'admin'] as const) expect((await suspend(role, true)).statusCode).toBe(403);
+    for (const role of ['user', 'moderator', 'admin'] as const) expect((await suspend(role, true)).statusCode).toBe(403);
     await settle();
     expect(facts()).toEqual([]);
   });

@@ -15,7 +15,7 @@ import { createExportLimit } from './domain/exports/export-limit.ts';
 import { createImageUrlSigner } from './domain/image-url.ts';
 import { createLevelColorsRepository } from './domain/level-colors.ts';
 import { startRetention } from './domain/retention.ts';
-import { createServerCounts, startCountsPublisher } from './domain/server-counts.ts';
+import { createServerCounts, startCountsPublisher, startLiveCounts } from './domain/server-counts.ts';
 import { startAuditCopyConsumer } from './events/audit-copy-consumer.ts';
 import { TAIL_SHUTDOWN, createLiveTails } from './domain/tail/live-tails.ts';
 import type { LiveTailOptions } from './domain/tail/live-tails.ts';
@@ -27,6 +27,8 @@ export interface LogsServiceOptions {
   readonly publicPathPrefix?: string;
   /** Period of the logs.server-counts publishing job; default 1 minute. */
   readonly countsEveryMs?: number;
+  /** Period of each replica's logs.server-counts-live facts; default LIVE_COUNTS_EVERY_MS (2 s). */
+  readonly liveCountsEveryMs?: number;
   /** Retention sweep period; default 10 minutes. */
   readonly retentionEveryMs?: number;
   /** The clock of the read side (day windows, image URL expiry, cleanup ages); default Date.now. */
@@ -61,6 +63,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   let auditCopyConsumer: Subscription | null = null;
   let retention: Worker | null = null;
   let countsPublisher: Worker | null = null;
+  let liveCounts: { close(): Promise<void> } | null = null;
   let started = false;
 
   const control: LogsServiceControl = {
@@ -112,6 +115,11 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
       auditCopyConsumer = await startAuditCopyConsumer(deps.bus, auditCopy);
       retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log, counts, players }, options.retentionEveryMs);
       countsPublisher = await startCountsPublisher(deps.jobs, deps.bus, counts, options.countsEveryMs);
+      await deps.bus.ensureTopics([TOPICS.logCountsLive]);
+      liveCounts = startLiveCounts(counts, {
+        ...(options.liveCountsEveryMs === undefined ? {} : { everyMs: options.liveCountsEveryMs }),
+        onError: (error) => deps.log.warn({ err: error }, 'logs: the live counts facts failed; the servers are announced next run'),
+      });
       started = true;
     },
     async stop() {
@@ -129,6 +137,9 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
       const publisher = countsPublisher;
       countsPublisher = null;
       if (publisher) await publisher.close();
+      const live = liveCounts;
+      liveCounts = null;
+      if (live) await live.close();
       await directory.stop();
     },
     async ready() {

@@ -5,25 +5,7 @@
  */
 import Type from 'typebox';
 import type { Static } from 'typebox';
-
-/**
- * Site roles as the admin area names them (spec 001 §4: "Roles: user, moderator, admin, superadmin"). The
- * default role is `staff` everywhere else (tokens, events, /auth/me); the admin calls say `user` for it.
- */
-export const ADMIN_USER_ROLES = ['user', 'moderator', 'admin', 'superadmin'] as const;
-export type AdminUserRole = (typeof ADMIN_USER_ROLES)[number];
-
-type SiteRoleName = 'staff' | 'moderator' | 'admin' | 'superadmin';
-
-export function adminRoleOf(siteRole: SiteRoleName): AdminUserRole {
-  return siteRole === 'staff' ? 'user' : siteRole;
-}
-
-export function siteRoleOf(adminRole: AdminUserRole): SiteRoleName {
-  return adminRole === 'user' ? 'staff' : adminRole;
-}
-
-const AdminUserRoleSchema = Type.Union([Type.Literal('user'), Type.Literal('moderator'), Type.Literal('admin'), Type.Literal('superadmin')]);
+import { SiteRoleSchema } from './identity.ts';
 
 /** Days the admin dashboard covers (spec 001 §9), today (UTC) included; top lists show TOP_SERVERS. */
 export const ADMIN_STATS_DAYS = 7;
@@ -64,7 +46,7 @@ export const AdminUserSchema = Type.Object(
     id: Type.String(),
     email: Type.String(),
     username: Type.String(),
-    role: AdminUserRoleSchema,
+    role: SiteRoleSchema,
     twoFAEnabled: Type.Boolean(),
     serverCount: Type.Integer(),
     active: Type.Boolean(),
@@ -79,7 +61,7 @@ export const AdminUserListSchema = Type.Object({ users: Type.Array(AdminUserSche
 export type AdminUserList = Static<typeof AdminUserListSchema>;
 
 /** PUT /admin/users/{id}/role */
-export const AdminUserRoleBodySchema = Type.Object({ role: AdminUserRoleSchema }, { additionalProperties: false });
+export const AdminUserRoleBodySchema = Type.Object({ role: SiteRoleSchema }, { additionalProperties: false });
 export type AdminUserRoleBody = Static<typeof AdminUserRoleBodySchema>;
 
 /** PUT /admin/users/{id}/active */
@@ -87,7 +69,7 @@ export const AdminUserActiveBodySchema = Type.Object({ active: Type.Boolean() },
 export type AdminUserActiveBody = Static<typeof AdminUserActiveBodySchema>;
 
 /** The answer of both user changes: the account as it is now. */
-export const AdminUserStateSchema = Type.Object({ id: Type.String(), role: AdminUserRoleSchema, active: Type.Boolean() }, { additionalProperties: false });
+export const AdminUserStateSchema = Type.Object({ id: Type.String(), role: SiteRoleSchema, active: Type.Boolean() }, { additionalProperties: false });
 export type AdminUserState = Static<typeof AdminUserStateSchema>;
 
 /** One server (GET /admin/servers). Counts the owners publish; 0 until their first figures arrive. */

@@ -5,9 +5,10 @@
  */
 import Type from 'typebox';
 import type { Static } from 'typebox';
+import { SITE_ROLES } from '../roles.ts';
 
-/** Same values as SITE_ROLES / SERVER_ROLES in roles.ts (this file imports typebox only: browser build). */
-const SiteRoleSchema = Type.Union([Type.Literal('staff'), Type.Literal('moderator'), Type.Literal('admin'), Type.Literal('superadmin')]);
+/** A site role in every answer (/auth/me, the admin area): the one list of roles.ts. */
+export const SiteRoleSchema = Type.Enum(SITE_ROLES);
 const ServerRoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('user')]);
 
 /** The signed-in user as GET /auth/me shows it. */

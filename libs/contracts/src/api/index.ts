@@ -8,7 +8,7 @@ export * from './audit.ts';
 export * from './webhooks.ts';
 export * from './compat.ts';
 export * from './admin.ts';
-export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts';
+export { DEFAULT_SITE_ROLE, FORMER_DEFAULT_SITE_ROLE, SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole, siteRoleFrom } from '../roles.ts';
 export type { ServerRole, SiteRole } from '../roles.ts';
 export * from './backups.ts';
 export * from './log-histogram.ts';

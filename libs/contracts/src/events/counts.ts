@@ -6,6 +6,9 @@
  * - `logs.server-counts` v1 (logs service, TOPICS.logCounts): the server's stored text and photo logs and
  *   its per-day counts over the last LOG_COUNT_DAYS UTC days, published at most once a minute per server
  *   whose logs changed (stored, deleted, evicted, expired).
+ * - `logs.server-counts-live` v1 (logs service, TOPICS.logCountsLive, a stream the bus does not keep): the
+ *   same figures every few seconds per server whose logs changed, so readers are seconds behind, not a
+ *   minute. A reader keeps the fact with the latest countedAt of either event.
  * - `backup.catalog-changed` v1 (backups service, TOPICS.backups): the server's stored backups with their
  *   sizes, published when a backup completes and when one is removed (deleted or rotated out). An empty
  *   list says the server has none.
@@ -41,6 +44,8 @@ export const LogsServerCountsSchema = Type.Object(
 export type LogsServerCounts = Static<typeof LogsServerCountsSchema>;
 
 export const LogsServerCountsEvent = defineEvent({ name: 'logs.server-counts', version: 1, topic: TOPICS.logCounts, schema: LogsServerCountsSchema });
+
+export const LogsServerCountsLiveEvent = defineEvent({ name: 'logs.server-counts-live', version: 1, topic: TOPICS.logCountsLive, schema: LogsServerCountsSchema });
 
 /** Upper bound of one catalog: far above any tier's maxBackups (rotation removes the oldest past it). */
 export const MAX_BACKUP_CATALOG = 1000;

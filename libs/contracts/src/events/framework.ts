@@ -25,6 +25,12 @@ export interface EventDescriptor<S extends TSchema = TSchema> {
   readonly version: number;
   readonly topic: string;
   readonly schema: S;
+  /**
+   * Brings data published under a former vocabulary of this same version to today's (a renamed value), so a
+   * history topic's old events still read. Applied to consumed data before validation; never to published
+   * data, which must be today's. Returns a new value: consumed payloads may be frozen.
+   */
+  readonly upgrade?: (data: unknown) => unknown;
 }
 
 export type EventData<E extends EventDescriptor> = Static<E['schema']>;
@@ -65,8 +71,13 @@ export function eventTypeOf(event: Pick<EventDescriptor, 'name' | 'version'>): s
   return `${event.name}.v${event.version}`;
 }
 
-/** Validates data against the event's schema; the reason names the first failing path. */
+/** Validates consumed data (upgraded first when the event says how) against the event's schema; the reason names the first failing path. */
 export function validateEventData<E extends EventDescriptor>(event: E, data: unknown): ValidationResult<EventData<E>> {
+  return checkEventData(event, event.upgrade === undefined ? data : event.upgrade(data));
+}
+
+/** Validates data as it is, without an upgrade: what a producer publishes must be today's vocabulary. */
+function checkEventData<E extends EventDescriptor>(event: E, data: unknown): ValidationResult<EventData<E>> {
   const validator = validatorOf(event.schema);
   // Check() proves the shape; Static<> of the descriptor's schema is that same shape.
   if (validator.Check(data)) return { ok: true, data: data as EventData<E> };
@@ -80,6 +91,7 @@ export function defineEvent<const N extends string, const V extends number, S ex
   readonly version: V;
   readonly topic: string;
   readonly schema: S;
+  readonly upgrade?: (data: unknown) => unknown;
 }): EventDefinition<N, V, S> {
   if (!/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/.test(spec.name)) {
     throw new Error(`event name must be dotted lowercase words, got ${JSON.stringify(spec.name)}`);
@@ -113,7 +125,7 @@ export function eventMessage<E extends EventDescriptor>(
   options: EventMessageOptions = {},
 ): PublishInput {
   if (options.validate !== false) {
-    const result = validateEventData(event, data);
+    const result = checkEventData(event, data);
     if (!result.ok) throw new TypeError(`refusing to publish invalid event ${result.reason}`);
   }
   const id = options.id ?? randomUUID();

@@ -19,21 +19,31 @@ import Type from 'typebox';
 import type { Static, TSchema } from 'typebox';
 import type { PublishInput } from '@skald/ports';
 import { TOPICS } from '../topics.ts';
+import { DEFAULT_SITE_ROLE, FORMER_DEFAULT_SITE_ROLE, SITE_ROLES } from '../roles.ts';
 import { defineEvent, eventMessage } from './framework.ts';
 import type { EventData, EventDescriptor, EventMessageOptions } from './framework.ts';
 
-export { SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole } from '../roles.ts';
+export { DEFAULT_SITE_ROLE, FORMER_DEFAULT_SITE_ROLE, SERVER_ROLES, SITE_ROLES, isServerRole, isSiteRole, siteRoleFrom } from '../roles.ts';
 export type { ServerRole, SiteRole } from '../roles.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 const IsoTime = Type.String({ minLength: 1, maxLength: 40 });
 const ServerRoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('user')]);
-const SiteRoleSchema = Type.Union([Type.Literal('staff'), Type.Literal('moderator'), Type.Literal('admin'), Type.Literal('superadmin')]);
+const SiteRoleSchema = Type.Enum(SITE_ROLES);
 const TierSchema = Type.String({ minLength: 1, maxLength: 32 });
 const Sha256Hex = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
-function event<const N extends string, S extends TSchema>(name: N, schema: S) {
-  return defineEvent({ name, version: 1, topic: TOPICS.identity, schema });
+function event<const N extends string, S extends TSchema>(name: N, schema: S, upgrade?: (data: unknown) => unknown) {
+  return defineEvent({ name, version: 1, topic: TOPICS.identity, schema, ...(upgrade === undefined ? {} : { upgrade }) });
+}
+
+/**
+ * Events carrying a site role published before the default role was renamed say `staff`: they read as
+ * today's name (TOPICS.identity is replayed from the start by every new consumer group).
+ */
+function withTodaysSiteRole(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || !('role' in data) || data.role !== FORMER_DEFAULT_SITE_ROLE) return data;
+  return { ...data, role: DEFAULT_SITE_ROLE };
 }
 
 export const UserRegisteredEvent = event(
@@ -42,6 +52,7 @@ export const UserRegisteredEvent = event(
     { userId: Id, username: Type.String(), email: Type.String(), role: SiteRoleSchema, createdAt: IsoTime },
     { additionalProperties: false },
   ),
+  withTodaysSiteRole,
 );
 /** Username, e-mail or 2FA state changed (full current values). */
 export const UserUpdatedEvent = event(
@@ -62,6 +73,7 @@ export const UserSessionsRevokedEvent = event(
 export const UserSiteRoleChangedEvent = event(
   'user.site-role-changed',
   Type.Object({ userId: Id, role: SiteRoleSchema }, { additionalProperties: false }),
+  withTodaysSiteRole,
 );
 export const UserActiveChangedEvent = event(
   'user.active-changed',

@@ -13,6 +13,7 @@
  */
 import type { Collection, DocumentStore, EventBus, Subscription } from '@skald/ports';
 import {
+  DEFAULT_SITE_ROLE,
   MembershipAddedEvent,
   MembershipRemovedEvent,
   MembershipRoleChangedEvent,
@@ -28,6 +29,7 @@ import {
   UserSiteRoleChangedEvent,
   UserUpdatedEvent,
   on,
+  siteRoleFrom,
   subscribeEvents,
 } from '@skald/contracts';
 import type { ServerRole, SiteRole } from '@skald/contracts';
@@ -131,7 +133,7 @@ export async function createIdentityReadModel(options: IdentityReadModelOptions)
   async function upsertUser(userId: string, set: Partial<Omit<UserDoc, '_id'>>): Promise<void> {
     const existing = await users.findOne({ _id: userId });
     if (existing === null) {
-      await users.updateOne({ _id: userId }, { $set: { active: true, minTokenVersion: 0, siteRole: 'staff', ...set } }, { upsert: true });
+      await users.updateOne({ _id: userId }, { $set: { active: true, minTokenVersion: 0, siteRole: DEFAULT_SITE_ROLE, ...set } }, { upsert: true });
     } else {
       await users.updateOne({ _id: userId }, { $set: set });
     }
@@ -208,7 +210,8 @@ export async function createIdentityReadModel(options: IdentityReadModelOptions)
       return (await memberships.find({ serverId })).map(toMembershipView);
     },
     async siteRoleOf(userId) {
-      return (await users.findOne({ _id: userId }))?.siteRole ?? null;
+      // Documents written before the default role's rename may still say `staff` (events are upgraded on read).
+      return siteRoleFrom((await users.findOne({ _id: userId }))?.siteRole);
     },
     async emailOf(userId) {
       return (await users.findOne({ _id: userId }))?.email ?? null;

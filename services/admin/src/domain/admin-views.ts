@@ -1,6 +1,5 @@
 /** The admin area's read model in the API's shapes (spec 001 §3; @skald/contracts/api admin.ts). */
-import { tierOf } from '@skald/contracts';
-import { adminRoleOf } from '@skald/contracts/api';
+import { DEFAULT_SITE_ROLE, siteRoleFrom, tierOf } from '@skald/contracts';
 import type { AdminServerDetail, AdminServerList, AdminServerSummary, AdminUser } from '@skald/contracts/api';
 import type { OverviewServer, OverviewUser } from './overview.ts';
 
@@ -9,7 +8,8 @@ export function toAdminUser(user: OverviewUser): AdminUser {
     id: user._id,
     email: user.email,
     username: user.username,
-    role: adminRoleOf(user.siteRole),
+    // Accounts stored before the default role's rename may still say `staff`.
+    role: siteRoleFrom(user.siteRole) ?? DEFAULT_SITE_ROLE,
     twoFAEnabled: user.twoFA,
     serverCount: user.serverCount,
     active: user.active,

@@ -58,6 +58,8 @@ export interface OverviewServer {
   readonly logs?: number;
   readonly photoLogs?: number;
   readonly days?: readonly DayFigures[];
+  /** ISO 8601 time the logs service read logs, photoLogs and days (its countedAt): an older fact is ignored. */
+  readonly countedAt?: string;
   readonly auditCount?: number;
   readonly backups?: readonly StoredBackup[];
   readonly backupCount?: number;
@@ -80,16 +82,29 @@ export interface MemberView {
   readonly role: ServerRole;
 }
 
+/** A server's stored logs as the logs service counted them at countedAt. */
+export type LogCountsFact = Required<Pick<OverviewServer, 'logs' | 'photoLogs' | 'days' | 'countedAt'>> & { readonly serverId: string };
+
 export interface Overview {
   readonly users: Collection<OverviewUser>;
   readonly servers: Collection<OverviewServer>;
   registerUser(data: { userId: string; email: string; username: string; role: SiteRole; createdAt: string }): Promise<void>;
   updateUser(userId: string, set: Partial<Pick<OverviewUser, 'email' | 'username' | 'siteRole' | 'twoFA' | 'active' | 'lastLoginAt'>>): Promise<void>;
   setServer(serverId: string, set: Omit<OverviewServer, '_id'>): Promise<void>;
+  /**
+   * The logs service's figures for a server (logs.server-counts), unless the server holds figures counted
+   * later (a redelivery, or two consumers of the group handling a server's facts out of order).
+   */
+  setLogCounts(fact: LogCountsFact): Promise<void>;
   deleteServer(serverId: string): Promise<void>;
   setMember(serverId: string, userId: string, role: ServerRole): Promise<void>;
   removeMember(serverId: string, userId: string): Promise<void>;
   membersOf(serverId: string): Promise<MemberView[]>;
+}
+
+/** Whether ISO 8601 time `a` (as toISOString writes it: one format, so text order is time order) is after `b`. */
+export function isLater(a: string, b: string): boolean {
+  return a > b;
 }
 
 /** The UTC day of an ISO time ('' when it is not one). */
@@ -128,6 +143,11 @@ export async function createOverview(docs: DocumentStore): Promise<Overview> {
     },
     async setServer(serverId, set) {
       await servers.updateOne({ _id: serverId }, { $set: { ...set, changedAt: Date.now() } }, { upsert: true });
+    },
+    async setLogCounts({ serverId, ...counts }) {
+      const held = (await servers.findOne({ _id: serverId }))?.countedAt;
+      if (held !== undefined && isLater(held, counts.countedAt)) return;
+      await servers.updateOne({ _id: serverId }, { $set: { ...counts, changedAt: Date.now() } }, { upsert: true });
     },
     async deleteServer(serverId) {
       const gone = await members.find({ serverId });

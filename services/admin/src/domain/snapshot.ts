@@ -5,8 +5,8 @@
  * model: at 5,000 servers that costs more than a request should pay on every 10-second poll of every open
  * staff tab. Each replica keeps its latest answer and rebuilds it in the background once it is older than
  * maxAgeMs, so a request pays the build only when there is no answer yet (the first one after start). The
- * figures are then at most maxAgeMs plus one build older than the read model, which is itself up to a minute
- * behind the logs (their counts facts): the dashboard does not promise more.
+ * figures are then at most maxAgeMs plus one build older than the read model, which is itself seconds behind
+ * its owners' facts: the dashboard does not promise more.
  */
 export interface Snapshot<T> {
   get(): Promise<T>;

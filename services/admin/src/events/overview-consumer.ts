@@ -2,6 +2,7 @@
  * Feeds the admin area's read model (domain/overview.ts) from the facts their owners publish: auth's and
  * billing's identity facts, the logs service's counts and the backups service's catalogs. One group over
  * the three topics; each is a history topic, so a group added later starts from every server's last value.
+ * (The logs service's live counts are observed by every replica instead: live-counts-observer.ts.)
  */
 import {
   BackupCatalogChangedEvent,
@@ -55,7 +56,7 @@ export function startOverviewConsumer(bus: EventBus, overview: Overview): Promis
       on(MembershipAddedEvent, (d) => overview.setMember(d.serverId, d.userId, d.role)),
       on(MembershipRoleChangedEvent, (d) => overview.setMember(d.serverId, d.userId, d.role)),
       on(MembershipRemovedEvent, (d) => overview.removeMember(d.serverId, d.userId)),
-      on(LogsServerCountsEvent, (d) => overview.setServer(d.serverId, { logs: d.logs, photoLogs: d.photoLogs, days: d.days })),
+      on(LogsServerCountsEvent, (d) => overview.setLogCounts(d)),
       on(BackupCatalogChangedEvent, (d) =>
         overview.setServer(d.serverId, {
           backups: d.backups,

@@ -53,7 +53,7 @@ export async function registerServerRoutes(app: FastifyInstance, deps: AdminRout
       schema: {
         tags,
         summary: 'Every server with its figures (staff: moderator and up)',
-        description: 'Newest first. Counts as their owners last published them (logs: at most a minute old); 0 before the first figures. At most a few seconds older than the read model.',
+        description: 'Newest first. Counts as their owners last published them (logs: at most a few seconds old); 0 before the first figures. At most a few seconds older than the read model.',
         response: { 200: AdminServerListSchema, ...STAFF_ERRORS },
       },
     },

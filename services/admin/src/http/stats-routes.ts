@@ -19,7 +19,7 @@ export async function registerStatsRoutes(app: FastifyInstance, deps: AdminRoute
         tags: ['admin'],
         summary: 'Totals, 2FA adoption, the last 7 days and the top servers (staff: moderator and up)',
         description:
-          "From the admin area's read model: log counts as the logs service last published them (at most a minute old), accounts and servers from auth's facts; servers and account counts are at most a few seconds older than the read model. " +
+          "From the admin area's read model: log counts as the logs service last published them (at most a few seconds old), accounts and servers from auth's facts; servers and account counts are at most a few seconds older than the read model. " +
           'Series: the last 7 UTC days, oldest first, missing days 0. serversWithoutLogs: servers with no stored text log.',
         response: { 200: AdminStatsSchema, ...STAFF_ERRORS },
       },

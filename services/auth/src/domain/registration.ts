@@ -1,7 +1,7 @@
 /** Sign-up (spec 000 §2): every new account is a staff user without 2FA. */
 import { randomUUID } from 'node:crypto';
 import { DuplicateKeyError } from '@skald/ports';
-import { UserRegisteredEvent, identityMessage } from '@skald/contracts';
+import { DEFAULT_SITE_ROLE, UserRegisteredEvent, identityMessage } from '@skald/contracts';
 import { HttpError } from '@skald/service-kit';
 import type { AuthContext } from './context.ts';
 import { hashPassword } from './passwords.ts';
@@ -30,7 +30,7 @@ export async function registerUser(ctx: Pick<AuthContext, 'store' | 'events' | '
     usernameLower,
     email,
     passwordHash: await hashPassword(input.password, ctx.passwordCost),
-    siteRole: 'staff',
+    siteRole: DEFAULT_SITE_ROLE,
     active: true,
     tokenVersion: 0,
     twoFactorEnabled: false,
@@ -51,7 +51,7 @@ export async function registerUser(ctx: Pick<AuthContext, 'store' | 'events' | '
     throw err;
   }
   await ctx.events.publish(
-    [identityMessage(UserRegisteredEvent, { userId: user._id, username: user.username, email, role: 'staff', createdAt: user.createdAt })],
+    [identityMessage(UserRegisteredEvent, { userId: user._id, username: user.username, email, role: DEFAULT_SITE_ROLE, createdAt: user.createdAt })],
     { actorId: user._id, actorEmail: email, serverId: null, action: 'user.registered', details: { username: user.username } },
   );
   return user;

@@ -1,5 +1,5 @@
 /**
- * Site roles (staff default, moderator, admin, superadmin). The role travels inside access tokens, so
+ * Site roles (user by default, moderator, admin, superadmin: SITE_ROLES). The role travels inside access tokens, so
  * every real change of it also revokes the user's tokens (a demotion must take effect at once).
  *
  * Two ways in, kept apart on purpose:

@@ -11,9 +11,9 @@
  * every request, the other services apply user.sessions-revoked / user.active-changed), and sign-in answers
  * 403 'This account is disabled.' until staff enable the account again.
  */
-import { UserActiveChangedEvent, UserSessionsRevokedEvent, identityMessage } from '@skald/contracts';
+import { SITE_ROLES, UserActiveChangedEvent, UserSessionsRevokedEvent, identityMessage } from '@skald/contracts';
 import type { SiteRole } from '@skald/contracts';
-import { TWO_FA_REQUIRED_FOR_ROLE, adminRoleOf } from '@skald/contracts/api';
+import { TWO_FA_REQUIRED_FOR_ROLE } from '@skald/contracts/api';
 import type { AdminUserState } from '@skald/contracts/api';
 import { HttpError } from '@skald/service-kit';
 import type { AuthContext } from './context.ts';
@@ -25,12 +25,13 @@ export const OWN_ACCOUNT = 'You cannot change your own role or status.';
 export const ACCOUNT_OUTRANKS = 'You cannot change an account with a role at or above your own.';
 export const ROLE_ABOVE_OWN = 'You cannot give a role above your own.';
 
-const RANK: Record<SiteRole, number> = { staff: 0, moderator: 1, admin: 2, superadmin: 3 };
+/** SITE_ROLES lists the roles lowest first. */
+const rank = (role: SiteRole): number => SITE_ROLES.indexOf(role);
 
 type StaffContext = Pick<AuthContext, 'store' | 'events'>;
 
 function stateOf(user: UserDoc): AdminUserState {
-  return { id: user._id, role: adminRoleOf(user.siteRole), active: user.active };
+  return { id: user._id, role: user.siteRole, active: user.active };
 }
 
 /** The account the staff member may change: 404 unknown, 403 their own or one at or above their rank (superadmin excepted). */
@@ -38,13 +39,13 @@ async function changeableAccount(ctx: StaffContext, actor: UserDoc, userId: stri
   const target = await ctx.store.users.findOne({ _id: userId });
   if (target === null) throw new HttpError(404, USER_NOT_FOUND);
   if (target._id === actor._id) throw new HttpError(403, OWN_ACCOUNT);
-  if (actor.siteRole !== 'superadmin' && RANK[target.siteRole] >= RANK[actor.siteRole]) throw new HttpError(403, ACCOUNT_OUTRANKS);
+  if (actor.siteRole !== 'superadmin' && rank(target.siteRole) >= rank(actor.siteRole)) throw new HttpError(403, ACCOUNT_OUTRANKS);
   return target;
 }
 
 export async function changeSiteRole(ctx: StaffContext, actor: UserDoc, userId: string, role: SiteRole): Promise<AdminUserState> {
   const target = await changeableAccount(ctx, actor, userId);
-  if (RANK[role] > RANK[actor.siteRole]) throw new HttpError(403, ROLE_ABOVE_OWN);
+  if (rank(role) > rank(actor.siteRole)) throw new HttpError(403, ROLE_ABOVE_OWN);
   if (target.siteRole === role) return stateOf(target);
   if (!target.twoFactorEnabled) throw new HttpError(400, TWO_FA_REQUIRED_FOR_ROLE);
   return stateOf(await setSiteRole(ctx, target, role, { id: actor._id, email: actor.email }));

@@ -4,6 +4,7 @@
  * AES-GCM sealed, API keys, reset tokens and 2FA pre-tokens are SHA-256 hashes.
  */
 import type { Collection, DocumentStore, GuardedUpdate } from '@skald/ports';
+import { DEFAULT_SITE_ROLE, FORMER_DEFAULT_SITE_ROLE } from '@skald/contracts';
 import type { ServerRole, SiteRole } from '@skald/contracts';
 
 export interface UserDoc {
@@ -94,11 +95,15 @@ export interface AuthStore {
 }
 
 export async function openAuthStore(docs: DocumentStore): Promise<AuthStore> {
+  const users = await docs.collection<UserDoc>(AUTH_COLLECTIONS.users, [
+    { fields: ['usernameLower'], unique: true },
+    { fields: ['email'], unique: true },
+  ]);
+  // Accounts stored before the default site role was renamed say `staff`: renamed here, at every open (a no-op
+  // once done; any replica may run it). Tokens and events with the former name read as today's (siteRoleFrom).
+  await users.updateMany({ siteRole: FORMER_DEFAULT_SITE_ROLE }, { $set: { siteRole: DEFAULT_SITE_ROLE } });
   return {
-    users: await docs.collection<UserDoc>(AUTH_COLLECTIONS.users, [
-      { fields: ['usernameLower'], unique: true },
-      { fields: ['email'], unique: true },
-    ]),
+    users,
     servers: await docs.collection<ServerDoc>(AUTH_COLLECTIONS.servers, [
       { fields: ['nameLower'], unique: true },
       { fields: ['keyHash'], unique: true },

@@ -19,9 +19,8 @@ import {
   AdminUserStateSchema,
   EMAIL_AND_ROLE_REQUIRED,
   MessageAnswerSchema,
-  siteRoleOf,
 } from '@skald/contracts/api';
-import { isServerRole } from '@skald/contracts';
+import { DEFAULT_SITE_ROLE, SITE_ROLES, isServerRole } from '@skald/contracts';
 import type { ServerRole } from '@skald/contracts';
 import { HttpError, requireSiteRole } from '@skald/service-kit';
 import { addServerUser, changeServerUserRole, removeServerUser } from '../domain/memberships.ts';
@@ -62,14 +61,15 @@ export async function registerStaffRoutes(app: FastifyInstance, deps: AuthRouteD
         tags,
         summary: "Change a user's site role (staff: admin, superadmin)",
         description:
-          "Roles user (the default), moderator, admin, superadmin. The user must have 2FA enabled (400 'User must have 2FA enabled to change role'); the same role again changes nothing. " +
+          `Roles ${SITE_ROLES.join(', ')} (${DEFAULT_SITE_ROLE}: every account's, the default). ` +
+          "The user must have 2FA enabled (400 'User must have 2FA enabled to change role'); the same role again changes nothing. " +
           'Not one\'s own account; an admin changes only accounts below admin and gives at most admin. The user\'s sessions end (the role travels in the token).',
         params: ServerParams,
         body: AdminUserRoleBodySchema,
         response: { 200: AdminUserStateSchema, ...refusals },
       },
     },
-    async (request) => changeSiteRole(deps, await deps.currentUser(request), request.params.id, siteRoleOf(request.body.role)),
+    async (request) => changeSiteRole(deps, await deps.currentUser(request), request.params.id, request.body.role),
   );
 
   typed.put(

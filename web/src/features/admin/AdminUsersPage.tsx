@@ -1,4 +1,4 @@
-import { ADMIN_USER_ROLES, type AdminUser, type AdminUserRole } from '@skald/contracts/api';
+import { SITE_ROLES, type AdminUser, type SiteRole } from '@skald/contracts/api';
 import { Alert, Button, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../app/errors.ts';
@@ -29,7 +29,7 @@ export default function AdminUsersPage() {
     }
   };
 
-  const changeRole = (user: AdminUser, role: AdminUserRole) => {
+  const changeRole = (user: AdminUser, role: SiteRole) => {
     if (role === user.role) return;
     void run(user, () => setRole({ userId: user.id, role }).unwrap(), ADMIN_TEXT.roleUpdated, ADMIN_TEXT.roleFailed, true);
   };
@@ -78,9 +78,9 @@ export default function AdminUsersPage() {
                           value={user.role}
                           disabled={!user.twoFAEnabled || rowBusy}
                           title={user.twoFAEnabled ? undefined : ADMIN_TEXT.needs2FA}
-                          onChange={(e) => changeRole(user, e.target.value as AdminUserRole)}
+                          onChange={(e) => changeRole(user, e.target.value as SiteRole)}
                         >
-                          {ADMIN_USER_ROLES.map((r) => (
+                          {SITE_ROLES.map((r) => (
                             <option key={r} value={r}>
                               {r}
                             </option>

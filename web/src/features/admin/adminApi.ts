@@ -11,9 +11,9 @@ import type {
   AdminStats,
   AdminTierList,
   AdminUserList,
-  AdminUserRole,
   AdminUserState,
   MessageAnswer,
+  SiteRole,
   StaffServerState,
 } from '@skald/contracts/api';
 import { apiSlice } from '../../app/api.ts';
@@ -33,7 +33,7 @@ export const adminApi = apiSlice.enhanceEndpoints({ addTagTypes: ['AdminUsers', 
   endpoints: (build) => ({
     adminStats: build.query<AdminStats, undefined>({ query: () => '/admin/stats' }),
     adminUsers: build.query<AdminUserList, undefined>({ query: () => '/admin/users', providesTags: ['AdminUsers'] }),
-    setUserRole: build.mutation<AdminUserState, { userId: string; role: AdminUserRole }>({
+    setUserRole: build.mutation<AdminUserState, { userId: string; role: SiteRole }>({
       query: ({ userId, role }) => ({ url: `/admin/users/${enc(userId)}/role`, method: 'PUT', body: { role } }),
       invalidatesTags: ['AdminUsers'],
     }),

@@ -48,7 +48,7 @@ export function sidebarGroups(role: string | null | undefined, usage: Pick<Serve
   })).filter((group) => group.entries.length > 0);
 }
 
-/** The site roles that reach the staff admin area; `staff`, every account's default role, does not. */
+/** The site roles that reach the staff admin area; `user`, every account's default role, does not. */
 export const STAFF_ROLES: readonly SiteRole[] = ['moderator', 'admin', 'superadmin'];
 
 export function isStaffRole(role: string | null | undefined): boolean {
