@@ -103,8 +103,6 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   let skald: SkaldProcess;
   let dataDir: string;
   let token: string;
-  /** Whether this Skald takes a log's own `timestamp`; the resource's switch follows it (see beforeAll). */
-  let timestampAccepted = false;
 
   /** A server whose key ingestion already accepts (it arrives through the identity events). */
   async function readyServer(name: string): Promise<{ id: string; api_key: string }> {
@@ -117,7 +115,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   }
 
   function harnessEnv(apiKey: string): Record<string, string> {
-    return { SKALD_URL: `${skald.baseUrl}/`, SKALD_API_KEY: apiKey, SKALD_SEND_TIMESTAMP: timestampAccepted ? '1' : '0' };
+    return { SKALD_URL: `${skald.baseUrl}/`, SKALD_API_KEY: apiKey };
   }
 
   /** Every text log of the server but the warm-up, page by page (newest first). */
@@ -146,9 +144,8 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     return found[0]!;
   }
 
-  /** When Skald takes the field: each stored log's time is the time the resource sent with it. */
+  /** Each stored log's time is the time the resource sent with it. */
   function expectOwnTimes(logs: readonly ApiLog[], requests: readonly HarnessRequest[]): void {
-    if (!timestampAccepted) return;
     const sent = requests.flatMap((r) => (r.status === 201 ? (r.sent ?? []) : []));
     expect(sent.length).toBeGreaterThan(0);
     for (const log of sent) {
@@ -163,17 +160,14 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     skald = spawnSkald('all-in-one', await freePort(), { TARGET: 'all', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     await waitForOk(skald, '/api/health', 60_000);
     token = await registerAndLogin(skald.baseUrl, 'fivemowner');
+    // The resource sends each log's time (Config.SendTimestamp, on by default) and this Skald takes it; the
+    // resource dropping it for a Skald that refuses the field is tested below with a fake older Skald.
     const probe = await readyServer('Timestamp probe');
-    // The resource sends each log's time by default (Config.SendTimestamp) and drops it for a Skald that
-    // refuses the field (tested below with a fake older Skald). Against this Skald the scenarios run with
-    // the switch as this Skald needs it, so their request counts hold either way.
     const res = await api<{ field?: string }>(skald.baseUrl, 'POST', '/api/logs', {
       headers: { 'x-api-key': probe.api_key },
       body: [{ message: 'timestamp probe', type: 'Setup', timestamp: new Date().toISOString() }],
     });
-    if (res.status === 201) timestampAccepted = true;
-    else if (res.status === 400 && res.body.field === '[0].timestamp') console.log('this Skald does not take a log\'s timestamp yet: the scenarios run with Config.SendTimestamp = false');
-    else throw new Error(`timestamp probe answered ${res.status}: ${JSON.stringify(res.body)}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
   }, 120_000);
 
   afterAll(async () => {
