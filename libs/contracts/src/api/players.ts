@@ -116,3 +116,33 @@ export type PlayerLogPage = Static<typeof PlayerLogPageSchema>;
 /** DELETE /players/{id} (owner): how many logs (text and photo) were erased with the player. */
 export const PlayerErasedSchema = Type.Object({ erased: Type.Integer() }, { additionalProperties: false });
 export type PlayerErased = Static<typeof PlayerErasedSchema>;
+
+/** Metadata keys whose string value names the player of its object (docs/PLAYERS.md, "Name"). */
+export const PLAYER_NAME_KEYS = ['name', 'playerName', 'player_name', 'player'] as const;
+
+/** Characters that end an identifier inside a text (docs/PLAYERS.md): a string holding one is not one identifier. */
+const IDENTIFIER_SEPARATORS = ',;()[]{}<>"\'`|*';
+
+/** Sentence punctuation the extraction drops after an identifier: a string ending in one is not exactly one. */
+const IDENTIFIER_TRAILING = '.:!?';
+
+/**
+ * `value` as an identifier when the whole string is exactly one (`License:abc` → `license:abc`, the kind lower
+ * case, the value as written), else null. The same rule as the logs service's extraction of a string that is
+ * nothing but an identifier: a known kind, a non-empty value of printable ASCII without separators, no
+ * trailing sentence punctuation, at most MAX_IDENTIFIER_LENGTH characters. Screens use it to link an
+ * identifier shown in a log to its player, so it links only what the service recorded.
+ */
+export function identifierOf(value: string): string | null {
+  if (value.length > MAX_IDENTIFIER_LENGTH) return null;
+  const colon = value.indexOf(':');
+  if (colon <= 0 || colon === value.length - 1) return null;
+  const kind = value.slice(0, colon).toLowerCase();
+  if (!(IDENTIFIER_KINDS as readonly string[]).includes(kind)) return null;
+  for (let i = colon + 1; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e || IDENTIFIER_SEPARATORS.includes(value[i]!)) return null;
+  }
+  if (IDENTIFIER_TRAILING.includes(value[value.length - 1]!)) return null;
+  return kind + value.slice(colon);
+}
