@@ -67,6 +67,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: '*', pattern: '/manage', service: 'auth' },
   // Later issues: webhooks, backups, billing, admin (audit logs and exports land with the admin service).
   { methods: '*', pattern: '/webhooks', service: 'webhooks' },
+  { methods: '*', pattern: '/alerts', service: 'webhooks', note: 'alert rules (docs/ALERTS.md)' },
   { methods: '*', pattern: '/backups', service: 'backups' },
   { methods: '*', pattern: '/tiers', service: 'billing' },
   { methods: '*', pattern: '/billing', service: 'billing' },

@@ -25,6 +25,7 @@ function tier(index: number): ApiTier {
     maxExportsPerMonth: 5 * (index + 1),
     maxWebhooks: index,
     maxBackups: index,
+    maxAlertRules: index,
   };
 }
 const TIERS: TierList = KEYS.map((_, i) => tier(i));

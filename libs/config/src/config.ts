@@ -96,6 +96,8 @@ export interface SkaldConfig {
   readonly outboundAllowedHosts: readonly string[];
   /** WEBHOOK_MAX_ATTEMPTS and WEBHOOK_RETRY_BASE_MS (the webhooks service's retry schedule). */
   readonly webhookDelivery: WebhookDeliverySettings;
+  /** ALERT_MIN_WINDOW_SECONDS (the webhooks service's alert rules); default 60. */
+  readonly alerts: { readonly minWindowSeconds: number };
   /** Upstream base URLs for the gateway in distributed mode. */
   readonly serviceUrls: Readonly<Record<ServiceKey, string>>;
   /** SUPPORT_EMAIL: shown on the public pages (the gateway's GET /api/public-config); absent when unset. */

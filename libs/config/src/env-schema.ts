@@ -92,6 +92,8 @@ export const EnvSchema = Type.Object({
   WEBHOOK_MAX_ATTEMPTS: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'an integer between 1 and 20' })),
   /** First webhook retry delay; each later one is 4 times longer (capped at 1 h), with ±20 % jitter. */
   WEBHOOK_RETRY_BASE_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 3600000, description: 'an integer between 10 and 3600000' })),
+  /** The shortest window an alert rule may have (docs/ALERTS.md); the product's floor is 60 s, an operator may lower it. */
+  ALERT_MIN_WINDOW_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, description: 'an integer between 1 and 86400' })),
   STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
   STRIPE_WEBHOOK_SECRET: Type.Optional(nonEmpty),
   /** Another Stripe-compatible host for the client (stripe-mock, a local test server); default Stripe's API. */

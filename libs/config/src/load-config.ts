@@ -207,6 +207,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     outboundAllowedHosts: splitList(raw.OUTBOUND_ALLOWED_HOSTS),
     ...(raw.SUPPORT_EMAIL ? { supportEmail: raw.SUPPORT_EMAIL } : {}),
     webhookDelivery: { maxAttempts: raw.WEBHOOK_MAX_ATTEMPTS ?? 6, retryBaseMs: raw.WEBHOOK_RETRY_BASE_MS ?? 5_000 },
+    alerts: { minWindowSeconds: raw.ALERT_MIN_WINDOW_SECONDS ?? 60 },
     ...(raw.STRIPE_SECRET_KEY
       ? {
           stripe: {

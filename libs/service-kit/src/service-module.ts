@@ -40,6 +40,8 @@ export interface ServiceDeps {
   readonly outbound: OutboundGuard;
   /** The webhooks service's retry schedule (WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_BASE_MS); other services get none. */
   readonly webhookDelivery?: { readonly maxAttempts: number; readonly retryBaseMs: number };
+  /** The webhooks service's alert rules (ALERT_MIN_WINDOW_SECONDS); other services get none. */
+  readonly alerts?: { readonly minWindowSeconds: number };
   /** The billing service's payment provider (Stripe), null or absent when not configured; other services get none. */
   readonly payments?: Payments | null;
   /** The logs service's player store (docs/PLAYERS.md); other services get none. */

@@ -11,13 +11,19 @@ import { authPlugin, createAuditPublisher, createIdentityReadModel, createSecret
 import type { OutboundGuard, ServiceDeps, ServiceFactory, ServiceModule } from '@skald/service-kit';
 import { DELIVERY_DEFAULTS } from './domain/delivery.ts';
 import type { DeliveryJob, DeliverySettings } from './domain/delivery.ts';
+import { createAlertEvaluator } from './domain/alerts/alert-evaluator.ts';
+import { createAlertStore } from './domain/alerts/alert-store.ts';
 import { createPendingLogs } from './domain/pending-logs.ts';
 import { createSeenFields } from './domain/seen-fields.ts';
 import { createWebhookStore } from './domain/webhook-store.ts';
 import { startWebhooksWorker } from './domain/worker.ts';
 import { createWebhookAudit } from './events/audit.ts';
+import { startAlertConsumer } from './events/alert-consumer.ts';
 import { startBatchConsumer } from './events/batch-consumer.ts';
 import { registerWebhooksRoutes } from './http/routes.ts';
+
+/** Alert rules need time to pass to resolve or fire on silence: evaluated this often (rule windows are 60 s and more). */
+export const ALERT_TICK_MS = 5_000;
 
 export interface WebhooksServiceOptions {
   /** Retry schedule, concurrency and timeouts; default DELIVERY_DEFAULTS with deps.webhookDelivery over it. */
@@ -26,6 +32,12 @@ export interface WebhooksServiceOptions {
   readonly outbound?: OutboundGuard;
   /** The clock of delivery state and dead letters; default Date.now. */
   readonly now?: () => number;
+  /** How often alert rules are evaluated without logs (resolves, absences); default ALERT_TICK_MS. */
+  readonly alertTickMs?: number;
+  /** The shortest rule window; default deps.alerts.minWindowSeconds (ALERT_MIN_WINDOW_SECONDS), else 60. */
+  readonly alertMinWindowSeconds?: number;
+  /** Called after each evaluation tick of the alert rules (tests count ticks instead of sleeping). */
+  readonly onAlertTick?: () => void;
   /** Called after each successful queued delivery (benchmarks). */
   readonly onDelivered?: (job: DeliveryJob) => void;
 }
@@ -45,7 +57,11 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
   const seen = await createSeenFields(deps.docs);
   const pending = await createPendingLogs(deps.docs);
   const audit = createWebhookAudit(createAuditPublisher({ bus: deps.bus, directory }));
+  const alerts = await createAlertStore(deps.docs);
+  const evaluator = createAlertEvaluator({ alerts, webhooks: store, directory, jobs: deps.jobs, publicUrl: deps.publicUrl, log: deps.log, now });
+  const minWindowSeconds = options.alertMinWindowSeconds ?? deps.alerts?.minWindowSeconds ?? 60;
   let consumer: Subscription | null = null;
+  let alertConsumer: Subscription | null = null;
   let worker: Worker | null = null;
   let started = false;
 
@@ -62,6 +78,8 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
         settings,
         log: deps.log,
         now,
+        alerts: options.onAlertTick ? { ...evaluator, tick: async () => (await evaluator.tick(), options.onAlertTick!()) } : evaluator,
+        alertTickMs: options.alertTickMs ?? ALERT_TICK_MS,
         ...(options.onDelivered ? { onDelivered: options.onDelivered } : {}),
       });
     },
@@ -77,13 +95,14 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
     ...control,
     async routes(app: FastifyInstance) {
       await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
-      await registerWebhooksRoutes(app, { directory, store, seen, guard, send: settings, audit, log: deps.log, now });
+      await registerWebhooksRoutes(app, { directory, store, seen, guard, send: settings, audit, log: deps.log, now, alerts, minWindowSeconds, publicUrl: deps.publicUrl });
     },
     async start() {
       await directory.start();
       await deps.bus.ensureTopics([TOPICS.logsIngested, TOPICS.audit]);
       await control.startWorker();
       consumer = await startBatchConsumer(deps.bus, { directory, store, seen, pending, jobs: deps.jobs, gatherMs: settings.gatherMs, now });
+      alertConsumer = await startAlertConsumer(deps.bus, evaluator);
       started = true;
     },
     async stop() {
@@ -91,11 +110,14 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
       const current = consumer;
       consumer = null;
       if (current) await current.stop();
+      const currentAlerts = alertConsumer;
+      alertConsumer = null;
+      if (currentAlerts) await currentAlerts.stop();
       await control.stopWorker();
       await directory.stop();
     },
     async ready() {
-      return started && consumer !== null && worker !== null;
+      return started && consumer !== null && alertConsumer !== null && worker !== null;
     },
   };
 }

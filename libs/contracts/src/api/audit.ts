@@ -26,6 +26,11 @@ export const SERVER_AUDIT_ACTIONS = [
   'webhook.replayed',
   /** Dead letters removed without sending them (one or all). */
   'webhook.dead-letters-cleared',
+  /** Alert rules (docs/ALERTS.md); details: the rule's id and kind. */
+  'alert.created',
+  'alert.updated',
+  'alert.deleted',
+  'alert.tested',
   'backup.settings-saved',
   'backup.created',
   'backup.downloaded',

@@ -32,6 +32,8 @@ export const ApiTierSchema = Type.Object(
     maxExportsPerMonth: Type.Integer(),
     maxWebhooks: Type.Integer(),
     maxBackups: Type.Integer(),
+    /** Alert rules per server (docs/ALERTS.md). */
+    maxAlertRules: Type.Integer(),
   },
   { additionalProperties: false },
 );

@@ -14,3 +14,4 @@ export * from './backups.ts';
 export * from './log-histogram.ts';
 export * from './validation-messages.ts';
 export * from './players.ts';
+export * from './alerts.ts';
