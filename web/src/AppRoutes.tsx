@@ -16,6 +16,8 @@ const ResetPasswordPage = lazy(() => import('./features/auth/ResetPasswordPage.t
 const DashboardPage = lazy(() => import('./features/dashboard/DashboardPage.tsx'));
 const LogsPage = lazy(() => import('./features/logs/LogsPage.tsx'));
 const PhotoLogsPage = lazy(() => import('./features/photologs/PhotoLogsPage.tsx'));
+const PlayersPage = lazy(() => import('./features/players/PlayersPage.tsx'));
+const PlayerPage = lazy(() => import('./features/players/PlayerPage.tsx'));
 const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
 const AuditLogsPage = lazy(() => import('./features/audit/AuditLogsPage.tsx'));
 const ExportsPage = lazy(() => import('./features/exports/ExportsPage.tsx'));
@@ -60,6 +62,7 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/dashboard': DashboardPage,
   '/logs': LogsPage,
   '/photologs': PhotoLogsPage,
+  '/players': PlayersPage,
   '/billing': BillingPage,
   '/settings': SettingsPage,
   '/server-users': ServerUsersPage,
@@ -92,6 +95,8 @@ export function AppRoutes() {
             const page = Page ? <Page /> : <NotAvailablePage title={title} />;
             return <Route key={path} path={path} element={minRole === 'user' ? page : <RequireServerRole minRole={minRole}>{page}</RequireServerRole>} />;
           })}
+          {/* A player's page, under the Players screen (members of every role, as /players). */}
+          <Route path="/players/:playerId" element={<PlayerPage />} />
           <Route path="/create-server" element={<CreateServerPage />} />
           <Route path="/user-settings" element={<UserSettingsPage />} />
         </Route>

@@ -1,4 +1,5 @@
 import type { ApiLog, LevelColor } from '@skald/contracts/api';
+import { resolveApiUrl } from '../../app/api.ts';
 import { Highlight } from '../common/Highlight.tsx';
 import { LogMetadata } from './LogMetadata.tsx';
 
@@ -7,8 +8,32 @@ export function formatTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
 
-/** One log, coloured by its level (neutral until the colours load): time, LEVEL, message, '[Type: x] via resource', metadata. */
-export function LogCard({ log, color, highlight }: { log: ApiLog; color: LevelColor | undefined; highlight?: string | undefined }) {
+interface Props {
+  log: ApiLog;
+  color: LevelColor | undefined;
+  highlight?: string | undefined;
+  /** A photo log's thumbnail opens the photo viewer through this; without it, it links to the image. */
+  onOpenPhoto?: (() => void) | undefined;
+}
+
+/** A photo log's thumbnail (the image when it has none); a text log has neither. */
+function PhotoThumbnail({ log, onOpen }: { log: ApiLog; onOpen: (() => void) | undefined }) {
+  const thumb = log.thumb_path ?? log.image_path;
+  if (log.log_type !== 'photo' || !thumb) return null;
+  const image = <img src={resolveApiUrl(thumb)} alt={log.message} loading="lazy" />;
+  return onOpen ? (
+    <button type="button" className="photo-frame log-card-photo" onClick={onOpen} aria-label={`Open photo: ${log.message}`}>
+      {image}
+    </button>
+  ) : (
+    <a className="photo-frame log-card-photo" href={resolveApiUrl(log.image_path ?? thumb)} target="_blank" rel="noreferrer" aria-label={`Open photo: ${log.message}`}>
+      {image}
+    </a>
+  );
+}
+
+/** One log, coloured by its level (neutral until the colours load): time, LEVEL, message, '[Type: x] via resource', a photo log's thumbnail, metadata. */
+export function LogCard({ log, color, highlight, onOpenPhoto }: Props) {
   return (
     <article className="log-card" style={color && { background: color.bg_color, color: color.text_color }} data-testid="log-card">
       <header className="log-card-head">
@@ -21,6 +46,7 @@ export function LogCard({ log, color, highlight }: { log: ApiLog; color: LevelCo
       <p className="log-origin">
         [Type: {log.type}] via {log.resource}
       </p>
+      <PhotoThumbnail log={log} onOpen={onOpenPhoto} />
       <LogMetadata metadata={log.metadata} highlight={highlight} />
     </article>
   );

@@ -1,20 +1,57 @@
-import { Highlight, hitRanges } from '../common/Highlight.tsx';
+import { Fragment, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { hitRanges } from '../common/Highlight.tsx';
+import { identifierHref } from '../players/playersApi.ts';
+import { metadataPieces } from './metadataText.ts';
 
 // Collapsible 'View metadata' with formatted JSON, only when metadata is not empty (spec 000 §2).
-// A search hit inside it opens it, marked.
+// A search hit inside it opens it, marked. Identifiers and player names in it link to their player.
 export function hasMetadata(metadata: unknown): metadata is Record<string, unknown> {
   return typeof metadata === 'object' && metadata !== null && Object.keys(metadata).length > 0;
 }
 
+/** text, which starts at `offset` of the whole JSON text, with the search hits inside it marked. */
+function marked(text: string, offset: number, ranges: readonly [number, number][]): ReactNode[] {
+  const parts: ReactNode[] = [];
+  let last = 0;
+  for (const [start, end] of ranges) {
+    const from = Math.max(start - offset, last);
+    const to = Math.min(end - offset, text.length);
+    if (to <= from) continue;
+    if (from > last) parts.push(text.slice(last, from));
+    parts.push(
+      <mark className="hit" key={from}>
+        {text.slice(from, to)}
+      </mark>,
+    );
+    last = to;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
 export function LogMetadata({ metadata, highlight }: { metadata: unknown; highlight?: string | undefined }) {
   if (!hasMetadata(metadata)) return null;
-  const text = JSON.stringify(metadata, null, 2);
-  const hit = highlight !== undefined && hitRanges(text, highlight).length > 0;
+  const pieces = metadataPieces(metadata);
+  const text = pieces.map((piece) => piece.text).join('');
+  const ranges = highlight === undefined ? [] : hitRanges(text, highlight);
+  let offset = 0;
   return (
-    <details className="metadata" open={hit || undefined}>
+    <details className="metadata" open={ranges.length > 0 || undefined}>
       <summary>View metadata</summary>
       <pre>
-        <Highlight text={text} term={highlight} />
+        {pieces.map((piece) => {
+          const at = offset;
+          offset += piece.text.length;
+          const content = marked(piece.text, at, ranges);
+          return piece.player === undefined ? (
+            <Fragment key={at}>{content}</Fragment>
+          ) : (
+            <Link key={at} to={identifierHref(piece.player)} className="player-link" title="Open this player">
+              {content}
+            </Link>
+          );
+        })}
       </pre>
     </details>
   );

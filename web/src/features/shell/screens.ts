@@ -34,6 +34,7 @@ export const SERVER_SCREENS = [
   { path: '/dashboard', title: 'Dashboard', group: 'logs', label: 'Dashboard', minRole: 'user' },
   { path: '/logs', title: 'Logs', group: 'logs', label: 'Logs', minRole: 'user' },
   { path: '/photologs', title: 'Photo Logs', group: 'logs', label: 'Photo Logs', minRole: 'user' },
+  { path: '/players', title: 'Players', group: 'logs', label: 'Players', minRole: 'user' },
   { path: '/webhooks', title: 'Webhooks', group: 'integrations', label: 'Webhooks', minRole: 'admin', lockedWithout: 'maxWebhooks' },
   { path: '/server-users', title: 'Manage Server Users', group: 'management', label: 'Users', minRole: 'owner' },
   { path: '/backups', title: 'DB Backups', group: 'management', label: 'DB Backups', minRole: 'owner', lockedWithout: 'maxBackups' },
