@@ -22,6 +22,7 @@ const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
 const AuditLogsPage = lazy(() => import('./features/audit/AuditLogsPage.tsx'));
 const ExportsPage = lazy(() => import('./features/exports/ExportsPage.tsx'));
 const WebhooksPage = lazy(() => import('./features/webhooks/WebhooksPage.tsx'));
+const AlertsPage = lazy(() => import('./features/alerts/AlertsPage.tsx'));
 const BackupsPage = lazy(() => import('./features/backups/BackupsPage.tsx'));
 const CreateServerPage = lazy(() => import('./features/servers/CreateServerPage.tsx'));
 const UserSettingsPage = lazy(() => import('./features/user/UserSettingsPage.tsx'));
@@ -69,6 +70,7 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/audit-logs': AuditLogsPage,
   '/exports': ExportsPage,
   '/webhooks': WebhooksPage,
+  '/alerts': AlertsPage,
   '/backups': BackupsPage,
 };
 

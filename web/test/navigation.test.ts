@@ -10,19 +10,20 @@ describe('sidebar visibility by server role (spec 000 §6)', () => {
     expect(labels('user')).toEqual(['Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players']);
   });
   it('an admin also sees Integrations, Settings and the Audit group but not Users, DB Backups or Billing', () => {
-    expect(labels('admin')).toEqual(['Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Integrations/Webhooks', 'Management/Settings', 'Audit/Audit Logs', 'Audit/Export Logs']);
+    expect(labels('admin')).toEqual(['Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Integrations/Webhooks', 'Integrations/Alerts', 'Management/Settings', 'Audit/Audit Logs', 'Audit/Export Logs']);
   });
   it('the owner sees everything, including Users, DB Backups and Subscriptions', () => {
     expect(labels('OWNER')).toEqual([
-      'Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Integrations/Webhooks',
+      'Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Integrations/Webhooks', 'Integrations/Alerts',
       'Management/Users', 'Management/DB Backups', 'Management/Settings', 'Billing/Subscriptions', 'Audit/Audit Logs', 'Audit/Export Logs',
     ]);
   });
-  it('locks Webhooks and DB Backups when the tier allows none or the limits are unknown', () => {
+  it('locks Webhooks, Alerts and DB Backups when the tier allows none or the limits are unknown', () => {
     expect(labels('owner', { maxWebhooks: 0, maxBackups: 0 })).toContain('Integrations/Webhooks (locked)');
+    expect(labels('owner', { maxWebhooks: 0, maxBackups: 0 })).toContain('Integrations/Alerts (locked)');
     expect(labels('owner', { maxWebhooks: 0, maxBackups: 0 })).toContain('Management/DB Backups (locked)');
     const unknown = sidebarGroups('owner', undefined).flatMap((g) => g.entries).filter((e) => e.locked).map((e) => e.label);
-    expect(unknown).toEqual(['Webhooks', 'DB Backups']);
+    expect(unknown).toEqual(['Webhooks', 'Alerts', 'DB Backups']);
   });
 });
 

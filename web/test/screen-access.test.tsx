@@ -1,7 +1,7 @@
 // Which server roles may open which screen, through the real routes (AppRoutes): one list (screens.ts
 // minRole) decides both what the sidebar shows and who the route lets in. A member below a screen's role
 // who opens it by its address lands on /dashboard (spec 000 §6 says so of Settings; the same for Webhooks,
-// Audit Logs and Export Logs for the role user, and for Users, DB Backups and Subscriptions below owner)
+// Alerts, Audit Logs and Export Logs for the role user, and for Users, DB Backups and Subscriptions below owner)
 // before the screen asks the server for anything, so the server's 403 never shows as an error state.
 import type { ServerRole } from '@skald/contracts/api';
 import { render, screen, waitFor } from '@testing-library/react';
@@ -22,6 +22,7 @@ vi.mock('../src/features/dashboard/DashboardCharts.tsx', () => ({ DailyChart: ()
 /** What each guarded screen asks the server for first (its own data, refused with 403 below its role). */
 const OWN_CALLS: Readonly<Record<string, RegExp>> = {
   '/webhooks': /^\/api\/webhooks/,
+  '/alerts': /^\/api\/alerts/,
   '/server-users': /^\/api\/manage\//,
   '/backups': /^\/api\/backups\//,
   '/settings': /^\/api\/settings\//,
@@ -61,7 +62,7 @@ const refused = ROLES.flatMap((role) => GUARDED.filter((s) => !roleMayOpen(role,
 describe('screens by server role (screens.ts minRole)', () => {
   it('refuses exactly the screens the spec keeps from each role', () => {
     const refusedOf = (role: ServerRole) => refused.filter(([r]) => r === role).map(([, path]) => path).sort();
-    expect(refusedOf('user')).toEqual(['/audit-logs', '/backups', '/billing', '/exports', '/server-users', '/settings', '/webhooks']);
+    expect(refusedOf('user')).toEqual(['/alerts', '/audit-logs', '/backups', '/billing', '/exports', '/server-users', '/settings', '/webhooks']);
     expect(refusedOf('admin')).toEqual(['/backups', '/billing', '/server-users']);
     expect(refusedOf('owner')).toEqual([]);
     // The sidebar shows exactly the screens the route lets in.
@@ -87,8 +88,8 @@ describe('screens by server role (screens.ts minRole)', () => {
     unmount();
   });
 
-  it('an admin opens Settings, Webhooks, Audit Logs and Export Logs', async () => {
-    for (const path of ['/settings', '/webhooks', '/audit-logs', '/exports']) {
+  it('an admin opens Settings, Webhooks, Alerts, Audit Logs and Export Logs', async () => {
+    for (const path of ['/settings', '/webhooks', '/alerts', '/audit-logs', '/exports']) {
       const { seen, unmount } = renderAt(path, 'admin');
       await waitFor(() => expect(seen.some((r) => OWN_CALLS[path]!.test(new URL(r.url).pathname))).toBe(true));
       expect(screen.getByTestId('where').textContent).toBe(path);

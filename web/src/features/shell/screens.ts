@@ -36,6 +36,8 @@ export const SERVER_SCREENS = [
   { path: '/photologs', title: 'Photo Logs', group: 'logs', label: 'Photo Logs', minRole: 'user' },
   { path: '/players', title: 'Players', group: 'logs', label: 'Players', minRole: 'user' },
   { path: '/webhooks', title: 'Webhooks', group: 'integrations', label: 'Webhooks', minRole: 'admin', lockedWithout: 'maxWebhooks' },
+  // Locked on maxWebhooks: the usage answer carries no alert limit, and every tier allowing no webhook allows no rule (a rule notifies webhooks).
+  { path: '/alerts', title: 'Alerts', group: 'integrations', label: 'Alerts', minRole: 'admin', lockedWithout: 'maxWebhooks' },
   { path: '/server-users', title: 'Manage Server Users', group: 'management', label: 'Users', minRole: 'owner' },
   { path: '/backups', title: 'DB Backups', group: 'management', label: 'DB Backups', minRole: 'owner', lockedWithout: 'maxBackups' },
   { path: '/settings', title: 'Server settings', group: 'management', label: 'Settings', minRole: 'admin' },
