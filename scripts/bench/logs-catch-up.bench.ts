@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { eventMessage, LogsBatchAcceptedEvent, LogsBatchStoredEvent, on, subscribeEvents, TOPICS } from '@skald/contracts';
 import type { LogsBatchAccepted, LogsBatchStored } from '@skald/contracts';
-import { createDocumentStore, createLogStore, createObjectStore, createPlayerStore, MemoryEventBus } from '@skald/adapters';
+import { createDocumentStore, createLogStore, createObjectStore, MemoryEventBus } from '@skald/adapters';
 import type { Subscription } from '@skald/ports';
 import { createServerCounts } from '../../services/logs/src/domain/server-counts.ts';
 import type { ServerDirectory } from '../../services/logs/src/domain/server-directory.ts';
@@ -41,7 +41,6 @@ async function measure(together: boolean, logsPerEvent: number): Promise<{ rate:
   const logStore = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db') });
   const docs = await createDocumentStore({ kind: 'sqlite', file: join(dir, 'documents.db') });
   const objects = await createObjectStore({ kind: 'fs', root: join(dir, 'objects') });
-  const players = await createPlayerStore({ kind: 'sqlite', file: join(dir, 'players.db') });
   let consumer: Subscription | null = null;
   try {
     await bus.ensureTopics([TOPICS.logsIngested, TOPICS.logsStored]);
@@ -57,7 +56,6 @@ async function measure(together: boolean, logsPerEvent: number): Promise<{ rate:
       // Every server on the biggest tier, as the read model would answer for paying servers.
       directory: { server: async () => ({ tier: 'legend' }) } as unknown as ServerDirectory,
       log: pino({ level: 'silent' }),
-      players,
       notifyStored: async (notices: readonly LogsBatchStored[]) => {
         await bus.publish(notices.map((notice) => eventMessage(LogsBatchStoredEvent, notice.serverId, notice)));
       },
@@ -91,7 +89,6 @@ async function measure(together: boolean, logsPerEvent: number): Promise<{ rate:
     await consumer?.stop();
     await bus.close();
     await logStore.close();
-    await players.close();
     await docs.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -59,6 +59,28 @@ export function playerStoreContract(name: string, build: () => Promise<PlayerSto
       return found.id;
     }
 
+    it('queues stored logs\' players durably in order, and drops them with the recording that covers them', async () => {
+      expect(await store.queued(10)).toEqual({ logs: [], through: -1 });
+      const a = mention(T0, [player(['license:a'], { listed: ['ip:1.1.1.1'], names: ['Ann'] }), player(['license:b'])]);
+      const b = mention(T0 + 1, [player(['license:b'])], { serverId: OTHER_SERVER, logType: 'photo' });
+      const c = mention(T0 + 2, [player(['license:c'])]);
+      await store.queue([a, b]);
+      await store.queue([]);
+      await store.queue([c]);
+      const all = await store.queued(100);
+      expect(all.logs).toEqual([a, b, c]);
+      // At least `limit` when that many wait, in whole queue entries.
+      const first = await store.queued(1);
+      expect(first.logs).toEqual([a, b]);
+      await store.record(first.logs, first.through);
+      expect((await store.queued(100)).logs).toEqual([c]);
+      // A recording of nothing still drops what it covers.
+      await store.record([], all.through);
+      expect(await store.queued(100)).toEqual({ logs: [], through: -1 });
+      expect(await store.byIdentifier(SERVER, 'license:a')).toMatchObject({ logCount: 1, name: 'Ann' });
+      expect(await store.byIdentifier(SERVER, 'license:c')).toBeNull();
+    });
+
     it('records a player with its identifiers, names, counts and seen times', async () => {
       await store.record([
         mention(T0, [player(['license:a', 'discord:1'], { listed: ['ip:10.0.0.1'], names: ['John'] })]),

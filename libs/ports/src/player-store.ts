@@ -92,13 +92,27 @@ export interface PlayerTimelineQuery {
   readonly limit: number;
 }
 
+/** The oldest queued logs, and the queue position that record() drops through once they are recorded. */
+export interface PlayerQueuePage {
+  readonly logs: readonly LogMentions[];
+  readonly through: number;
+}
+
 export interface PlayerStore {
   /**
-   * Records stored logs and the players they name, in order. Idempotent: a log already recorded for a
-   * player changes nothing (at-least-once delivery, also after a merge). A log joining players merges them
-   * into the oldest (smallest id); the others answer `{ mergedInto }` from then on.
+   * Queues stored logs' players for recording (durable and cheap: one row for the lot; the players are
+   * recorded from the queue in bigger runs, docs/PLAYERS.md "Recording").
    */
-  record(logs: readonly LogMentions[]): Promise<void>;
+  queue(logs: readonly LogMentions[]): Promise<void>;
+  /** The oldest queued logs, at least `limit` when that many wait (whole queue entries), in queue order; through -1 when none. */
+  queued(limit: number): Promise<PlayerQueuePage>;
+  /**
+   * Records stored logs and the players they name, in order, and (`queuedThrough`) drops the queue up to that
+   * position in the same transaction. Idempotent: a log already recorded for a player changes nothing
+   * (at-least-once delivery, also after a merge). A log joining players merges them into the oldest
+   * (smallest id); the others answer `{ mergedInto }` from then on.
+   */
+  record(logs: readonly LogMentions[], queuedThrough?: number): Promise<void>;
   /** The server's players, newest lastSeen first (then id, descending), and how many match in all. */
   list(query: PlayerListQuery): Promise<{ readonly players: PlayerSummary[]; readonly total: number }>;
   /** A player of the server by id; null when unknown to this server (or erased, or gone with its logs). */

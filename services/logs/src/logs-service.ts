@@ -14,6 +14,7 @@ import { createAuditCopy } from './domain/exports/audit-copy.ts';
 import { createExportLimit } from './domain/exports/export-limit.ts';
 import { createImageUrlSigner } from './domain/image-url.ts';
 import { createLevelColorsRepository } from './domain/level-colors.ts';
+import { createPlayerRecorder } from './domain/players/player-recorder.ts';
 import { startRetention } from './domain/retention.ts';
 import { createServerCounts, startCountsPublisher, startLiveCounts } from './domain/server-counts.ts';
 import { startAuditCopyConsumer } from './events/audit-copy-consumer.ts';
@@ -46,6 +47,7 @@ export interface LogsServiceControl {
 export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServiceOptions = {}): Promise<ServiceModule & LogsServiceControl> {
   const players = deps.playerStore;
   if (players === undefined) throw new Error('the logs service needs its player store (ServiceDeps.playerStore)');
+  const recorder = createPlayerRecorder({ store: players, log: deps.log });
   const now = options.now ?? Date.now;
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'logs.identity' });
   const colors = await createLevelColorsRepository(deps.docs);
@@ -55,7 +57,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const notifyStored = async (notices: readonly LogsBatchStored[]): Promise<void> => {
     await deps.bus.publish(notices.map((notice) => eventMessage(LogsBatchStoredEvent, notice.serverId, notice)));
   };
-  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, notifyStored, counts, players };
+  const storeDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: deps.log, notifyStored, counts, players: recorder };
   const auditCopy = await createAuditCopy(deps.docs);
   const audit = createAuditPublisher({ bus: deps.bus, directory, now });
   const exportLimit = createExportLimit({ counters: deps.counters, directory, now });
@@ -106,14 +108,16 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
         tails,
         counts,
         players,
+        recorder,
       });
     },
     async start() {
       await directory.start();
+      recorder.start();
       await control.startConsumer();
       await deps.bus.ensureTopics([TOPICS.audit]);
       auditCopyConsumer = await startAuditCopyConsumer(deps.bus, auditCopy);
-      retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log, counts, players }, options.retentionEveryMs);
+      retention = await startRetention(deps.jobs, { logStore: deps.logStore, objects: deps.objects, log: deps.log, counts, players: recorder }, options.retentionEveryMs);
       countsPublisher = await startCountsPublisher(deps.jobs, deps.bus, counts, options.countsEveryMs);
       await deps.bus.ensureTopics([TOPICS.logCountsLive]);
       liveCounts = startLiveCounts(counts, {
@@ -128,6 +132,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
       tails.closeAll(TAIL_SHUTDOWN);
       await tails.feed.close();
       await control.stopConsumer();
+      await recorder.stop();
       const copyConsumer = auditCopyConsumer;
       auditCopyConsumer = null;
       if (copyConsumer) await copyConsumer.stop();

@@ -1,15 +1,18 @@
 /**
- * Identity at storage never costs a log: a log whose extraction throws is stored without players (the rest
- * of its batch keeps theirs), a player store that fails is logged and the batch's logs are stored; a
- * redelivered batch counts nothing twice.
+ * Recording players never costs a log: the store path queues the stored logs; the recorder records them
+ * in runs. A log whose extraction throws is recorded without players (the rest of its run keeps theirs), a
+ * player store that refuses the queue is logged and the batch's logs are stored, a run that fails is retried
+ * from the queue; a redelivered batch counts nothing twice.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
 import type { AcceptedLog } from '@skald/contracts';
 import type { LogRecord, PlayerStore } from '@skald/ports';
-import { createTestDeps } from '@skald/testing';
+import { createTestDeps, waitFor } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
 import type * as Extraction from '../src/domain/identity/extract-players.ts';
+import { createPlayerRecorder } from '../src/domain/players/player-recorder.ts';
+import type { PlayerRecorder } from '../src/domain/players/player-recorder.ts';
 import { mentionsOf } from '../src/domain/players/record-players.ts';
 import type { ServerDirectory } from '../src/domain/server-directory.ts';
 import { storeAcceptedBatches } from '../src/domain/store-batch.ts';
@@ -32,17 +35,20 @@ vi.mock('../src/domain/identity/extract-players.ts', async (original) => {
 const S = 'srv-recording';
 let deps: TestDeps;
 let lines: string[];
+let recorder: PlayerRecorder;
 
 function log(id: string, metadata: AcceptedLog['metadata'], createdAt = 1_750_000_000_000): AcceptedLog {
   return { id, createdAt, level: 'info', type: 'General', resource: 'core', message: `m ${id}`, metadata, logType: 'text', imageKey: null, thumbKey: null };
 }
 
-function storeDeps(players: PlayerStore): StoreBatchDeps {
+const logger = () => pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+
+function storeDeps(players: PlayerRecorder): StoreBatchDeps {
   return {
     logStore: deps.logStore,
     objects: deps.objects,
     directory: { server: async () => ({ tier: 'pro' }) } as unknown as ServerDirectory,
-    log: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }),
+    log: logger(),
     players,
     notifyStored: async () => undefined,
   };
@@ -53,33 +59,76 @@ const stored = async (): Promise<string[]> => (await deps.logStore.query({ serve
 beforeEach(async () => {
   deps = await createTestDeps({ service: 'logs' });
   lines = [];
+  recorder = createPlayerRecorder({ store: deps.playerStore!, log: logger() }, { delayMs: 10 });
 });
 
 afterEach(async () => {
+  await recorder.stop();
   await deps.cleanup();
 });
 
-describe('recording players at storage', () => {
-  it('stores a log whose extraction throws, without players, and records the others of its batch', async () => {
+describe('recording players', () => {
+  it('records a log whose extraction throws without players, and the others of its run with theirs', async () => {
     const batch = [log('a', { player: { name: 'Ann', identifiers: ['license:ann'] } }), log('boom', { license: 'license:boo' })];
-    await storeAcceptedBatches(storeDeps(deps.playerStore!), [{ event: { serverId: S, logs: batch }, batchId: 'b1' }]);
+    await storeAcceptedBatches(storeDeps(recorder), [{ event: { serverId: S, logs: batch }, batchId: 'b1' }]);
     expect(await stored()).toEqual(['a', 'boom']);
+    await recorder.catchUp();
     expect((await deps.playerStore!.byIdentifier(S, 'license:ann'))?.logCount).toBe(1);
     expect(await deps.playerStore!.byIdentifier(S, 'license:boo')).toBeNull();
     expect(lines.some((line) => line.includes('identity extraction failed') && line.includes('"logId":"boom"') && line.includes('extraction bug'))).toBe(true);
+    expect(await deps.playerStore!.queued(10)).toEqual({ logs: [], through: -1 });
   });
 
-  it('stores the batch when the player store fails, and says so', async () => {
-    const failing: PlayerStore = { ...deps.playerStore!, record: async () => Promise.reject(new Error('disk full')) };
-    await storeAcceptedBatches(storeDeps(failing), [{ event: { serverId: S, logs: [log('c', { license: 'license:cal' })] }, batchId: 'b2' }]);
+  it('stores the batch when the player store refuses to queue it, and says so', async () => {
+    const failing: PlayerStore = { ...deps.playerStore!, queue: async () => Promise.reject(new Error('disk full')) };
+    const refused = createPlayerRecorder({ store: failing, log: logger() });
+    await storeAcceptedBatches(storeDeps(refused), [{ event: { serverId: S, logs: [log('c', { license: 'license:cal' })] }, batchId: 'b2' }]);
     expect(await stored()).toEqual(['c']);
-    expect(lines.some((line) => line.includes('recording the players of stored logs failed') && line.includes('disk full'))).toBe(true);
+    expect(lines.some((line) => line.includes('queueing stored logs for their players failed') && line.includes('disk full'))).toBe(true);
+  });
+
+  it('retries a failed run from the queue in the background', async () => {
+    const store = deps.playerStore!;
+    let failures = 1;
+    // The real store, its first record() refused.
+    const flaky = new Proxy(store, {
+      get(target, property) {
+        if (property === 'record') {
+          return async (...args: Parameters<PlayerStore['record']>) => {
+            if (failures-- > 0) throw new Error('busy');
+            return target.record(...args);
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const retrying = createPlayerRecorder({ store: flaky, log: logger() }, { delayMs: 10 });
+    retrying.start();
+    try {
+      await storeAcceptedBatches(storeDeps(retrying), [{ event: { serverId: S, logs: [log('r', { license: 'license:ret' })] }, batchId: 'b4' }]);
+      await waitFor(() => lines.some((line) => line.includes('recording queued players failed')), 'the failed run logged');
+      // The next run (after the retry delay) records it: here, a read catching up.
+      await retrying.catchUp();
+      expect((await store.byIdentifier(S, 'license:ret'))?.logCount).toBe(1);
+    } finally {
+      await retrying.stop();
+    }
+  });
+
+  it('records in the background once started, without a read', async () => {
+    recorder.start();
+    await storeAcceptedBatches(storeDeps(recorder), [{ event: { serverId: S, logs: [log('bg', { license: 'license:bgd' })] }, batchId: 'b5' }]);
+    await waitFor(async () => (await deps.playerStore!.queued(10)).through === -1, 'the queue recorded');
+    expect((await deps.playerStore!.byIdentifier(S, 'license:bgd'))?.logCount).toBe(1);
   });
 
   it('counts a redelivered batch once', async () => {
     const batch = [{ event: { serverId: S, logs: [log('d', { license: 'license:dee' }), log('e', { license: 'license:dee' }, 1_750_000_001_000)] }, batchId: 'b3' }];
-    await storeAcceptedBatches(storeDeps(deps.playerStore!), batch);
-    await storeAcceptedBatches(storeDeps(deps.playerStore!), batch);
+    await storeAcceptedBatches(storeDeps(recorder), batch);
+    await recorder.catchUp();
+    await storeAcceptedBatches(storeDeps(recorder), batch);
+    await recorder.catchUp();
     expect(await deps.playerStore!.byIdentifier(S, 'license:dee')).toMatchObject({ logCount: 2, firstSeen: 1_750_000_000_000, lastSeen: 1_750_000_001_000 });
   });
 

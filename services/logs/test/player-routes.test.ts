@@ -261,7 +261,7 @@ describe('deletions of logs reach the players', () => {
     await publish(S, [accepted({ message: 'Eve', metadata: { player: { name: 'Eve', identifiers: ['license:eeee5555'] } } })]);
     const eve = await byIdentifier('license:eeee5555');
     // Free tier: 7 days from arrival. Past every log's expiry, everything goes.
-    await sweepExpired({ logStore: h.deps.logStore, objects: h.deps.objects, log: h.deps.log, players: h.deps.playerStore! }, NOW + 8 * 86_400_000);
+    await sweepExpired({ logStore: h.deps.logStore, objects: h.deps.objects, log: h.deps.log, players: { store: h.deps.playerStore!, catchUp: async () => undefined } }, NOW + 8 * 86_400_000);
     expect((await as('user-1', `/players/${eve.id}?serverId=${S}`)).statusCode).toBe(404);
     expect(await list('')).toEqual({ players: [], total: 0 });
   });

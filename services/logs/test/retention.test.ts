@@ -26,7 +26,7 @@ describe('retention sweep', () => {
       record('s', { id: 'new', expiresAt: 5000, logType: 'photo', imageKey: 'photos/s/new.webp', thumbKey: null }),
       record('t', { id: 'other', expiresAt: 999 }),
     ]);
-    expect(await sweepExpired({ logStore, objects, log, players: deps.playerStore! }, 2000)).toBe(2);
+    expect(await sweepExpired({ logStore, objects, log, players: { store: deps.playerStore!, catchUp: async () => undefined } }, 2000)).toBe(2);
     expect([...(await idsOf('s')), ...(await idsOf('t'))]).toEqual(['new']);
     expect((await objects.list('')).map((o) => o.key)).toEqual(['photos/s/new.webp']);
   });

@@ -16,7 +16,7 @@ const get = (url: string) => getAs(h, url, 'u');
 const ids = async (q: string) => (await get(`/logs/my/combined?serverId=${S}&${q}`)).json().map((l: { id: string }) => l.id);
 /** The consumer's store step, called directly (its result is asserted) with the service's adapters. */
 const storeBatch = (logs: LogsBatchAccepted['logs']) =>
-  storeAcceptedBatches({ logStore: h.deps.logStore, objects: h.deps.objects, directory, log: h.deps.log, players: h.deps.playerStore!, notifyStored: async () => undefined }, [{ event: { serverId: S, logs }, batchId: 'batch-1' }]);
+  storeAcceptedBatches({ logStore: h.deps.logStore, objects: h.deps.objects, directory, log: h.deps.log, notifyStored: async () => undefined }, [{ event: { serverId: S, logs }, batchId: 'batch-1' }]);
 
 beforeAll(async () => {
   h = await createHarness();

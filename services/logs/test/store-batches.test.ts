@@ -38,7 +38,7 @@ function texts(prefix: string, count: number, from: number): Log[] {
 }
 
 beforeAll(async () => {
-  deps = await createTestDeps({ service: 'logs' });
+  deps = await createTestDeps();
   // Only a server's tier is read while storing.
   const directory = {
     server: async (serverId: string) => (TIERS[serverId] ? { tier: TIERS[serverId] } : null),
@@ -61,7 +61,6 @@ beforeAll(async () => {
     objects: deps.objects,
     directory,
     log: deps.log,
-    players: deps.playerStore!,
     notifyStored: async (notices) => void published.push([...notices]),
   };
 });

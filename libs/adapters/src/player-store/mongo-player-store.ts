@@ -20,11 +20,12 @@ import type {
   PlayerListQuery,
   PlayerLogRef,
   PlayerLookup,
+  PlayerQueuePage,
   PlayerStore,
   PlayerSummary,
   PlayerTimelineQuery,
 } from '@skald/ports';
-import { foldName, newestOf, normalizedIdentifier, playerIdOf, playerSearchOf } from './player-store-shared.ts';
+import { foldName, newestOf, normalizedIdentifier, packMentions, playerIdOf, playerSearchOf, unpackMentions } from './player-store-shared.ts';
 
 const DUPLICATE_KEY = 11000;
 
@@ -65,6 +66,12 @@ interface PlayerLogDoc {
   e: number;
 }
 
+interface QueueDoc {
+  _id: number;
+  /** packMentions JSON: one string, not a document per log. */
+  logs: string;
+}
+
 interface CounterDoc {
   _id: string;
   seq: number;
@@ -98,6 +105,7 @@ export class MongoPlayerStore implements PlayerStore {
   readonly #names: Collection<NameDoc>;
   readonly #logs: Collection<PlayerLogDoc>;
   readonly #counters: Collection<CounterDoc>;
+  readonly #queue: Collection<QueueDoc>;
 
   constructor(url: string, database: string) {
     this.#client = new MongoClient(url, { writeConcern: { w: 'majority' }, serverSelectionTimeoutMS: 10_000 });
@@ -107,6 +115,7 @@ export class MongoPlayerStore implements PlayerStore {
     this.#names = this.#db.collection<NameDoc>('player_names');
     this.#logs = this.#db.collection<PlayerLogDoc>('player_logs');
     this.#counters = this.#db.collection<CounterDoc>('player_ids');
+    this.#queue = this.#db.collection<QueueDoc>('player_queue');
   }
 
   async ensureIndexes(): Promise<void> {
@@ -126,7 +135,35 @@ export class MongoPlayerStore implements PlayerStore {
 
   // ---- recording ----
 
-  async record(logs: readonly LogMentions[]): Promise<void> {
+  async queue(logs: readonly LogMentions[]): Promise<void> {
+    if (logs.length === 0) return;
+    const seq = await this.#next('player_queue');
+    await this.#queue.insertOne({ _id: seq, logs: packMentions(logs) });
+  }
+
+  async queued(limit: number): Promise<PlayerQueuePage> {
+    const logs: LogMentions[] = [];
+    let through = -1;
+    for await (const doc of this.#queue.find().sort({ _id: 1 })) {
+      for (const log of unpackMentions(doc.logs)) logs.push(log);
+      through = doc._id;
+      if (logs.length >= limit) break;
+    }
+    return { logs, through };
+  }
+
+  async #next(counter: string): Promise<number> {
+    const doc = await this.#counters.findOneAndUpdate({ _id: counter }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
+    return doc?.seq ?? 1;
+  }
+
+  /** Without transactions the queue is dropped after the recording: a crash between them records again (idempotent). */
+  async record(logs: readonly LogMentions[], queuedThrough?: number): Promise<void> {
+    await this.#record(logs);
+    if (queuedThrough !== undefined && queuedThrough >= 0) await this.#queue.deleteMany({ _id: { $lte: queuedThrough } });
+  }
+
+  async #record(logs: readonly LogMentions[]): Promise<void> {
     const owners = new Map<string, number>();
     const pending = new Map<number, Pending>();
     for (const log of logs) {
@@ -180,8 +217,7 @@ export class MongoPlayerStore implements PlayerStore {
   }
 
   async #createPlayer(serverId: string, at: number): Promise<number> {
-    const counter = await this.#counters.findOneAndUpdate({ _id: 'players' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' });
-    const id = counter?.seq ?? 1;
+    const id = await this.#next('players');
     await this.#players.insertOne({
       _id: id,
       serverId,

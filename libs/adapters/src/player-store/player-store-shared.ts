@@ -1,6 +1,6 @@
 /** What both player-store adapters read the same way: ids, searches, identifiers and timeline merging. */
 import { IDENTIFIER_KINDS } from '@skald/contracts';
-import type { LogPosition, PlayerLogRef } from '@skald/ports';
+import type { LogMentions, LogPosition, PlayerLogRef } from '@skald/ports';
 
 /** Player ids are positive integers written in decimal; anything else names no player. */
 export function playerIdOf(id: string): number | null {
@@ -48,4 +48,25 @@ export function newerFirst(a: LogPosition, b: LogPosition): number {
 /** The newest `limit` of two lists each already newest first. */
 export function newestOf(a: readonly PlayerLogRef[], b: readonly PlayerLogRef[], limit: number): PlayerLogRef[] {
   return [...a, ...b].sort(newerFirst).slice(0, limit);
+}
+
+/** A queued log as JSON: [serverId, logId, at, photo 0|1, expiresAt, [[linking], [listed], [names]], …]. */
+type PackedMentions = [string, string, number, 0 | 1, number, ...(readonly [readonly string[], readonly string[], readonly string[]])[]];
+
+/** Mentions as the queue keeps them: compact JSON (no key names repeated per log). */
+export function packMentions(logs: readonly LogMentions[]): string {
+  return JSON.stringify(
+    logs.map((log): PackedMentions => [log.serverId, log.logId, log.at, log.logType === 'photo' ? 1 : 0, log.expiresAt, ...log.players.map((p) => [p.linking, p.listed, p.names] as const)]),
+  );
+}
+
+export function unpackMentions(json: string): LogMentions[] {
+  return (JSON.parse(json) as PackedMentions[]).map(([serverId, logId, at, photo, expiresAt, ...players]) => ({
+    serverId,
+    logId,
+    at,
+    logType: photo === 1 ? 'photo' : 'text',
+    expiresAt,
+    players: players.map(([linking, listed, names]) => ({ linking, listed, names })),
+  }));
 }

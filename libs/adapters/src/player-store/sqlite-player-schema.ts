@@ -53,6 +53,13 @@ CREATE TABLE IF NOT EXISTS player_names (
   PRIMARY KEY (player_id, name)
 ) WITHOUT ROWID;
 
+-- Stored logs' players waiting to be recorded: one row per queue() call, its mentions as compact JSON
+-- (player-store-shared.ts packMentions).
+CREATE TABLE IF NOT EXISTS player_queue (
+  seq INTEGER PRIMARY KEY,
+  logs TEXT NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS player_logs (
   player_id INTEGER NOT NULL,
   photo INTEGER NOT NULL,

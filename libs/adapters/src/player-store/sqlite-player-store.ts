@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DatabaseSync } from 'node:sqlite';
-import type { SQLInputValue } from 'node:sqlite';
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { NON_LINKING_IDENTIFIER_KINDS } from '@skald/contracts';
 import type {
   LogMentions,
@@ -19,6 +19,7 @@ import type {
   PlayerListQuery,
   PlayerLogRef,
   PlayerLookup,
+  PlayerQueuePage,
   PlayerStore,
   PlayerSummary,
   PlayerTimelineQuery,
@@ -27,7 +28,7 @@ import { StatementCache } from '../sqlite/statements.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import { PLAYER_PRAGMAS_SQL, PLAYER_SCHEMA_SQL, PLAYER_SCHEMA_VERSION } from './sqlite-player-schema.ts';
-import { foldName, newestOf, normalizedIdentifier, playerIdOf, playerSearchOf } from './player-store-shared.ts';
+import { foldName, newestOf, normalizedIdentifier, packMentions, playerIdOf, playerSearchOf, unpackMentions } from './player-store-shared.ts';
 
 export interface SqlitePlayerStoreOptions {
   /** Who checkpoints the WAL (default: the process's shared checkpointer; null: SQLite inside the commits). */
@@ -56,25 +57,46 @@ const isLinking = (identifier: string): boolean => !NON_LINKING.has(identifier.s
 
 const num = (value: SQLInputValue | undefined): number => Number(value ?? 0);
 
-/** What one record() call learnt about a player, written once at the end (or before a merge). */
-interface Pending {
-  readonly serverId: string;
-  logs: number;
-  photos: number;
+/** First and last log time a name or identifier was seen at, and what the table holds of them. */
+interface Seen {
   first: number;
   last: number;
-  nextExpiry: number;
+  writtenFirst: number;
+  writtenLast: number;
+}
+
+/** A player as this connection remembers it between batches. */
+interface KnownPlayer {
+  readonly serverId: string;
   name: string | null;
   nameSeen: number;
-  readonly names: Map<string, { first: number; last: number }>;
-  readonly identifiers: Map<string, { first: number; last: number }>;
+  readonly identifiers: Map<string, Seen>;
+  readonly names: Map<string, Seen>;
 }
+
+/**
+ * Seen times gathered in memory are written at least this often (wall clock), and whenever their player is
+ * read, merged or let go of: a player active for an hour costs a few writes of its identifiers, not one per
+ * log. A crash loses at most this much of their progress (never a log, a count or a player).
+ */
+export const SEEN_WRITE_EVERY_MS = 5_000;
+/** Players remembered between batches (their seen times and name); the least recently active are let go of. */
+const KNOWN_PLAYERS = 20_000;
+/** Identifier owners remembered; past it the map starts over. */
+const OWNER_CACHE = 200_000;
+const ROW_VALUES = 5;
+const ROWS_PER_INSERT = 100;
 
 export class SqlitePlayerStore implements PlayerStore {
   readonly #db: DatabaseSync;
   readonly #statements: StatementCache;
   readonly #wal: WalFile | null;
   readonly #chunk: number;
+  /** Per server, a linking identifier's player (a cache of player_identifiers). */
+  readonly #owners = new Map<string, Map<string, number>>();
+  #ownersCached = 0;
+  readonly #known = new Map<number, KnownPlayer>();
+  #seenWrittenAt = Date.now();
 
   constructor(file: string, options: SqlitePlayerStoreOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -128,14 +150,40 @@ export class SqlitePlayerStore implements PlayerStore {
 
   // ---- recording ----
 
-  async record(logs: readonly LogMentions[]): Promise<void> {
-    if (!logs.some((log) => log.players.length > 0)) return;
+  async queue(logs: readonly LogMentions[]): Promise<void> {
+    if (logs.length === 0) return;
+    this.#run('INSERT INTO player_queue (logs) VALUES (?)', packMentions(logs));
+    this.#wal?.wrote();
+  }
+
+  async queued(limit: number): Promise<PlayerQueuePage> {
+    const logs: LogMentions[] = [];
+    let through = -1;
+    for (const row of this.#statements.get('SELECT seq, logs FROM player_queue ORDER BY seq').iterate()) {
+      for (const log of unpackMentions(String(row['logs']))) logs.push(log);
+      through = num(row['seq']);
+      if (logs.length >= limit) break;
+    }
+    return { logs, through };
+  }
+
+  async record(logs: readonly LogMentions[], queuedThrough?: number): Promise<void> {
+    if (!logs.some((log) => log.players.length > 0)) {
+      if (queuedThrough !== undefined && queuedThrough >= 0) this.#transaction(() => this.#run('DELETE FROM player_queue WHERE seq <= ?', queuedThrough));
+      return;
+    }
     this.#transaction(() => {
+      if (queuedThrough !== undefined && queuedThrough >= 0) this.#run('DELETE FROM player_queue WHERE seq <= ?', queuedThrough);
       const batch = new RecordBatch();
       for (const log of logs) {
         for (const player of log.players) this.#recordPlayer(batch, log, player);
       }
-      this.#flush(batch);
+      this.#flushRows(batch);
+      if (Date.now() - this.#seenWrittenAt >= SEEN_WRITE_EVERY_MS) {
+        for (const [playerId, known] of this.#known) this.#writeSeen(playerId, known);
+        this.#seenWrittenAt = Date.now();
+      }
+      this.#trimKnown();
     });
   }
 
@@ -144,7 +192,7 @@ export class SqlitePlayerStore implements PlayerStore {
     if (linking.length === 0) return;
     const owners = new Set<number>();
     for (const identifier of linking) {
-      const owner = this.#ownerOf(batch, log.serverId, identifier);
+      const owner = this.#ownerOf(log.serverId, identifier);
       if (owner !== undefined) owners.add(owner);
     }
     let target: number;
@@ -154,50 +202,55 @@ export class SqlitePlayerStore implements PlayerStore {
       target = Math.min(...owners);
       for (const other of owners) {
         if (other === target) continue;
-        // The pending counts are written first: the merge recounts the survivor from its rows.
-        this.#flush(batch);
+        // What the batch holds so far is written first: the merge moves rows and recounts the survivor.
+        this.#flushRows(batch);
         this.#merge(log.serverId, other, target);
-        batch.replaced(other, target);
       }
     }
-    const inserted = this.#run(
-      'INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) VALUES (?, ?, ?, ?, ?)',
-      target,
-      log.logType === 'photo' ? 1 : 0,
-      log.at,
-      encodeLogId(log.logId),
-      log.expiresAt,
-    );
-    const pending = batch.pendingFor(target, log.serverId, log.at);
-    if (inserted > 0) {
-      if (log.logType === 'photo') pending.photos++;
-      else pending.logs++;
-      pending.first = Math.min(pending.first, log.at);
-      pending.last = Math.max(pending.last, log.at);
-      pending.nextExpiry = Math.min(pending.nextExpiry, log.expiresAt);
+    batch.rows.push(target, log.logType === 'photo' ? 1 : 0, log.at, encodeLogId(log.logId), log.expiresAt);
+    const known = this.#knownPlayer(target, log.serverId);
+    for (const identifier of linking) {
+      this.#seen(known, target, 'identifier', identifier, log.at);
+      this.#rememberOwner(log.serverId, identifier, target);
     }
-    for (const identifier of [...linking, ...mentioned.listed]) {
-      seen(pending.identifiers, identifier, log.at);
-      if (isLinking(identifier)) batch.owners.set(ownerKey(log.serverId, identifier), target);
-    }
+    for (const identifier of mentioned.listed) this.#seen(known, target, 'identifier', identifier, log.at);
     for (const name of mentioned.names) {
-      seen(pending.names, name, log.at);
-      if (pending.name === null || log.at >= pending.nameSeen) {
-        pending.name = name;
-        pending.nameSeen = log.at;
+      this.#seen(known, target, 'name', name, log.at);
+      if (log.at >= known.nameSeen) {
+        known.name = name;
+        known.nameSeen = log.at;
+        batch.renamed.add(target);
       }
     }
   }
 
-  #ownerOf(batch: RecordBatch, serverId: string, identifier: string): number | undefined {
-    const key = ownerKey(serverId, identifier);
-    const cached = batch.owners.get(key);
+  #ownerOf(serverId: string, identifier: string): number | undefined {
+    // Keyed by the identifier string itself: extraction hands the same string objects back for the same
+    // text (identifiersIn remembers them), so the lookup hashes nothing new.
+    const cached = this.#owners.get(serverId)?.get(identifier);
     if (cached !== undefined) return cached;
     const row = this.#get('SELECT player_id FROM player_identifiers WHERE server_id = ? AND identifier = ? LIMIT 1', serverId, identifier);
     if (row === undefined) return undefined;
     const owner = num(row['player_id']);
-    batch.owners.set(key, owner);
+    this.#rememberOwner(serverId, identifier, owner);
     return owner;
+  }
+
+  #rememberOwner(serverId: string, identifier: string, owner: number): void {
+    let owners = this.#owners.get(serverId);
+    if (owners === undefined) {
+      owners = new Map();
+      this.#owners.set(serverId, owners);
+    }
+    if (owners.get(identifier) === owner) return;
+    if (this.#ownersCached >= OWNER_CACHE) this.#forgetOwners();
+    owners.set(identifier, owner);
+    this.#ownersCached++;
+  }
+
+  #forgetOwners(): void {
+    this.#owners.clear();
+    this.#ownersCached = 0;
   }
 
   #createPlayer(serverId: string, at: number): number {
@@ -207,53 +260,152 @@ export class SqlitePlayerStore implements PlayerStore {
     return id;
   }
 
-  #flush(batch: RecordBatch): void {
-    for (const [playerId, pending] of batch.pending) {
-      const serverId = pending.serverId;
-      for (const [identifier, span] of pending.identifiers) {
-        this.#run(
-          `INSERT INTO player_identifiers (server_id, identifier, player_id, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (server_id, identifier, player_id) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
-          serverId,
-          identifier,
-          playerId,
-          span.first,
-          span.last,
-        );
-      }
-      let newNames = '';
-      for (const [name, span] of pending.names) {
-        const added = this.#run('INSERT OR IGNORE INTO player_names (player_id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)', playerId, name, span.first, span.last);
-        if (added > 0) newNames += `\n${foldName(name)}`;
-        else this.#run('UPDATE player_names SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?) WHERE player_id = ? AND name = ?', span.first, span.last, playerId, name);
-      }
-      if (newNames !== '') this.#run('UPDATE player_search SET folded = folded || ? WHERE server_id = ? AND player_id = ?', newNames, serverId, playerId);
-      if (pending.logs > 0 || pending.photos > 0) {
-        this.#run(
-          `UPDATE players SET log_count = log_count + ?, photo_count = photo_count + ?, first_seen = min(first_seen, ?), last_seen = max(last_seen, ?),
-             next_expiry = min(coalesce(next_expiry, ?), ?) WHERE id = ?`,
-          pending.logs,
-          pending.photos,
-          pending.first,
-          pending.last,
-          pending.nextExpiry,
-          pending.nextExpiry,
-          playerId,
-        );
-      }
-      if (pending.name !== null) {
-        this.#run('UPDATE players SET name = ?, name_seen = ? WHERE id = ? AND (name_seen IS NULL OR name_seen <= ?)', pending.name, pending.nameSeen, playerId, pending.nameSeen);
-      }
+  /** What this connection remembers of a player (its name, and the seen times of its names and identifiers). */
+  #knownPlayer(playerId: number, serverId: string): KnownPlayer {
+    let known = this.#known.get(playerId);
+    if (known === undefined) {
+      const row = this.#get('SELECT name, name_seen FROM players WHERE id = ?', playerId);
+      known = {
+        serverId,
+        name: row?.['name'] === null || row?.['name'] === undefined ? null : String(row['name']),
+        nameSeen: row?.['name_seen'] === null || row?.['name_seen'] === undefined ? Number.NEGATIVE_INFINITY : num(row['name_seen']),
+        identifiers: new Map(),
+        names: new Map(),
+      };
+    } else {
+      // Most recently used last: the first entries are the ones #trimKnown lets go.
+      this.#known.delete(playerId);
     }
-    batch.pending.clear();
+    this.#known.set(playerId, known);
+    return known;
   }
 
-  #serverOf(playerId: number): string {
-    return String(this.#get('SELECT server_id FROM players WHERE id = ?', playerId)?.['server_id']);
+  /** A name or identifier seen with a player at `at`: its row written when first seen, its times gathered after. */
+  #seen(known: KnownPlayer, playerId: number, kind: 'identifier' | 'name', value: string, at: number): void {
+    const map = kind === 'name' ? known.names : known.identifiers;
+    let seen = map.get(value);
+    if (seen === undefined) {
+      seen = this.#loadSeen(known.serverId, playerId, kind, value, at);
+      map.set(value, seen);
+    }
+    if (at < seen.first) seen.first = at;
+    if (at > seen.last) seen.last = at;
+  }
+
+  #loadSeen(serverId: string, playerId: number, kind: 'identifier' | 'name', value: string, at: number): Seen {
+    const added =
+      kind === 'name'
+        ? this.#run('INSERT OR IGNORE INTO player_names (player_id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)', playerId, value, at, at)
+        : this.#run('INSERT OR IGNORE INTO player_identifiers (server_id, identifier, player_id, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)', serverId, value, playerId, at, at);
+    if (added > 0) {
+      if (kind === 'name') this.#run('UPDATE player_search SET folded = folded || ? WHERE server_id = ? AND player_id = ?', `\n${foldName(value)}`, serverId, playerId);
+      return { first: at, last: at, writtenFirst: at, writtenLast: at };
+    }
+    const row =
+      kind === 'name'
+        ? this.#get('SELECT first_seen, last_seen FROM player_names WHERE player_id = ? AND name = ?', playerId, value)
+        : this.#get('SELECT first_seen, last_seen FROM player_identifiers WHERE server_id = ? AND identifier = ? AND player_id = ?', serverId, value, playerId);
+    const first = num(row?.['first_seen']);
+    const last = num(row?.['last_seen']);
+    return { first, last, writtenFirst: first, writtenLast: last };
+  }
+
+  /** Writes the gathered seen times that moved since they were last written. */
+  #writeSeen(playerId: number, known: KnownPlayer): void {
+    for (const [name, seen] of known.names) {
+      if (!moved(seen)) continue;
+      this.#run('UPDATE player_names SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?) WHERE player_id = ? AND name = ?', seen.first, seen.last, playerId, name);
+      written(seen);
+    }
+    for (const [identifier, seen] of known.identifiers) {
+      if (!moved(seen)) continue;
+      this.#run(
+        'UPDATE player_identifiers SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?) WHERE server_id = ? AND identifier = ? AND player_id = ?',
+        seen.first,
+        seen.last,
+        known.serverId,
+        identifier,
+        playerId,
+      );
+      written(seen);
+    }
+  }
+
+  /** Before a player is read, merged or dropped: its gathered seen times written, and (`forget`) let go of. */
+  #settle(playerId: number, forget: boolean): void {
+    const known = this.#known.get(playerId);
+    if (known === undefined) return;
+    this.#writeSeen(playerId, known);
+    if (forget) this.#known.delete(playerId);
+  }
+
+  /** Keeps at most KNOWN_PLAYERS remembered: the least recently seen are written and let go of. */
+  #trimKnown(): void {
+    for (const [playerId, known] of this.#known) {
+      if (this.#known.size <= KNOWN_PLAYERS) return;
+      this.#writeSeen(playerId, known);
+      this.#known.delete(playerId);
+    }
+  }
+
+  /** Inserts the batch's (player, log) rows, and adds what was new (not an earlier delivery) to the players. */
+  #flushRows(batch: RecordBatch): void {
+    const rows = batch.rows;
+    const gained = new Map<number, { logs: number; photos: number; first: number; last: number; next: number }>();
+    for (let start = 0; start < rows.length; start += ROW_VALUES * ROWS_PER_INSERT) {
+      const part = rows.slice(start, start + ROW_VALUES * ROWS_PER_INSERT);
+      for (const row of this.#insertRows(part.length / ROW_VALUES).all(...part)) {
+        const playerId = num(row['player_id']);
+        const at = num(row['at']);
+        const expires = num(row['expires_at']);
+        const sum = gained.get(playerId);
+        if (sum === undefined) {
+          gained.set(playerId, { logs: num(row['photo']) === 1 ? 0 : 1, photos: num(row['photo']), first: at, last: at, next: expires });
+        } else {
+          if (num(row['photo']) === 1) sum.photos++;
+          else sum.logs++;
+          if (at < sum.first) sum.first = at;
+          if (at > sum.last) sum.last = at;
+          if (expires < sum.next) sum.next = expires;
+        }
+      }
+    }
+    rows.length = 0;
+    for (const [playerId, sum] of gained) {
+      this.#run(
+        `UPDATE players SET log_count = log_count + ?, photo_count = photo_count + ?, first_seen = min(first_seen, ?), last_seen = max(last_seen, ?),
+           next_expiry = min(coalesce(next_expiry, ?), ?) WHERE id = ?`,
+        sum.logs,
+        sum.photos,
+        sum.first,
+        sum.last,
+        sum.next,
+        sum.next,
+        playerId,
+      );
+    }
+    for (const playerId of batch.renamed) {
+      const known = this.#known.get(playerId);
+      if (known !== undefined && known.name !== null) {
+        this.#run('UPDATE players SET name = ?, name_seen = ? WHERE id = ? AND (name_seen IS NULL OR name_seen <= ?)', known.name, known.nameSeen, playerId, known.nameSeen);
+      }
+    }
+    batch.renamed.clear();
+  }
+
+  /** `INSERT OR IGNORE` of n rows answering the rows it inserted (a row already stored is an earlier delivery). */
+  #insertRows(n: number): StatementSync {
+    return this.#statements.get(
+      `INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) VALUES ${new Array<string>(n).fill('(?, ?, ?, ?, ?)').join(', ')} RETURNING player_id, photo, at, expires_at`,
+    );
   }
 
   /** The younger player's logs, identifiers and names move to the older; the younger keeps only where it went. */
   #merge(serverId: string, loser: number, winner: number): void {
+    this.#settle(loser, true);
+    this.#settle(winner, true);
+    // Identifiers that named the younger now name the older.
+    this.#forgetOwners();
     this.#run('INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) SELECT ?, photo, at, log_id, expires_at FROM player_logs WHERE player_id = ?', winner, loser);
     this.#run('DELETE FROM player_logs WHERE player_id = ?', loser);
     this.#run(
@@ -307,8 +459,14 @@ export class SqlitePlayerStore implements PlayerStore {
     );
   }
 
+  #serverOf(playerId: number): string {
+    return String(this.#get('SELECT server_id FROM players WHERE id = ?', playerId)?.['server_id']);
+  }
+
   #drop(playerId: number): void {
     const serverId = this.#serverOf(playerId);
+    this.#known.delete(playerId);
+    this.#forgetOwners();
     this.#run('DELETE FROM player_logs WHERE player_id = ?', playerId);
     this.#run('DELETE FROM player_identifiers WHERE player_id = ?', playerId);
     this.#run('DELETE FROM player_names WHERE player_id = ?', playerId);
@@ -346,6 +504,7 @@ export class SqlitePlayerStore implements PlayerStore {
     }
     const players = rows.map((row) => {
       const id = num(row['id']);
+      this.#settleForRead(id);
       return {
         ...summaryOf(row),
         names: this.#all('SELECT name FROM player_names WHERE player_id = ? ORDER BY last_seen DESC, name LIMIT ?', id, query.itemsPerRow).map((r) => String(r['name'])),
@@ -385,6 +544,7 @@ export class SqlitePlayerStore implements PlayerStore {
 
   #detail(row: Row): PlayerDetail {
     const id = num(row['id']);
+    this.#settleForRead(id);
     return {
       ...summaryOf(row),
       names: this.#all('SELECT name, first_seen, last_seen FROM player_names WHERE player_id = ? ORDER BY last_seen DESC, name', id).map((r) => ({
@@ -398,6 +558,13 @@ export class SqlitePlayerStore implements PlayerStore {
         lastSeen: num(r['last_seen']),
       })),
     };
+  }
+
+  /** Seen times gathered for a player are written before it is read (a read answers them exactly). */
+  #settleForRead(playerId: number): void {
+    const known = this.#known.get(playerId);
+    if (known === undefined || !([...known.names.values()].some(moved) || [...known.identifiers.values()].some(moved))) return;
+    this.#transaction(() => this.#writeSeen(playerId, known));
   }
 
   /** The live player an id stands for (itself, or the survivor it was merged into), or null. */
@@ -516,44 +683,28 @@ export class SqlitePlayerStore implements PlayerStore {
 
   async close(): Promise<void> {
     if (!this.#db.isOpen) return;
+    this.#transaction(() => {
+      for (const [playerId, known] of this.#known) this.#writeSeen(playerId, known);
+    });
     await this.#wal?.close();
     this.#db.exec('PRAGMA optimize');
     this.#db.close();
   }
 }
 
-/** The pending state of one record() call: owners learnt and what each player gained. */
+/** One record() call: the (player, log) rows to insert (ROW_VALUES values each), and the players it renamed. */
 class RecordBatch {
-  readonly owners = new Map<string, number>();
-  readonly pending = new Map<number, Pending>();
-
-  pendingFor(playerId: number, serverId: string, at: number): Pending {
-    let pending = this.pending.get(playerId);
-    if (pending === undefined) {
-      pending = { serverId, logs: 0, photos: 0, first: at, last: at, nextExpiry: Number.POSITIVE_INFINITY, name: null, nameSeen: 0, names: new Map(), identifiers: new Map() };
-      this.pending.set(playerId, pending);
-    }
-    return pending;
-  }
-
-  /** After a merge: identifiers that pointed at the younger player now point at the survivor. */
-  replaced(loser: number, winner: number): void {
-    for (const [key, owner] of this.owners) if (owner === loser) this.owners.set(key, winner);
-  }
+  readonly rows: SQLInputValue[] = [];
+  readonly renamed = new Set<number>();
 }
 
-function ownerKey(serverId: string, identifier: string): string {
-  return `${serverId}\u0000${identifier}`;
+const moved = (seen: Seen): boolean => seen.first < seen.writtenFirst || seen.last > seen.writtenLast;
+
+function written(seen: Seen): void {
+  seen.writtenFirst = seen.first;
+  seen.writtenLast = seen.last;
 }
 
-function seen(map: Map<string, { first: number; last: number }>, key: string, at: number): void {
-  const span = map.get(key);
-  if (span === undefined) map.set(key, { first: at, last: at });
-  else {
-    span.first = Math.min(span.first, at);
-    span.last = Math.max(span.last, at);
-  }
-}
 
 function summaryOf(row: Row): Omit<PlayerSummary, 'names' | 'identifiers'> {
   return {

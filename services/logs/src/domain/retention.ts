@@ -5,7 +5,8 @@
  * index does the same on its own; the sweep is then a cheap no-op that still removes the photo objects.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { JobQueue, LogStore, ObjectStore, PlayerStore, Worker } from '@skald/ports';
+import type { JobQueue, LogStore, ObjectStore, Worker } from '@skald/ports';
+import type { PlayerRecorder } from './players/player-recorder.ts';
 import { upkeep } from './players/record-players.ts';
 import type { ServerCounts } from './server-counts.ts';
 import { deleteObjects } from './store-batch.ts';
@@ -20,13 +21,17 @@ export interface RetentionDeps {
   readonly objects: ObjectStore;
   readonly log: FastifyBaseLogger;
   /** Its mapping rows carry each log's expiry: they expire with the logs, and players left without logs go. */
-  readonly players: PlayerStore;
+  readonly players: Pick<PlayerRecorder, 'store' | 'catchUp'>;
 }
 
 export async function sweepExpired(deps: RetentionDeps, now: number): Promise<number> {
   const result = await deps.logStore.deleteExpired(now);
   await deleteObjects(deps, result.objectKeys);
-  await upkeep(deps.log, 'retention', () => deps.players.forgetExpired(now));
+  await upkeep(deps.log, 'retention', async () => {
+    // Queued logs recorded first: an expired one among them is then forgotten too.
+    await deps.players.catchUp();
+    await deps.players.store.forgetExpired(now);
+  });
   if (result.deletedCount > 0) deps.log.info({ deletedCount: result.deletedCount }, 'logs: retention sweep removed expired logs');
   return result.deletedCount;
 }

@@ -8,10 +8,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LOG_LIMITS } from '@skald/contracts';
 import type { LogsBatchAccepted, Tier } from '@skald/contracts';
-import type { LogRecord, LogStore, ObjectStore, PlayerStore } from '@skald/ports';
+import type { LogRecord, LogStore, ObjectStore } from '@skald/ports';
 import { DAY_MS } from './days.ts';
 import { forgetEvictedPhotos } from './players/forget-photos.ts';
-import { recordPlayers, upkeep } from './players/record-players.ts';
+import type { PlayerRecorder } from './players/player-recorder.ts';
+import { upkeep } from './players/record-players.ts';
 import { tierOfServer } from './server-directory.ts';
 import type { ServerDirectory } from './server-directory.ts';
 import type { LogsBatchStored } from '@skald/contracts';
@@ -21,8 +22,8 @@ export interface StoreBatchDeps {
   readonly objects: ObjectStore;
   readonly directory: ServerDirectory;
   readonly log: FastifyBaseLogger;
-  /** The players the stored logs name (docs/PLAYERS.md). */
-  readonly players: PlayerStore;
+  /** Records the players the stored logs name (docs/PLAYERS.md); absent, none are (the players benchmark's baseline). */
+  readonly players?: PlayerRecorder;
   /** Publishes the `logs.batch-stored` notices the live tails wait for (every replica's, bus-feed.ts), in one publish. */
   readonly notifyStored: (notices: readonly LogsBatchStored[]) => Promise<void>;
 }
@@ -91,7 +92,7 @@ async function storeTogether(deps: StoreBatchDeps, batches: readonly AcceptedBat
   const records = batches.flatMap(({ event }) => recordsOf(event, tiers.get(event.serverId)!));
   const { inserted } = await deps.logStore.insertBatch(records);
   // Also on a redelivery: recording is idempotent, and the first delivery may have stopped before it.
-  await recordPlayers(deps, records);
+  await deps.players?.queue(records);
   // Also on a redelivery (inserted 0): the first delivery may have crashed between its insert and its
   // notices, and tails drop ids they already sent (RecentIds). A failed publish fails the handler, so the
   // events are delivered again and the notices retried (the insert is idempotent).
@@ -107,7 +108,14 @@ async function storeTogether(deps: StoreBatchDeps, batches: readonly AcceptedBat
     photosEvicted += evicted.deletedCount;
     if (evicted.deletedCount > 0) {
       changed.add(serverId);
-      await upkeep(deps.log, 'the photo limit', () => forgetEvictedPhotos(deps, serverId, tiers.get(serverId)!.maxPhotoLogs));
+      const players = deps.players;
+      if (players) {
+        // What is queued is recorded first (evicted photos among it included), then forgotten with the rest.
+        await upkeep(deps.log, 'the photo limit', async () => {
+          await players.catchUp();
+          await forgetEvictedPhotos({ logStore: deps.logStore, players: players.store }, serverId, tiers.get(serverId)!.maxPhotoLogs);
+        });
+      }
     }
     await deleteObjects(deps, evicted.objectKeys);
   }

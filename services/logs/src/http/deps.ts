@@ -6,6 +6,7 @@ import type { AuditCopy } from '../domain/exports/audit-copy.ts';
 import type { ExportLimit } from '../domain/exports/export-limit.ts';
 import type { ImageUrlSigner } from '../domain/image-url.ts';
 import type { LevelColorsRepository } from '../domain/level-colors.ts';
+import type { PlayerRecorder } from '../domain/players/player-recorder.ts';
 import type { ServerCounts } from '../domain/server-counts.ts';
 import type { ServerDirectory } from '../domain/server-directory.ts';
 import type { LiveTails } from '../domain/tail/live-tails.ts';
@@ -32,4 +33,6 @@ export interface LogsRouteDeps {
   readonly counts: Pick<ServerCounts, 'mark'>;
   /** The players the logs name (docs/PLAYERS.md). */
   readonly players: PlayerStore;
+  /** Records queued logs' players; the player view catches it up before it answers. */
+  readonly recorder: Pick<PlayerRecorder, 'catchUp'>;
 }

@@ -147,7 +147,10 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
       const before = deps.now() - parsedDays * DAY_MS;
       const result = await deps.logStore.deleteBefore(serverId, before);
       await deleteObjects(deps, result.objectKeys);
-      await upkeep(deps.log, 'a cleanup', () => deps.players.forgetBefore(serverId, { at: before, logId: '' }));
+      await upkeep(deps.log, 'a cleanup', async () => {
+        await deps.recorder.catchUp();
+        await deps.players.forgetBefore(serverId, { at: before, logId: '' });
+      });
       if (result.deletedCount > 0) await deps.counts.mark(serverId);
       await deps.audit.publish({ actorId: userIdFromRequest(request) ?? '', serverId, action: 'logs.deleted', details: { days: parsedDays, deletedCount: result.deletedCount } });
       return { deletedCount: result.deletedCount };

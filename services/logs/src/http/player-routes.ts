@@ -87,6 +87,7 @@ export async function registerPlayerRoutes(app: FastifyInstance, deps: LogsRoute
       const { serverId } = serverAccessOf(request);
       const limit = request.query.limit ?? DEFAULT_PLAYER_PAGE_SIZE;
       const page = request.query.page ?? 1;
+      await deps.recorder.catchUp();
       const found = await deps.players.list({
         serverId,
         offset: (page - 1) * limit,
@@ -118,6 +119,7 @@ export async function registerPlayerRoutes(app: FastifyInstance, deps: LogsRoute
       if (colon <= 0 || colon === identifier.length - 1 || !(IDENTIFIER_KINDS as readonly string[]).includes(identifier.slice(0, colon).toLowerCase())) {
         throw new HttpError(400, BAD_IDENTIFIER);
       }
+      await deps.recorder.catchUp();
       const player = await deps.players.byIdentifier(serverId, identifier);
       if (player === null) throw new HttpError(404, PLAYER_NOT_FOUND);
       return toPlayerDetail(player);
@@ -141,6 +143,7 @@ export async function registerPlayerRoutes(app: FastifyInstance, deps: LogsRoute
     },
     async (request) => {
       const { serverId } = serverAccessOf(request);
+      await deps.recorder.catchUp();
       const found = await deps.players.get(serverId, request.params.playerId);
       if (found === null) throw new HttpError(404, PLAYER_NOT_FOUND);
       return 'mergedInto' in found ? { mergedInto: found.mergedInto } : toPlayerDetail(found.player);
@@ -170,6 +173,7 @@ export async function registerPlayerRoutes(app: FastifyInstance, deps: LogsRoute
         before = decodeCursor(request.query.before);
         if (before === null) throw new HttpError(400, BAD_CURSOR);
       }
+      await deps.recorder.catchUp();
       if ((await deps.players.get(serverId, playerId)) === null) throw new HttpError(404, PLAYER_NOT_FOUND);
       const page = await playerLogPage(deps, {
         serverId,
@@ -201,6 +205,8 @@ export async function registerPlayerRoutes(app: FastifyInstance, deps: LogsRoute
     async (request) => {
       const { serverId } = serverAccessOf(request);
       const { playerId } = request.params;
+      // Every log stored so far recorded first: erasure must find them all.
+      await deps.recorder.catchUp();
       const found = await deps.players.get(serverId, playerId);
       if (found === null) throw new HttpError(404, PLAYER_NOT_FOUND);
       const erasedId = 'mergedInto' in found ? found.mergedInto : found.player.id;

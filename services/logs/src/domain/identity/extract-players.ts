@@ -43,7 +43,7 @@ interface RawGroup {
   /** Identifiers written as values of their own. */
   readonly identifiers: string[];
   /** The identifiers of each text of the group. */
-  readonly texts: string[][];
+  readonly texts: (readonly string[])[];
   readonly names: string[];
 }
 
@@ -130,7 +130,13 @@ export function extractPlayers(message: string, metadata: Readonly<Record<string
   const top = walk.group()!;
   walk.text(message, top);
   if (metadata !== null) walk.object(metadata, top);
-  return playersOf(walk.groups.flatMap(withTexts));
+  if (walk.identifiers === 0) return [];
+  const flat: FlatGroup[] = [];
+  for (const group of walk.groups) {
+    if (group.texts.length === 0) flat.push(group);
+    else flat.push(...withTexts(group));
+  }
+  return playersOf(flat);
 }
 
 interface FlatGroup {
@@ -153,6 +159,8 @@ function withTexts(group: RawGroup): FlatGroup[] {
 
 /** Groups sharing a linking identifier joined; groups without one dropped, their names given as the header says. */
 function playersOf(groups: readonly FlatGroup[]): PlayerGroup[] {
+  const single = onlyGroupWithIdentifiers(groups);
+  if (single !== undefined) return single === null ? [] : onePlayer(single, groups);
   const players: { linking: Set<string>; listed: Set<string>; names: Set<string> }[] = [];
   const owner = new Map<string, number>();
   const orphanNames: string[] = [];
@@ -189,6 +197,36 @@ function playersOf(groups: readonly FlatGroup[]): PlayerGroup[] {
   const named = players.filter((player) => player.linking.size > 0);
   if (named.length === 1) for (const name of orphanNames) named[0]!.names.add(name);
   return named.map((player) => ({ linking: [...player.linking], listed: [...player.listed], names: [...player.names] }));
+}
+
+/** The one group holding identifiers (the common log: one player); null when none does, undefined when several do. */
+function onlyGroupWithIdentifiers(groups: readonly FlatGroup[]): FlatGroup | null | undefined {
+  let found: FlatGroup | null = null;
+  for (const group of groups) {
+    if (group.identifiers.length === 0) continue;
+    if (found !== null) return undefined;
+    found = group;
+  }
+  return found;
+}
+
+/** playersOf for a log whose identifiers are all in one group: no joining to do, small lists deduplicated in place. */
+function onePlayer(group: FlatGroup, groups: readonly FlatGroup[]): PlayerGroup[] {
+  const linking: string[] = [];
+  const listed: string[] = [];
+  for (const identifier of group.identifiers) {
+    const into = isLinking(identifier) ? linking : listed;
+    if (!into.includes(identifier)) into.push(identifier);
+  }
+  if (linking.length === 0) return [];
+  const names: string[] = [];
+  // Its own names, then (the log's only player) the names of objects without identifiers.
+  for (const name of group.names) if (!names.includes(name)) names.push(name);
+  for (const other of groups) {
+    if (other === group) continue;
+    for (const name of other.names) if (!names.includes(name)) names.push(name);
+  }
+  return [{ linking, listed, names }];
 }
 
 function mergeInto(target: { linking: Set<string>; listed: Set<string>; names: Set<string> }, other: { linking: Set<string>; listed: Set<string>; names: Set<string> }): void {

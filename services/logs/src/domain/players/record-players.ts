@@ -1,16 +1,10 @@
 /**
- * Identity at storage: the players each stored log names (domain/identity), recorded in the player store
- * after the logs themselves. Never in the way of storing logs: a log whose extraction fails is stored
- * without identity, and a player store that fails is logged, not retried (the batch's logs are stored).
+ * What a stored log gives the player store: its players (domain/identity), extracted so that a failure for
+ * one log never costs the others (it is logged, and the log has no players).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { LogMentions, LogRecord, PlayerStore } from '@skald/ports';
+import type { LogMentions, LogRecord } from '@skald/ports';
 import { extractPlayers } from '../identity/extract-players.ts';
-
-export interface RecordPlayersDeps {
-  readonly players: PlayerStore;
-  readonly log: FastifyBaseLogger;
-}
 
 /** Each log's players; a log whose extraction throws is left out (and logged). */
 export function mentionsOf(records: readonly LogRecord[], log: FastifyBaseLogger): LogMentions[] {
@@ -25,16 +19,6 @@ export function mentionsOf(records: readonly LogRecord[], log: FastifyBaseLogger
     }
   }
   return mentions;
-}
-
-export async function recordPlayers(deps: RecordPlayersDeps, records: readonly LogRecord[]): Promise<void> {
-  const mentions = mentionsOf(records, deps.log);
-  if (mentions.length === 0) return;
-  try {
-    await deps.players.record(mentions);
-  } catch (error) {
-    deps.log.error({ err: error, logs: mentions.length }, 'logs: recording the players of stored logs failed; the logs are stored');
-  }
 }
 
 /** The linking identifiers a log names (what the player store keys players by), for forgetting it. */
