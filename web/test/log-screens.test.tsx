@@ -64,6 +64,14 @@ describe('Logs screen', () => {
     });
   });
 
+  it('opens with the filters a link names (an alert links to /logs with its filter)', async () => {
+    const seen = mockApi({ ...settings, 'GET /logs/my': () => json([log(1)], { headers: { 'X-Total-Count': '1' } }) });
+    renderScreen(<LogsPage />, { path: '/logs?serverId=s1&level=error&type=anticheat&resource=ac&search=speed%20hack', route: '/logs', session: SIGNED_IN });
+    await screen.findAllByTestId('log-card');
+    const url = new URL(seen.filter((r) => r.url.includes('/logs/my')).at(-1)!.url);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ level: 'error', type: 'anticheat', resource: 'ac', search: 'speed hack', page: '1' });
+  });
+
   it('shows the empty and the error state', async () => {
     mockApi({ ...settings, 'GET /logs/my': () => json([], { headers: { 'X-Total-Count': '0' } }) });
     const first = renderScreen(<LogsPage />, { session: SIGNED_IN });

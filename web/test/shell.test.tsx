@@ -1,5 +1,5 @@
 import type { MeAnswer, ServerRole, SiteRole } from '@skald/contracts/api';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +61,20 @@ describe('shell, guards and session', () => {
     expect(screen.getByRole('link', { name: 'Login' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'User Settings' })).toBeNull();
     expect(screen.queryByLabelText('Server navigation')).toBeNull();
+  });
+
+  it('selects the server a link names when the user is a member, and ignores a server the user cannot see', async () => {
+    setMobile(false);
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })), 'GET /server/usage/s2': () => json(serverUsage({ used: 1, limit: 10 })) });
+    const store = renderShell('/logs?serverId=s2&level=error', SIGNED_IN);
+    await waitFor(() => expect(store.getState().session).toMatchObject({ serverId: 's2', serverName: 'Beta' }));
+    expect(screen.getByTestId('where').textContent).toBe('/logs');
+
+    cleanup();
+    // Stored on s2 (not the list's first): a link to a server the user cannot see must leave it there.
+    const other = renderShell('/logs?serverId=someone-elses', { ...SIGNED_IN, serverId: 's2', serverName: 'Beta' });
+    expect(await screen.findByText('USER')).toBeTruthy();
+    expect(other.getState().session).toMatchObject({ serverId: 's2', serverName: 'Beta' });
   });
 
   it('shows the sidebar with the role in upper case and switching server goes to /dashboard', async () => {
