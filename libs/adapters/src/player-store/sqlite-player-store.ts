@@ -76,10 +76,10 @@ interface KnownPlayer {
 
 /**
  * Seen times gathered in memory are written at least this often (wall clock), and whenever their player is
- * read, merged or let go of: a player active for an hour costs a few writes of its identifiers, not one per
- * log. A crash loses at most this much of their progress (never a log, a count or a player).
+ * read, merged or let go of: a player active for an hour costs a minute's writes of its identifiers, not one
+ * per log. A crash loses at most this much of their progress (never a log, a count or a player).
  */
-export const SEEN_WRITE_EVERY_MS = 5_000;
+export const SEEN_WRITE_EVERY_MS = 60_000;
 /** Players remembered between batches (their seen times and name); the least recently active are let go of. */
 const KNOWN_PLAYERS = 20_000;
 /** Identifier owners remembered; past it the map starts over. */
@@ -217,9 +217,10 @@ export class SqlitePlayerStore implements PlayerStore {
     for (const name of mentioned.names) {
       this.#seen(known, target, 'name', name, log.at);
       if (log.at >= known.nameSeen) {
+        // The players row is written when the name changes; the time it was seen at rides along then.
+        if (name !== known.name) batch.renamed.add(target);
         known.name = name;
         known.nameSeen = log.at;
-        batch.renamed.add(target);
       }
     }
   }
@@ -246,6 +247,18 @@ export class SqlitePlayerStore implements PlayerStore {
     if (this.#ownersCached >= OWNER_CACHE) this.#forgetOwners();
     owners.set(identifier, owner);
     this.#ownersCached++;
+  }
+
+  /** The remembered owners of a player's identifiers, moved to another player (a merge) or forgotten (null). */
+  #reassignOwners(serverId: string, from: number, to: number | null): void {
+    const owners = this.#owners.get(serverId);
+    if (owners === undefined) return;
+    for (const row of this.#all('SELECT identifier FROM player_identifiers WHERE player_id = ?', from)) {
+      const identifier = String(row['identifier']);
+      if (owners.get(identifier) !== from) continue;
+      if (to === null) owners.delete(identifier);
+      else owners.set(identifier, to);
+    }
   }
 
   #forgetOwners(): void {
@@ -405,7 +418,7 @@ export class SqlitePlayerStore implements PlayerStore {
     this.#settle(loser, true);
     this.#settle(winner, true);
     // Identifiers that named the younger now name the older.
-    this.#forgetOwners();
+    this.#reassignOwners(serverId, loser, winner);
     this.#run('INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) SELECT ?, photo, at, log_id, expires_at FROM player_logs WHERE player_id = ?', winner, loser);
     this.#run('DELETE FROM player_logs WHERE player_id = ?', loser);
     this.#run(
@@ -466,7 +479,7 @@ export class SqlitePlayerStore implements PlayerStore {
   #drop(playerId: number): void {
     const serverId = this.#serverOf(playerId);
     this.#known.delete(playerId);
-    this.#forgetOwners();
+    this.#reassignOwners(serverId, playerId, null);
     this.#run('DELETE FROM player_logs WHERE player_id = ?', playerId);
     this.#run('DELETE FROM player_identifiers WHERE player_id = ?', playerId);
     this.#run('DELETE FROM player_names WHERE player_id = ?', playerId);
