@@ -14,13 +14,13 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ALERT_LIMITS, tierOf } from '@skald/contracts';
-import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
+import type { AcceptedLog, AlertFilter, LogsBatchAccepted } from '@skald/contracts';
 import type { JobQueue } from '@skald/ports';
 import { enqueueDelivery } from '../delivery.ts';
 import type { ServerDirectory } from '../limits.ts';
 import type { WebhookLog } from '../platforms/index.ts';
 import type { WebhookStore } from '../webhook-store.ts';
-import { alertMatches } from './alert-filter.ts';
+import { compileAlertFilter, prepareLog } from './alert-filter.ts';
 import { alertDeliveryId, buildAlertPayload } from './alert-message.ts';
 import type { AlertNotice } from './alert-message.ts';
 import { bucketMsOf } from './alert-store.ts';
@@ -46,6 +46,20 @@ const TOUCH_EVERY_MS = 1_000;
 
 function toWebhookLog(log: AcceptedLog): WebhookLog {
   return { id: log.id, createdAt: log.createdAt, level: log.level, type: log.type, resource: log.resource, message: log.message, metadata: log.metadata, logType: log.logType };
+}
+
+/** Compiled filters by their text: a rule's filter is compiled once, not once per read. */
+const compiled = new Map<string, ReturnType<typeof compileAlertFilter>>();
+const MAX_COMPILED = 10_000;
+function compiledFilter(filter: AlertFilter): ReturnType<typeof compileAlertFilter> {
+  const key = JSON.stringify(filter);
+  let test = compiled.get(key);
+  if (test === undefined) {
+    if (compiled.size >= MAX_COMPILED) compiled.clear();
+    test = compileAlertFilter(filter);
+    compiled.set(key, test);
+  }
+  return test;
 }
 
 const cooledDown = (rule: AlertRule, at: number) => rule.lastResolvedAt === null || at - rule.lastResolvedAt >= rule.cooldownSeconds * 1000;
@@ -108,20 +122,24 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
 
   return {
     async onBatches(batches) {
-      // One read of the server's rules per read of the bus; their state is re-checked by every transition.
-      const rulesOf = new Map<string, Promise<AlertRule[]>>();
+      // The batches of one read of the bus are evaluated together, per server: one read of its rules, and
+      // per rule one window update for all its matching logs (a consumer that is behind catches up with
+      // fewer writes). Their state is re-checked by every transition.
+      const at = deps.now();
+      const byServer = new Map<string, AcceptedLog[]>();
       for (const batch of batches) {
-        let rules = rulesOf.get(batch.serverId);
-        if (rules === undefined) {
-          rules = servedRules(batch.serverId);
-          rulesOf.set(batch.serverId, rules);
-        }
-        const served = await rules;
+        const logs = byServer.get(batch.serverId);
+        if (logs === undefined) byServer.set(batch.serverId, [...batch.logs]);
+        else for (const log of batch.logs) logs.push(log);
+      }
+      for (const [serverId, accepted] of byServer) {
+        const served = await servedRules(serverId);
         if (served.length === 0) continue;
-        const logs = batch.logs.map(toWebhookLog);
-        const at = deps.now();
+        const logs = accepted.map(toWebhookLog);
+        const prepared = logs.map(prepareLog);
         for (const rule of served) {
-          const matched = logs.filter((log) => alertMatches(rule.filter, log));
+          const matches = compiledFilter(rule.filter);
+          const matched = logs.filter((_, i) => matches(prepared[i]!));
           if (matched.length > 0) await onMatches(rule, matched, at);
         }
       }

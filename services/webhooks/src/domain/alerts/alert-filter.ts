@@ -6,22 +6,45 @@
 import type { AlertFilter } from '@skald/contracts';
 import type { WebhookLog } from '../platforms/index.ts';
 
-const same = (filter: string | undefined, value: string) => filter === undefined || filter.toLowerCase() === value.toLowerCase();
-
 function metadataText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export function alertMatches(filter: AlertFilter, log: Pick<WebhookLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>): boolean {
-  if (!same(filter.level, log.level) || !same(filter.type, log.type) || !same(filter.resource, log.resource)) return false;
-  if (filter.search !== undefined && !log.message.toLowerCase().includes(filter.search.toLowerCase())) return false;
-  if (filter.metadata !== undefined) {
-    for (const [key, value] of Object.entries(filter.metadata)) {
+type FilterableLog = Pick<WebhookLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>;
+
+/** A log with the fields filters compare lower-cased once, however many rules look at it. */
+export interface PreparedLog {
+  readonly level: string;
+  readonly type: string;
+  readonly resource: string;
+  readonly message: string;
+  readonly metadata: WebhookLog['metadata'];
+}
+
+export function prepareLog(log: FilterableLog): PreparedLog {
+  return { level: log.level.toLowerCase(), type: log.type.toLowerCase(), resource: log.resource.toLowerCase(), message: log.message.toLowerCase(), metadata: log.metadata };
+}
+
+/** The filter as a test of prepared logs, its texts lower-cased once (a rule is compared with every log of a read). */
+export function compileAlertFilter(filter: AlertFilter): (log: PreparedLog) => boolean {
+  const level = filter.level?.toLowerCase();
+  const type = filter.type?.toLowerCase();
+  const resource = filter.resource?.toLowerCase();
+  const search = filter.search?.toLowerCase();
+  const metadata = filter.metadata === undefined ? [] : Object.entries(filter.metadata);
+  return (log) => {
+    if ((level !== undefined && level !== log.level) || (type !== undefined && type !== log.type) || (resource !== undefined && resource !== log.resource)) return false;
+    if (search !== undefined && !log.message.includes(search)) return false;
+    for (const [key, value] of metadata) {
       const actual = log.metadata?.[key];
       if (actual === undefined || metadataText(actual) !== value) return false;
     }
-  }
-  return true;
+    return true;
+  };
+}
+
+export function alertMatches(filter: AlertFilter, log: FilterableLog): boolean {
+  return compileAlertFilter(filter)(prepareLog(log));
 }
 
 /** The filter as one line a person reads ("level=error, type=AntiCheat"), or "all logs". */
