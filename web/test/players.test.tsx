@@ -10,10 +10,12 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { makeStore } from '../src/app/store.ts';
 import { ThemeProvider } from '../src/app/theme.tsx';
+import { useMeQuery } from '../src/features/auth/authApi.ts';
 import LogsPage from '../src/features/logs/LogsPage.tsx';
 import { metadataPieces } from '../src/features/logs/metadataText.ts';
 import PlayerPage from '../src/features/players/PlayerPage.tsx';
 import PlayersPage from '../src/features/players/PlayersPage.tsx';
+import { useCurrentServerSync } from '../src/features/shell/useCurrentServerSync.ts';
 import { apiLog, LEVELS, levelColors, meAnswer } from './fixtures.ts';
 import { json, mockApi, SIGNED_IN } from './helpers.tsx';
 
@@ -22,13 +24,21 @@ function LocationProbe() {
   return <div data-testid="location">{`${location.pathname}${location.search}`}</div>;
 }
 
+/** What the shell does with a link's ?serverId= (AppShell's useCurrentServerSync). */
+function ServerSync() {
+  const { data } = useMeQuery(undefined);
+  useCurrentServerSync(data?.servers);
+  return null;
+}
+
 /** The players screens and /logs under one router, so links between them are followed. */
-function renderAt(path: string) {
+function renderAt(path: string, { serverSync = false } = {}) {
   const store = makeStore(SIGNED_IN);
   render(
     <Provider store={store}>
       <ThemeProvider>
         <MemoryRouter initialEntries={[path]}>
+          {serverSync && <ServerSync />}
           <Routes>
             <Route path="/logs" element={<LogsPage />} />
             <Route path="/players" element={<PlayersPage />} />
@@ -274,7 +284,7 @@ describe('identifiers and names in a log card link to their player', () => {
     renderAt('/logs');
     const card = await screen.findByTestId('log-card');
     fireEvent.click(within(card).getByText('View metadata'));
-    expect(within(card).getByRole('link', { name: 'Bob' }).getAttribute('href')).toBe('/players?identifier=license%3Abbb222');
+    expect(within(card).getByRole('link', { name: 'Bob' }).getAttribute('href')).toBe('/players?serverId=s1&identifier=license%3Abbb222');
     expect(within(card).queryByRole('link', { name: 'Cid' })).toBeNull();
     expect(within(card).queryByRole('link', { name: /joined/ })).toBeNull();
 
@@ -288,6 +298,34 @@ describe('identifiers and names in a log card link to their player', () => {
     renderAt('/players?identifier=steam%3A110000100000001');
     expect(await screen.findByRole('heading', { level: 1, name: 'Player not found' })).toBeTruthy();
     expect(screen.getByText('steam:110000100000001')).toBeTruthy();
+  });
+});
+
+describe('an identifier link naming its server (?serverId=)', () => {
+  const twoServers = () => {
+    const me = meAnswer();
+    return json({ ...me, servers: [...me.servers, { id: 's2', name: 'Beta', role: 'user' as const }] });
+  };
+
+  it('asks the linked server once the shell has selected it, when the user is a member', async () => {
+    const seen = mockApi({
+      ...playerApi(),
+      'GET /auth/me': twoServers,
+      'GET /players/by-identifier/license%3Accc333': () => json(detail()),
+    });
+    renderAt('/players?serverId=s2&identifier=license%3Accc333', { serverSync: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ann' })).toBeTruthy();
+    expect(requestsTo(seen, 'GET', '/players/by-identifier/license%3Accc333').map((url) => url.searchParams.get('serverId'))).toEqual(['s2']);
+  });
+
+  it('asks the current server when the user is no member of the linked one', async () => {
+    const seen = mockApi({
+      ...playerApi(),
+      'GET /players/by-identifier/license%3Accc333': () => json(detail()),
+    });
+    renderAt('/players?serverId=s9&identifier=license%3Accc333', { serverSync: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ann' })).toBeTruthy();
+    expect(requestsTo(seen, 'GET', '/players/by-identifier/license%3Accc333').map((url) => url.searchParams.get('serverId'))).toEqual(['s1']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useAppSelector } from '../../app/hooks.ts';
 import { hitRanges } from '../common/Highlight.tsx';
 import { identifierHref } from '../players/playersApi.ts';
 import { metadataPieces } from './metadataText.ts';
@@ -31,6 +32,7 @@ function marked(text: string, offset: number, ranges: readonly [number, number][
 }
 
 export function LogMetadata({ metadata, highlight }: { metadata: unknown; highlight?: string | undefined }) {
+  const serverId = useAppSelector((s) => s.session.serverId);
   if (!hasMetadata(metadata)) return null;
   const pieces = metadataPieces(metadata);
   const text = pieces.map((piece) => piece.text).join('');
@@ -47,7 +49,7 @@ export function LogMetadata({ metadata, highlight }: { metadata: unknown; highli
           return piece.player === undefined ? (
             <Fragment key={at}>{content}</Fragment>
           ) : (
-            <Link key={at} to={identifierHref(piece.player)} className="player-link" title="Open this player">
+            <Link key={at} to={identifierHref(piece.player, serverId)} className="player-link" title="Open this player">
               {content}
             </Link>
           );

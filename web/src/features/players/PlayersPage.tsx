@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { statusOf } from '../../app/errors.ts';
 import { useAppSelector } from '../../app/hooks.ts';
+import { useMeQuery } from '../auth/authApi.ts';
 import { Highlight } from '../common/Highlight.tsx';
 import { Pager } from '../common/Pager.tsx';
 import { useDebounced } from '../common/useDebounced.ts';
@@ -128,8 +129,11 @@ function PlayerList({ serverId, serverName }: { serverId: string; serverName: st
  * /players?identifier=<kind:value>: where an identifier in a log links (LogMetadata). Asks which player
  * has it and goes there, or says no player of this server has it.
  */
-function IdentifierResolver({ serverId, identifier }: { serverId: string; identifier: string }) {
-  const { data, error, isError } = usePlayerByIdentifierQuery({ serverId, identifier });
+function IdentifierResolver({ serverId, identifier, linkedServerId }: { serverId: string; identifier: string; linkedServerId: string | null }) {
+  const me = useMeQuery(undefined);
+  // A link naming another server the user is a member of: the shell selects it; ask once it has.
+  const switching = linkedServerId !== null && linkedServerId !== serverId && (me.data ? me.data.servers.some((server) => server.id === linkedServerId) : !me.isError);
+  const { currentData: data, error, isError } = usePlayerByIdentifierQuery({ serverId, identifier }, { skip: switching });
   if (data) return <Navigate to={playerHref(data.id)} replace />;
   const status = statusOf(error);
   return (
@@ -168,6 +172,6 @@ export default function PlayersPage() {
       </div>
     );
   }
-  if (identifier !== null && identifier !== '') return <IdentifierResolver key={identifier} serverId={serverId} identifier={identifier} />;
+  if (identifier !== null && identifier !== '') return <IdentifierResolver key={identifier} serverId={serverId} identifier={identifier} linkedServerId={params.get('serverId')} />;
   return <PlayerList serverId={serverId} serverName={serverName} />;
 }

@@ -97,9 +97,13 @@ export function erasedText(erased: number): string {
   return `Player erased: ${erased} ${erased === 1 ? 'log' : 'logs'} deleted.`;
 }
 
-/** The address that opens the player an identifier belongs to (resolved by the Players screen). */
-export function identifierHref(identifier: string): string {
-  return `/players?${new URLSearchParams({ identifier }).toString()}`;
+/**
+ * The address that opens the player an identifier belongs to on a server (resolved by the Players screen).
+ * It names the server, so a copied link opens the same player (the shell selects a server a link names
+ * when the user is a member of it).
+ */
+export function identifierHref(identifier: string, serverId: string | null): string {
+  return `/players?${new URLSearchParams(serverId === null ? { identifier } : { serverId, identifier }).toString()}`;
 }
 
 /** A player's page. */
