@@ -15,6 +15,7 @@
  *   - a name (keys NAME_KEYS, a string) belongs to its object's group; in an object without identifiers,
  *     to the log's only player when there is exactly one.
  */
+import { PLAYER_NAME_KEYS } from '@skald/contracts';
 import { identifiersIn, isLinking, kindOf } from './identifiers.ts';
 
 /** One player a log names. */
@@ -27,7 +28,7 @@ export interface PlayerGroup {
   readonly names: readonly string[];
 }
 
-export const NAME_KEYS: ReadonlySet<string> = new Set(['name', 'playerName', 'player_name', 'player']);
+export const NAME_KEYS: ReadonlySet<string> = new Set(PLAYER_NAME_KEYS);
 
 /** Names longer than this are not names (a message put under `name`). */
 export const MAX_NAME_LENGTH = 100;
