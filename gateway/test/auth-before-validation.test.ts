@@ -62,6 +62,8 @@ interface Target {
   readonly serverId: string;
   /** A webhook of tenant A's server, or an id no webhook has where the process knows none. */
   readonly webhookId: string;
+  /** An alert rule of tenant A's server (routes under /alerts/{id} find the server from it), or an unknown id. */
+  readonly alertId: string;
   /** A signed-in user who is a member of none of tenant A's servers and holds no staff role. */
   readonly strangerToken: string;
 }
@@ -121,9 +123,16 @@ function namesAServer(op: GuardedOperation): boolean {
   return pathNames(op).length > 0 || queryNames(op).includes('serverId') || bodyNamesServer(op);
 }
 
-/** The URL with every path parameter naming tenant A's server (its webhook under /webhooks), and serverId=A. */
+/** The resource a path's `{id}` names: A's webhook under /webhooks, A's alert rule under /alerts, else A's server. */
+function idOf(target: Target, path: string): string {
+  if (path.startsWith('/api/webhooks/{id}')) return target.webhookId;
+  if (path.startsWith('/api/alerts/{id}')) return target.alertId;
+  return target.serverId;
+}
+
+/** The URL with every path parameter naming tenant A's server (or its resource: idOf), and serverId=A. */
 function urlOf(target: Target, op: GuardedOperation): string {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => (op.path.startsWith('/api/webhooks/{id}') && name === 'id' ? target.webhookId : target.serverId));
+  const path = op.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => (name === 'id' ? idOf(target, op.path) : target.serverId));
   return queryNames(op).includes('serverId') ? `${path}?serverId=${target.serverId}` : path;
 }
 
@@ -191,7 +200,17 @@ describe('all-in-one: access is decided before the request is validated, on ever
       return created.statusCode === 201;
     }, 'the webhooks service to learn the tier and take a webhook');
 
-    target = { inject: (request) => aio.inject(request), serverId: server.id, webhookId, strangerToken: stranger.token };
+    // The routes under /alerts/{id} find their server from the rule: A's server gets one, notifying the webhook.
+    const alert = await aio.inject({
+      method: 'POST',
+      url: '/api/alerts',
+      headers: bearer(owner.token),
+      payload: { serverId: server.id, name: 'Guard walk', kind: 'threshold', filter: { level: 'error' }, threshold: 3, windowSeconds: 60, webhookIds: [webhookId], enabled: true },
+    });
+    expect(alert.statusCode, alert.body).toBe(201);
+    const alertId = alert.json<{ alert: { id: string } }>().alert.id;
+
+    target = { inject: (request) => aio.inject(request), serverId: server.id, webhookId, alertId, strangerToken: stranger.token };
     operations = await bearerOperations(target.inject);
   }, 60_000);
 
@@ -283,7 +302,7 @@ describe('distributed: the proxying gateway in front of each service alone', () 
     const strangerToken = await signUp('guard_walk_stranger');
     const created = await inject({ method: 'POST', url: '/api/server/servers', headers: bearer(ownerToken), payload: { name: 'Tenant A' } });
     expect(created.statusCode, created.body).toBe(201);
-    target = { inject, serverId: created.json<{ id: string }>().id, webhookId: 'no-such-webhook', strangerToken };
+    target = { inject, serverId: created.json<{ id: string }>().id, webhookId: 'no-such-webhook', alertId: 'no-such-alert', strangerToken };
     operations = await bearerOperations(inject);
   }, 120_000);
 

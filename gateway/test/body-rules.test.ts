@@ -37,6 +37,7 @@ let owner: SignedUp;
 let member: SignedUp;
 let server: { id: string; api_key: string };
 let webhookId: string;
+let alertId: string;
 
 beforeAll(async () => {
   // The webhook's destination is a loopback address the test allows (nothing is sent to it).
@@ -54,7 +55,16 @@ beforeAll(async () => {
     if (created.statusCode === 201) webhookId = created.json<{ webhook: { id: string } }>().webhook.id;
     return created.statusCode === 201;
   }, 'the webhooks service to learn the tier and take a webhook');
+  // PUT /alerts/{id} likewise decides access from the rule: the walk edits a real one.
+  const alert = await aio.inject({ method: 'POST', url: '/api/alerts', headers: bearer(owner.token), payload: { ...alertRule(), serverId: server.id } });
+  expect(alert.statusCode, alert.body).toBe(201);
+  alertId = alert.json<{ alert: { id: string } }>().alert.id;
 });
+
+/** An alert rule the schema accepts (without its serverId, as PUT /alerts/{id} takes it). */
+function alertRule(): Record<string, unknown> {
+  return { name: 'Body rules', kind: 'threshold', filter: { level: 'error' }, threshold: 3, windowSeconds: 60, webhookIds: [webhookId], enabled: true };
+}
 
 afterAll(async () => {
   await aio?.close();
@@ -91,6 +101,8 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'PUT /api/admin/servers/{id}/suspend': { url: `/api/admin/servers/${server.id}/suspend`, sample: { suspended: true }, headers: superadminAuth() },
     'POST /api/webhooks': { url: '/api/webhooks', sample: { serverId: server.id, url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
     'PUT /api/webhooks/{id}': { url: `/api/webhooks/${webhookId}`, sample: { url: 'https://example.com/hook', platform: 'generic' }, headers: ownerAuth },
+    'POST /api/alerts': { url: '/api/alerts', sample: { ...alertRule(), serverId: server.id }, headers: ownerAuth },
+    'PUT /api/alerts/{id}': { url: `/api/alerts/${alertId}`, sample: alertRule(), headers: ownerAuth },
     'POST /api/backups/{serverId}/settings': {
       url: `/api/backups/${server.id}/settings`,
       sample: { enabled: false, interval_hours: 24, db_host: '', db_port: 3306, db_user: '', db_pass_enc: '', db_name: '' },
@@ -130,6 +142,8 @@ function wrongValues(schema: JsonSchema | undefined): unknown[] {
   if (type === 'object') return ['text', 42, ['x']];
   if (type === 'integer' || type === 'number') return ['5', true];
   if (type === 'boolean') return ['true', 1];
+  // A list of strings (an alert rule's webhookIds): not a list, or a list holding a number.
+  if (type === 'array') return ['text', 42, { $ne: null }, null, [42]];
   return [42, true, ['x'], { $ne: null }, null];
 }
 
@@ -179,6 +193,7 @@ async function state(): Promise<string> {
     await read(`/api/manage/server/${server.id}/users`),
     await read(`/api/settings/colors?serverId=${server.id}`),
     await read(`/api/logs/my?serverId=${server.id}`),
+    await read(`/api/alerts?serverId=${server.id}`),
   ]);
 }
 
@@ -268,6 +283,7 @@ describe('request bodies on every route', () => {
     const routes = (await bodyRoutes()).filter((route) => route.schema?.properties?.['serverId']);
     expect(routes.map((route) => route.route).sort()).toEqual([
       'PATCH /api/settings/server-name',
+      'POST /api/alerts',
       'POST /api/billing/create-checkout-session',
       'POST /api/billing/create-portal-session',
       'POST /api/manage/add-user',
