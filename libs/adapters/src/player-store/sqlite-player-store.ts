@@ -190,11 +190,7 @@ export class SqlitePlayerStore implements PlayerStore {
   #recordPlayer(batch: RecordBatch, log: LogMentions, mentioned: MentionedPlayer): void {
     const linking = mentioned.linking.filter(isLinking);
     if (linking.length === 0) return;
-    const owners = new Set<number>();
-    for (const identifier of linking) {
-      const owner = this.#ownerOf(log.serverId, identifier);
-      if (owner !== undefined) owners.add(owner);
-    }
+    const owners = this.#ownersOf(log.serverId, linking);
     let target: number;
     if (owners.size === 0) {
       target = this.#createPlayer(log.serverId, log.at);
@@ -225,16 +221,23 @@ export class SqlitePlayerStore implements PlayerStore {
     }
   }
 
-  #ownerOf(serverId: string, identifier: string): number | undefined {
-    // Keyed by the identifier string itself: extraction hands the same string objects back for the same
-    // text (identifiersIn remembers them), so the lookup hashes nothing new.
-    const cached = this.#owners.get(serverId)?.get(identifier);
-    if (cached !== undefined) return cached;
-    const row = this.#get('SELECT player_id FROM player_identifiers WHERE server_id = ? AND identifier = ? LIMIT 1', serverId, identifier);
-    if (row === undefined) return undefined;
-    const owner = num(row['player_id']);
-    this.#rememberOwner(serverId, identifier, owner);
-    return owner;
+  /** The players these linking identifiers belong to: remembered ones, the others in one query. */
+  #ownersOf(serverId: string, linking: readonly string[]): Set<number> {
+    const owners = new Set<number>();
+    const remembered = this.#owners.get(serverId);
+    let unknown: string[] | null = null;
+    for (const identifier of linking) {
+      const cached = remembered?.get(identifier);
+      if (cached !== undefined) owners.add(cached);
+      else (unknown ??= []).push(identifier);
+    }
+    if (unknown === null) return owners;
+    for (const row of this.#all('SELECT identifier, player_id FROM player_identifiers WHERE server_id = ? AND identifier IN (SELECT value FROM json_each(?))', serverId, JSON.stringify(unknown))) {
+      const owner = num(row['player_id']);
+      owners.add(owner);
+      this.#rememberOwner(serverId, String(row['identifier']), owner);
+    }
+    return owners;
   }
 
   #rememberOwner(serverId: string, identifier: string, owner: number): void {
@@ -285,6 +288,13 @@ export class SqlitePlayerStore implements PlayerStore {
         identifiers: new Map(),
         names: new Map(),
       };
+      // Everything the player has been seen with, in two reads (not two statements per name and identifier).
+      for (const seen of this.#all('SELECT name, first_seen, last_seen FROM player_names WHERE player_id = ?', playerId)) {
+        known.names.set(String(seen['name']), stored(seen));
+      }
+      for (const seen of this.#all('SELECT identifier, first_seen, last_seen FROM player_identifiers WHERE player_id = ?', playerId)) {
+        known.identifiers.set(String(seen['identifier']), stored(seen));
+      }
     } else {
       // Most recently used last: the first entries are the ones #trimKnown lets go.
       this.#known.delete(playerId);
@@ -305,22 +315,15 @@ export class SqlitePlayerStore implements PlayerStore {
     if (at > seen.last) seen.last = at;
   }
 
+  /** A name or identifier the player was never seen with (its remembered ones are all loaded): its row. */
   #loadSeen(serverId: string, playerId: number, kind: 'identifier' | 'name', value: string, at: number): Seen {
-    const added =
-      kind === 'name'
-        ? this.#run('INSERT OR IGNORE INTO player_names (player_id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)', playerId, value, at, at)
-        : this.#run('INSERT OR IGNORE INTO player_identifiers (server_id, identifier, player_id, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)', serverId, value, playerId, at, at);
-    if (added > 0) {
-      if (kind === 'name') this.#run('UPDATE player_search SET folded = folded || ? WHERE server_id = ? AND player_id = ?', `\n${foldName(value)}`, serverId, playerId);
-      return { first: at, last: at, writtenFirst: at, writtenLast: at };
+    if (kind === 'name') {
+      this.#run('INSERT OR IGNORE INTO player_names (player_id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)', playerId, value, at, at);
+      this.#run('UPDATE player_search SET folded = folded || ? WHERE server_id = ? AND player_id = ?', `\n${foldName(value)}`, serverId, playerId);
+    } else {
+      this.#run('INSERT OR IGNORE INTO player_identifiers (server_id, identifier, player_id, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)', serverId, value, playerId, at, at);
     }
-    const row =
-      kind === 'name'
-        ? this.#get('SELECT first_seen, last_seen FROM player_names WHERE player_id = ? AND name = ?', playerId, value)
-        : this.#get('SELECT first_seen, last_seen FROM player_identifiers WHERE server_id = ? AND identifier = ? AND player_id = ?', serverId, value, playerId);
-    const first = num(row?.['first_seen']);
-    const last = num(row?.['last_seen']);
-    return { first, last, writtenFirst: first, writtenLast: last };
+    return { first: at, last: at, writtenFirst: at, writtenLast: at };
   }
 
   /** Writes the gathered seen times that moved since they were last written. */
@@ -709,6 +712,13 @@ export class SqlitePlayerStore implements PlayerStore {
 class RecordBatch {
   readonly rows: SQLInputValue[] = [];
   readonly renamed = new Set<number>();
+}
+
+/** A seen-time row as read: written as it is. */
+function stored(row: Row): Seen {
+  const first = num(row['first_seen']);
+  const last = num(row['last_seen']);
+  return { first, last, writtenFirst: first, writtenLast: last };
 }
 
 const moved = (seen: Seen): boolean => seen.first < seen.writtenFirst || seen.last > seen.writtenLast;
