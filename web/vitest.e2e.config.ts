@@ -5,6 +5,7 @@ export default defineConfig({
   root: import.meta.dirname,
   test: {
     environment: 'node',
+    globalSetup: ['e2e/global-setup.ts'],
     include: ['e2e/**/*.test.ts'],
     testTimeout: 240_000,
     hookTimeout: 180_000,

@@ -1,26 +1,52 @@
 // Starts the all-in-one server (node gateway/src/main.ts) on a free port with a throw-away DATA_DIR.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
-// A copy of @skald/testing's freePort: the web project may depend on the contracts only (Nx module boundaries).
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
+// A copy of @skald/testing's freePort (libs/testing/src/free-port.ts says why ports come from below the
+// kernel's ephemeral range): the web project may depend on the contracts only (Nx module boundaries).
+const LOWEST_PORT = 20_000;
+const handedOut = new Set<number>();
+
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > LOWEST_PORT + 1_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => done(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
   });
 }
 
-/** `npm run build:web`, unless SKIP_WEB_BUILD=1 and a build exists. */
+export async function freePort(): Promise<number> {
+  const high = ephemeralLow();
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (high - LOWEST_PORT));
+    if (handedOut.has(port)) continue;
+    if (await portIsFree(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port found between ${LOWEST_PORT} and ${high} after 200 tries`);
+}
+
+/**
+ * `npm run build:web`, unless SKIP_WEB_BUILD=1 and a build exists. The run's global set-up
+ * (web/e2e/global-setup.ts) builds once and sets SKIP_WEB_BUILD=1 for the test files, so a file run alone
+ * still builds what it serves and a whole run builds once.
+ */
 export function buildWeb(): void {
   if (process.env.SKIP_WEB_BUILD === '1' && existsSync(join(REPO_ROOT, 'web', 'dist', 'index.html'))) return;
   // vitest sets NODE_ENV=test, which Vite would honour and build React's and antd's development
