@@ -100,6 +100,22 @@ describe('SQLite log store specifics', () => {
     }
   });
 
+  it('walks the neighbours of a log by a seek on the clustered key both ways, never a sort', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
+    try {
+      const store = new SqliteLogStore(join(dir, 'logs.db'));
+      await store.insertBatch([...Array.from({ length: 200 }, (_, i) => textLog(i, 's1', i % 2 === 0 ? 'error' : 'info')), { ...textLog(500, 's1', 'info'), logType: 'photo', imageKey: 'i', thumbKey: 't' }]);
+      for (const direction of ['older', 'newer'] as const) {
+        const plan = store.explainNeighbours('s1', direction);
+        expect(plan, direction).toContain(`USING PRIMARY KEY (server_key=? AND (created_at,id)${direction === 'older' ? '<' : '>'}(?,?))`);
+        expect(plan, direction).not.toContain('TEMP B-TREE');
+      }
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps logs and rollups across a reopen', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
     try {

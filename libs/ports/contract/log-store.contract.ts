@@ -566,6 +566,76 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
       });
     });
 
+    describe('getById and neighbours (the context around a log)', () => {
+      /** A UUIDv7 as ingestion makes them: its first 48 bits are `ms`, the arrival. */
+      const uuid7 = (ms: number, n: number): string => {
+        const hex = ms.toString(16).padStart(12, '0');
+        return `${hex.slice(0, 8)}-${hex.slice(8)}-7${n.toString(16).padStart(3, '0')}-8000-${n.toString(16).padStart(12, '0')}`;
+      };
+      const key = (r: LogRecord) => ({ createdAt: r.createdAt, id: r.id });
+
+      it('getById answers the server’s log whole, text or photo; null for an unknown id, another server’s log or an unknown server', async () => {
+        const text = log({ serverId: serverA, createdAt: T0, metadata: { player: 'Ann' } });
+        const photo = log({ serverId: serverA, createdAt: T0 + 1, logType: 'photo' });
+        const other = log({ serverId: serverB, createdAt: T0 });
+        await store.insertBatch([text, photo, other]);
+        expect(await store.getById(serverA, text.id)).toEqual(text);
+        expect(await store.getById(serverA, photo.id)).toEqual(photo);
+        expect(await store.getById(serverA, other.id)).toBeNull();
+        expect(await store.getById(serverA, 'missing')).toBeNull();
+        expect(await store.getById(serverA, '')).toBeNull();
+        expect(await store.getById('nobody', text.id)).toBeNull();
+      });
+
+      it('getById finds a UUIDv7-id log whatever its own time within ingestion’s window (a day before its arrival to 5 minutes after)', async () => {
+        const arrival = T0 + 3 * DAY + 12_345;
+        const times = [arrival, arrival - 3_000, arrival - 23 * 3600_000, arrival + 4 * 60_000, arrival - 20 * 60_000];
+        const records = times.map((createdAt, n) => log({ serverId: serverA, createdAt, id: uuid7(arrival, n), ...(createdAt === arrival ? {} : { receivedAt: arrival }) }));
+        // Neighbours in time that are not the log, so a lookup that matched on time alone would be caught.
+        const decoys = times.map((createdAt, n) => log({ serverId: serverA, createdAt, id: uuid7(arrival, 100 + n) }));
+        await store.insertBatch([...records, ...decoys]);
+        for (const record of records) expect(await store.getById(serverA, record.id)).toEqual(record);
+        expect(await store.getById(serverA, uuid7(arrival, 999))).toBeNull();
+        expect(await store.getById(serverB, records[0]!.id)).toBeNull();
+      });
+
+      it('neighbours walks both ways from a log, nearest first, text and photo together, ties in one millisecond by id', async () => {
+        const at = (createdAt: number, id: string, logType: LogType = 'text') => log({ serverId: serverA, createdAt, id, logType });
+        const rows = [
+          at(T0 + 1000, 'k-1'),
+          at(T0 + 2000, 'k-2', 'photo'),
+          at(T0 + 3000, 'k-3a'),
+          at(T0 + 3000, 'k-3b', 'photo'),
+          at(T0 + 3000, 'k-3c'),
+          at(T0 + 4000, 'k-4'),
+          at(T0 + 5000, 'k-5', 'photo'),
+        ];
+        // Inserted out of order, with another server's logs in between.
+        await store.insertBatch([rows[4]!, rows[0]!, log({ serverId: serverB, createdAt: T0 + 3000, id: 'k-3bb' }), rows[6]!, rows[2]!, rows[5]!, rows[1]!, rows[3]!]);
+        const middle = rows[3]!;
+        expect(await store.neighbours(serverA, key(middle), 'older', 10)).toEqual([rows[2], rows[1], rows[0]]);
+        expect(await store.neighbours(serverA, key(middle), 'newer', 10)).toEqual([rows[4], rows[5], rows[6]]);
+        expect(idsOf(await store.neighbours(serverA, key(middle), 'older', 2))).toEqual(['k-3a', 'k-2']);
+        expect(idsOf(await store.neighbours(serverA, key(middle), 'newer', 1))).toEqual(['k-3c']);
+        expect(await store.neighbours(serverA, key(rows[0]!), 'older', 10)).toEqual([]);
+        expect(await store.neighbours(serverA, key(rows[6]!), 'newer', 10)).toEqual([]);
+        expect(await store.neighbours(serverA, key(middle), 'newer', 0)).toEqual([]);
+        // A key that is no stored log: the logs on either side of where it would be.
+        expect(idsOf(await store.neighbours(serverA, { createdAt: T0 + 3500, id: '' }, 'older', 2))).toEqual(['k-3c', 'k-3b']);
+        expect(idsOf(await store.neighbours(serverA, { createdAt: T0 + 3500, id: '' }, 'newer', 5))).toEqual(['k-4', 'k-5']);
+        expect(await store.neighbours('nobody', key(middle), 'older', 10)).toEqual([]);
+      });
+
+      it('neighbours refuses a malformed call', async () => {
+        const k = { createdAt: T0, id: 'x' };
+        await expect(store.neighbours(serverA, k, 'older', -1)).rejects.toThrow(RangeError);
+        await expect(store.neighbours(serverA, k, 'older', 1.5)).rejects.toThrow(RangeError);
+        await expect(store.neighbours(serverA, k, 'newer', 1_001)).rejects.toThrow(RangeError);
+        await expect(store.neighbours(serverA, k, 'sideways' as 'older', 1)).rejects.toThrow(RangeError);
+        await expect(store.neighbours('', k, 'older', 1)).rejects.toThrow(RangeError);
+      });
+    });
+
     describe('a log’s own time (createdAt) and its arrival (receivedAt)', () => {
       const HOUR = 3_600_000;
       /** 2025-03-20T00:00:00Z: when the logs below arrive, one after another (ids in arrival order). */

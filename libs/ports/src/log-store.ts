@@ -141,10 +141,29 @@ export interface LogStore {
   deleteOldest(serverId: string, logType: LogType, keep: number): Promise<DeleteResult>;
   /** The server's logs with these keys that are still stored, in any order (a player's timeline, erasure). */
   getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]>;
+  /**
+   * The server's log with this id, or null (no such log, or another server's). A store without an index on
+   * the id alone may narrow the search by the time a UUIDv7 id carries (ingestion's ids: their time is the
+   * arrival, and createdAt lies within CLIENT_TIME_WINDOW of it); any other id is looked for among all the
+   * server's logs.
+   */
+  getById(serverId: string, id: string): Promise<LogRecord | null>;
+  /**
+   * Up to `limit` (0 to MAX_NEIGHBOURS) of the server's logs, text and photo, strictly before ('older') or
+   * after ('newer') `key` in (createdAt, id) order, the nearest first. Keyset: a seek to the key and a walk
+   * of `limit` rows, whatever the number of logs. The key need not be a stored log's.
+   */
+  neighbours(serverId: string, key: LogKey, direction: NeighbourDirection, limit: number): Promise<LogRecord[]>;
   /** Deletes the server's logs with these keys (those stored); returns the deleted photo logs' object keys too. */
   deleteByKeys(serverId: string, keys: readonly LogKey[]): Promise<DeleteResult>;
   close(): Promise<void>;
 }
+
+/** Which side of a key neighbours() walks: towards older logs or newer ones. */
+export type NeighbourDirection = 'older' | 'newer';
+
+/** Most logs one neighbours() call answers. */
+export const MAX_NEIGHBOURS = 1_000;
 
 /** Where a log is found: its time and id (a log's id alone is not indexed on every adapter). */
 export interface LogKey {

@@ -1,5 +1,7 @@
 /** Helpers shared by the SQLite and MongoDB log stores. */
-import type { LogQuery, LogStats, LogType } from '@skald/ports';
+import { CLIENT_TIME_WINDOW } from '@skald/contracts';
+import type { LogKey, LogQuery, LogStats, LogType, NeighbourDirection } from '@skald/ports';
+import { MAX_NEIGHBOURS } from '@skald/ports';
 
 interface MutableCount {
   text: number;
@@ -109,4 +111,35 @@ export const MAX_SCAN_PAGE = 10_000;
 
 export function validateScanPageSize(pageSize: number): void {
   if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_SCAN_PAGE) throw new RangeError(`pageSize must be an integer from 1 to ${MAX_SCAN_PAGE}`);
+}
+
+/** A UUIDv7 in its text form (version nibble 7, RFC 9562 variant). */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * Room around ingestion's window for an id whose time is not quite the arrival: the id generator borrows
+ * the next millisecond past 4,096 ids in one, and keeps counting on its last millisecond when the clock
+ * steps back.
+ */
+const ID_TIME_SLACK_MS = 60_000;
+
+/**
+ * Where a log with this id can lie in createdAt, for a store without an index on the id alone: a UUIDv7
+ * (ingestion's ids) carries its arrival, `at`, and the log's time is within CLIENT_TIME_WINDOW of it
+ * (`near` is where nearly every log is: its own time, or a client's clock seconds off). Null for any
+ * other id: the whole server is looked through.
+ */
+export function idTimeWindow(id: string): { at: number; near: { from: number; to: number }; all: { from: number; to: number } } | null {
+  if (!UUID_V7.test(id)) return null;
+  const at = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+  const to = at + CLIENT_TIME_WINDOW.maxAheadMs + ID_TIME_SLACK_MS;
+  return { at, near: { from: Math.max(0, at - 10 * ID_TIME_SLACK_MS), to }, all: { from: Math.max(0, at - CLIENT_TIME_WINDOW.maxAgeMs - ID_TIME_SLACK_MS), to } };
+}
+
+/** Refuses a malformed neighbours() call before it reaches a database. */
+export function validateNeighbours(serverId: string, key: LogKey, direction: NeighbourDirection, limit: number): void {
+  if (typeof serverId !== 'string' || serverId === '') throw new RangeError('serverId is required');
+  if (!Number.isFinite(key.createdAt) || typeof key.id !== 'string') throw new RangeError('key must be a finite createdAt and a string id');
+  if (direction !== 'older' && direction !== 'newer') throw new RangeError("direction must be 'older' or 'newer'");
+  if (!Number.isSafeInteger(limit) || limit < 0 || limit > MAX_NEIGHBOURS) throw new RangeError(`limit must be an integer from 0 to ${MAX_NEIGHBOURS}`);
 }

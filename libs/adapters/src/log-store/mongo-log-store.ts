@@ -12,7 +12,7 @@
  */
 import { MongoBulkWriteError, MongoClient } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter, Sort } from 'mongodb';
-import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
+import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType, NeighbourDirection } from '@skald/ports';
 import { EMPTY_HISTOGRAM, HistogramCounts, combineSpans, countedRange, validateHistogramEdges } from './log-histogram-shared.ts';
 import {
   DAY_MS,
@@ -26,6 +26,7 @@ import {
   parseDay,
   present,
   validateLogQuery,
+  validateNeighbours,
   validateScanPageSize,
 } from './log-store-shared.ts';
 
@@ -73,6 +74,7 @@ interface DimRollup {
 }
 
 const NEWEST_FIRST: Sort = { createdAt: -1, _id: -1 };
+const OLDEST_FIRST: Sort = { createdAt: 1, _id: 1 };
 
 /** The server's logs with these keys: the id finds the document (_id), its time must match too, as on SQLite. */
 function byKeys(serverId: string, keys: readonly LogKey[]): Filter<LogDoc> {
@@ -383,6 +385,33 @@ export class MongoLogStore implements LogStore {
   async getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]> {
     if (keys.length === 0) return [];
     return (await this.#logs.find(byKeys(serverId, keys)).toArray()).map(toRecord);
+  }
+
+  /** `_id` is the log id: one index seek, the server checked on the document. */
+  async getById(serverId: string, id: string): Promise<LogRecord | null> {
+    if (typeof id !== 'string' || id === '') return null;
+    const doc = await this.#logs.findOne({ _id: id, serverId });
+    return doc === null ? null : toRecord(doc);
+  }
+
+  /**
+   * Keyset on server_time (serverId, createdAt, _id), walked backwards for the newer side: the createdAt
+   * bound is the index range the walk starts from; the $or drops the key itself and the same-time logs on
+   * its other side.
+   */
+  async neighbours(serverId: string, key: LogKey, direction: NeighbourDirection, limit: number): Promise<LogRecord[]> {
+    validateNeighbours(serverId, key, direction, limit);
+    if (limit === 0) return [];
+    const filter: Filter<LogDoc> =
+      direction === 'older'
+        ? { serverId, createdAt: { $lte: key.createdAt }, $or: [{ createdAt: { $lt: key.createdAt } }, { _id: { $lt: key.id } }] }
+        : { serverId, createdAt: { $gte: key.createdAt }, $or: [{ createdAt: { $gt: key.createdAt } }, { _id: { $gt: key.id } }] };
+    const docs = await this.#logs
+      .find(filter)
+      .sort(direction === 'older' ? NEWEST_FIRST : OLDEST_FIRST)
+      .limit(limit)
+      .toArray();
+    return docs.map(toRecord);
   }
 
   async deleteByKeys(serverId: string, keys: readonly LogKey[]): Promise<DeleteResult> {

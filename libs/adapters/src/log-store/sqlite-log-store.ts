@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, SQLOutputValue, StatementSync } from 'node:sqlite';
-import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '@skald/ports';
+import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType, NeighbourDirection } from '@skald/ports';
 import {
   DAY_MS,
   DEFAULT_COUNT_CAP,
@@ -22,10 +22,12 @@ import {
   assertLogType,
   cappedTotal,
   dayString,
+  idTimeWindow,
   isDayAligned,
   parseDay,
   present,
   validateLogQuery,
+  validateNeighbours,
   validateScanPageSize,
 } from './log-store-shared.ts';
 import { EMPTY_HISTOGRAM } from './log-histogram-shared.ts';
@@ -171,6 +173,15 @@ const INSERT_ROWS_PER_STATEMENT = 100;
 const DIM_NUMBER = { level: DIM_LEVEL, type: DIM_TYPE, resource: DIM_RESOURCE } as const;
 /** The clustered key of a row, as the delete paths select it. */
 const KEY_COLUMNS = 'server_key, created_at, id';
+
+/**
+ * neighbours(): a seek on the clustered key to (created_at, id) and a walk of LIMIT rows, towards older or
+ * newer logs (the row-value comparison is what lets SQLite seek rather than filter).
+ */
+const NEIGHBOUR_SQL: Readonly<Record<NeighbourDirection, string>> = {
+  older: `SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
+  newer: `SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND (created_at, id) > (?, ?) ORDER BY created_at ASC, id ASC LIMIT ?`,
+};
 
 /** Thrown inside the fast insert transaction to roll it back when a chunk was partly made of stored rows. */
 class PartlyStoredChunk extends Error {}
@@ -1025,6 +1036,46 @@ export class SqliteLogStore implements LogStore {
       if (row !== undefined) records.push(toRecord(serverId, row));
     }
     return records;
+  }
+
+  /**
+   * The table has no index on the id alone (each would cost every insert; sqlite-log-schema.ts): a UUIDv7's
+   * arrival time finds the row with one seek when the log's time is its arrival (nearly every log), else
+   * the server's rows near that time and then the whole of ingestion's window are read; any other id reads
+   * the server's rows.
+   */
+  async getById(serverId: string, id: string): Promise<LogRecord | null> {
+    const serverKey = this.#serverKey(serverId, false);
+    if (serverKey === undefined || typeof id !== 'string' || id === '') return null;
+    const window = idTimeWindow(id);
+    let row: Record<string, SQLOutputValue> | undefined;
+    if (window === null) {
+      row = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND id = ?`).get(serverKey, id);
+    } else {
+      row = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND created_at = ? AND id = ?`).get(serverKey, window.at, id);
+      const inRange = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND created_at BETWEEN ? AND ? AND id = ?`);
+      row ??= inRange.get(serverKey, window.near.from, window.near.to, id);
+      row ??= inRange.get(serverKey, window.all.from, window.all.to, id);
+    }
+    return row === undefined ? null : toRecord(serverId, row);
+  }
+
+  async neighbours(serverId: string, key: LogKey, direction: NeighbourDirection, limit: number): Promise<LogRecord[]> {
+    validateNeighbours(serverId, key, direction, limit);
+    const serverKey = this.#serverKey(serverId, false);
+    if (serverKey === undefined || limit === 0) return [];
+    return this.#prepare(NEIGHBOUR_SQL[direction])
+      .all(serverKey, key.createdAt, key.id, limit)
+      .map((row) => toRecord(serverId, row));
+  }
+
+  /** EXPLAIN QUERY PLAN of a neighbours() walk (tests: it must seek the clustered key, whatever the server's size). */
+  explainNeighbours(serverId: string, direction: NeighbourDirection): string {
+    return this.#db
+      .prepare(`EXPLAIN QUERY PLAN ${NEIGHBOUR_SQL[direction]}`)
+      .all(this.#serverKey(serverId, false) ?? 0, 0, '', 1)
+      .map((row) => str(row['detail']))
+      .join('\n');
   }
 
   async deleteByKeys(serverId: string, keys: readonly LogKey[]): Promise<DeleteResult> {

@@ -212,3 +212,22 @@ export const LogTailEndSchema = Type.Object(
   { additionalProperties: false },
 );
 export type LogTailEnd = Static<typeof LogTailEndSchema>;
+
+/** GET /logs/{id}/context: lines asked for on each side when `before`/`after` are absent, and the most allowed. */
+export const DEFAULT_CONTEXT_LINES = 20;
+export const MAX_CONTEXT_LINES = 100;
+
+/**
+ * GET /logs/{id}/context: the log and the server's text and photo logs just before and after it, ordered by
+ * the log time (created_at), ties by id. Both lists are in reading order, oldest first: `before` ends with
+ * the log just before `log`, `after` starts with the one just after it. Fewer than asked near either end.
+ */
+export const LogContextSchema = Type.Object(
+  {
+    before: ApiLogListSchema,
+    log: ApiLogSchema,
+    after: ApiLogListSchema,
+  },
+  { additionalProperties: false },
+);
+export type LogContext = Static<typeof LogContextSchema>;

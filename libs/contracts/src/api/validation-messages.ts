@@ -9,6 +9,7 @@
  *
  * Browser-safe: no validator is imported; a validator's issue is read through the small ValidationIssue shape.
  */
+import { MAX_CONTEXT_LINES } from './logs.ts';
 
 /** The rules a field can break, whichever validator (server schema or form) found it. */
 export type ValidationRule =
@@ -138,6 +139,12 @@ type Sentence = string | ((problem: FieldProblem) => string);
 /** Per field, a sentence for one rule, or for `any` rule the field breaks. */
 type FieldSentences = Partial<Record<ValidationRule | 'any', Sentence>>;
 
+/** The context around a log: any bad count of lines on one side gets the whole rule. */
+function contextLines(side: 'before' | 'after'): FieldSentences {
+  const sentence = `The number of logs ${side} must be a whole number from 0 to ${MAX_CONTEXT_LINES}.`;
+  return { minimum: sentence, maximum: sentence, type: sentence };
+}
+
 /**
  * The sentences of fields that say more than the general rule would: the spec's texts first, then the
  * forms' own fields. Only the rules listed here differ; every other rule takes the general sentence.
@@ -163,6 +170,9 @@ const FIELD_SENTENCES: Readonly<Record<string, FieldSentences>> = {
   code: { any: 'Please enter the complete 6-digit code' },
   days: { any: 'Insert a valid amount of days (0 or more)' },
   types: { required: 'Select at least one log type!', minItems: 'Select at least one log type!' },
+  // GET /logs/{id}/context (the player timeline's `before` is a cursor text: these rules never apply to it).
+  before: contextLines('before'),
+  after: contextLines('after'),
   interval_hours: {
     minimum: (p) => `The interval must be at least ${plural(p.limit ?? 1, 'hour', 'hours')}.`,
     maximum: (p) => `The interval must be at most ${plural(p.limit ?? 1, 'hour', 'hours')}.`,

@@ -3,7 +3,7 @@
  * /players/by-identifier/{identifier} for every member; DELETE /players/{playerId} for the owner only.
  * The server is the `serverId` of the query (never the path's player id).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import {
@@ -22,7 +22,7 @@ import { erasePlayer } from '../domain/players/erase-player.ts';
 import { decodeCursor, encodeCursor, playerLogPage } from '../domain/players/player-timeline.ts';
 import { toPlayerDetail, toPlayerRow } from '../domain/players/player-view.ts';
 import type { LogsRouteDeps } from './deps.ts';
-import { MEMBER_ERRORS, OWNER_ERRORS, ServerIdQuerySchema, ServerIdSchema } from './route-schemas.ts';
+import { MEMBER_ERRORS, OWNER_ERRORS, ServerIdQuerySchema, ServerIdSchema, serverIdOfQuery } from './route-schemas.ts';
 
 export const PLAYER_NOT_FOUND = 'Player not found';
 export const BAD_CURSOR = 'before must be the next value of a previous page';
@@ -56,13 +56,6 @@ const TimelineQuery = Type.Object(
 /** Player ids are digits; anything else is a player that does not exist (404), not a bad request. */
 const PlayerParams = Type.Object({ playerId: Type.String({ minLength: 1, maxLength: 32 }) }, { additionalProperties: false });
 const IdentifierParams = Type.Object({ identifier: Type.String({ minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH }) }, { additionalProperties: false });
-
-/** The server of a player route is the query's serverId: the path's id names a player. */
-function serverIdOfQuery(request: FastifyRequest): string | null {
-  const query = request.query as Record<string, unknown> | undefined;
-  const serverId = query?.['serverId'];
-  return typeof serverId === 'string' && serverId !== '' ? serverId : null;
-}
 
 export async function registerPlayerRoutes(app: FastifyInstance, deps: LogsRouteDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,4 +1,5 @@
 /** Request and error-answer schemas shared by the logs route files (answer bodies are in @skald/contracts). */
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { ErrorBodySchema } from '@skald/contracts';
 
@@ -18,3 +19,13 @@ export const ADMIN_ERRORS = { ...MEMBER_ERRORS, 403: ErrorBodySchema } as const;
 
 /** Refusals of a route guarded by requireServerRole(directory, 'owner'): 403 for an admin or a user. */
 export const OWNER_ERRORS = ADMIN_ERRORS;
+
+/**
+ * The server of a route whose path id names something else (a log, a player): the query's serverId, never
+ * the path's id (requireServerRole's default reads a path `id` first).
+ */
+export function serverIdOfQuery(request: FastifyRequest): string | null {
+  const query = request.query as Record<string, unknown> | undefined;
+  const serverId = query?.['serverId'];
+  return typeof serverId === 'string' && serverId !== '' ? serverId : null;
+}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { LogsRouteDeps } from './deps.ts';
+import { registerContextRoute } from './context-route.ts';
 import { registerExportRoutes } from './export-routes.ts';
 import { registerHistogramRoute } from './histogram-route.ts';
 import { registerImageRoute } from './image-route.ts';
@@ -24,4 +25,5 @@ export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDe
   await registerExportRoutes(app, deps);
   await registerStaffRoutes(app, deps);
   await registerPlayerRoutes(app, deps);
+  await registerContextRoute(app, deps);
 }
