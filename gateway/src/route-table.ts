@@ -57,6 +57,8 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: '*', pattern: '/settings/levels', service: 'logs' },
   // The player view (docs/PLAYERS.md): players extracted from the logs, their timelines and erasure.
   { methods: '*', pattern: '/players', service: 'logs' },
+  // Saved searches: named filters of /logs shared by a server's members (docs/LOGS_API.md).
+  { methods: '*', pattern: '/saved-searches', service: 'logs' },
   // Identity and tenancy.
   { methods: '*', pattern: '/auth', service: 'auth' },
   { methods: '*', pattern: '/user', service: 'auth' },

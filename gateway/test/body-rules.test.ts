@@ -112,6 +112,7 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'PUT /api/admin/users/{id}/active': { url: `/api/admin/users/${member.userId}/active`, sample: { active: false }, headers: superadminAuth() },
     'POST /api/admin/servers/{id}/users': { url: `/api/admin/servers/${server.id}/users`, sample: { email: 'someone@example.test', role: 'user' }, headers: superadminAuth() },
     'PUT /api/admin/servers/{id}/users/{userId}': { url: `/api/admin/servers/${server.id}/users/${member.userId}`, sample: { role: 'admin' }, headers: superadminAuth() },
+    'POST /api/saved-searches': { url: '/api/saved-searches', sample: { serverId: server.id, name: 'Body rules', query: { search: 'bank', level: 'error' } }, headers: ownerAuth },
   };
 }
 
@@ -194,6 +195,7 @@ async function state(): Promise<string> {
     await read(`/api/settings/colors?serverId=${server.id}`),
     await read(`/api/logs/my?serverId=${server.id}`),
     await read(`/api/alerts?serverId=${server.id}`),
+    await read(`/api/saved-searches?serverId=${server.id}`),
   ]);
 }
 
@@ -287,6 +289,7 @@ describe('request bodies on every route', () => {
       'POST /api/billing/create-checkout-session',
       'POST /api/billing/create-portal-session',
       'POST /api/manage/add-user',
+      'POST /api/saved-searches',
       'POST /api/webhooks',
     ]);
     for (const route of routes) {

@@ -10,7 +10,7 @@ import { createTestDeps } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
 import { createLogsServiceWith } from '../src/logs-service.ts';
 
-const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports', 'admin', 'players'];
+const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports', 'admin', 'players', 'saved-searches'];
 const routes: { method: string; url: string; schema: FastifySchema | undefined }[] = [];
 let deps: TestDeps;
 let app: FastifyInstance;
@@ -37,6 +37,7 @@ describe('logs route schemas', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
       'DELETE /logs/cleanup',
       'DELETE /players/:playerId',
+      'DELETE /saved-searches/:id',
       'GET /admin/servers/:id/logs',
       'GET /admin/servers/:id/photologs',
       'GET /exports/:type',
@@ -56,9 +57,11 @@ describe('logs route schemas', () => {
       'GET /players/:playerId',
       'GET /players/:playerId/logs',
       'GET /players/by-identifier/:identifier',
+      'GET /saved-searches',
       'GET /server/usage/:id',
       'GET /settings/colors',
       'GET /settings/levels',
+      'POST /saved-searches',
       'PUT /settings/colors',
     ]);
     for (const { method, url, schema } of routes) {
@@ -67,7 +70,7 @@ describe('logs route schemas', () => {
       expect(TAGS, where).toContain(schema?.tags?.[0]);
       expect(schema?.summary, where).toEqual(expect.any(String));
       const statuses = Object.keys(schema?.response ?? {});
-      expect(statuses, where).toEqual(expect.arrayContaining(['200', '400', '404']));
+      expect(statuses, where).toEqual(expect.arrayContaining([url === '/saved-searches' && method === 'POST' ? '201' : '200', '400', '404']));
       // The image route is authorised by its signed URL alone; every other route needs an access token.
       if (url !== '/photologs/image/:id') expect(statuses, where).toContain('401');
     }
@@ -96,6 +99,8 @@ describe('logs route schemas', () => {
       '/players/by-identifier/{identifier}',
       '/players/{playerId}',
       '/players/{playerId}/logs',
+      '/saved-searches',
+      '/saved-searches/{id}',
       '/server/usage/{id}',
       '/settings/colors',
       '/settings/levels',

@@ -123,17 +123,28 @@ const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
  */
 const ID_TIME_SLACK_MS = 60_000;
 
+/** An inclusive range of createdAt (epoch ms). */
+export interface TimeRange {
+  readonly from: number;
+  readonly to: number;
+}
+
 /**
  * Where a log with this id can lie in createdAt, for a store without an index on the id alone: a UUIDv7
- * (ingestion's ids) carries its arrival, `at`, and the log's time is within CLIENT_TIME_WINDOW of it
- * (`near` is where nearly every log is: its own time, or a client's clock seconds off). Null for any
- * other id: the whole server is looked through.
+ * (ingestion's ids) carries its arrival, `at`, and the log's time is within CLIENT_TIME_WINDOW of it. The
+ * ranges widen from `at` (a log's own time is nearly always its arrival, or a game server's clock seconds
+ * off it), so a store reads few rows for nearly every log and the whole window only for the rare log
+ * stamped long before it arrived, or for an id of no log. Null for any other id: the whole server is looked through.
  */
-export function idTimeWindow(id: string): { at: number; near: { from: number; to: number }; all: { from: number; to: number } } | null {
+export function idTimeRanges(id: string): { at: number; ranges: readonly TimeRange[] } | null {
   if (!UUID_V7.test(id)) return null;
   const at = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
-  const to = at + CLIENT_TIME_WINDOW.maxAheadMs + ID_TIME_SLACK_MS;
-  return { at, near: { from: Math.max(0, at - 10 * ID_TIME_SLACK_MS), to }, all: { from: Math.max(0, at - CLIENT_TIME_WINDOW.maxAgeMs - ID_TIME_SLACK_MS), to } };
+  const latest = at + CLIENT_TIME_WINDOW.maxAheadMs + ID_TIME_SLACK_MS;
+  const range = (before: number, after: number): TimeRange => ({ from: Math.max(0, at - before), to: after });
+  return {
+    at,
+    ranges: [range(5_000, at + 5_000), range(10 * 60_000, latest), range(CLIENT_TIME_WINDOW.maxAgeMs + ID_TIME_SLACK_MS, latest)],
+  };
 }
 
 /** Refuses a malformed neighbours() call before it reaches a database. */

@@ -22,7 +22,7 @@ import {
   assertLogType,
   cappedTotal,
   dayString,
-  idTimeWindow,
+  idTimeRanges,
   isDayAligned,
   parseDay,
   present,
@@ -1041,21 +1041,20 @@ export class SqliteLogStore implements LogStore {
   /**
    * The table has no index on the id alone (each would cost every insert; sqlite-log-schema.ts): a UUIDv7's
    * arrival time finds the row with one seek when the log's time is its arrival (nearly every log), else
-   * the server's rows near that time and then the whole of ingestion's window are read; any other id reads
-   * the server's rows.
+   * the server's rows are read in ranges widening from that time (idTimeRanges); any other id reads the
+   * server's rows.
    */
   async getById(serverId: string, id: string): Promise<LogRecord | null> {
     const serverKey = this.#serverKey(serverId, false);
     if (serverKey === undefined || typeof id !== 'string' || id === '') return null;
-    const window = idTimeWindow(id);
+    const near = idTimeRanges(id);
     let row: Record<string, SQLOutputValue> | undefined;
-    if (window === null) {
+    if (near === null) {
       row = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND id = ?`).get(serverKey, id);
     } else {
-      row = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND created_at = ? AND id = ?`).get(serverKey, window.at, id);
+      row = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND created_at = ? AND id = ?`).get(serverKey, near.at, id);
       const inRange = this.#prepare(`SELECT ${PAGE_COLUMNS} FROM logs WHERE server_key = ? AND created_at BETWEEN ? AND ? AND id = ?`);
-      row ??= inRange.get(serverKey, window.near.from, window.near.to, id);
-      row ??= inRange.get(serverKey, window.all.from, window.all.to, id);
+      for (const range of near.ranges) row ??= inRange.get(serverKey, range.from, range.to, id);
     }
     return row === undefined ? null : toRecord(serverId, row);
   }

@@ -15,3 +15,4 @@ export * from './log-histogram.ts';
 export * from './validation-messages.ts';
 export * from './players.ts';
 export * from './alerts.ts';
+export * from './saved-searches.ts';

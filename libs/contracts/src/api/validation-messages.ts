@@ -10,6 +10,7 @@
  * Browser-safe: no validator is imported; a validator's issue is read through the small ValidationIssue shape.
  */
 import { MAX_CONTEXT_LINES } from './logs.ts';
+import { SAVED_SEARCH_LIMITS } from './saved-searches.ts';
 
 /** The rules a field can break, whichever validator (server schema or form) found it. */
 export type ValidationRule =
@@ -138,6 +139,14 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 type Sentence = string | ((problem: FieldProblem) => string);
 /** Per field, a sentence for one rule, or for `any` rule the field breaks. */
 type FieldSentences = Partial<Record<ValidationRule | 'any', Sentence>>;
+
+/** Saved searches (POST /saved-searches and the /logs menu's form): the name is trimmed first. */
+export const SAVED_SEARCH_NAME_REQUIRED = 'Give the search a name.';
+export const SAVED_SEARCH_NAME_TOO_LONG = `A search name is at most ${SAVED_SEARCH_LIMITS.maxNameLength} characters.`;
+export const SAVED_SEARCH_NAME_TAKEN = 'A saved search of this server already has this name.';
+export const SAVED_SEARCH_NO_FILTER = 'Set at least one filter (search, type, level, resource or a date) to save a search.';
+export const SAVED_SEARCH_DATES_REVERSED = 'The From date must not be after the To date.';
+export const SAVED_SEARCHES_FULL = `This server already has ${SAVED_SEARCH_LIMITS.maxPerServer} saved searches: delete one to save another.`;
 
 /** The context around a log: any bad count of lines on one side gets the whole rule. */
 function contextLines(side: 'before' | 'after'): FieldSentences {

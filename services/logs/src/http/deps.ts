@@ -7,6 +7,7 @@ import type { ExportLimit } from '../domain/exports/export-limit.ts';
 import type { ImageUrlSigner } from '../domain/image-url.ts';
 import type { LevelColorsRepository } from '../domain/level-colors.ts';
 import type { PlayerRecorder } from '../domain/players/player-recorder.ts';
+import type { SavedSearches } from '../domain/saved-searches.ts';
 import type { ServerCounts } from '../domain/server-counts.ts';
 import type { ServerDirectory } from '../domain/server-directory.ts';
 import type { LiveTails } from '../domain/tail/live-tails.ts';
@@ -35,4 +36,6 @@ export interface LogsRouteDeps {
   readonly players: PlayerStore;
   /** Records queued logs' players; the player view catches it up before it answers. */
   readonly recorder: Pick<PlayerRecorder, 'catchUp'>;
+  /** Named filters of /logs shared by a server's members. */
+  readonly savedSearches: SavedSearches;
 }
