@@ -8,29 +8,14 @@
 // The Users tab after the transfer is checked in light and dark, desktop and 375 px (screenshots in
 // test-output/e2e/admin-owner-transfer/, axe in each view).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MeAnswer } from '@skald/contracts/api';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
 import { apiAt, createServer, signIn, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { seedSession } from './session.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(REPO_ROOT, 'test-output', 'e2e', 'admin-owner-transfer');
-const DESKTOP = { width: 1440, height: 900 };
-const MOBILE = { width: 375, height: 812 };
-const VIEWS = [
-  ['light', 'desktop', DESKTOP],
-  ['light', 'mobile', MOBILE],
-  ['dark', 'desktop', DESKTOP],
-  ['dark', 'mobile', MOBILE],
-] as const;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+import { DESKTOP, hasChromium, launchChromium, ViewCheck, VIEWS } from './walk.ts';
 
 const PASSWORD = 'Correct-horse-battery-9';
 const stamp = Date.now().toString(36);
@@ -48,7 +33,7 @@ let page: Page;
 let staffToken: string;
 let serverId: string;
 const ids: Record<string, string> = {};
-const a11y: { view: string; violations: A11yViolation[] }[] = [];
+const walk = new ViewCheck('admin-owner-transfer');
 
 function cli(...args: string[]): Promise<void> {
   return new Promise((done, fail) =>
@@ -62,25 +47,6 @@ async function me(token: string): Promise<MeAnswer> {
 
 const rowOf = (account: { username: string }) => page.locator(`[data-testid="admin-member-row"][data-user="${emailOf(account)}"]`);
 
-/** The view in each theme and size: no sideways scrolling at 375 px, a screenshot and the axe check. */
-async function checkViews(name: string, show: () => Promise<unknown>): Promise<void> {
-  for (const [theme, device, size] of VIEWS) {
-    await page.setViewportSize(size);
-    await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-    await show();
-    await page.locator(`.skald-${theme}`).first().waitFor();
-    if (device === 'mobile') {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
-    }
-    const view = `${name}-${theme}-${device}`;
-    a11y.push({ view, violations: (await checkAccessibility(page)).violations });
-    await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-  await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
-}
-
 async function openUsersTab(): Promise<void> {
   await page.goto(`/admin/servers/${serverId}`);
   await page.getByRole('tab', { name: 'Users', exact: true }).click();
@@ -89,11 +55,10 @@ async function openUsersTab(): Promise<void> {
 
 describe.skipIf(!hasChromium)('staff hand a server over; the default site role has one name (all-in-one server, headless Chromium)', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     buildWeb();
     server = await startAllInOne();
     api = apiAt(server.baseUrl);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const ownerToken = await signUp(api, owner);
     for (const account of [heir, leaver, staff]) await signUp(api, account);
     for (const account of [owner, heir, leaver, staff]) ids[account.username] = (await me(await signIn(api, account))).user.id;
@@ -146,7 +111,7 @@ describe.skipIf(!hasChromium)('staff hand a server over; the default site role h
       const users = (await api.call('GET', `/admin/servers/${serverId}/users`, { token: staffToken })).body['users'] as { id: string; role: string }[];
       return users[0]?.id === ids[heir.username] && users.find((u) => u.id === ids[owner.username])?.role === 'admin';
     }, 'the admin area to list the new owner');
-    await checkViews('users-tab-after-transfer', async () => {
+    await walk.views(page, 'users-tab-after-transfer', async () => {
       await openUsersTab();
       await rowOf(heir).getByText('owner', { exact: true }).waitFor();
     });
@@ -176,8 +141,7 @@ describe.skipIf(!hasChromium)('staff hand a server over; the default site role h
   });
 
   it('no accessibility violations in the checked views', () => {
-    const failing = a11y.filter((entry) => entry.violations.length > 0);
-    expect(failing.map((entry) => formatViolations(entry.view, entry.violations)).join('\n\n')).toBe('');
-    expect(a11y).toHaveLength(VIEWS.length);
+    expect(walk.failing().join('\n\n')).toBe('');
+    expect(walk.a11y).toHaveLength(VIEWS.length);
   });
 });

@@ -5,30 +5,15 @@
 // /dashboard. The screen is checked in light and dark, desktop and 375 px (screenshots in
 // test-output/e2e/alerts/, axe in each view).
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AlertList } from '@skald/contracts/api';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
 import { apiAt, createServer, signIn, signUp, waitFor, type CreatedServer, type WalkthroughApi } from './api.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { seedSession } from './session.ts';
+import { DESKTOP, hasChromium, launchChromium, ViewCheck, VIEWS } from './walk.ts';
 import { startLocalReceiver, type LocalReceiver } from './webhooks.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(REPO_ROOT, 'test-output', 'e2e', 'alerts');
-const DESKTOP = { width: 1440, height: 900 };
-const MOBILE = { width: 375, height: 812 };
-const VIEWS = [
-  ['light', 'desktop', DESKTOP],
-  ['light', 'mobile', MOBILE],
-  ['dark', 'desktop', DESKTOP],
-  ['dark', 'mobile', MOBILE],
-] as const;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
 const PASSWORD = 'Correct-horse-battery-9';
 const stamp = Date.now().toString(36);
@@ -44,7 +29,7 @@ let page: Page;
 let ownerToken: string;
 let created: CreatedServer;
 const pageErrors: string[] = [];
-const a11y: { view: string; violations: A11yViolation[] }[] = [];
+const walk = new ViewCheck('alerts');
 
 function cli(...args: string[]): Promise<void> {
   return new Promise((done, fail) =>
@@ -55,33 +40,13 @@ function cli(...args: string[]): Promise<void> {
 const alertsOf = () => api.ok<AlertList>('GET', `/alerts?serverId=${created.id}`, { token: ownerToken });
 const row = () => page.getByTestId('alert-row');
 
-/** The view in each theme and size: no sideways scrolling at 375 px, a screenshot and the axe check. */
-async function checkViews(name: string, show: () => Promise<unknown>): Promise<void> {
-  for (const [theme, device, size] of VIEWS) {
-    await page.setViewportSize(size);
-    await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-    await show();
-    await page.locator(`.skald-${theme}`).first().waitFor();
-    if (device === 'mobile') {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
-    }
-    const view = `${name}-${theme}-${device}`;
-    a11y.push({ view, violations: (await checkAccessibility(page)).violations });
-    await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-  await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
-}
-
 describe.skipIf(!hasChromium)('the Alerts screen (all-in-one server, headless Chromium)', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     buildWeb();
     receiver = await startLocalReceiver();
     server = await startAllInOne({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
     api = apiAt(server.baseUrl);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     ownerToken = await signUp(api, owner);
     await signUp(api, member);
     created = await createServer(api, ownerToken, `Alerts ${stamp}`);
@@ -168,7 +133,7 @@ describe.skipIf(!hasChromium)('the Alerts screen (all-in-one server, headless Ch
     const event = page.getByTestId('alert-event').first();
     await event.getByText('Fired').waitFor();
     expect(await event.innerText()).toContain('boom at the docks');
-    await checkViews('alerts-history', async () => {
+    await walk.views(page, 'alerts-history', async () => {
       await page.goto('/alerts');
       await row().getByRole('button', { name: 'Show history' }).click();
       await page.getByTestId('alert-event').first().waitFor();
@@ -176,7 +141,7 @@ describe.skipIf(!hasChromium)('the Alerts screen (all-in-one server, headless Ch
   });
 
   it('the edit form in each view', async () => {
-    await checkViews('alerts-edit', async () => {
+    await walk.views(page, 'alerts-edit', async () => {
       await page.goto('/alerts');
       await row().getByRole('button', { name: 'Edit' }).click();
       await page.getByRole('form', { name: 'Save' }).waitFor();
@@ -210,8 +175,7 @@ describe.skipIf(!hasChromium)('the Alerts screen (all-in-one server, headless Ch
 
   it('no page errors and no accessibility violations in the checked views', () => {
     expect(pageErrors).toEqual([]);
-    const failing = a11y.filter((entry) => entry.violations.length > 0);
-    expect(failing.map((entry) => formatViolations(entry.view, entry.violations)).join('\n\n')).toBe('');
-    expect(a11y).toHaveLength(VIEWS.length * 2);
+    expect(walk.failing().join('\n\n')).toBe('');
+    expect(walk.a11y).toHaveLength(VIEWS.length * 2);
   });
 });

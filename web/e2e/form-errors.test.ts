@@ -7,28 +7,13 @@
 //    Users, DB Backups and Subscriptions), in light and dark, desktop and 375 px.
 // A few error views are screenshotted to test-output/e2e/form-errors/ and checked with axe in the four views.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
 import { apiAt, createServer, signIn, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { seedSession } from './session.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(REPO_ROOT, 'test-output', 'e2e', 'form-errors');
-const DESKTOP = { width: 1440, height: 900 };
-const MOBILE = { width: 375, height: 812 };
-const VIEWS = [
-  ['light', 'desktop', DESKTOP],
-  ['light', 'mobile', MOBILE],
-  ['dark', 'desktop', DESKTOP],
-  ['dark', 'mobile', MOBILE],
-] as const;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+import { DESKTOP, hasChromium, launchChromium, ViewCheck } from './walk.ts';
 
 /** A validator's own wording (Ajv's messages and the old 'field is required' form): never on a screen. */
 const RAW_VALIDATOR = /must NOT|must be equal to constant|must match pattern|is required$/;
@@ -43,7 +28,7 @@ let api: WalkthroughApi;
 let browser: Browser;
 let ownerToken: string;
 let serverId: string;
-const a11y: { view: string; violations: A11yViolation[] }[] = [];
+const walk = new ViewCheck('form-errors');
 
 /** Everything a screen shows as a message: form-field errors, alerts and toasts, one entry per line. */
 async function shownMessages(page: Page): Promise<string[]> {
@@ -72,25 +57,6 @@ async function newPage(session?: { token: string; serverId: string | null; serve
   return { context, page };
 }
 
-/** The view in each theme and size: no sideways scrolling at 375 px, a screenshot and the axe check. */
-async function checkViews(page: Page, name: string, show: () => Promise<unknown>): Promise<void> {
-  for (const [theme, device, size] of VIEWS) {
-    await page.setViewportSize(size);
-    await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-    await show();
-    await page.locator(`.skald-${theme}`).first().waitFor();
-    if (device === 'mobile') {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
-    }
-    const view = `${name}-${theme}-${device}`;
-    a11y.push({ view, violations: (await checkAccessibility(page)).violations });
-    await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-  await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
-}
-
 function cli(...args: string[]): Promise<void> {
   return new Promise((done, fail) =>
     execFile(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'cli.ts'), ...args], { env: { ...process.env, DATA_DIR: server.dataDir, TARGET: 'all' } }, (error) => (error ? fail(error) : done())),
@@ -99,12 +65,11 @@ function cli(...args: string[]): Promise<void> {
 
 describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server, headless Chromium)', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     buildWeb();
     // 127.0.0.1 may be a webhook destination here (the edit walk needs one saved webhook); 10.0.0.0/8 stays refused.
     server = await startAllInOne({ OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
     api = apiAt(server.baseUrl);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     ownerToken = await signUp(api, owner);
     await signUp(api, admin);
     await signUp(api, member);
@@ -135,7 +100,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
     // Empty fields: the form's own check, in the sentences the server uses for a missing field.
     await expectSentence(page, () => register.click(), 'Please enter an e-mail address.');
     for (const sentence of ['Please enter your username.', 'Please enter your password.']) await page.getByText(sentence, { exact: true }).waitFor();
-    await checkViews(page, 'register-empty', async () => {
+    await walk.views(page, 'register-empty', async () => {
       await page.reload();
       await register.click();
       await page.getByText('Please enter your password.', { exact: true }).waitFor();
@@ -153,7 +118,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
       await fill(email, username, password);
       await expectSentence(page, () => register.click(), sentence);
     }
-    await checkViews(page, 'register-refused', async () => {
+    await walk.views(page, 'register-refused', async () => {
       await page.reload();
       await fill('e@example.com', 'ab', PASSWORD);
       await register.click();
@@ -216,7 +181,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
     await expectSentence(page, () => create.click(), 'Give the server a name!');
     await page.getByLabel('Server name').fill('x'.repeat(70));
     await expectSentence(page, () => create.click(), 'Server name must be at most 64 characters.');
-    await checkViews(page, 'create-server-refused', async () => {
+    await walk.views(page, 'create-server-refused', async () => {
       await page.reload();
       await page.getByLabel('Server name').fill('x'.repeat(70));
       await create.click();
@@ -288,7 +253,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
     await add.getByLabel('Platform').selectOption('telegram');
     await add.getByLabel('Chat ID').fill('');
     await expectSentence(page, submitAdd, 'Telegram requires a chat_id.');
-    await checkViews(page, 'webhook-add-refused', async () => {
+    await walk.views(page, 'webhook-add-refused', async () => {
       await page.reload();
       await add.getByLabel('URL').fill('http://10.0.0.1/hook');
       await submitAdd();
@@ -327,7 +292,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
     await page.getByRole('button', { name: /Backup Settings/ }).click();
     await page.getByLabel('Scheduled backups enabled').check();
     await expectSentence(page, () => save.click(), 'Scheduled backups need the database host, user and name');
-    await checkViews(page, 'backup-settings-refused', async () => {
+    await walk.views(page, 'backup-settings-refused', async () => {
       await page.reload();
       await page.getByRole('button', { name: /Backup Settings/ }).click();
       await setField('Port', '70000');
@@ -346,7 +311,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
       const token = await signIn(api, account);
       const { context, page } = await newPage({ token, serverId, serverName: null });
       for (const path of paths) {
-        await checkViews(page, `${account === member ? 'user' : 'admin'}-opens-${path.slice(1)}`, async () => {
+        await walk.views(page, `${account === member ? 'user' : 'admin'}-opens-${path.slice(1)}`, async () => {
           await page.goto(path);
           await page.waitForURL('**/dashboard');
           await page.getByRole('heading', { level: 1, name: `Form Errors ${stamp}` }).waitFor();
@@ -368,8 +333,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
   });
 
   it('the error views pass the accessibility check', () => {
-    const failing = a11y.filter((entry) => entry.violations.length > 0);
-    expect(failing.map((entry) => formatViolations(entry.view, entry.violations)).join('\n\n')).toBe('');
-    expect(a11y.length).toBeGreaterThan(0);
+    expect(walk.failing().join('\n\n')).toBe('');
+    expect(walk.a11y.length).toBeGreaterThan(0);
   });
 });

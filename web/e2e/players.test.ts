@@ -5,32 +5,14 @@
 // owner erases Bob after typing ERASE. The list, the player page, a log card's metadata links and the erase
 // dialog are checked in light and dark, desktop and 375 px (screenshots in test-output/e2e/players/, axe in
 // each view).
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { PlayerDetail, PlayerList, PlayerLogPage } from '@skald/contracts/api';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
 import { apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
-import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
+import { buildWeb, startAllInOne, type RunningServer } from './server.ts';
 import { seedSession } from './session.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(REPO_ROOT, 'test-output', 'e2e', 'players');
-const DESKTOP = { width: 1440, height: 900 };
-const MOBILE = { width: 375, height: 812 };
-const VIEWS = [
-  ['light', 'desktop', DESKTOP],
-  ['light', 'mobile', MOBILE],
-  ['dark', 'desktop', DESKTOP],
-  ['dark', 'mobile', MOBILE],
-] as const;
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-/** expect.poll gives up after 1 s by default; a loaded 2-core machine may take longer to show a list. */
-const POLL = { timeout: 20_000 };
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+import { DESKTOP, hasChromium, launchChromium, POLL, ViewCheck, VIEWS } from './walk.ts';
 
 const stamp = Date.now().toString(36);
 const owner = { username: `pl_owner_${stamp}`, password: 'Correct-horse-battery-9' };
@@ -45,26 +27,7 @@ let page: Page;
 let token: string;
 let serverId: string;
 let apiKey: string;
-const a11y: { view: string; violations: A11yViolation[] }[] = [];
-
-/** The view in each theme and size: no sideways scrolling at 375 px, a screenshot and the axe check. */
-async function checkViews(name: string, show: () => Promise<unknown>): Promise<void> {
-  for (const [theme, device, size] of VIEWS) {
-    await page.setViewportSize(size);
-    await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-    await show();
-    await page.locator(`.skald-${theme}`).first().waitFor();
-    if (device === 'mobile') {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
-    }
-    const view = `${name}-${theme}-${device}`;
-    a11y.push({ view, violations: (await checkAccessibility(page)).violations });
-    await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-  await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
-}
+const walk = new ViewCheck('players');
 
 /** POST /api/logs as the game server does; a new key may take a moment to reach ingestion (401 until then). */
 async function postLog(log: Record<string, unknown>): Promise<void> {
@@ -112,11 +75,10 @@ async function openPlayer(name: string): Promise<void> {
 
 describe.skipIf(!hasChromium)('players: list, search, page, timeline, links from /logs and erasure (all-in-one server, headless Chromium)', () => {
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     buildWeb();
     server = await startAllInOne();
     api = apiAt(server.baseUrl);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     token = await signUp(api, owner);
     const created = await createServer(api, token, `Players ${stamp}`);
     serverId = created.id;
@@ -171,7 +133,7 @@ describe.skipIf(!hasChromium)('players: list, search, page, timeline, links from
     await search('nobody-has-this-name');
     await page.getByText('No players match this search.').waitFor();
 
-    await checkViews('players-list', async () => {
+    await walk.views(page, 'players-list', async () => {
       await page.goto('/players');
       await expect.poll(() => rows().count(), POLL).toBe(2);
     });
@@ -201,7 +163,7 @@ describe.skipIf(!hasChromium)('players: list, search, page, timeline, links from
     await expect.poll(() => timeline.getByTestId('log-card').count(), POLL).toBe(1);
 
     const annId = (await playerOf(ANN.license)).id;
-    await checkViews('player-page', async () => {
+    await walk.views(page, 'player-page', async () => {
       await page.goto(`/players/${annId}`);
       await openPlayer(ANN.name);
       await expect.poll(() => page.getByTestId('player-timeline').getByTestId('log-card').count(), POLL).toBe(3);
@@ -217,7 +179,7 @@ describe.skipIf(!hasChromium)('players: list, search, page, timeline, links from
     const identifierLink = death.getByRole('link', { name: BOB.discord });
     expect(await identifierLink.getAttribute('href')).toBe(`/players?serverId=${serverId}&identifier=${encodeURIComponent(BOB.discord)}`);
     expect(await death.getByRole('link', { name: BOB.name }).getAttribute('href')).toBe(`/players?serverId=${serverId}&identifier=${encodeURIComponent(BOB.license)}`);
-    await checkViews('logs-metadata-links', async () => {
+    await walk.views(page, 'logs-metadata-links', async () => {
       await page.goto('/logs');
       await death.getByText('View metadata').click();
       await death.getByRole('link', { name: BOB.discord }).waitFor();
@@ -246,7 +208,7 @@ describe.skipIf(!hasChromium)('players: list, search, page, timeline, links from
     const confirm = dialog.getByRole('button', { name: 'Erase', exact: true });
     const typed = dialog.getByLabel('Type ERASE to confirm');
     // Each view opens the page anew (the theme applies at load) and the dialog with ERASE typed.
-    await checkViews('erase-dialog', async () => {
+    await walk.views(page, 'erase-dialog', async () => {
       await page.goto(`/players/${bob.id}`);
       await openPlayer(BOB.name);
       await page.getByRole('button', { name: 'Erase player' }).click();
@@ -275,8 +237,7 @@ describe.skipIf(!hasChromium)('players: list, search, page, timeline, links from
   });
 
   it('no accessibility violations in the checked views', () => {
-    const failing = a11y.filter((entry) => entry.violations.length > 0);
-    expect(failing.map((entry) => formatViolations(entry.view, entry.violations)).join('\n\n')).toBe('');
-    expect(a11y).toHaveLength(VIEWS.length * 4);
+    expect(walk.failing().join('\n\n')).toBe('');
+    expect(walk.a11y).toHaveLength(VIEWS.length * 4);
   });
 });

@@ -1,0 +1,65 @@
+// What every browser walk shares: Debian's Chromium and its flags, the four views (light and dark, desktop
+// and 375 px), and the per-view check each screen gets (no sideways scrolling at 375 px, a screenshot, axe).
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
+import { REPO_ROOT } from './server.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+/** Without the background-networking flags Chromium keeps dialling out and the closed network refuses it. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const DESKTOP = { width: 1440, height: 900 };
+export const MOBILE = { width: 375, height: 812 };
+export const VIEWS = [
+  ['light', 'desktop', DESKTOP],
+  ['light', 'mobile', MOBILE],
+  ['dark', 'desktop', DESKTOP],
+  ['dark', 'mobile', MOBILE],
+] as const;
+/** expect.poll gives up after 1 s by default; a loaded 2-core machine may take longer to show a list. */
+export const POLL = { timeout: 20_000 };
+
+/** Whether Debian's Chromium is here; says once why the walks skip when it is not. */
+export const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Screenshots of one walk (under test-output/e2e/<name>/) and the axe findings of every view it checked. */
+export class ViewCheck {
+  readonly shots: string;
+  readonly a11y: { view: string; violations: A11yViolation[] }[] = [];
+
+  constructor(name: string) {
+    this.shots = join(REPO_ROOT, 'test-output', 'e2e', name);
+    mkdirSync(this.shots, { recursive: true });
+  }
+
+  /** `show` brings the screen up in each theme and size: no sideways scrolling at 375 px, a screenshot, axe. */
+  async views(page: Page, name: string, show: () => Promise<unknown>): Promise<void> {
+    for (const [theme, device, size] of VIEWS) {
+      await page.setViewportSize(size);
+      await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
+      await show();
+      await page.locator(`.skald-${theme}`).first().waitFor();
+      if (device === 'mobile') {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
+      }
+      const view = `${name}-${theme}-${device}`;
+      this.a11y.push({ view, violations: (await checkAccessibility(page)).violations });
+      await page.screenshot({ path: join(this.shots, `${view}.png`), fullPage: true });
+    }
+    await page.setViewportSize(DESKTOP);
+    await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
+  }
+
+  /** The views with axe findings, each formatted; empty when every view passed. */
+  failing(): string[] {
+    return this.a11y.filter((entry) => entry.violations.length > 0).map((entry) => formatViolations(entry.view, entry.violations));
+  }
+}
