@@ -6,7 +6,7 @@
  * left without logs disappear.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogMentions, LogType, MentionedPlayer, PlayerDetail, PlayerStore } from '../src/index.ts';
+import type { LogMentions, LogType, MentionedPlayer, PlayerDetail, PlayerStore, QueuedLog } from '../src/index.ts';
 
 export interface PlayerStoreFixture {
   readonly adapter: PlayerStore;
@@ -28,6 +28,11 @@ function nextLogId(): string {
 
 function player(linking: readonly string[], extra: Partial<MentionedPlayer> = {}): MentionedPlayer {
   return { linking, listed: [], names: [], ...extra };
+}
+
+/** A stored log as the store path queues it (its keys from a mention, its text and metadata as given). */
+function queued(log: LogMentions, message: string, metadata: QueuedLog['metadata']): QueuedLog {
+  return { logId: log.logId, serverId: log.serverId, at: log.at, logType: log.logType, expiresAt: log.expiresAt, message, metadata };
 }
 
 function mention(at: number, players: readonly MentionedPlayer[], overrides: Partial<LogMentions> = {}): LogMentions {
@@ -59,11 +64,11 @@ export function playerStoreContract(name: string, build: () => Promise<PlayerSto
       return found.id;
     }
 
-    it('queues stored logs\' players durably in order, and drops them with the recording that covers them', async () => {
+    it('queues stored logs durably in order, and drops them with the recording that covers them', async () => {
       expect(await store.queued(10)).toEqual({ logs: [], through: -1 });
-      const a = mention(T0, [player(['license:a'], { listed: ['ip:1.1.1.1'], names: ['Ann'] }), player(['license:b'])]);
-      const b = mention(T0 + 1, [player(['license:b'])], { serverId: OTHER_SERVER, logType: 'photo' });
-      const c = mention(T0 + 2, [player(['license:c'])]);
+      const a = queued(mention(T0, [player(['license:a'], { listed: ['ip:1.1.1.1'], names: ['Ann'] })]), 'Ann joined', { player: { name: 'Ann', ids: ['license:a', 'ip:1.1.1.1'] }, n: 1.5 });
+      const b = queued(mention(T0 + 1, [], { serverId: OTHER_SERVER, logType: 'photo' }), 'a photo', null);
+      const c = queued(mention(T0 + 2, []), 'ünïcode "quoted" license:c\n', { nested: [[{ deep: true }], null] });
       await store.queue([a, b]);
       await store.queue([]);
       await store.queue([c]);
@@ -72,13 +77,22 @@ export function playerStoreContract(name: string, build: () => Promise<PlayerSto
       // At least `limit` when that many wait, in whole queue entries.
       const first = await store.queued(1);
       expect(first.logs).toEqual([a, b]);
-      await store.record(first.logs, first.through);
+      await store.record([mention(T0, [player(['license:a'], { listed: ['ip:1.1.1.1'], names: ['Ann'] })], { logId: a.logId })], first.through);
       expect((await store.queued(100)).logs).toEqual([c]);
       // A recording of nothing still drops what it covers.
       await store.record([], all.through);
       expect(await store.queued(100)).toEqual({ logs: [], through: -1 });
       expect(await store.byIdentifier(SERVER, 'license:a')).toMatchObject({ logCount: 1, name: 'Ann' });
       expect(await store.byIdentifier(SERVER, 'license:c')).toBeNull();
+    });
+
+    it('settles what it gathered in memory: a read on another connection would see it', async () => {
+      await store.record([mention(T0, [player(['license:s'], { names: ['Sam'] })])]);
+      await store.record([mention(T0 + 5_000, [player(['license:s'], { names: ['Sam'] })])]);
+      await store.settle();
+      const found = await store.byIdentifier(SERVER, 'license:s');
+      expect(found?.identifiers).toEqual([{ identifier: 'license:s', firstSeen: T0, lastSeen: T0 + 5_000 }]);
+      expect(found?.names).toEqual([{ name: 'Sam', firstSeen: T0, lastSeen: T0 + 5_000 }]);
     });
 
     it('records a player with its identifiers, names, counts and seen times', async () => {

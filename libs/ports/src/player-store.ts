@@ -4,6 +4,7 @@
  * shows to be one (the older id stays), and forgets logs with the log store's deletions.
  * Adapters: SQLite (embedded) and MongoDB. One contract suite: libs/ports/contract/player-store.contract.ts.
  */
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { LogType } from './log-store.ts';
 
 /** One player a log names, as extraction found it. */
@@ -92,29 +93,68 @@ export interface PlayerTimelineQuery {
   readonly limit: number;
 }
 
+/**
+ * A stored log as the queue keeps it until its players are recorded: what extraction reads (message and
+ * metadata) and what recording keeps of the log. Extraction runs when the queue is recorded, off the
+ * storing of logs (docs/PLAYERS.md, "Recording").
+ */
+export interface QueuedLog {
+  readonly logId: string;
+  readonly serverId: string;
+  readonly at: number;
+  readonly logType: LogType;
+  readonly expiresAt: number;
+  readonly message: string;
+  readonly metadata: Readonly<Record<string, unknown>> | null;
+}
+
 /** The oldest queued logs, and the queue position that record() drops through once they are recorded. */
 export interface PlayerQueuePage {
-  readonly logs: readonly LogMentions[];
+  readonly logs: readonly QueuedLog[];
   readonly through: number;
+}
+
+/**
+ * A module run on a worker thread beside a connection of its own to the store (PlayerStore.startWorker):
+ * its default export receives that connection, the thread's port to its starter, and the starter's data.
+ */
+export type PlayerStoreWorkerMain = (store: PlayerStore, port: MessagePort, data: unknown) => void | Promise<void>;
+
+export interface PlayerStoreWorkerOptions {
+  /** The module (file URL) whose default export is a PlayerStoreWorkerMain. */
+  readonly module: URL;
+  /** Structured-cloneable data handed to the module. */
+  readonly data?: unknown;
 }
 
 export interface PlayerStore {
   /**
-   * Queues stored logs' players for recording (durable and cheap: one row for the lot; the players are
-   * recorded from the queue in bigger runs, docs/PLAYERS.md "Recording").
+   * Queues stored logs for recording their players (durable and cheap: one row for the lot; extraction and
+   * recording happen from the queue in bigger runs, docs/PLAYERS.md "Recording").
    */
-  queue(logs: readonly LogMentions[]): Promise<void>;
+  queue(logs: readonly QueuedLog[]): Promise<void>;
   /** The oldest queued logs, at least `limit` when that many wait (whole queue entries), in queue order; through -1 when none. */
   queued(limit: number): Promise<PlayerQueuePage>;
   /**
-   * Records stored logs and the players they name, in order, and (`queuedThrough`) drops the queue up to that
-   * position in the same transaction. Idempotent: a log already recorded for a player changes nothing
+   * Records stored logs and the players they name, in order, and (`queuedThrough`) then drops the queue up to
+   * that position (a crash in between leaves it queued, to be recorded again). Idempotent: a log already recorded for a player changes nothing
    * (at-least-once delivery, also after a merge). A log joining players merges them into the oldest
    * (smallest id); the others answer `{ mergedInto }` from then on.
    */
   record(logs: readonly LogMentions[], queuedThrough?: number): Promise<void>;
   /** The server's players, newest lastSeen first (then id, descending), and how many match in all. */
   list(query: PlayerListQuery): Promise<{ readonly players: PlayerSummary[]; readonly total: number }>;
+  /**
+   * Writes what this connection gathered in memory and has not written yet (seen times), so that other
+   * connections read it exactly. A read on this connection needs no call (it writes what it reads first).
+   */
+  settle(): Promise<void>;
+  /**
+   * Starts a worker thread with a connection of its own to this store and runs `module` there (the players'
+   * recorder). The two connections stay coherent: what one deletes, the other no longer remembers. Absent
+   * when the adapter has no such connection (the work then runs on the caller's thread).
+   */
+  startWorker?(options: PlayerStoreWorkerOptions): Worker;
   /** A player of the server by id; null when unknown to this server (or erased, or gone with its logs). */
   get(serverId: string, playerId: string): Promise<PlayerLookup | null>;
   /**

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
 import type { AcceptedLog } from '@skald/contracts';
-import type { LogRecord, PlayerStore } from '@skald/ports';
+import type { PlayerStore, QueuedLog } from '@skald/ports';
 import { createTestDeps, waitFor } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
 import type * as Extraction from '../src/domain/identity/extract-players.ts';
@@ -59,7 +59,7 @@ const stored = async (): Promise<string[]> => (await deps.logStore.query({ serve
 beforeEach(async () => {
   deps = await createTestDeps({ service: 'logs' });
   lines = [];
-  recorder = createPlayerRecorder({ store: deps.playerStore!, log: logger() }, { delayMs: 10 });
+  recorder = createPlayerRecorder({ store: deps.playerStore!, log: logger() }, { delayMs: 10, thread: false });
 });
 
 afterEach(async () => {
@@ -103,7 +103,7 @@ describe('recording players', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const retrying = createPlayerRecorder({ store: flaky, log: logger() }, { delayMs: 10 });
+    const retrying = createPlayerRecorder({ store: flaky, log: logger() }, { delayMs: 10, thread: false });
     retrying.start();
     try {
       await storeAcceptedBatches(storeDeps(retrying), [{ event: { serverId: S, logs: [log('r', { license: 'license:ret' })] }, batchId: 'b4' }]);
@@ -132,22 +132,9 @@ describe('recording players', () => {
     expect(await deps.playerStore!.byIdentifier(S, 'license:dee')).toMatchObject({ logCount: 2, firstSeen: 1_750_000_000_000, lastSeen: 1_750_000_001_000 });
   });
 
-  it('takes the log time, type and expiry of each stored log', () => {
-    const record: LogRecord = {
-      id: 'f',
-      serverId: S,
-      createdAt: 5,
-      level: 'info',
-      type: 'Join',
-      resource: 'core',
-      message: 'joined license:fay',
-      metadata: null,
-      logType: 'photo',
-      imageKey: 'i',
-      thumbKey: 't',
-      expiresAt: 99,
-    };
-    expect(mentionsOf([record, { ...record, id: 'g', message: 'nobody' }], pino({ level: 'silent' }))).toEqual([
+  it('takes the log time, type and expiry of each queued log', () => {
+    const queued: QueuedLog = { logId: 'f', serverId: S, at: 5, logType: 'photo', expiresAt: 99, message: 'joined license:fay', metadata: null };
+    expect(mentionsOf([queued, { ...queued, logId: 'g', message: 'nobody' }], pino({ level: 'silent' }))).toEqual([
       { logId: 'f', serverId: S, at: 5, logType: 'photo', expiresAt: 99, players: [{ linking: ['license:fay'], listed: [], names: [] }] },
     ]);
   });

@@ -24,8 +24,9 @@ import type {
   PlayerStore,
   PlayerSummary,
   PlayerTimelineQuery,
+  QueuedLog,
 } from '@skald/ports';
-import { foldName, newestOf, normalizedIdentifier, packMentions, playerIdOf, playerSearchOf, unpackMentions } from './player-store-shared.ts';
+import { foldName, newestOf, normalizedIdentifier, packQueued, playerIdOf, playerSearchOf, unpackQueued } from './player-store-shared.ts';
 
 const DUPLICATE_KEY = 11000;
 
@@ -68,7 +69,7 @@ interface PlayerLogDoc {
 
 interface QueueDoc {
   _id: number;
-  /** packMentions JSON: one string, not a document per log. */
+  /** packQueued JSON: one string, not a document per log. */
   logs: string;
 }
 
@@ -135,17 +136,17 @@ export class MongoPlayerStore implements PlayerStore {
 
   // ---- recording ----
 
-  async queue(logs: readonly LogMentions[]): Promise<void> {
+  async queue(logs: readonly QueuedLog[]): Promise<void> {
     if (logs.length === 0) return;
     const seq = await this.#next('player_queue');
-    await this.#queue.insertOne({ _id: seq, logs: packMentions(logs) });
+    await this.#queue.insertOne({ _id: seq, logs: packQueued(logs) });
   }
 
   async queued(limit: number): Promise<PlayerQueuePage> {
-    const logs: LogMentions[] = [];
+    const logs: QueuedLog[] = [];
     let through = -1;
     for await (const doc of this.#queue.find().sort({ _id: 1 })) {
-      for (const log of unpackMentions(doc.logs)) logs.push(log);
+      for (const log of unpackQueued(doc.logs)) logs.push(log);
       through = doc._id;
       if (logs.length >= limit) break;
     }
@@ -348,6 +349,9 @@ export class MongoPlayerStore implements PlayerStore {
   }
 
   // ---- reading ----
+
+  /** Nothing is gathered in memory between calls: every call writes what it learnt. */
+  async settle(): Promise<void> {}
 
   async list(query: PlayerListQuery): Promise<{ players: PlayerSummary[]; total: number }> {
     const search = playerSearchOf(query.search);

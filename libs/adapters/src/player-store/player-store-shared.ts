@@ -1,6 +1,6 @@
 /** What both player-store adapters read the same way: ids, searches, identifiers and timeline merging. */
-import { IDENTIFIER_KINDS } from '@skald/contracts';
-import type { LogMentions, LogPosition, PlayerLogRef } from '@skald/ports';
+import { IDENTIFIER_KINDS, PLAYER_NAME_KEYS } from '@skald/contracts';
+import type { LogPosition, PlayerLogRef, QueuedLog } from '@skald/ports';
 
 /** Player ids are positive integers written in decimal; anything else names no player. */
 export function playerIdOf(id: string): number | null {
@@ -50,23 +50,44 @@ export function newestOf(a: readonly PlayerLogRef[], b: readonly PlayerLogRef[],
   return [...a, ...b].sort(newerFirst).slice(0, limit);
 }
 
-/** A queued log as JSON: [serverId, logId, at, photo 0|1, expiresAt, [[linking], [listed], [names]], …]. */
-type PackedMentions = [string, string, number, 0 | 1, number, ...(readonly [readonly string[], readonly string[], readonly string[]])[]];
+/** A queued log as JSON: [serverId, logId, at, photo 0|1, expiresAt, message, metadata]. */
+type PackedLog = [string, string, number, 0 | 1, number, string, Readonly<Record<string, unknown>> | null];
 
-/** Mentions as the queue keeps them: compact JSON (no key names repeated per log). */
-export function packMentions(logs: readonly LogMentions[]): string {
-  return JSON.stringify(
-    logs.map((log): PackedMentions => [log.serverId, log.logId, log.at, log.logType === 'photo' ? 1 : 0, log.expiresAt, ...log.players.map((p) => [p.linking, p.listed, p.names] as const)]),
-  );
+/** Queued logs as the queue keeps them: compact JSON (no key names repeated per log). */
+export function packQueued(logs: readonly QueuedLog[]): string {
+  return JSON.stringify(logs.map((log): PackedLog => [log.serverId, log.logId, log.at, log.logType === 'photo' ? 1 : 0, log.expiresAt, log.message, log.metadata]));
 }
 
-export function unpackMentions(json: string): LogMentions[] {
-  return (JSON.parse(json) as PackedMentions[]).map(([serverId, logId, at, photo, expiresAt, ...players]) => ({
+export function unpackQueued(json: string): QueuedLog[] {
+  return (JSON.parse(json) as PackedLog[]).map(([serverId, logId, at, photo, expiresAt, message, metadata]) => ({
     serverId,
     logId,
     at,
     logType: photo === 1 ? 'photo' : 'text',
     expiresAt,
-    players: players.map(([linking, listed, names]) => ({ linking, listed, names })),
+    message,
+    metadata,
   }));
+}
+
+/** The first queue layout: each log's extracted players, [[linking], [listed], [names]] after its keys. */
+type MentionsQueueLog = [string, string, number, 0 | 1, number, ...(readonly [readonly string[], readonly string[], readonly string[]])[]];
+
+/**
+ * A queue row of the first layout as logs whose metadata extracts to the same players: one object per
+ * player (a group of its own) holding its identifiers and up to one name per name key.
+ */
+export function queuedFromMentions(json: string): string {
+  return JSON.stringify(
+    (JSON.parse(json) as MentionsQueueLog[]).map(([serverId, logId, at, photo, expiresAt, ...players]): PackedLog => {
+      const objects = players.map(([linking, listed, names]) => {
+        const object: Record<string, unknown> = { identifiers: [...linking, ...listed] };
+        PLAYER_NAME_KEYS.forEach((key, k) => {
+          if (names[k] !== undefined) object[key] = names[k];
+        });
+        return object;
+      });
+      return [serverId, logId, at, photo, expiresAt, '', { players: objects }];
+    }),
+  );
 }

@@ -3,7 +3,8 @@
  * (player, log) is kept small (disk per log matters): WITHOUT ROWID, keyed by what a timeline page reads
  * (player, photo or not, log time, log id as 16 bytes), plus the log's expiry for retention.
  */
-export const PLAYER_SCHEMA_VERSION = 1;
+/** 2: the queue keeps the logs (message and metadata), not their extracted players, in a file of its own (sqlite-player-queue.ts); player_epoch. */
+export const PLAYER_SCHEMA_VERSION = 2;
 
 export const PLAYER_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS players (
@@ -53,11 +54,11 @@ CREATE TABLE IF NOT EXISTS player_names (
   PRIMARY KEY (player_id, name)
 ) WITHOUT ROWID;
 
--- Stored logs' players waiting to be recorded: one row per queue() call, its mentions as compact JSON
--- (player-store-shared.ts packMentions).
-CREATE TABLE IF NOT EXISTS player_queue (
-  seq INTEGER PRIMARY KEY,
-  logs TEXT NOT NULL
+-- How many players were ever dropped (retention, erasure) or merged: a connection seeing it move lets go of
+-- the players and identifier owners it remembers (the recorder's worker has a connection of its own).
+CREATE TABLE IF NOT EXISTS player_epoch (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  n INTEGER NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS player_logs (

@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { NON_LINKING_IDENTIFIER_KINDS } from '@skald/contracts';
@@ -21,14 +22,19 @@ import type {
   PlayerLookup,
   PlayerQueuePage,
   PlayerStore,
+  PlayerStoreWorkerOptions,
   PlayerSummary,
   PlayerTimelineQuery,
+  QueuedLog,
 } from '@skald/ports';
+import { BACKGROUND_THREADS } from '../background-threads.ts';
 import { StatementCache } from '../sqlite/statements.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import { PLAYER_PRAGMAS_SQL, PLAYER_SCHEMA_SQL, PLAYER_SCHEMA_VERSION } from './sqlite-player-schema.ts';
-import { foldName, newestOf, normalizedIdentifier, packMentions, playerIdOf, playerSearchOf, unpackMentions } from './player-store-shared.ts';
+import { foldName, newestOf, normalizedIdentifier, packQueued, playerIdOf, playerSearchOf, queuedFromMentions, unpackQueued } from './player-store-shared.ts';
+import type { PlayerStoreWorkerData } from './player-store-worker.ts';
+import { SqlitePlayerQueue, queueFileOf } from './sqlite-player-queue.ts';
 
 export interface SqlitePlayerStoreOptions {
   /** Who checkpoints the WAL (default: the process's shared checkpointer; null: SQLite inside the commits). */
@@ -88,17 +94,28 @@ const ROW_VALUES = 5;
 const ROWS_PER_INSERT = 100;
 
 export class SqlitePlayerStore implements PlayerStore {
+  readonly #file: string;
   readonly #db: DatabaseSync;
   readonly #statements: StatementCache;
   readonly #wal: WalFile | null;
+  readonly #queue: SqlitePlayerQueue;
   readonly #chunk: number;
   /** Per server, a linking identifier's player (a cache of player_identifiers). */
   readonly #owners = new Map<string, Map<string, number>>();
   #ownersCached = 0;
   readonly #known = new Map<number, KnownPlayer>();
+  /** Remembered players whose gathered seen times moved since they were last written. */
+  readonly #dirty = new Set<number>();
   #seenWrittenAt = Date.now();
+  /**
+   * The file's count of dropped and merged players (player_epoch) as this connection last knew it: another
+   * connection dropping (retention, erasure) or merging players makes what this one remembers of players
+   * and owners stale.
+   */
+  #epoch = 0;
 
   constructor(file: string, options: SqlitePlayerStoreOptions = {}) {
+    this.#file = file;
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.#db = new DatabaseSync(file);
     this.#statements = new StatementCache(this.#db);
@@ -113,13 +130,43 @@ export class SqlitePlayerStore implements PlayerStore {
     } else {
       this.#wal = null;
     }
+    this.#queue = new SqlitePlayerQueue(queueFileOf(file), file === ':memory:' ? null : checkpointer);
     this.#migrate();
+    this.#epoch = this.#storedEpoch();
+  }
+
+  #storedEpoch(): number {
+    return num(this.#get('SELECT n FROM player_epoch WHERE id = 1')?.['n']);
+  }
+
+  /**
+   * Inside a write transaction: when another connection dropped or merged players since this one last
+   * looked, what it remembers of players (their seen times written first: a live player keeps them) and
+   * owners is let go of.
+   */
+  #followOtherConnections(): void {
+    const epoch = this.#storedEpoch();
+    if (epoch === this.#epoch) return;
+    for (const playerId of this.#dirty) {
+      const known = this.#known.get(playerId);
+      if (known !== undefined) this.#writeSeen(playerId, known);
+    }
+    this.#dirty.clear();
+    this.#known.clear();
+    this.#forgetOwners();
+    this.#epoch = epoch;
   }
 
   #migrate(): void {
     const version = num(this.#db.prepare('PRAGMA user_version').get()?.['user_version']);
     if (version > PLAYER_SCHEMA_VERSION) throw new Error(`player store: file schema ${version} is newer than this code (${PLAYER_SCHEMA_VERSION})`);
     this.#db.exec(PLAYER_SCHEMA_SQL);
+    if (version === 1) {
+      // The first layout queued extracted players in this file; the queue now keeps the logs themselves, in
+      // a file of its own. A crash between the copy and the drop copies again: recording twice changes nothing.
+      for (const row of this.#all('SELECT seq, logs FROM player_queue ORDER BY seq')) this.#queue.add(queuedFromMentions(String(row['logs'])));
+      this.#db.exec('DROP TABLE player_queue');
+    }
     this.#db.exec(`PRAGMA user_version = ${PLAYER_SCHEMA_VERSION}`);
   }
 
@@ -150,41 +197,59 @@ export class SqlitePlayerStore implements PlayerStore {
 
   // ---- recording ----
 
-  async queue(logs: readonly LogMentions[]): Promise<void> {
+  async queue(logs: readonly QueuedLog[]): Promise<void> {
     if (logs.length === 0) return;
-    this.#run('INSERT INTO player_queue (logs) VALUES (?)', packMentions(logs));
-    this.#wal?.wrote();
+    this.#queue.add(packQueued(logs));
   }
 
   async queued(limit: number): Promise<PlayerQueuePage> {
-    const logs: LogMentions[] = [];
+    const logs: QueuedLog[] = [];
     let through = -1;
-    for (const row of this.#statements.get('SELECT seq, logs FROM player_queue ORDER BY seq').iterate()) {
-      for (const log of unpackMentions(String(row['logs']))) logs.push(log);
-      through = num(row['seq']);
+    for (const row of this.#queue.rows()) {
+      for (const log of unpackQueued(row.logs)) logs.push(log);
+      through = row.seq;
       if (logs.length >= limit) break;
     }
     return { logs, through };
   }
 
+  /** The queue is dropped after the recording commits (its own file): a crash between them records again, idempotently. */
   async record(logs: readonly LogMentions[], queuedThrough?: number): Promise<void> {
-    if (!logs.some((log) => log.players.length > 0)) {
-      if (queuedThrough !== undefined && queuedThrough >= 0) this.#transaction(() => this.#run('DELETE FROM player_queue WHERE seq <= ?', queuedThrough));
-      return;
+    if (logs.some((log) => log.players.length > 0)) this.#transaction(() => this.#recordAll(logs));
+    if (queuedThrough !== undefined && queuedThrough >= 0) this.#queue.dropThrough(queuedThrough);
+  }
+
+  #recordAll(logs: readonly LogMentions[]): void {
+    this.#followOtherConnections();
+    const batch = new RecordBatch();
+    for (const log of logs) {
+      for (const player of log.players) this.#recordPlayer(batch, log, player);
     }
-    this.#transaction(() => {
-      if (queuedThrough !== undefined && queuedThrough >= 0) this.#run('DELETE FROM player_queue WHERE seq <= ?', queuedThrough);
-      const batch = new RecordBatch();
-      for (const log of logs) {
-        for (const player of log.players) this.#recordPlayer(batch, log, player);
-      }
-      this.#flushRows(batch);
-      if (Date.now() - this.#seenWrittenAt >= SEEN_WRITE_EVERY_MS) {
-        for (const [playerId, known] of this.#known) this.#writeSeen(playerId, known);
-        this.#seenWrittenAt = Date.now();
-      }
-      this.#trimKnown();
-    });
+    this.#flushRows(batch);
+    if (Date.now() - this.#seenWrittenAt >= SEEN_WRITE_EVERY_MS) this.#writeDirty();
+    this.#trimKnown();
+  }
+
+  async settle(): Promise<void> {
+    if (this.#dirty.size === 0 || !this.#db.isOpen) return;
+    this.#transaction(() => this.#writeDirty());
+  }
+
+  /** Writes the seen times of every remembered player they moved for. */
+  #writeDirty(): void {
+    for (const playerId of this.#dirty) {
+      const known = this.#known.get(playerId);
+      if (known !== undefined) this.#writeSeen(playerId, known);
+    }
+    this.#dirty.clear();
+    this.#seenWrittenAt = Date.now();
+  }
+
+  /** A worker thread with its own connection to this file, running `options.module` (player-store-worker.ts). */
+  startWorker(options: PlayerStoreWorkerOptions): Worker {
+    if (this.#file === ':memory:') throw new Error('player store: an in-memory database has no second connection');
+    const workerData: PlayerStoreWorkerData = { role: 'skald-player-store', file: this.#file, module: options.module.href, data: options.data };
+    return new Worker(new URL('./player-store-worker.ts', import.meta.url), { workerData, name: BACKGROUND_THREADS.playerStore });
   }
 
   #recordPlayer(batch: RecordBatch, log: LogMentions, mentioned: MentionedPlayer): void {
@@ -205,6 +270,7 @@ export class SqlitePlayerStore implements PlayerStore {
     }
     batch.rows.push(target, log.logType === 'photo' ? 1 : 0, log.at, encodeLogId(log.logId), log.expiresAt);
     const known = this.#knownPlayer(target, log.serverId);
+    this.#dirty.add(target);
     for (const identifier of linking) {
       this.#seen(known, target, 'identifier', identifier, log.at);
       this.#rememberOwner(log.serverId, identifier, target);
@@ -352,6 +418,7 @@ export class SqlitePlayerStore implements PlayerStore {
     const known = this.#known.get(playerId);
     if (known === undefined) return;
     this.#writeSeen(playerId, known);
+    this.#dirty.delete(playerId);
     if (forget) this.#known.delete(playerId);
   }
 
@@ -360,6 +427,7 @@ export class SqlitePlayerStore implements PlayerStore {
     for (const [playerId, known] of this.#known) {
       if (this.#known.size <= KNOWN_PLAYERS) return;
       this.#writeSeen(playerId, known);
+      this.#dirty.delete(playerId);
       this.#known.delete(playerId);
     }
   }
@@ -416,8 +484,14 @@ export class SqlitePlayerStore implements PlayerStore {
     );
   }
 
+  /** Another connection remembering players or identifier owners lets go of them (#followOtherConnections). */
+  #bumpEpoch(): void {
+    this.#epoch = num(this.#get('INSERT INTO player_epoch (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = n + 1 RETURNING n')?.['n']);
+  }
+
   /** The younger player's logs, identifiers and names move to the older; the younger keeps only where it went. */
   #merge(serverId: string, loser: number, winner: number): void {
+    this.#bumpEpoch();
     this.#settle(loser, true);
     this.#settle(winner, true);
     // Identifiers that named the younger now name the older.
@@ -482,6 +556,8 @@ export class SqlitePlayerStore implements PlayerStore {
   #drop(playerId: number): void {
     const serverId = this.#serverOf(playerId);
     this.#known.delete(playerId);
+    this.#dirty.delete(playerId);
+    this.#bumpEpoch();
     this.#reassignOwners(serverId, playerId, null);
     this.#run('DELETE FROM player_logs WHERE player_id = ?', playerId);
     this.#run('DELETE FROM player_identifiers WHERE player_id = ?', playerId);
@@ -579,8 +655,9 @@ export class SqlitePlayerStore implements PlayerStore {
   /** Seen times gathered for a player are written before it is read (a read answers them exactly). */
   #settleForRead(playerId: number): void {
     const known = this.#known.get(playerId);
-    if (known === undefined || !([...known.names.values()].some(moved) || [...known.identifiers.values()].some(moved))) return;
+    if (known === undefined || !this.#dirty.has(playerId)) return;
     this.#transaction(() => this.#writeSeen(playerId, known));
+    this.#dirty.delete(playerId);
   }
 
   /** The live player an id stands for (itself, or the survivor it was merged into), or null. */
@@ -699,12 +776,11 @@ export class SqlitePlayerStore implements PlayerStore {
 
   async close(): Promise<void> {
     if (!this.#db.isOpen) return;
-    this.#transaction(() => {
-      for (const [playerId, known] of this.#known) this.#writeSeen(playerId, known);
-    });
+    this.#transaction(() => this.#writeDirty());
     await this.#wal?.close();
     this.#db.exec('PRAGMA optimize');
     this.#db.close();
+    await this.#queue.close();
   }
 }
 

@@ -3,19 +3,19 @@
  * one log never costs the others (it is logged, and the log has no players).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { LogMentions, LogRecord } from '@skald/ports';
+import type { LogMentions, LogRecord, QueuedLog } from '@skald/ports';
 import { extractPlayers } from '../identity/extract-players.ts';
 
-/** Each log's players; a log whose extraction throws is left out (and logged). */
-export function mentionsOf(records: readonly LogRecord[], log: FastifyBaseLogger): LogMentions[] {
+/** Each queued log's players; a log whose extraction throws is left out (and logged). */
+export function mentionsOf(logs: readonly QueuedLog[], log: Pick<FastifyBaseLogger, 'warn'>): LogMentions[] {
   const mentions: LogMentions[] = [];
-  for (const record of records) {
+  for (const queued of logs) {
     try {
-      const players = extractPlayers(record.message, record.metadata);
+      const players = extractPlayers(queued.message, queued.metadata);
       if (players.length === 0) continue;
-      mentions.push({ logId: record.id, serverId: record.serverId, at: record.createdAt, logType: record.logType, expiresAt: record.expiresAt, players });
+      mentions.push({ logId: queued.logId, serverId: queued.serverId, at: queued.at, logType: queued.logType, expiresAt: queued.expiresAt, players });
     } catch (error) {
-      log.warn({ err: error, logId: record.id, serverId: record.serverId }, 'logs: identity extraction failed for a log; it is stored without players');
+      log.warn({ err: error, logId: queued.logId, serverId: queued.serverId }, 'logs: identity extraction failed for a log; it is stored without players');
     }
   }
   return mentions;
