@@ -2,10 +2,20 @@
  * Recording players never costs a log: the store path queues the stored logs; the recorder records them
  * in runs. A log whose extraction throws is recorded without players (the rest of its run keeps theirs), a
  * player store that refuses the queue is logged and the batch's logs are stored, a run that fails is retried
- * from the queue; a redelivered batch counts nothing twice.
+ * from the queue; a redelivered batch counts nothing twice. On the worker thread (the embedded store's
+ * second connection): reads see exact seen times, an erasure on the service's connection is followed, the
+ * thread ends when idle, a worker that cannot start leaves recording to the service's thread, and a SIGKILL
+ * while it records loses nothing and counts nothing twice.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
+import { BACKGROUND_THREADS, SqlitePlayerStore, backgroundThreadsAlive } from '@skald/adapters';
 import type { AcceptedLog } from '@skald/contracts';
 import type { PlayerStore, QueuedLog } from '@skald/ports';
 import { createTestDeps, waitFor } from '@skald/testing';
@@ -137,5 +147,122 @@ describe('recording players', () => {
     expect(mentionsOf([queued, { ...queued, logId: 'g', message: 'nobody' }], pino({ level: 'silent' }))).toEqual([
       { logId: 'f', serverId: S, at: 5, logType: 'photo', expiresAt: 99, players: [{ linking: ['license:fay'], listed: [], names: [] }] },
     ]);
+  });
+});
+
+describe('recording players on the worker thread', () => {
+  const storeLog = (id: string, license: string, createdAt: number, name = 'Wes'): AcceptedLog => log(id, { player: { name, identifiers: [license] } }, createdAt);
+  const queueBatch = async (players: PlayerRecorder, logs: AcceptedLog[], batchId: string): Promise<void> => {
+    await storeAcceptedBatches(storeDeps(players), [{ event: { serverId: S, logs }, batchId }]);
+  };
+
+  it('records in the background on its own thread, and a read after catching up sees exact seen times', async () => {
+    const threaded = createPlayerRecorder({ store: deps.playerStore!, log: logger() });
+    threaded.start();
+    try {
+      await waitFor(() => backgroundThreadsAlive().includes(BACKGROUND_THREADS.playerStore), 'the recorder thread');
+      await queueBatch(threaded, [storeLog('w1', 'license:wes', 1_750_000_000_000)], 'w-1');
+      await waitFor(async () => (await deps.playerStore!.queued(10)).through === -1, 'the queue recorded by the worker');
+      await queueBatch(threaded, [storeLog('w2', 'license:wes', 1_750_000_009_000)], 'w-2');
+      await threaded.catchUp();
+      // The worker's connection gathered the second log's seen time in memory; catching up wrote it.
+      expect(await deps.playerStore!.byIdentifier(S, 'license:wes')).toMatchObject({
+        logCount: 2,
+        identifiers: [{ identifier: 'license:wes', firstSeen: 1_750_000_000_000, lastSeen: 1_750_000_009_000 }],
+        names: [{ name: 'Wes', firstSeen: 1_750_000_000_000, lastSeen: 1_750_000_009_000 }],
+      });
+    } finally {
+      await threaded.stop();
+    }
+  });
+
+  it('follows an erasure on the service connection: the identifier seen again makes a new player with only the new log', async () => {
+    const threaded = createPlayerRecorder({ store: deps.playerStore!, log: logger() });
+    threaded.start();
+    try {
+      await queueBatch(threaded, [storeLog('x1', 'license:xan', 1_750_000_000_000, 'Xan')], 'x-1');
+      await threaded.catchUp();
+      const first = await deps.playerStore!.byIdentifier(S, 'license:xan');
+      // The worker remembers the player and its identifier's owner; the service's connection erases it.
+      await deps.playerStore!.erase(S, first!.id);
+      await queueBatch(threaded, [storeLog('x2', 'license:xan', 1_750_000_005_000, 'Xan')], 'x-2');
+      await threaded.catchUp();
+      const again = await deps.playerStore!.byIdentifier(S, 'license:xan');
+      // A worker still believing the old player owned the identifier would have found none here (its rows gone).
+      expect(again).toMatchObject({ logCount: 1, firstSeen: 1_750_000_005_000, identifiers: [{ identifier: 'license:xan', firstSeen: 1_750_000_005_000, lastSeen: 1_750_000_005_000 }] });
+      expect(await deps.playerStore!.timeline({ serverId: S, playerId: again!.id, limit: 10 })).toEqual([{ at: 1_750_000_005_000, logId: 'x2', logType: 'text' }]);
+    } finally {
+      await threaded.stop();
+    }
+  });
+
+  it('ends its thread when idle and starts another when logs are queued', async () => {
+    const threaded = createPlayerRecorder({ store: deps.playerStore!, log: logger() }, { idleMs: 50 });
+    threaded.start();
+    try {
+      await queueBatch(threaded, [storeLog('i1', 'license:ida', 1_750_000_000_000)], 'i-1');
+      await waitFor(async () => (await deps.playerStore!.queued(10)).through === -1, 'the first log recorded');
+      await waitFor(() => !backgroundThreadsAlive().includes(BACKGROUND_THREADS.playerStore), 'the idle thread to end');
+      await queueBatch(threaded, [storeLog('i2', 'license:ida', 1_750_000_001_000)], 'i-2');
+      await waitFor(async () => (await deps.playerStore!.queued(10)).through === -1, 'the second log recorded by a new thread');
+      expect((await deps.playerStore!.byIdentifier(S, 'license:ida'))?.logCount).toBe(2);
+    } finally {
+      await threaded.stop();
+    }
+  });
+
+  it("records on the service's thread when the worker cannot start, and says so", async () => {
+    const store = deps.playerStore!;
+    // The real store, its worker refused (a platform without threads, a file it cannot open twice).
+    const noWorker = new Proxy(store, {
+      get(target, property) {
+        if (property === 'startWorker') {
+          return () => {
+            throw new Error('no threads here');
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const broken = createPlayerRecorder({ store: noWorker, log: logger() });
+    broken.start();
+    try {
+      await queueBatch(broken, [storeLog('f1', 'license:fal', 1_750_000_000_000)], 'f-1');
+      await broken.catchUp();
+      expect((await store.byIdentifier(S, 'license:fal'))?.logCount).toBe(1);
+      expect(lines.some((line) => line.includes("the player recorder's worker failed") && line.includes('no threads here'))).toBe(true);
+    } finally {
+      await broken.stop();
+    }
+  });
+
+  it('keeps every queued log across a SIGKILL while the worker records: recorded once after the restart', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-players-crash-'));
+    try {
+      const file = join(dir, 'players.db');
+      const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/record-then-die.ts', import.meta.url)), file, '40'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const [, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+      expect(out).toContain('queued');
+      expect(signal).toBe('SIGKILL');
+      const reopened = new SqlitePlayerStore(file);
+      const after = createPlayerRecorder({ store: reopened, log: logger() });
+      after.start();
+      try {
+        await after.catchUp();
+        // 2,000 logs over 7 players (log i names player i % 7): every log counted once, none lost, none twice.
+        let total = 0;
+        for (let p = 0; p < 7; p++) total += (await reopened.byIdentifier('srv-crash', `license:p${p}`))?.logCount ?? 0;
+        expect(total).toBe(2000);
+        expect((await reopened.byIdentifier('srv-crash', 'discord:3'))?.logCount).toBe(Math.ceil((2000 - 3) / 7));
+      } finally {
+        await after.stop();
+        await reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
