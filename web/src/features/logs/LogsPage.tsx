@@ -7,6 +7,7 @@ import { LogCard } from './LogCard.tsx';
 import { LiveBar } from './LiveBar.tsx';
 import { LogFiltersPanel } from './LogFiltersPanel.tsx';
 import { LogHistogramPanel } from './LogHistogramPanel.tsx';
+import { SavedSearchMenu } from './SavedSearchMenu.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, useLogsPageQuery } from './logsApi.ts';
 import { PageSizeSelect, Pager } from '../common/Pager.tsx';
 import { usePagedFilters } from './usePagedFilters.ts';
@@ -47,6 +48,7 @@ export default function LogsPage() {
       <PageTitle>Logs – {serverName}</PageTitle>
       <div className="toolbar">
         <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
+        <SavedSearchMenu serverId={serverId} filters={paging.filters} onApply={paging.setFilters} />
         <PageSizeSelect value={paging.pageSize} sizes={LOG_PAGE_SIZES} onChange={paging.setPageSize} />
       </div>
       <LiveBar
