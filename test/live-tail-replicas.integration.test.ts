@@ -108,7 +108,7 @@ describe.skipIf(!reachable)('live tail across two logs replicas over Redis Strea
     await eventually('the first wave on the tail of replica A', async () => (received(onA).length >= firstWave.length ? true : undefined), 20_000, 50);
     const latencyMs = Date.now() - sentAt;
     // Each log once. Two replicas store concurrently, so a later batch can be stored (and sent) before an
-    // earlier one on Redis Streams (docs/ARCHITECTURE.md, "Live tail across replicas"); ids tell the order.
+    // earlier one on Redis Streams (docs/EVENTS.md "Live tail across replicas"); ids tell the order.
     const byId = (logs: { id: string | undefined; message: string }[]): string[] =>
       [...logs].sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1)).map((log) => log.message);
     const firstSeen = received(onA);

@@ -77,12 +77,12 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: ['PUT'], pattern: '/admin/servers/:id/tier', exact: true, service: 'billing' },
   { methods: ['PUT'], pattern: '/admin/servers/:id/suspend', exact: true, service: 'billing' },
   { methods: '*', pattern: '/admin', service: 'admin' },
-  // Audit trail and exports (issue 14; docs/ARCHITECTURE.md "Audit trail and exports"): admin owns the trail,
+  // Audit trail and exports (issue 14; docs/AUDIT_AND_EXPORTS.md): admin owns the trail,
   // logs serves every export (its log store, plus its own copy of the audit entries) and the monthly count.
   { methods: ['GET'], pattern: '/server/:id/audit-logs', exact: true, service: 'admin', note: "a server's audit trail" },
   { methods: ['GET'], pattern: '/admin/logs', exact: true, service: 'admin', note: 'staff actions from the audit trail' },
   { methods: '*', pattern: '/exports', service: 'logs', note: 'CSV and PDF exports, export status' },
-  // Staff admin area (issue 15; docs/ARCHITECTURE.md "Staff admin area"): changes of facts auth owns are auth's
+  // Staff admin area (issue 15; docs/ADMIN_AREA.md): changes of facts auth owns are auth's
   // routes; a server's logs and photo logs are served by the logs service from its log store; every other
   // /admin read is the admin service's (its read models), by the '/admin' prefix above.
   { methods: ['PUT'], pattern: '/admin/users/:id/role', exact: true, service: 'auth', note: "a user's site role" },

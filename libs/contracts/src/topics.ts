@@ -46,7 +46,7 @@ export const ALL_TOPICS: readonly TopicName[] = Object.values(TOPICS);
  * - billing: subscription facts (a server's tier and suspension are on identity).
  * - audit: the audit trail store needs every entry, including those from before it was deployed.
  * - logCounts, backups: per-server figures another service owns (the admin area's counts and sizes,
- *   docs/ARCHITECTURE.md "Data another service owns"); a reader added later starts from each server's last value.
+ *   docs/EVENTS.md "Data another service owns"); a reader added later starts from each server's last value.
  * logCountsLive is not: it repeats logCounts' facts every few seconds for freshness, which kept forever would
  * grow the store thirty times faster than logCounts for nothing a late reader needs.
  */

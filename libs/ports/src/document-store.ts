@@ -2,7 +2,7 @@
  * Document store port: service metadata (users, servers, memberships, webhooks, ...).
  *
  * The query subset is deliberately small so that an embedded engine (SQLite) and MongoDB
- * behave the same. See docs/ARCHITECTURE.md "Document store query subset".
+ * behave the same. See docs/DOCUMENT_STORE.md "Document store query subset".
  *   - Filters: top-level field equality (string, number, boolean, null) and the operators
  *     $in, $ne, $gt, $gte, $lt, $lte on top-level fields. Fields are ANDed.
  *   - Updates: $set, $unset, $inc on top-level fields.

@@ -1,6 +1,6 @@
 /**
  * What a stored copy of an audit entry keeps (admin's trail and logs' export copy are two stores of the same
- * events, docs/ARCHITECTURE.md "Audit trail and exports"): the event's fields, its time as epoch ms (the
+ * events, docs/AUDIT_AND_EXPORTS.md): the event's fields, its time as epoch ms (the
  * sort key) and the order of recording, which breaks ties between entries of one millisecond (one change
  * publishing several entries at once) in publish order, since one server's entries arrive in publish order.
  */

@@ -1,7 +1,7 @@
 /**
  * The staff admin area (spec 001 §2, §3, §6, §7, issue 15): request bodies, answer shapes and texts of the
  * /admin calls. Browser-safe (typebox only). Which service serves each call: gateway/src/route-table.ts and
- * docs/ARCHITECTURE.md "Staff admin area".
+ * docs/ADMIN_AREA.md.
  */
 import Type from 'typebox';
 import type { Static } from 'typebox';

@@ -1,6 +1,6 @@
 /**
  * Audit events: one per change a person makes (every service -> the audit trail, owned by the admin
- * service; see docs/ARCHITECTURE.md "Audit trail and exports").
+ * service; see docs/AUDIT_AND_EXPORTS.md).
  * Topic TOPICS.audit, keyed by serverId (or the actor's id for account-level actions).
  * `action` is one of AUDIT_ACTIONS (api/audit.ts): auditMessage accepts only those names, while the wire
  * schema stays a plain string so an entry from a newer producer is stored, not dead-lettered.

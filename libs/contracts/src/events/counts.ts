@@ -1,6 +1,5 @@
 /**
- * Per-server figures the admin area shows but other services own (docs/ARCHITECTURE.md "Data another
- * service owns"). Each is a "set the full value" fact keyed by server id on a history topic, so the
+ * Per-server figures the admin area shows but other services own (docs/EVENTS.md "Data another service owns"). Each is a "set the full value" fact keyed by server id on a history topic, so the
  * reader's read model is the last value per server, whenever the reader was deployed.
  *
  * - `logs.server-counts` v1 (logs service, TOPICS.logCounts): the server's stored text and photo logs and

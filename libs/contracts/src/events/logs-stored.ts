@@ -2,7 +2,7 @@
  * `logs.batch-stored` v1 (logs service, TOPICS.logsStored, keyed by server id): a logs replica stored
  * (committed to the log store) the text logs of one `logs.batch-accepted` message. Live tails on every
  * logs replica observe both topics and send a batch's logs once its notice says they are stored
- * (docs/ARCHITECTURE.md, "Live tail across replicas"). Published after every successful store,
+ * (docs/EVENTS.md "Live tail across replicas"). Published after every successful store,
  * redeliveries included, so a crash between the insert and the notice cannot hold a batch back.
  * Batches without text logs (a photo log) get none: the tail streams text logs only.
  */

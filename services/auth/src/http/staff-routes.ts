@@ -1,5 +1,5 @@
 /**
- * The admin area's changes of facts auth owns (spec 001 §6, §7; docs/ARCHITECTURE.md "Staff admin area"):
+ * The admin area's changes of facts auth owns (spec 001 §6, §7; docs/ADMIN_AREA.md):
  *   PUT    /admin/users/{id}/role                 {role}          site role admin or superadmin
  *   PUT    /admin/users/{id}/active               {active}        admin or superadmin
  *   POST   /admin/servers/{id}/users              {email, role}   admin or superadmin

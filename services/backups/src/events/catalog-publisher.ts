@@ -2,8 +2,7 @@
  * The backups service's facts for readers elsewhere (the admin area's backup counts and sizes): after every
  * change of a server's stored backups (a run done, a backup deleted, rotation) it publishes the server's
  * whole catalog as `backup.catalog-changed` on the backups history topic, keyed by server, so the last fact
- * per server is the truth and a reader added later starts from it (docs/ARCHITECTURE.md "Data another
- * service owns"). A publish that fails is logged, not retried: the next change publishes the full list again.
+ * per server is the truth and a reader added later starts from it (docs/EVENTS.md "Data another service owns"). A publish that fails is logged, not retried: the next change publishes the full list again.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { BackupCatalogChangedEvent, MAX_BACKUP_CATALOG, eventMessage } from '@skald/contracts';

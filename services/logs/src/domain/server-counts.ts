@@ -1,6 +1,5 @@
 /**
- * The logs service's per-server figures for the admin area (docs/ARCHITECTURE.md "Data another service
- * owns"): the full stored text and photo counts and the last LOG_COUNT_DAYS days, keyed by server, as two
+ * The logs service's per-server figures for the admin area (docs/EVENTS.md "Data another service owns"): the full stored text and photo counts and the last LOG_COUNT_DAYS days, keyed by server, as two
  * events with the same figures:
  *
  * - `logs.server-counts` on TOPICS.logCounts, the history (kept forever: a reader added later starts from

@@ -1,6 +1,5 @@
 /**
- * The logs service's copy of the audit entries, kept only to export them (docs/ARCHITECTURE.md "Audit trail
- * and exports"): the audit trail itself is the admin service's; every export is served here, so the entries
+ * The logs service's copy of the audit entries, kept only to export them (docs/AUDIT_AND_EXPORTS.md): the audit trail itself is the admin service's; every export is served here, so the entries
  * an export needs come from the audit topic (a history topic: this copy starts from the first entry ever
  * published, whenever it is deployed) into this service's own store, never from admin's store or API.
  * Entries without a server (account actions) are not kept: no server's export holds them.
