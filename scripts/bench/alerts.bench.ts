@@ -4,9 +4,10 @@
  *
  *   1. The ingest rate (the target): the all-in-one's auth, ingestion and webhooks on the embedded adapters
  *      (the SQLite bus journal and document store, the embedded job queue), logs POSTed to /api/logs in
- *      requests of 100 (BENCH_ALERTS_REQUESTS, default 300, 8 connections): logs accepted and consumed by
+ *      requests of 100 (BENCH_ALERTS_REQUESTS, default 1000, 8 connections): logs accepted and consumed by
  *      the alerts consumer group per second, from the first request until the group's lag is 0. Target:
- *      with the rules, at least 95 % of the rate without.
+ *      with the rules, at least 95 % of the rate without. Beside it the process's CPU time per log (the
+ *      HTTP client included, alike on both sides), which the machine's other load disturbs less than a rate.
  *   2. The stream alone: BENCH_ALERTS_BATCHES (default 200) accepted batches of 100 logs published on the
  *      bus as the ingestion service does, until every consumer group of the webhooks service consumed them:
  *      what the rules cost the consumer itself, against a consumer that has nothing to evaluate.
@@ -14,7 +15,7 @@
  * The rules (made through the routes, the tier's limit): 20 threshold and 5 absence rules whose filters
  * match every benchmark log (each adds to its window, reads it back, moves its absence clock), 75 that match
  * none (other types, levels, searches, metadata); thresholds out of reach, so nothing fires or is delivered.
- * Runs of the two kinds alternate BENCH_ALERTS_ROUNDS times (default 5, after one warm-up of each), the
+ * Runs of the two kinds alternate BENCH_ALERTS_ROUNDS times (default 7, after one warm-up of each), the
  * order flipped every round; the figures are medians.
  * Run: `npm run bench -- alerts` or `node scripts/bench/alerts.bench.ts`.
  */
@@ -38,9 +39,9 @@ import type { BenchRow } from './bench-row.ts';
 import { describeSpread, spread } from './pinned/stats.ts';
 import { unlimitedQuota } from './unlimited-quota.ts';
 
-const ROUNDS = Number(process.env['BENCH_ALERTS_ROUNDS'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_ALERTS_ROUNDS'] ?? 7);
 const BATCHES = Number(process.env['BENCH_ALERTS_BATCHES'] ?? 200);
-const REQUESTS = Number(process.env['BENCH_ALERTS_REQUESTS'] ?? 300);
+const REQUESTS = Number(process.env['BENCH_ALERTS_REQUESTS'] ?? 1000);
 const CONNECTIONS = 8;
 const LOGS_PER_BATCH = 100;
 const PUBLISH_AT_ONCE = 20;
@@ -97,9 +98,10 @@ async function setUpStream() {
     }
   };
   return {
-    /** Publishes BATCHES batches for the server and waits until they are consumed: logs/s. */
-    async run(serverId: string): Promise<number> {
+    /** Publishes BATCHES batches for the server and waits until they are consumed: logs/s and CPU µs per log. */
+    async run(serverId: string): Promise<Run> {
       await drained();
+      const cpu = process.cpuUsage();
       const started = performance.now();
       for (let sent = 0; sent < BATCHES; sent += PUBLISH_AT_ONCE) {
         const messages = Array.from({ length: Math.min(PUBLISH_AT_ONCE, BATCHES - sent) }, () => {
@@ -109,7 +111,7 @@ async function setUpStream() {
         await deps.bus.publish(messages);
       }
       await drained();
-      return (BATCHES * LOGS_PER_BATCH) / ((performance.now() - started) / 1000);
+      return { rate: (BATCHES * LOGS_PER_BATCH) / ((performance.now() - started) / 1000), cpuPerLog: cpuMicros(cpu) / (BATCHES * LOGS_PER_BATCH) };
     },
     /** Rules still ok: none fired (so no delivery work was measured with the rules). */
     async firing(): Promise<number> {
@@ -183,9 +185,10 @@ async function setUpIngest() {
     withRules: withRules.id,
     without: without.id,
     /** Posts REQUESTS requests of 100 logs for the server (8 at a time), until the alerts group consumed them: logs/s. */
-    async run(serverId: string): Promise<number> {
+    async run(serverId: string): Promise<Run> {
       const apiKey = servers.find((s) => s.id === serverId)!.apiKey;
       await alertsDrained(webhooksDeps!.bus);
+      const cpu = process.cpuUsage();
       const started = performance.now();
       let next = 0;
       let accepted = 0;
@@ -201,7 +204,7 @@ async function setUpIngest() {
       );
       await alertsDrained(webhooksDeps!.bus);
       if (accepted < REQUESTS * LOGS_PER_BATCH) throw new Error(`only ${accepted} of ${REQUESTS * LOGS_PER_BATCH} logs accepted`);
-      return accepted / ((performance.now() - started) / 1000);
+      return { rate: accepted / ((performance.now() - started) / 1000), cpuPerLog: cpuMicros(cpu) / accepted };
     },
     async firing(): Promise<number> {
       return (await app.inject({ method: 'GET', url: `/api/alerts?serverId=${withRules.id}`, headers: auth })).json<AlertList>().alerts.filter((a) => a.state !== 'ok').length;
@@ -213,27 +216,44 @@ async function setUpIngest() {
   };
 }
 
+/** One run: logs per second, and the process's CPU time (user and system, all threads) per log in µs. */
+interface Run {
+  readonly rate: number;
+  readonly cpuPerLog: number;
+}
+
+function cpuMicros(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return used.user + used.system;
+}
+
 interface Bench {
-  run(serverId: string): Promise<number>;
+  run(serverId: string): Promise<Run>;
   firing(): Promise<number>;
   close(): Promise<void>;
 }
 
 /** One warm-up of each, then ROUNDS alternating rounds: logs/s with and without the rules. */
-async function measure(bench: Bench, withRules: string, without: string): Promise<{ rated: number[]; base: number[] }> {
+async function measure(bench: Bench, withRules: string, without: string): Promise<{ rated: number[]; base: number[]; ratedCpu: number[]; baseCpu: number[] }> {
   const rated: number[] = [];
   const base: number[] = [];
+  const ratedCpu: number[] = [];
+  const baseCpu: number[] = [];
   try {
     await bench.run(withRules);
     await bench.run(without);
     for (let round = 0; round < ROUNDS; round++) {
       // The order flips every round, so a change of machine load falls on both alike.
       const order = round % 2 === 0 ? [withRules, without] : [without, withRules];
-      for (const serverId of order) (serverId === withRules ? rated : base).push(await bench.run(serverId));
+      for (const serverId of order) {
+        const run = await bench.run(serverId);
+        (serverId === withRules ? rated : base).push(run.rate);
+        (serverId === withRules ? ratedCpu : baseCpu).push(run.cpuPerLog);
+      }
     }
     const firing = await bench.firing();
     if (firing !== 0) throw new Error(`${firing} rules fired during the benchmark: thresholds meant to be out of reach`);
-    return { rated, base };
+    return { rated, base, ratedCpu, baseCpu };
   } finally {
     await bench.close();
   }
@@ -251,6 +271,9 @@ export async function run(): Promise<BenchRow[]> {
   const httpRatio = httpRated.median / httpBase.median;
   const streamRated = spread(stream.rated);
   const streamBase = spread(stream.base);
+  const micros = (n: number) => `${n.toFixed(2)} µs`;
+  const httpCpu = spread(viaHttp.ratedCpu);
+  const httpCpuBase = spread(viaHttp.baseCpu);
   const httpContext = `${ROUNDS} runs of each (${REQUESTS} requests of ${LOGS_PER_BATCH} logs, ${CONNECTIONS} connections), alternating; ${load}`;
   return [
     {
@@ -267,6 +290,13 @@ export async function run(): Promise<BenchRow[]> {
       target: '>= 95 %',
       pass: httpRatio >= 0.95,
       note: httpContext,
+    },
+    {
+      name: 'ingest CPU time per log, 100 alert rules on the server (the whole process: HTTP client, ingestion, bus, consumers)',
+      value: Math.round(httpCpu.median * 100) / 100,
+      unit: 'µs',
+      baseline: `no rules: ${micros(httpCpuBase.median)} (${describeSpread(httpCpuBase, micros)})`,
+      note: `${describeSpread(httpCpu, micros)}; the rules cost ${Math.round(((httpCpu.median - httpCpuBase.median) / httpCpuBase.median) * 1000) / 10} % more CPU per log; ${httpContext}`,
     },
     {
       name: 'accepted-logs stream alone, 100 alert rules (webhooks consumers only)',

@@ -24,6 +24,8 @@ import { registerWebhooksRoutes } from './http/routes.ts';
 
 /** Alert rules need time to pass to resolve or fire on silence: evaluated this often (rule windows are 60 s and more). */
 export const ALERT_TICK_MS = 5_000;
+/** Alert counts kept in memory are written this often at most, per server and replica (docs/ALERTS.md, "Cost"). */
+export const ALERT_FLUSH_MS = 1_000;
 
 export interface WebhooksServiceOptions {
   /** Retry schedule, concurrency and timeouts; default DELIVERY_DEFAULTS with deps.webhookDelivery over it. */
@@ -36,6 +38,8 @@ export interface WebhooksServiceOptions {
   readonly alertTickMs?: number;
   /** The shortest rule window; default deps.alerts.minWindowSeconds (ALERT_MIN_WINDOW_SECONDS), else 60. */
   readonly alertMinWindowSeconds?: number;
+  /** How often each replica writes the alert counts it keeps in memory, at most (ms); 0 after every bus read. Default 1000. */
+  readonly alertFlushMs?: number;
   /** Called after each evaluation tick of the alert rules (tests count ticks instead of sleeping). */
   readonly onAlertTick?: () => void;
   /** Called after each successful queued delivery (benchmarks). */
@@ -58,11 +62,13 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
   const pending = await createPendingLogs(deps.docs);
   const audit = createWebhookAudit(createAuditPublisher({ bus: deps.bus, directory }));
   const alerts = await createAlertStore(deps.docs);
-  const evaluator = createAlertEvaluator({ alerts, webhooks: store, directory, jobs: deps.jobs, publicUrl: deps.publicUrl, log: deps.log, now });
+  const alertFlushMs = options.alertFlushMs ?? ALERT_FLUSH_MS;
+  const evaluator = createAlertEvaluator({ alerts, webhooks: store, directory, jobs: deps.jobs, publicUrl: deps.publicUrl, log: deps.log, now }, { flushMs: alertFlushMs });
   const minWindowSeconds = options.alertMinWindowSeconds ?? deps.alerts?.minWindowSeconds ?? 60;
   let consumer: Subscription | null = null;
   let alertConsumer: Subscription | null = null;
   let worker: Worker | null = null;
+  let flushTimer: NodeJS.Timeout | null = null;
   let started = false;
 
   const control: WebhooksServiceControl = {
@@ -103,6 +109,11 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
       await control.startWorker();
       consumer = await startBatchConsumer(deps.bus, { directory, store, seen, pending, jobs: deps.jobs, gatherMs: settings.gatherMs, now });
       alertConsumer = await startAlertConsumer(deps.bus, evaluator);
+      // Each replica writes the counts it keeps in memory (its own memory: a timer per process, not a job).
+      if (alertFlushMs > 0) {
+        flushTimer = setInterval(() => void evaluator.flush().catch((error: unknown) => deps.log.error({ err: error }, 'alerts: writing counts failed')), alertFlushMs);
+        flushTimer.unref();
+      }
       started = true;
     },
     async stop() {
@@ -113,6 +124,10 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
       const currentAlerts = alertConsumer;
       alertConsumer = null;
       if (currentAlerts) await currentAlerts.stop();
+      if (flushTimer) clearInterval(flushTimer);
+      flushTimer = null;
+      // What this replica counted and did not write yet: stopping loses nothing.
+      await evaluator.flush();
       await control.stopWorker();
       await directory.stop();
     },

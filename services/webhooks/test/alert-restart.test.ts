@@ -1,12 +1,19 @@
 /**
- * An absence rule's clock is durable: the service stops halfway through the window, a new instance opens
- * the same document store, and the rule fires on time (one tick after the window ends), once.
+ * Alert state across a restart (a new instance opening the same document store and bus):
+ *  - an absence rule's clock is durable: the service stops halfway through the window, and the rule fires
+ *    on time (one tick after the window ends), once;
+ *  - a batch the bus hands out again counts once, before and after the restart;
+ *  - a transition whose notification could not be queued (the queue failing, then the process gone) is
+ *    notified once by the next instance, from the rule's outbox.
  */
 import { afterAll, expect, it } from 'vitest';
-import type { ApiAlertRule } from '@skald/contracts';
+import { ALERTS_CONSUMER_GROUP } from '../src/events/alert-consumer.ts';
+import { DELIVERY_QUEUE } from '../src/domain/delivery.ts';
+import type { AcceptedLog, AlertHistory, ApiAlertRule } from '@skald/contracts';
+import type { JobQueue } from '@skald/ports';
 import { createTestDeps, waitFor } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
-import { as, createHarness, createWebhook, seedServer } from './support/harness.ts';
+import { acceptedLog, as, createHarness, createWebhook, publishBatch, seedServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
 import type { Receiver } from './support/receiver.ts';
@@ -21,7 +28,8 @@ afterAll(async () => {
   await open.receiver?.close();
 });
 
-const options = { now: () => clock, alertTickMs: 25, alertMinWindowSeconds: 10 };
+const ticks = { count: 0 };
+const options = { now: () => clock, alertTickMs: 25, alertMinWindowSeconds: 10, onAlertTick: () => void (ticks.count += 1) };
 
 it('fires an absence rule on time after a restart in the middle of its window', async () => {
   const receiver = await startReceiver();
@@ -55,4 +63,115 @@ it('fires an absence rule on time after a restart in the middle of its window', 
   await waitFor(() => receiver.requests.length === 1, 'the absence firing after the restart');
   expect(receiver.requests[0]!.body).toMatchObject({ type: 'alert.firing', data: { rule: { id: rule.id }, count: 600 } });
   expect((await as(after, 'owner', 'GET', `/alerts?serverId=${A}`)).json<{ alerts: ApiAlertRule[] }>().alerts[0]!.state).toBe('firing');
+});
+
+/** The alert group has evaluated everything published on the (shared) bus. */
+async function evaluated(deps: TestDeps): Promise<void> {
+  await waitFor(async () => {
+    const lags = ((await deps.bus.consumerLag?.()) ?? []).filter((l) => l.group === ALERTS_CONSUMER_GROUP);
+    return lags.length > 0 && lags.every((l) => l.lag === 0);
+  }, 'the alert consumer caught up');
+}
+
+const antiCheat = (n: number): AcceptedLog[] => Array.from({ length: n }, () => acceptedLog({ level: 'error', type: 'AntiCheat', message: 'speed hack suspected' }));
+const stateOf = async (h: Harness, serverId: string, id: string) => (await as(h, 'owner', 'GET', `/alerts?serverId=${serverId}`)).json<{ alerts: ApiAlertRule[] }>().alerts.find((a) => a.id === id)!.state;
+
+it('counts a batch handed out again once, before and after a restart', async () => {
+  const server = 'srv-redelivered';
+  const receiver = open.receiver!;
+  const first = await createTestDeps({ service: 'webhooks' });
+  open.deps.push(first);
+  const before = await createHarness(options, { deps: first });
+  open.harness = before;
+  await before.identity.user('owner');
+  await seedServer(before, { serverId: server, ownerId: 'owner', tier: 'starter' });
+  const webhook = await createWebhook(before, 'owner', { serverId: server, url: receiver.url, platform: 'generic' });
+  const created = await as(before, 'owner', 'POST', '/alerts', { serverId: server, name: 'Cheaters', kind: 'threshold', filter: { type: 'AntiCheat' }, threshold: 3, windowSeconds: 600, webhookIds: [webhook.id], enabled: true });
+  const rule = created.json<{ alert: ApiAlertRule }>().alert;
+  const messages = () => receiver.requests.filter((r) => (r.body['data'] as { rule?: { id?: string } } | undefined)?.rule?.id === rule.id);
+
+  // Two matching logs, then the same batch again (as the bus redelivers it): 2 in the window, not 4.
+  const batch = antiCheat(2);
+  await publishBatch(before, server, batch);
+  await evaluated(first);
+  await publishBatch(before, server, batch);
+  await evaluated(first);
+  expect(await stateOf(before, server, rule.id)).toBe('ok');
+  await before.close();
+  open.harness = undefined;
+
+  // After the restart the batch comes once more: still 2. A third matching log makes 3 and fires.
+  const second = await createTestDeps({ service: 'webhooks', shareWith: first });
+  open.deps.push(second);
+  const after = await createHarness(options, { deps: second });
+  open.harness = after;
+  clock += 1_000;
+  await publishBatch(after, server, batch);
+  await evaluated(second);
+  expect(await stateOf(after, server, rule.id)).toBe('ok');
+  expect(messages()).toHaveLength(0);
+  await publishBatch(after, server, antiCheat(1));
+  await waitFor(() => messages().length === 1, 'the firing message');
+  expect(messages()[0]!.body).toMatchObject({ type: 'alert.firing', data: { count: 3 } });
+  await after.close();
+  open.harness = undefined;
+});
+
+/** The job queue, refusing alert notifications while `refuse.on` (the queue down at that moment). */
+function refusingAlerts(jobs: JobQueue, refuse: { on: boolean; refused: number }): JobQueue {
+  return new Proxy(jobs, {
+    get(target, property) {
+      if (property === 'add') {
+        return async (...args: Parameters<JobQueue['add']>) => {
+          const [queue, , data] = args;
+          if (refuse.on && queue === DELIVERY_QUEUE && String((data as { deliveryId?: unknown }).deliveryId).startsWith('alert_')) {
+            refuse.refused += 1;
+            throw new Error('queue unavailable');
+          }
+          return target.add(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+it('notifies a transition once after a restart when its notification could not be queued', async () => {
+  const server = 'srv-outbox';
+  const receiver = open.receiver!;
+  const base = await createTestDeps({ service: 'webhooks' });
+  open.deps.push(base);
+  const refuse = { on: true, refused: 0 };
+  const before = await createHarness(options, { deps: { ...base, jobs: refusingAlerts(base.jobs, refuse) } });
+  open.harness = before;
+  await before.identity.user('owner');
+  await seedServer(before, { serverId: server, ownerId: 'owner', tier: 'starter' });
+  const webhook = await createWebhook(before, 'owner', { serverId: server, url: receiver.url, platform: 'generic' });
+  const created = await as(before, 'owner', 'POST', '/alerts', { serverId: server, name: 'Outbox', kind: 'threshold', filter: { type: 'AntiCheat' }, threshold: 3, windowSeconds: 600, webhookIds: [webhook.id], enabled: true });
+  const rule = created.json<{ alert: ApiAlertRule }>().alert;
+  const messages = () => receiver.requests.filter((r) => (r.body['data'] as { rule?: { id?: string } } | undefined)?.rule?.id === rule.id);
+
+  // The transition is stored (firing) but its notification is refused, by the batch and by the ticks after it.
+  await publishBatch(before, server, antiCheat(3));
+  await waitFor(async () => (await stateOf(before, server, rule.id)) === 'firing', 'the rule firing');
+  await waitFor(() => refuse.refused >= 3, 'the notification refused by the batch and by later ticks');
+  expect(messages()).toHaveLength(0);
+  await before.close();
+  open.harness = undefined;
+
+  // The next instance (the queue working again) sends it from the outbox: once, with the firing's facts.
+  const second = await createTestDeps({ service: 'webhooks', shareWith: base });
+  open.deps.push(second);
+  const after = await createHarness(options, { deps: second });
+  open.harness = after;
+  await waitFor(() => messages().length === 1, 'the firing message from the outbox');
+  const seen = ticks.count;
+  await waitFor(() => ticks.count >= seen + 3, 'three more ticks');
+  expect(messages()).toHaveLength(1);
+  expect(messages()[0]!.body).toMatchObject({ type: 'alert.firing', data: { count: 3, logs: [{ message: 'speed hack suspected' }, {}, {}] } });
+  const history = (await as(after, 'owner', 'GET', `/alerts/${rule.id}/history`)).json<AlertHistory>();
+  expect(history.events.map((e) => [e.state, e.count])).toEqual([['firing', 3]]);
+  await after.close();
+  open.harness = undefined;
 });

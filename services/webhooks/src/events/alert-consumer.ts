@@ -13,7 +13,16 @@ export const ALERTS_CONSUMER_GROUP = 'webhooks-alerts';
 export async function startAlertConsumer(bus: EventBus, evaluator: AlertEvaluator): Promise<Subscription> {
   return subscribeEvents(bus, {
     group: ALERTS_CONSUMER_GROUP,
-    handlers: [onBatch(LogsBatchAcceptedEvent, async (items) => evaluator.onBatches(items.map(({ data }) => data)))],
+    handlers: [
+      onBatch(LogsBatchAcceptedEvent, async (items) =>
+        // A message handed out again (after a failed handler or a crashed consumer) makes the evaluator read
+        // the batches every replica counted, so it is not counted twice.
+        evaluator.onBatches(
+          items.map(({ data }) => data),
+          { redelivered: items.some(({ context }) => context.message.attempt > 1) },
+        ),
+      ),
+    ],
     maxAttempts: 5,
   });
 }

@@ -1,30 +1,37 @@
 /**
  * Evaluation of alert rules (docs/ALERTS.md), in two halves that share the durable state of alert-store.ts:
  *  - onBatches: the accepted-logs stream (its own consumer group, so a log counts when it is accepted,
- *    whatever the log store's indexing does). Matching logs add to the rule's window; a threshold rule
- *    fires the moment its window holds `threshold` logs; an absence rule's clock moves forward, and a
- *    firing absence rule resolves on the first matching log.
+ *    whatever the log store's indexing does). A batch counts once: its key (first log id) is remembered,
+ *    here and in the store with the counts, so one the bus hands out again is skipped. Counts go to the
+ *    rule's window in memory at once and to the store at most once a second per server (flush; before a
+ *    firing, at every tick and on stop), so a busy server costs one write a second, not one per batch.
+ *    A threshold rule fires the moment its window holds `threshold` logs; an absence rule's clock moves
+ *    forward, and a firing absence rule resolves on the first matching log.
  *  - tick: what needs time to pass without logs, run by a repeatable job of the job queue (one run per
- *    period across replicas, durable across restarts): a firing threshold rule resolves once its window
- *    holds fewer than `threshold`; an absence rule fires once `windowSeconds` passed since its last
- *    matching log (lastMatchAt is stored, so a restart does not reset the clock).
+ *    period across replicas, durable across restarts): it queues notifications a crash left in an outbox,
+ *    folds the recorded batches into the rules' buckets, resolves a firing threshold rule once its window
+ *    holds fewer than `threshold` (and fires one whose window, summed over every replica, holds enough), and
+ *    fires an absence rule once `windowSeconds` passed since its last matching log (lastMatchAt is stored,
+ *    so a restart does not reset the clock).
+ * Between bus reads a server's rules stay in memory (alert-server-cache.ts): one version read per server
+ * and read tells whether a rule changed, here or on another replica.
  * Transitions are edge-triggered (the store's conditional updates): one message per transition, none while
  * firing, and no firing within `cooldownSeconds` of the last resolve. Rules are served like webhooks: the
  * oldest maxAlertRules of the server's tier, none while the server is suspended.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { ALERT_LIMITS, tierOf } from '@skald/contracts';
-import type { AcceptedLog, AlertFilter, LogsBatchAccepted } from '@skald/contracts';
+import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
 import type { JobQueue } from '@skald/ports';
 import { enqueueDelivery } from '../delivery.ts';
 import type { ServerDirectory } from '../limits.ts';
 import type { WebhookLog } from '../platforms/index.ts';
 import type { WebhookStore } from '../webhook-store.ts';
-import { compileAlertFilter, prepareLog } from './alert-filter.ts';
 import { alertDeliveryId, buildAlertPayload } from './alert-message.ts';
 import type { AlertNotice } from './alert-message.ts';
-import { bucketMsOf } from './alert-store.ts';
-import type { AlertRule, AlertStore } from './alert-store.ts';
+import { createServerCache, servedOf } from './alert-server-cache.ts';
+import { SEEN_HORIZON_MS, bucketMsOf, bucketStartOf } from './alert-store.ts';
+import type { AlertRule, AlertStore, PendingNotice } from './alert-store.ts';
 
 export interface AlertEvaluatorDeps {
   readonly alerts: AlertStore;
@@ -37,134 +44,245 @@ export interface AlertEvaluatorDeps {
 }
 
 export interface AlertEvaluator {
-  onBatches(batches: readonly LogsBatchAccepted[]): Promise<void>;
+  /** `redelivered`: some of the batches were handed out before (the counted keys are read from the store first). */
+  onBatches(batches: readonly LogsBatchAccepted[], options?: { readonly redelivered?: boolean }): Promise<void>;
   tick(): Promise<void>;
+  /** Writes the counts kept in memory (the service's timer and stop). */
+  flush(): Promise<void>;
+}
+
+export interface AlertEvaluatorOptions {
+  /** Counts are written at most this often per server (wall time); 0 writes after every bus read. Default 1000. */
+  readonly flushMs?: number;
+  /** Wall clock of the flushes; default performance.now. */
+  readonly wallMs?: () => number;
 }
 
 /** The absence clock is written at most once a second per rule: a busy server does not rewrite it per batch. */
 const TOUCH_EVERY_MS = 1_000;
+/** Batch keys remembered in memory at most (the store keeps them for SEEN_HORIZON_MS). */
+const MAX_SEEN = 200_000;
+
+/** What one server's batches added since the last flush. */
+interface Pending {
+  /** Rule id -> bucket start -> matching logs. */
+  readonly counts: Map<string, Map<number, number>>;
+  readonly keys: string[];
+  lastFlush: number;
+}
 
 function toWebhookLog(log: AcceptedLog): WebhookLog {
   return { id: log.id, createdAt: log.createdAt, level: log.level, type: log.type, resource: log.resource, message: log.message, metadata: log.metadata, logType: log.logType };
 }
 
-/** Compiled filters by their text: a rule's filter is compiled once, not once per read. */
-const compiled = new Map<string, ReturnType<typeof compileAlertFilter>>();
-const MAX_COMPILED = 10_000;
-function compiledFilter(filter: AlertFilter): ReturnType<typeof compileAlertFilter> {
-  const key = JSON.stringify(filter);
-  let test = compiled.get(key);
-  if (test === undefined) {
-    if (compiled.size >= MAX_COMPILED) compiled.clear();
-    test = compileAlertFilter(filter);
-    compiled.set(key, test);
-  }
-  return test;
-}
-
 const cooledDown = (rule: AlertRule, at: number) => rule.lastResolvedAt === null || at - rule.lastResolvedAt >= rule.cooldownSeconds * 1000;
 
-export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
-  /** The rules a server's logs are evaluated against: enabled, within the tier's limit, none while suspended. */
-  async function servedRules(serverId: string, rules?: readonly AlertRule[]): Promise<AlertRule[]> {
-    const server = await deps.directory.server(serverId);
-    if (server === null || server.suspended) return [];
-    const limit = tierOf(server.tier).maxAlertRules;
-    if (limit <= 0) return [];
-    const all = rules ?? (await deps.alerts.list(serverId));
-    return all.slice(0, limit).filter((rule) => rule.enabled);
+export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEvaluatorOptions = {}): AlertEvaluator {
+  const cache = createServerCache({ alerts: deps.alerts, directory: deps.directory });
+  const flushMs = options.flushMs ?? 1_000;
+  const wallMs = options.wallMs ?? (() => performance.now());
+  const pending = new Map<string, Pending>();
+  /** Keys (server and first log id) of batches counted, oldest first. */
+  const seen = new Set<string>();
+  /** Servers whose counted keys were read from the store by this process. */
+  const seeded = new Set<string>();
+
+  const remember = (key: string) => {
+    seen.add(key);
+    if (seen.size > MAX_SEEN) seen.delete(seen.values().next().value!);
+  };
+
+  /** The keys every replica counted lately, so that a batch handed out again is not counted again. */
+  async function seed(serverId: string, at: number): Promise<void> {
+    seeded.add(serverId);
+    for (const key of await deps.alerts.countedKeys(serverId, at - SEEN_HORIZON_MS)) remember(`${serverId}\u0000${key}`);
   }
 
-  async function notify(rule: AlertRule, state: 'firing' | 'resolved', count: number, sample: readonly WebhookLog[], at: number): Promise<void> {
-    const kept = sample.slice(-ALERT_LIMITS.sampleSize);
-    await deps.alerts.addEvent(rule.id, {
-      at,
-      state,
-      count,
-      sample: kept.map((log) => ({ id: log.id, createdAt: new Date(log.createdAt).toISOString(), level: log.level, type: log.type, resource: log.resource, message: log.message })),
+  /** Writes a server's counts kept in memory (taken first, so a batch evaluated meanwhile starts a new set). */
+  async function flushServer(serverId: string, at: number): Promise<void> {
+    const current = pending.get(serverId);
+    if (current === undefined || current.keys.length === 0) return;
+    pending.set(serverId, { counts: new Map(), keys: [], lastFlush: wallMs() });
+    const counts: Record<string, Record<string, number>> = {};
+    for (const [ruleId, buckets] of current.counts) counts[ruleId] = Object.fromEntries([...buckets].map(([start, n]) => [String(start), n]));
+    try {
+      await deps.alerts.addDelta(serverId, at, counts, current.keys);
+    } catch (error) {
+      // Kept for the next flush: added back to what was counted meanwhile.
+      const next = pending.get(serverId)!;
+      for (const [ruleId, buckets] of current.counts) for (const [start, n] of buckets) addCount(next, ruleId, start, n);
+      next.keys.push(...current.keys);
+      throw error;
+    }
+  }
+
+  function addCount(into: Pending, ruleId: string, start: number, n: number): void {
+    let buckets = into.counts.get(ruleId);
+    if (buckets === undefined) into.counts.set(ruleId, (buckets = new Map()));
+    buckets.set(start, (buckets.get(start) ?? 0) + n);
+  }
+
+  async function servedRules(serverId: string, rules: readonly AlertRule[]): Promise<AlertRule[]> {
+    const server = await deps.directory.server(serverId);
+    if (server === null || server.suspended) return [];
+    return servedOf(rules, tierOf(server.tier).maxAlertRules);
+  }
+
+  /** Queues the notification in the rule's outbox (history, one message per webhook), then empties it. */
+  async function deliver(rule: AlertRule): Promise<void> {
+    const pending = rule.outbox;
+    if (pending === null) return;
+    const sample = pending.sample;
+    await deps.alerts.addEvent(rule.id, `${rule.fires}.${pending.state}`, {
+      at: pending.at,
+      state: pending.state,
+      count: pending.count,
+      sample: sample.map((log) => ({ id: log.id, createdAt: new Date(log.createdAt).toISOString(), level: log.level, type: log.type, resource: log.resource, message: log.message })),
     });
     const serverName = (await deps.directory.server(rule.serverId))?.name ?? rule.serverId;
-    const notice: AlertNotice = { rule, state, count, sample: kept, at, serverName, publicUrl: deps.publicUrl };
+    const notice: AlertNotice = { rule, state: pending.state, count: pending.count, sample, at: pending.at, serverName, publicUrl: deps.publicUrl };
     for (const webhookId of rule.webhookIds) {
       const webhook = await deps.webhooks.byId(webhookId);
       // A webhook deleted since (or of another server) is skipped; the others still hear of it.
       if (webhook === null || webhook.serverId !== rule.serverId) continue;
       const deliveryId = alertDeliveryId(notice, webhookId);
       const payload = JSON.stringify(buildAlertPayload(webhook.platform, notice, webhookId));
-      await enqueueDelivery(deps.jobs, { deliveryId, webhookId, payload, attempt: 1, throttles: 0, acceptedAt: at, logCount: kept.length });
+      // Deterministic job ids: queueing again after a crash before clearOutbox does not send twice.
+      await enqueueDelivery(deps.jobs, { deliveryId, webhookId, payload, attempt: 1, throttles: 0, acceptedAt: pending.at, logCount: sample.length });
     }
-    deps.log.info({ ruleId: rule.id, serverId: rule.serverId, state, count }, `alerts: rule ${state}`);
+    await deps.alerts.clearOutbox(rule);
+    deps.log.info({ ruleId: rule.id, serverId: rule.serverId, state: pending.state, count: pending.count }, `alerts: rule ${pending.state}`);
   }
+
+  const noticeOf = (state: PendingNotice['state'], count: number, sample: readonly WebhookLog[], at: number): PendingNotice => ({ state, at, count, sample: sample.slice(-ALERT_LIMITS.sampleSize) });
 
   async function fire(rule: AlertRule, count: number, sample: readonly WebhookLog[], at: number): Promise<void> {
     if (!cooledDown(rule, at)) return;
-    const fired = await deps.alerts.fire(rule, at);
-    if (fired !== null) await notify(fired, 'firing', count, sample, at);
+    // The counts behind a firing are stored first: the tick, deciding from the store, must not see less.
+    await flushServer(rule.serverId, at);
+    const fired = await deps.alerts.fire(rule, noticeOf('firing', count, sample, at));
+    if (fired !== null) await deliver(fired);
   }
 
-  async function resolve(rule: AlertRule, count: number, sample: readonly WebhookLog[], at: number, lastMatchAt?: number): Promise<boolean> {
-    const resolved = await deps.alerts.resolve(rule, at, lastMatchAt);
-    if (resolved === null) return false;
-    await notify(resolved, 'resolved', count, sample, at);
-    return true;
+  async function resolve(rule: AlertRule, count: number, sample: readonly WebhookLog[], at: number, lastMatchAt?: number): Promise<void> {
+    const resolved = await deps.alerts.resolve(rule, noticeOf('resolved', count, sample, at), lastMatchAt);
+    if (resolved !== null) await deliver(resolved);
   }
 
-  async function onMatches(rule: AlertRule, matched: readonly WebhookLog[], at: number): Promise<void> {
-    if (rule.kind === 'threshold') {
-      const count = await deps.alerts.addAndCount(rule, at, matched.length);
-      if (rule.state === 'ok' && count >= (rule.threshold ?? Number.POSITIVE_INFINITY)) await fire(rule, count, matched, at);
-      return;
+  async function evaluateServer(serverId: string, batches: readonly LogsBatchAccepted[], at: number, redelivered: boolean): Promise<void> {
+    const state = await cache.get(serverId, at);
+    if (state === null) return;
+    if (redelivered || !seeded.has(serverId)) await seed(serverId, at);
+    let buffer = pending.get(serverId);
+    if (buffer === undefined) pending.set(serverId, (buffer = { counts: new Map(), keys: [], lastFlush: wallMs() }));
+    const counted = new Map<AlertRule, WebhookLog[]>();
+    const absent = new Map<AlertRule, WebhookLog[]>();
+    for (const batch of batches) {
+      const matches = state.matcher.match(batch.logs);
+      if (matches.size === 0) continue;
+      const key = `${serverId}\u0000${batch.logs[0]!.id}`;
+      // A batch handed out again (at least once delivery) does not count again; it still stops a silence.
+      const fresh = !seen.has(key);
+      let thresholds = 0;
+      for (const [rule, found] of matches) {
+        const into = rule.kind === 'threshold' ? counted : absent;
+        if (rule.kind === 'threshold') {
+          if (!fresh) continue;
+          thresholds += 1;
+          state.windows.get(rule.id)?.add(at, found.count);
+          addCount(buffer, rule.id, bucketStartOf(rule.windowSeconds, at), found.count);
+        }
+        const sample = into.get(rule) ?? [];
+        for (const log of found.sample) sample.push(toWebhookLog(log));
+        into.set(rule, sample.slice(-ALERT_LIMITS.sampleSize));
+      }
+      if (fresh && thresholds > 0) {
+        remember(key);
+        buffer.keys.push(batch.logs[0]!.id);
+      }
     }
-    const silence = Math.max(0, Math.floor((at - rule.lastMatchAt) / 1000));
-    if (rule.state === 'firing' && (await resolve(rule, silence, matched, at, at))) return;
-    if (at - rule.lastMatchAt >= TOUCH_EVERY_MS) await deps.alerts.touch(rule.id, at);
+    for (const [rule, sample] of counted) {
+      if (rule.state !== 'ok' || !cooledDown(rule, at)) continue;
+      const count = state.windows.get(rule.id)?.count(at) ?? 0;
+      if (count >= (rule.threshold ?? Number.POSITIVE_INFINITY)) await fire(rule, count, sample, at);
+    }
+    const touch: string[] = [];
+    for (const [rule, sample] of absent) {
+      if (rule.state === 'firing') {
+        await resolve(rule, Math.max(0, Math.floor((at - rule.lastMatchAt) / 1000)), sample, at, at);
+        continue;
+      }
+      if (at - (state.touched.get(rule.id) ?? rule.lastMatchAt) >= TOUCH_EVERY_MS) {
+        touch.push(rule.id);
+        state.touched.set(rule.id, at);
+      }
+    }
+    await deps.alerts.touch(touch, at);
+    if (flushMs === 0 || wallMs() - buffer.lastFlush >= flushMs) await flushServer(serverId, at);
   }
 
   return {
-    async onBatches(batches) {
-      // The batches of one read of the bus are evaluated together, per server: one read of its rules, and
-      // per rule one window update for all its matching logs (a consumer that is behind catches up with
-      // fewer writes). Their state is re-checked by every transition.
+    async onBatches(batches, options = {}) {
+      // The batches of one read of the bus are evaluated together, per server, against the rules kept in
+      // memory; their state is re-checked by every transition.
       const at = deps.now();
-      const byServer = new Map<string, AcceptedLog[]>();
+      const byServer = new Map<string, LogsBatchAccepted[]>();
       for (const batch of batches) {
-        const logs = byServer.get(batch.serverId);
-        if (logs === undefined) byServer.set(batch.serverId, [...batch.logs]);
-        else for (const log of batch.logs) logs.push(log);
+        const list = byServer.get(batch.serverId);
+        if (list === undefined) byServer.set(batch.serverId, [batch]);
+        else list.push(batch);
       }
-      for (const [serverId, accepted] of byServer) {
-        const served = await servedRules(serverId);
-        if (served.length === 0) continue;
-        const logs = accepted.map(toWebhookLog);
-        const prepared = logs.map(prepareLog);
-        for (const rule of served) {
-          const matches = compiledFilter(rule.filter);
-          const matched = logs.filter((_, i) => matches(prepared[i]!));
-          if (matched.length > 0) await onMatches(rule, matched, at);
-        }
-      }
+      for (const [serverId, list] of byServer) await evaluateServer(serverId, list, at, options.redelivered === true);
+    },
+
+    async flush() {
+      const at = deps.now();
+      for (const serverId of [...pending.keys()]) await flushServer(serverId, at);
     },
 
     async tick() {
       const at = deps.now();
+      // This replica's counts first: the windows below are read from the store.
+      for (const serverId of [...pending.keys()]) {
+        try {
+          await flushServer(serverId, at);
+        } catch (error) {
+          deps.log.error({ err: error, serverId }, 'alerts: writing counts failed');
+        }
+      }
+      // Notifications a crash left between a transition and its queueing.
+      for (const rule of await deps.alerts.withOutbox()) {
+        try {
+          await deliver(rule);
+        } catch (error) {
+          deps.log.error({ err: error, ruleId: rule.id }, 'alerts: queueing a notification failed');
+        }
+      }
+      await deps.alerts.dropDeltasBefore(at - SEEN_HORIZON_MS);
       const byServer = new Map<string, AlertRule[]>();
       for (const rule of await deps.alerts.enabled()) byServer.set(rule.serverId, [...(byServer.get(rule.serverId) ?? []), rule]);
       for (const [serverId, enabled] of byServer) {
-        const ordered = [...enabled].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-        for (const rule of await servedRules(serverId, await servedOrder(deps.alerts, serverId, ordered))) {
-          try {
-            await tickRule(rule, at);
-          } catch (error) {
-            deps.log.error({ err: error, ruleId: rule.id }, 'alerts: evaluation of a rule failed');
+        try {
+          const ordered = [...enabled].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+          const served = await servedRules(serverId, await servedOrder(deps.alerts, serverId, ordered));
+          await deps.alerts.fold(serverId, served);
+          const windows = await deps.alerts.windows(serverId, served, at);
+          for (const rule of served) {
+            try {
+              await tickRule(rule, at, windowCount(windows.get(rule.id), rule, at));
+            } catch (error) {
+              deps.log.error({ err: error, ruleId: rule.id }, 'alerts: evaluation of a rule failed');
+            }
           }
+        } catch (error) {
+          deps.log.error({ err: error, serverId }, 'alerts: evaluation of a server failed');
         }
       }
     },
   };
 
-  async function tickRule(rule: AlertRule, at: number): Promise<void> {
+  async function tickRule(rule: AlertRule, at: number, count: number): Promise<void> {
     if (rule.kind === 'threshold') {
-      const count = await deps.alerts.countWindow(rule, at);
       const threshold = rule.threshold ?? Number.POSITIVE_INFINITY;
       if (rule.state === 'firing' && count < threshold) await resolve(rule, count, [], at);
       else if (rule.state === 'ok' && count >= threshold) await fire(rule, count, [], at);
@@ -174,6 +292,14 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps): AlertEvaluator {
     const silenceMs = at - rule.lastMatchAt;
     if (rule.state === 'ok' && silenceMs >= rule.windowSeconds * 1000) await fire(rule, Math.floor(silenceMs / 1000), [], at);
   }
+}
+
+/** The matching logs of a rule's window ending at `at`, from its stored buckets. */
+function windowCount(buckets: ReadonlyMap<number, number> | undefined, rule: AlertRule, at: number): number {
+  let sum = 0;
+  const after = at - rule.windowSeconds * 1000;
+  for (const [start, count] of buckets ?? []) if (start > after) sum += count;
+  return sum;
 }
 
 /**
