@@ -1,7 +1,7 @@
 /**
  * PUBLIC_URL: the address users open, the base of every link in a mail (password reset) and of redirects.
  * Never taken from a request's Host header (a forged Host would mail forged links). When unset, the best
- * guess is the address this process listens on (issue 9 item 8: an all-in-one on PORT=9000 must not mail
+ * guess is the address this process listens on (an all-in-one on PORT=9000 must not mail
  * links to :8080); a single distributed service is reached through the gateway, so it guesses the
  * gateway's default address instead. A guess is fine on a developer's machine and wrong almost
  * everywhere else, hence the start-up warning in production and outside the all-in-one.

@@ -1,5 +1,5 @@
 /**
- * The tier catalogue (spec 001 §3, §9): one module read by every service and the web app.
+ * The tier catalogue (docs/spec/part-2.txt sections 3, 9): one module read by every service and the web app.
  * Values are Skald's price list; see docs/TIERS.md for the reasoning.
  */
 

@@ -394,7 +394,7 @@ export function eventBusContract(
     });
 
     it('keeps timers and an HTTP server answering while a handler republishes everything it consumes, until stop()', { timeout: testTimeout }, async () => {
-      // A storm: every delivery publishes a copy, so the consumer is never idle. Issue 9 item 0 saw a
+      // A storm: every delivery publishes a copy, so the consumer is never idle. A real bug once left a
       // bus whose delivery chain never left the microtask queue: timers and sockets of the whole process
       // stopped (the /health probe timed out). The valve ends the storm by wall clock (Date.now() needs
       // no event loop), so a starving bus fails the test below instead of hanging it.

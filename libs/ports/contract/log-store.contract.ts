@@ -331,7 +331,7 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
         await store.insertBatch([...records, log({ serverId: serverB, createdAt: T0 + HOUR, message: 'died in arena' })]);
       });
 
-      /** What a list of the same query matches, decided in JS (spec 000 §5 semantics). */
+      /** What a list of the same query matches, decided in JS (docs/spec/part-1.txt section 5 semantics). */
       function matching(q: LogScanQuery): LogRecord[] {
         const eq = (a: string, b: string | undefined) => b === undefined || b === '' || a.toLowerCase() === b.toLowerCase();
         return records.filter((r) => {

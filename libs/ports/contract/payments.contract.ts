@@ -1,5 +1,5 @@
 /**
- * Behaviour every Payments adapter must show (issue 11). The harness is the provider's side: what it
+ * Behaviour every Payments adapter must show. The harness is the provider's side: what it
  * received (customers, checkout and portal sessions), subscriptions it holds, and webhooks signed as the
  * provider signs them.
  */

@@ -50,7 +50,7 @@ export interface LogQuery {
   readonly to?: number;
   /**
    * Only logs whose id sorts after this one (plain string order; ingestion ids are UUIDv7, so this is
-   * "accepted after"). The live tail's resume reads the store with it (issue 17).
+   * "accepted after"). The live tail's resume reads the store with it.
    */
   readonly afterId?: string;
   readonly offset: number;

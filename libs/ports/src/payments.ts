@@ -1,5 +1,5 @@
 /**
- * Payments port (billing service, issue 11). The one real adapter is Stripe (libs/adapters/src/payments),
+ * Payments port (billing service). The one real adapter is Stripe (libs/adapters/src/payments),
  * pointed at Stripe itself or at any Stripe-compatible host (stripe-mock, the local test server of
  * libs/adapters/test). Without Stripe configured there is no adapter and billing answers 503 for checkout
  * and portal. The domain sees Skald's words (server id, tier key), never Stripe's objects: the adapter maps

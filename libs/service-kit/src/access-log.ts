@@ -5,7 +5,7 @@
  * The line is written by its own pino logger on the app logger's stream, WITHOUT pino's path redaction.
  * Redaction (redactPaths: secret headers and secret field names up to three levels deep, with leading
  * wildcards) walks every line it is given; on the access line, written for every request at info level,
- * it was a quarter of the CPU of a single-log ingestion request (issue 18 profile, docs/PERFORMANCE.md),
+ * it was a quarter of the CPU of a single-log ingestion request (profiled; docs/PERFORMANCE.md),
  * and it had nothing to find: the line is built here from a fixed set of fields, none of them a header or
  * a secret field name, and the one field that can carry a credential, the URL, has already been through
  * redactUrl (serializeRequest). The request id is a well-formed id (request-id.ts). Lines written by
@@ -13,7 +13,7 @@
  *
  * The line itself is assembled here, in pino's own format (level, time, pid, hostname, the fields, msg;
  * every string through JSON.stringify), and written to the stream: pino's generic serialisation of the
- * nested fields cost ~2.4 µs per line against ~1.2 µs (issue 18). A stream that wants pino's metadata
+ * nested fields cost ~2.4 µs per line against ~1.2 µs. A stream that wants pino's metadata
  * (pino.multistream, which routes by level) gets the line from the pino writer instead.
  */
 import { hostname } from 'node:os';

@@ -53,7 +53,7 @@ export function sendError(reply: FastifyReply, statusCode: number, error: string
 /**
  * 'body/username must NOT have fewer than 3 characters' -> 'Username must be at least 3 characters.': the ONE
  * formatter of refused fields (@skald/contracts validation-messages.ts), which the web's form checks share.
- * `message` carries the same sentence: the spec's register screen shows `message` first (spec 000 §8); the
+ * `message` carries the same sentence: the spec's register screen shows `message` first (docs/spec/part-1.txt section 8); the
  * validator's own issue stays in the log line.
  */
 function describeValidation(error: FastifyError): string {

@@ -1,5 +1,5 @@
 /**
- * Gives memory back when the process goes idle (issue 18: idle RSS of the all-in-one).
+ * Gives memory back when the process goes idle (idle RSS of the all-in-one).
  *
  * V8 sizes the young generation for the load it saw: a few batches of 1000 logs grow it to its maximum
  * (64 MiB committed, both semi-spaces touched), and it stays that size while the process sits idle: in

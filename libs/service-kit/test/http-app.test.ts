@@ -80,7 +80,7 @@ describe('createHttpApp error shape', () => {
   it('validation errors answer 400 naming the field', async () => {
     const short = await app.inject({ method: 'POST', url: '/register', payload: { username: 'ab', password: 'x' } });
     expect(short.statusCode).toBe(400);
-    // The sentence a person reads, in both fields (the register screen shows `message`, spec 000 §8).
+    // The sentence a person reads, in both fields (the register screen shows `message`, docs/spec/part-1.txt section 8).
     expect(short.json()).toEqual({ error: 'Username must be at least 3 characters.', message: 'Username must be at least 3 characters.' });
     const missing = await app.inject({ method: 'POST', url: '/register', payload: { username: 'abc' } });
     expect(missing.json().error).toBe('Please enter your password.');

@@ -1,6 +1,6 @@
 /**
  * Counters factory. The Redis adapter (ioredis) is imported only when chosen, so the all-in-one
- * process with memory counters never loads it (idle memory, issue 2).
+ * process with memory counters never loads it (idle memory).
  */
 import type { Counters } from '@skald/ports';
 import { MemoryCounters } from './memory-counters.ts';

@@ -44,7 +44,7 @@ export interface MemoryEventBusConfig extends EventBusCommonConfig {
    * Topics whose payloads this instance's own consumer groups share as ONE deep-frozen object instead of
    * each parsing the row (memory/published-payloads.ts). The publisher's object is frozen by publish(),
    * so only topics whose producers and consumers never mutate a payload belong here. Default: the
-   * accepted-logs topic (TOPICS.logsIngested), the one whose parsing cost counts (issue 18). 'all'
+   * accepted-logs topic (TOPICS.logsIngested), the one whose parsing cost counts. 'all'
    * shares every topic (the contract suite runs that way too).
    */
   readonly sharedPayloadTopics?: readonly string[] | 'all';

@@ -23,5 +23,5 @@ export async function createLogStore(config: LogStoreConfig): Promise<LogStore> 
 }
 
 export { SqliteLogStore } from './sqlite-log-store.ts';
-// Type only: a value re-export loaded the MongoDB driver (~130 modules) in every process (idle RSS, issue 18).
+// Type only: a value re-export loaded the MongoDB driver (~130 modules) in every process (idle RSS).
 export type { MongoLogStore } from './mongo-log-store.ts';

@@ -12,7 +12,7 @@ export const DAY_MS = 86_400_000;
 
 /**
  * Default cap on a counted `total` (a search, or filters the rollups cannot answer): exact up to here,
- * then the cap with totalCapped (see docs/DOCUMENT_STORE.md, "Log store"). Issue 17: exact up to 100,000.
+ * then the cap with totalCapped (see docs/DOCUMENT_STORE.md, "Log store"): exact up to 100,000.
  */
 export const DEFAULT_COUNT_CAP = 100_000;
 

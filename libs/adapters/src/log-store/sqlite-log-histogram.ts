@@ -1,5 +1,5 @@
 /**
- * LogStore.histogram for the embedded store (issue 17): counts per time bucket and level, computed by
+ * LogStore.histogram for the embedded store: counts per time bucket and level, computed by
  * SQLite (GROUP BY), never by shipping rows to JS.
  *
  * The matches are read through the very access paths a list page of the same query uses, handed in by

@@ -1,5 +1,5 @@
 /**
- * The search index of the embedded log store (issue 17): FTS5 with the trigram tokenizer over message,
+ * The search index of the embedded log store: FTS5 with the trigram tokenizer over message,
  * type, level, resource and the metadata JSON, so a substring search of 3 characters or more reads an
  * index instead of every row of the server.
  *

@@ -74,7 +74,7 @@ export interface SqliteLogStoreOptions {
    * The search index (sqlite-log-search.ts): 'background' (default) indexes new rows in small chunks
    * (index-schedule.ts) between other work on the store's thread, and for a store file on a worker thread
    * of its own while chunks are heavy (search-index-worker.ts); 'eager' indexes them before insertBatch
-   * returns (tests: every search then reads the index); 'off' never indexes (searches scan, as before issue 17; the bench's "index off").
+   * returns (tests: every search then reads the index); 'off' never indexes (searches scan every row; the bench's "index off").
    */
   readonly searchIndex?: 'background' | 'eager' | 'off';
   /** Rows per background indexing chunk (one transaction, ~100 µs each). Default 200. */
@@ -120,7 +120,7 @@ const PAGE_COLUMNS = 'id, created_at, level, type, resource, message, metadata, 
 const ALIASED_PAGE_COLUMNS = PAGE_COLUMNS.split(', ')
   .map((c) => `l.${c}`)
   .join(', ');
-/** What a search matches (spec 000 §5). */
+/** What a search matches (docs/spec/part-1.txt section 5). */
 const SEARCH_COLUMNS = ['message', 'type', 'level', 'resource', 'metadata'] as const;
 
 const DIM_BY_NAME = [

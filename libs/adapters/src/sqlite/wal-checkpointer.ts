@@ -15,7 +15,7 @@
  *   single-log load the log store's checkpoint of one second of WAL took ~27 ms), which the event loop then no
  *   longer waits for.
  * A worker thread costs ~15-18 MiB of RSS that the process keeps even after it ends (measured), so it starts only
- * under sustained heavy writes, never for the short bursts of a mostly idle process (idle memory, issue 18); it
+ * under sustained heavy writes, never for the short bursts of a mostly idle process (idle memory); it
  * ends after a minute without work, and the files go back to their owners' connections. If it fails, they stay
  * there (warned once).
  */

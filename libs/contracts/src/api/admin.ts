@@ -1,5 +1,5 @@
 /**
- * The staff admin area (spec 001 §2, §3, §6, §7, issue 15): request bodies, answer shapes and texts of the
+ * The staff admin area (docs/spec/part-2.txt sections 2, 3, 6, 7): request bodies, answer shapes and texts of the
  * /admin calls. Browser-safe (typebox only). Which service serves each call: gateway/src/route-table.ts and
  * docs/ADMIN_AREA.md.
  */
@@ -7,18 +7,18 @@ import Type from 'typebox';
 import type { Static } from 'typebox';
 import { SiteRoleSchema } from './identity.ts';
 
-/** Days the admin dashboard covers (spec 001 §9), today (UTC) included; top lists show TOP_SERVERS. */
+/** Days the admin dashboard covers (docs/spec/part-2.txt section 9), today (UTC) included; top lists show TOP_SERVERS. */
 export const ADMIN_STATS_DAYS = 7;
 export const ADMIN_TOP_SERVERS = 5;
 
-// Spec 001 §5, §8: refusals the screens show as the server's error text.
+// docs/spec/part-2.txt sections 5, 8: refusals the screens show as the server's error text.
 export const TWO_FA_REQUIRED_FOR_ROLE = 'User must have 2FA enabled to change role';
 export const EMAIL_AND_ROLE_REQUIRED = 'Email and role are required';
 
 const DateCountSchema = Type.Object({ date: Type.String(), count: Type.Integer() }, { additionalProperties: false });
 const RankedServerSchema = Type.Object({ id: Type.String(), name: Type.String(), count: Type.Integer() }, { additionalProperties: false });
 
-/** GET /admin/stats (spec 001 §3). Series: the last 7 UTC days, oldest first, every day present (0 when none). */
+/** GET /admin/stats (docs/spec/part-2.txt section 3). Series: the last 7 UTC days, oldest first, every day present (0 when none). */
 export const AdminStatsSchema = Type.Object(
   {
     totalLogs: Type.Integer(),
@@ -102,7 +102,7 @@ export const AdminTierListSchema = Type.Object(
 );
 export type AdminTierList = Static<typeof AdminTierListSchema>;
 
-/** GET /admin/servers/{id} (spec 001 §3: tierInfo's `limit` is the API limit, logs per hour). */
+/** GET /admin/servers/{id} (docs/spec/part-2.txt section 3: tierInfo's `limit` is the API limit, logs per hour). */
 export const AdminServerDetailSchema = Type.Object(
   {
     id: Type.String(),
@@ -142,7 +142,7 @@ export const AdminServerUsersSchema = Type.Object(
 );
 export type AdminServerUsers = Static<typeof AdminServerUsersSchema>;
 
-/** POST /admin/servers/{id}/users (spec 001 §5: role choices user, admin, owner). */
+/** POST /admin/servers/{id}/users (docs/spec/part-2.txt section 5: role choices user, admin, owner). */
 export const AdminAddServerUserBodySchema = Type.Object(
   { email: Type.String({ maxLength: 254 }), role: Type.String({ maxLength: 16 }) },
   { additionalProperties: false },
@@ -163,7 +163,7 @@ export type AdminServerBackups = Static<typeof AdminServerBackupsSchema>;
 export const AdminPaginationSchema = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() }, { additionalProperties: false });
 export type AdminPagination = Static<typeof AdminPaginationSchema>;
 
-/** Page sizes of the server detail tabs (spec 001 §9). */
+/** Page sizes of the server detail tabs (docs/spec/part-2.txt section 9). */
 export const ADMIN_PHOTO_PAGE_SIZE = 12;
 export const ADMIN_AUDIT_PAGE_SIZE = 50;
 export const ADMIN_LOGS_PAGE_SIZE = 50;
@@ -204,7 +204,7 @@ export type AdminServerAuditPage = Static<typeof AdminServerAuditPageSchema>;
 /** How many of a server's newest logs GET /admin/servers/{id}/logs answers (the tab filters and pages them on the client). */
 export const ADMIN_SERVER_LOGS_LIMIT = 1000;
 
-/** GET /admin/servers/{id}/logs: the newest text logs (spec 001 §3 "Server log"). */
+/** GET /admin/servers/{id}/logs: the newest text logs (docs/spec/part-2.txt section 3 "Server log"). */
 export const AdminServerLogsSchema = Type.Object(
   {
     logs: Type.Array(

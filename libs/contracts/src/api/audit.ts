@@ -1,5 +1,5 @@
 /**
- * The audit trail and exports (spec 001 §2, §3, §7, §8, §9, issue 14): the ONE list of audit action names
+ * The audit trail and exports (docs/spec/part-2.txt sections 2, 3, 7, 8, 9): the ONE list of audit action names
  * every service publishes (`auditMessage` in events/audit.ts takes only these), and the HTTP answer shapes
  * of GET /server/{id}/audit-logs, GET /admin/logs and GET /exports/status. Browser-safe: the web's
  * Action filter lists these names.
@@ -90,7 +90,7 @@ export const AUDIT_SYSTEM_ACTOR = { actorId: 'system', actorEmail: 'system' } as
 /** `details`: a short text or a small object (shown as JSON text); never a secret. */
 export const AuditDetailsSchema = Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown())]);
 
-/** One entry of a server's audit trail (spec 001 §3). created_at: ISO 8601. */
+/** One entry of a server's audit trail (docs/spec/part-2.txt section 3). created_at: ISO 8601. */
 export const AuditLogEntrySchema = Type.Object(
   {
     id: Type.String(),
@@ -122,7 +122,7 @@ export const AuditLogPageSchema = Type.Object(
 );
 export type AuditLogPage = Static<typeof AuditLogPageSchema>;
 
-/** Audit trail page size (spec 001 §9). */
+/** Audit trail page size (docs/spec/part-2.txt section 9). */
 export const AUDIT_PAGE_SIZE = 25;
 
 /** One staff action (GET /admin/logs). server_id and server_name are null for actions on a user. */
@@ -156,5 +156,5 @@ export function isExportType(value: string): value is ExportType {
 export const ExportStatusSchema = Type.Object({ used: Type.Integer(), limit: Type.Integer() }, { additionalProperties: false });
 export type ExportStatus = Static<typeof ExportStatusSchema>;
 
-/** The 429 error text of an export past the monthly limit (the screen shows its own modal text, spec 001 §8). */
+/** The 429 error text of an export past the monthly limit (the screen shows its own modal text, docs/spec/part-2.txt section 8). */
 export const EXPORT_LIMIT_REACHED = "You've reached your export limit for this month. Please try again later.";

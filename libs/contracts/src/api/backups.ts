@@ -1,12 +1,12 @@
 /**
- * HTTP answer and body shapes of the backups service (spec 000 §3, §5, §7; issue 13): a server's game
+ * HTTP answer and body shapes of the backups service (docs/spec/part-1.txt sections 3, 5, 7): a server's game
  * database backups and its backup settings. Field names are the spec's (snake_case, `db_pass_enc` for the
  * password the client sends). The password itself is never answered: settings say `has_password`.
  */
 import Type from 'typebox';
 import type { Static } from 'typebox';
 
-/** Defaults and bounds (spec 000 §5, §9): interval 24 h and at least 1, port 3306. */
+/** Defaults and bounds (docs/spec/part-1.txt sections 5, 9): interval 24 h and at least 1, port 3306. */
 export const BACKUP_DEFAULT_INTERVAL_HOURS = 24;
 export const BACKUP_MIN_INTERVAL_HOURS = 1;
 /** A year: a longer interval is a typo, not a schedule. */

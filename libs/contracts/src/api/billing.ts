@@ -1,5 +1,5 @@
 /**
- * HTTP answer and body shapes of the billing service (spec 001 §3, §4, §7, issue 11): the tier list, a
+ * HTTP answer and body shapes of the billing service (docs/spec/part-2.txt sections 3, 4, 7): the tier list, a
  * server's current tier and subscription, and the checkout / portal session calls. Every field listed is
  * sent on every answer (no optional fields).
  */
@@ -17,7 +17,7 @@ const TierKeySchema = Type.Union([
   Type.Literal('legend'),
 ]);
 
-/** One tier (spec 001 §3): the values of libs/contracts/src/tiers.ts. */
+/** One tier (docs/spec/part-2.txt section 3): the values of libs/contracts/src/tiers.ts. */
 export const ApiTierSchema = Type.Object(
   {
     key: TierKeySchema,
@@ -61,7 +61,7 @@ export const CurrentTierSchema = Type.Object(
 );
 export type CurrentTier = Static<typeof CurrentTierSchema>;
 
-/** Spec 001 §9: active = has a subscription id and the status is active or trialing. */
+/** docs/spec/part-2.txt section 9: active = has a subscription id and the status is active or trialing. */
 export function isSubscriptionActive(current: Pick<CurrentTier, 'stripeSubscriptionId' | 'subscriptionStatus'>): boolean {
   return (
     current.stripeSubscriptionId !== null &&
@@ -91,20 +91,20 @@ export type SessionUrl = Static<typeof SessionUrlSchema>;
 export const WebhookAckSchema = Type.Object({ received: Type.Boolean() }, { additionalProperties: false });
 export type WebhookAck = Static<typeof WebhookAckSchema>;
 
-/** The 503 text of checkout and portal without Stripe configured (issue 11). */
+/** The 503 text of checkout and portal without Stripe configured. */
 export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this installation.';
 
-/** PUT /admin/servers/{id}/tier body (site role admin or superadmin; spec 001 §4, §6). */
+/** PUT /admin/servers/{id}/tier body (site role admin or superadmin; docs/spec/part-2.txt sections 4, 6). */
 export const StaffTierBodySchema = Type.Object({ tier: Type.String({ minLength: 1, maxLength: 32 }) }, { additionalProperties: false });
 export type StaffTierBody = Static<typeof StaffTierBodySchema>;
 
-/** PUT /admin/servers/{id}/suspend body (superadmin only): the new state, not a toggle (spec 001 §4). */
+/** PUT /admin/servers/{id}/suspend body (superadmin only): the new state, not a toggle (docs/spec/part-2.txt section 4). */
 export const StaffSuspensionBodySchema = Type.Object({ suspended: Type.Boolean() }, { additionalProperties: false });
 export type StaffSuspensionBody = Static<typeof StaffSuspensionBodySchema>;
 
 /**
  * Both staff calls answer the server's billing state after the change, with the admin area's field names
- * (spec 001 §3 admin server detail: tier, is_suspended). The spec shows no answer for them.
+ * (docs/spec/part-2.txt section 3 admin server detail: tier, is_suspended). The spec shows no answer for them.
  */
 export const StaffServerStateSchema = Type.Object(
   { id: Type.String(), tier: TierKeySchema, is_suspended: Type.Boolean() },

@@ -1,4 +1,4 @@
-/** GET /logs/my/histogram and /photologs/my/histogram (issue 17): matching logs over time, by level. */
+/** GET /logs/my/histogram and /photologs/my/histogram: matching logs over time, by level. */
 import Type from 'typebox';
 import type { Static } from 'typebox';
 

@@ -21,7 +21,7 @@ const ColorLevelSchema = Type.Union([
   Type.Literal('debug'),
 ]);
 
-/** A log as every list answers it (spec 000 §3): snake_case names, ISO time, signed image paths for photo logs. */
+/** A log as every list answers it (docs/spec/part-1.txt section 3): snake_case names, ISO time, signed image paths for photo logs. */
 export const ApiLogSchema = Type.Object(
   {
     /** UUIDv7 assigned at ingestion. */
@@ -56,7 +56,7 @@ export type ApiLog = Static<typeof ApiLogSchema>;
  */
 export const ApiLogListSchema = Type.Array(ApiLogSchema);
 
-/** Totals are counted exactly up to this many matching logs (issue 17). */
+/** Totals are counted exactly up to this many matching logs. */
 export const TOTAL_COUNT_CAP = 100_000;
 /** `true` when X-Total-Count stopped at TOTAL_COUNT_CAP, else `false`. */
 export const TOTAL_CAPPED_HEADER = 'X-Total-Capped';
@@ -102,7 +102,7 @@ export const DayCountSchema = Type.Object(
 );
 export type DayCount = Static<typeof DayCountSchema>;
 
-/** GET /logs/stats (spec 000 §2 Dashboard, §9). Windows: the last 7 UTC days including today versus the 7 before. */
+/** GET /logs/stats (docs/spec/part-1.txt sections 2 "Dashboard" and 9). Windows: the last 7 UTC days including today versus the 7 before. */
 export const DashboardStatsSchema = Type.Object(
   {
     totals: Type.Object({ all: Type.Integer(), text: Type.Integer(), photo: Type.Integer() }, { additionalProperties: false }),
@@ -186,7 +186,7 @@ export const CleanupAnswerSchema = Type.Object({ deletedCount: Type.Integer() },
 export type CleanupAnswer = Static<typeof CleanupAnswerSchema>;
 
 /**
- * GET /logs/tail: server-sent events (issue 17). Each frame is `event: <name>` and `data: <JSON>`:
+ * GET /logs/tail: server-sent events. Each frame is `event: <name>` and `data: <JSON>`:
  *   - `log`: an ApiLog just accepted and stored that matches the filters. Its `id:` line (the log id, a
  *     UUIDv7) is sent only when it sorts after every id sent before, so the Last-Event-ID a client resumes
  *     with never makes the server send a log twice;

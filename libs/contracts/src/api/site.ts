@@ -1,5 +1,5 @@
 /**
- * What the web app needs to know about the installation it runs on (issue 16): served by the gateway,
+ * What the web app needs to know about the installation it runs on: served by the gateway,
  * which also serves the web app, at GET /api/public-config (no sign-in; nothing in it is a secret).
  */
 import Type from 'typebox';

@@ -2,8 +2,8 @@
  * The sentences a person reads when an input is refused: ONE formatter keyed by field and rule. The service
  * kit turns every schema refusal into one of these (libs/service-kit/src/errors.ts), and the web's own form
  * checks take the same sentence for the same rule, so a field says the same thing whether the browser or
- * the server caught it. The spec's own texts are used where it has them (spec 001 §5: 'Give the server a
- * name!', 'Insert a valid amount of days (0 or more)', 'Select at least one log type!'; spec 000 §5: 'Please
+ * the server caught it. The spec's own texts are used where it has them (docs/spec/part-2.txt section 5: 'Give the server a
+ * name!', 'Insert a valid amount of days (0 or more)', 'Select at least one log type!'; docs/spec/part-1.txt section 5: 'Please
  * enter the complete 6-digit code'). A validator's wording ('must NOT have fewer than 3 characters') never
  * reaches a person.
  *
@@ -167,7 +167,7 @@ const FIELD_SENTENCES: Readonly<Record<string, FieldSentences>> = {
   password: { required: 'Please enter your password.' },
   newPassword: { required: 'Please enter a new password.' },
   currentPassword: { required: 'Please enter your current password.' },
-  // Spec 001 §5: create server (and the rename dialog, which checks the same name).
+  // docs/spec/part-2.txt section 5: create server (and the rename dialog, which checks the same name).
   name: { required: 'Give the server a name!' },
   newName: { required: 'Give the server a name!' },
   url: { required: 'Please enter the webhook URL.', format: 'Enter a full URL starting with https://.' },
@@ -175,7 +175,7 @@ const FIELD_SENTENCES: Readonly<Record<string, FieldSentences>> = {
   role: { required: 'Choose a role from the list.', choice: 'Choose a role from the list.' },
   tier: { required: 'Choose a plan from the list.', choice: 'Choose a plan from the list.' },
   log_level: { choice: 'Choose a log level from the list.' },
-  // Spec 000 §5 (the 2FA sign-in code) and spec 001 §5 (delete logs, custom export).
+  // docs/spec/part-1.txt section 5 (the 2FA sign-in code) and docs/spec/part-2.txt section 5 (delete logs, custom export).
   code: { any: 'Please enter the complete 6-digit code' },
   days: { any: 'Insert a valid amount of days (0 or more)' },
   types: { required: 'Select at least one log type!', minItems: 'Select at least one log type!' },

@@ -1,5 +1,5 @@
 /**
- * HTTP shapes of the webhooks service (spec 000 §3, §5, §7; issue 12): the webhook list with each
+ * HTTP shapes of the webhooks service (docs/spec/part-1.txt sections 3, 5, 7): the webhook list with each
  * webhook's delivery state and dead letters, the filter options, and the create / edit bodies. Every
  * field listed is sent on every answer (no optional fields). Texts the web app and the service must
  * agree on (the spec's telegram message) live here too.
@@ -7,7 +7,7 @@
 import Type from 'typebox';
 import type { Static } from 'typebox';
 
-/** Spec 000 §5, in the spec's order (the add form's platform options). */
+/** docs/spec/part-1.txt section 5, in the spec's order (the add form's platform options). */
 export const WEBHOOK_PLATFORMS = ['discord', 'slack', 'telegram', 'teams', 'mattermost', 'rocketchat', 'googlechat', 'pagerduty', 'generic'] as const;
 export type WebhookPlatform = (typeof WEBHOOK_PLATFORMS)[number];
 
@@ -15,7 +15,7 @@ export function isWebhookPlatform(value: unknown): value is WebhookPlatform {
   return typeof value === 'string' && (WEBHOOK_PLATFORMS as readonly string[]).includes(value);
 }
 
-/** Spec 000 §5: add and edit refuse a telegram webhook without a chat_id with this text. */
+/** docs/spec/part-1.txt section 5: add and edit refuse a telegram webhook without a chat_id with this text. */
 export const TELEGRAM_CHAT_ID_REQUIRED = 'Telegram requires a chat_id.';
 /** PagerDuty's routing (integration) key travels in chat_id. */
 export const PAGERDUTY_ROUTING_KEY_REQUIRED = 'PagerDuty requires the routing key in chat_id.';
@@ -37,7 +37,7 @@ export const WebhookPlatformSchema = Type.Union([
 
 const NullableString = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
 
-/** One failed delivery kept for replay (spec 000 §3). */
+/** One failed delivery kept for replay (docs/spec/part-1.txt section 3). */
 export const ApiDeadLetterSchema = Type.Object(
   {
     id: Type.String(),
@@ -52,7 +52,7 @@ export const ApiDeadLetterSchema = Type.Object(
 );
 export type ApiDeadLetter = Static<typeof ApiDeadLetterSchema>;
 
-/** A webhook as owner and admin see it (spec 000 §3 plus `enabled`, `disabled_reason`, `created_at`). */
+/** A webhook as owner and admin see it (docs/spec/part-1.txt section 3 plus `enabled`, `disabled_reason`, `created_at`). */
 export const ApiWebhookSchema = Type.Object(
   {
     id: Type.String(),
@@ -109,14 +109,14 @@ const WebhookFields = {
   resource: Type.Optional(NullableString(WEBHOOK_LIMITS.maxFilterLength)),
 };
 
-/** POST /webhooks (spec 000 §7). Empty filters are sent as null (= all); an empty string counts as null too. */
+/** POST /webhooks (docs/spec/part-1.txt section 7). Empty filters are sent as null (= all); an empty string counts as null too. */
 export const CreateWebhookBodySchema = Type.Object(
   { serverId: Type.String({ minLength: 1, maxLength: 64 }), ...WebhookFields },
   { additionalProperties: false },
 );
 export type CreateWebhookBody = Static<typeof CreateWebhookBodySchema>;
 
-/** PUT /webhooks/{id} (spec 000 §7): the same fields without serverId. */
+/** PUT /webhooks/{id} (docs/spec/part-1.txt section 7): the same fields without serverId. */
 export const UpdateWebhookBodySchema = Type.Object(WebhookFields, { additionalProperties: false });
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBodySchema>;
 

@@ -1,5 +1,5 @@
 /**
- * Billing's own facts (issue 11), on TOPICS.billing (a history topic), keyed by server id. A server's tier
+ * Billing's own facts, on TOPICS.billing (a history topic), keyed by server id. A server's tier
  * and suspension are NOT here: they are identity facts (server.tier-changed / server.suspension-changed on
  * TOPICS.identity, ordered after server.created); this topic says what the server's subscription is, for
  * readers that need the payment side (the audit trail's "subscription changed" entries, an admin view).

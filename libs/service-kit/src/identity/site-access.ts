@@ -1,5 +1,5 @@
 /**
- * Site role checks for the staff admin area (spec 001 §6), declared per route like requireServerRole:
+ * Site role checks for the staff admin area (docs/spec/part-2.txt section 6), declared per route like requireServerRole:
  *
  *   app.put('/admin/servers/:id/tier', { onRequest: [app.authenticate, requireSiteRole('admin', 'superadmin')] }, handler)
  *

@@ -5,7 +5,7 @@
  * - The socket connects to the address the guard checked (a lookup pinned to it), TLS still verifies the name.
  * - A connect timeout and a whole-request timeout; at most `maxResponseBytes` of the answer are read.
  * - Errors name the host only: the path and query of a webhook URL are credentials (Discord, Telegram tokens).
- * Node's built-in fetch takes no http.Agent or lookup, which is why this is node:http(s) (reliability reference §c).
+ * Node's built-in fetch takes no http.Agent or lookup, which is why this is node:http(s): the pinned lookup is what makes the address check hold.
  */
 import http from 'node:http';
 import https from 'node:https';

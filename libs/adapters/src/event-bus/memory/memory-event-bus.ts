@@ -148,7 +148,7 @@ class TopicConsumer {
         // Everything above is synchronous SQLite plus promises, and a publish in this process settles
         // the wait below at once: without a macrotask here, a handler that publishes as fast as it
         // consumes keeps this loop in the microtask queue for good, and the process's timers and
-        // sockets never run again (issue 9 item 0: /health stopped answering). One yield per page.
+        // sockets never run again (/health stopped answering). One yield per page.
         await yieldToEventLoop();
         // A short page was everything committed at fetch time; anything published in this process
         // since has woken #publishes (so this returns at once), and other processes are covered by the poll

@@ -1,7 +1,7 @@
 /**
  * The payloads this bus instance just published on a shared topic (config `sharedPayloadTopics`), kept
  * in memory so its own consumer groups share ONE parsed copy instead of each reading the row's text and
- * parsing it again (issue 18: for a batch of 1000 logs that was two `JSON.parse` of ~220 KB and two
+ * parsing it again (for a batch of 1000 logs that was two `JSON.parse` of ~220 KB and two
  * reads of the text, ~12-15% of the all-in-one's CPU under batch load; it pays at every size, down to
  * one-log messages, because freezing walks the value once where each group parsed it).
  *
