@@ -1,5 +1,5 @@
 /**
- * The auth service: users, sessions, 2FA, servers, API keys and memberships (issue 3).
+ * The auth service: users, sessions, 2FA, servers, API keys and memberships.
  * Routes use the spec's paths without /api (the gateway adds it). See docs/IDENTITY.md.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 0, the part found second: while a consumer re-published every role change it consumed,
+ * A bug found in production, its second part: while a consumer re-published every role change it consumed,
  * the whole process stopped (its /health probe timed out after 5 s), because the embedded bus handed
  * each new message to the consumer without ever giving timers and sockets a turn.
  *

@@ -1,6 +1,5 @@
 /**
- * Staff give a member the owner role (PUT /admin/servers/{id}/users/{userId} {role: 'owner'}, spec 001 §2,
- * §6): the member becomes the owner and the previous owner an admin in one step, audited; a server never
+ * Staff give a member the owner role (PUT /admin/servers/{id}/users/{userId} {role: 'owner'}, docs/spec/part-2.txt sections 2, 6): the member becomes the owner and the previous owner an admin in one step, audited; a server never
  * has zero or two owners, also when transfers and other member changes race (the real embedded store).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 0 (found in production): the auth service re-published every user.site-role-changed it
+ * A bug found in production: the auth service re-published every user.site-role-changed it
  * consumed, so two concurrent `users:promote` runs made the role bounce between their values (38,937
  * messages in 10 s). A consumed change is now applied to auth's own record only; the topic order decides
  * the value, and every copy (auth's store, the other services' read models) settles on the last one.

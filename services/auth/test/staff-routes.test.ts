@@ -1,5 +1,5 @@
 /**
- * The admin area's changes of facts auth owns (issue 15): site roles, the active flag and a server's members,
+ * The admin area's changes of facts auth owns: site roles, the active flag and a server's members,
  * for staff with the site role admin or superadmin only; the 2FA rule; disabling ends sessions and sign-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

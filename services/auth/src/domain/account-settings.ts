@@ -1,4 +1,4 @@
-/** Account settings (spec 001 §2 user settings): username, e-mail and password of the signed-in user. */
+/** Account settings (docs/spec/part-2.txt section 2 user settings): username, e-mail and password of the signed-in user. */
 import { DuplicateKeyError } from '@skald/ports';
 import { HttpError } from '@skald/service-kit';
 import type { AuthContext } from './context.ts';

@@ -1,5 +1,5 @@
 /**
- * Sign-in (spec 000 §3): username and password, then, for accounts with 2FA, a second step with a
+ * Sign-in (docs/spec/part-1.txt section 3): username and password, then, for accounts with 2FA, a second step with a
  * single-use pre-token and a TOTP code. Wrong passwords and codes count against per-account limits.
  */
 import { UserSignedInEvent, identityMessage } from '@skald/contracts';

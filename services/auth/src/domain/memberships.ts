@@ -1,5 +1,5 @@
 /**
- * Server users (spec 001 §2 Manage Server Users, §4). The owner cannot be demoted or removed; adding
+ * Server users (docs/spec/part-2.txt sections 2 "Manage Server Users" and 4). The owner cannot be demoted or removed; adding
  * past the tier's maxServerUsers is refused. Every count includes the owner. The memberships here are
  * authoritative: `membershipRoles` answers requireServerRole for the auth service's own routes.
  */

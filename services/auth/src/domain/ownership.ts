@@ -1,5 +1,5 @@
 /**
- * Ownership transfer (spec 001 §2, §6: staff give a member the owner role in the admin area). A server has
+ * Ownership transfer (docs/spec/part-2.txt sections 2, 6: staff give a member the owner role in the admin area). A server has
  * exactly one owner at every moment: the new owner's membership, the previous owner's (who becomes admin)
  * and the server's ownerId change in ONE all-or-none write, guarded by the roles read just before. Of two
  * transfers at once only one applies; the other's guard misses and it answers 409 without changing anything.

@@ -1,5 +1,5 @@
 /**
- * Password recovery (spec 000 §4): a single-use link mailed in the background, valid 30 minutes, one
+ * Password recovery (docs/spec/part-1.txt section 4): a single-use link mailed in the background, valid 30 minutes, one
  * live link per user. Known and unknown addresses get the same answer in the same time. A reset only
  * sets the password: it never signs in and never touches 2FA.
  */

@@ -1,4 +1,4 @@
-/** Sign-up (spec 000 §2): every new account is a staff user without 2FA. */
+/** Sign-up (docs/spec/part-1.txt section 2): every new account is a staff user without 2FA. */
 import { randomUUID } from 'node:crypto';
 import { DuplicateKeyError } from '@skald/ports';
 import { DEFAULT_SITE_ROLE, UserRegisteredEvent, identityMessage } from '@skald/contracts';

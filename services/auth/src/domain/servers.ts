@@ -1,5 +1,5 @@
 /**
- * Servers (spec 001 §2 create server and settings, §4): create (the API key is shown once and never
+ * Servers (docs/spec/part-2.txt sections 2 "Create new server", "Server settings" and 4): create (the API key is shown once and never
  * again), rename, API-key rotation (the old key stops working at once). Who may do what is declared
  * on the routes (requireServerRole); these rules assume the caller passed that check.
  */

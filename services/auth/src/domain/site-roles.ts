@@ -8,7 +8,7 @@
  *  - applyConsumedSiteRole: the auth service applies a user.site-role-changed it READ from the identity
  *    topic (its own coming back, or another publisher's). That is not a new change, so it is never
  *    published again as one: re-publishing made two concurrent promotions bounce between their values
- *    forever (issue 9 item 0). It only updates auth's own record; when the role really changed there,
+ *    forever. It only updates auth's own record; when the role really changed there,
  *    the user's tokens are revoked and only user.sessions-revoked goes out so the other services drop
  *    them too. The topic order then decides: every copy settles on the last role published.
  */

@@ -1,5 +1,5 @@
 /**
- * Staff changes of accounts from the admin area (spec 001 §4, §5, §6): a user's site role and active flag.
+ * Staff changes of accounts from the admin area (docs/spec/part-2.txt sections 4, 5, 6): a user's site role and active flag.
  * Auth owns both facts, so the admin area's calls are auth routes (gateway route table) and these are the
  * only decisions of them; the read models follow the published events.
  *

@@ -1,5 +1,5 @@
 /**
- * Two-factor authentication (spec 001 §4: disabled -> setup (QR) -> verify -> enabled -> disable with a
+ * Two-factor authentication (docs/spec/part-2.txt section 4: disabled -> setup (QR) -> verify -> enabled -> disable with a
  * code). Enabling or disabling revokes every older access token; the caller gets a fresh one.
  */
 import type { TwoFactorSetupAnswer } from '@skald/contracts/api';
@@ -43,7 +43,7 @@ export async function startTwoFactorSetup(ctx: Pick<AuthContext, 'store' | 'secr
   const secret = newTotpSecret();
   await ctx.store.users.updateOne({ _id: user._id }, { $set: { totpPendingSealed: ctx.secrets.seal(secret, totpPurpose(user._id)) } });
   const otpauthUrl = totpUri(secret, user.email);
-  // Loaded on the first 2FA setup, not at start-up (idle RSS, issue 18).
+  // Loaded on the first 2FA setup, not at start-up (idle RSS).
   const { default: QRCode } = await import('qrcode');
   return { qr: await QRCode.toDataURL(otpauthUrl), secret, otpauth_url: otpauthUrl, token: ctx.tokens.issue(user) };
 }

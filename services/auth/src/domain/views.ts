@@ -1,5 +1,5 @@
 /**
- * Answer shapes shared by several routes (spec 000 §3, 001 §3), typed by the identity API contract.
+ * Answer shapes shared by several routes (docs/spec/part-1.txt and part-2.txt, section 3 of each), typed by the identity API contract.
  * Built field by field: the routes' response schemas refuse anything they do not list.
  */
 import type { ServerList, ServerListItem, UserView } from '@skald/contracts/api';

@@ -1,4 +1,4 @@
-/** Sign-up, sign-in (with the 2FA step) and password recovery (spec 000 §2–§4, §7). */
+/** Sign-up, sign-in (with the 2FA step) and password recovery (docs/spec/part-1.txt sections 2 to 4 and 7). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LoginAnswerSchema, MessageAnswerSchema, RegisterAnswerSchema, SessionAnswerSchema } from '@skald/contracts/api';

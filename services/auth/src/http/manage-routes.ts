@@ -1,5 +1,5 @@
 /**
- * Server users (spec 001 §2 Manage Server Users, §4, §7). Owner only: the members are the owner's
+ * Server users (docs/spec/part-2.txt sections 2 "Manage Server Users", 4 and 7). Owner only: the members are the owner's
  * business. Non-members get 404, members below owner 403 (requireServerRole).
  */
 import type { FastifyInstance } from 'fastify';

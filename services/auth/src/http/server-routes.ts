@@ -1,5 +1,5 @@
 /**
- * Servers (spec 001 §2 create server and settings, §4, §7): create (any signed-in user), rename (admin+),
+ * Servers (docs/spec/part-2.txt sections 2 "Create new server", "Server settings", 4 and 7): create (any signed-in user), rename (admin+),
  * API-key reset (owner). Non-members get 404, members below the role 403 (requireServerRole).
  */
 import type { FastifyInstance } from 'fastify';

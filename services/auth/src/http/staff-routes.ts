@@ -1,5 +1,5 @@
 /**
- * The admin area's changes of facts auth owns (spec 001 §6, §7; docs/ADMIN_AREA.md):
+ * The admin area's changes of facts auth owns (docs/spec/part-2.txt sections 6, 7; docs/ADMIN_AREA.md):
  *   PUT    /admin/users/{id}/role                 {role}          site role admin or superadmin
  *   PUT    /admin/users/{id}/active               {active}        admin or superadmin
  *   POST   /admin/servers/{id}/users              {email, role}   admin or superadmin
@@ -31,7 +31,7 @@ import { changeActive, changeSiteRole } from '../domain/staff-accounts.ts';
 import type { AuthRouteDeps } from './deps.ts';
 import { ServerParams, ServerUserParams, errorAnswers } from './schemas.ts';
 
-// Spec 001 §8: the admin server page's success toasts, answered as the message.
+// docs/spec/part-2.txt section 8: the admin server page's success toasts, answered as the message.
 export const STAFF_USER_ADDED = 'Succesfully added user to the server';
 export const STAFF_ROLE_CHANGED = 'Succesfully changed user role';
 export const STAFF_USER_REMOVED = 'Succesfully removed user from the server';

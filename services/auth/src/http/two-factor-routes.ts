@@ -1,5 +1,5 @@
 /**
- * Two-factor authentication (spec 001 §4). The spec's payload names the 6-digit code `token`. Verify and
+ * Two-factor authentication (docs/spec/part-2.txt section 4). The spec's payload names the 6-digit code `token`. Verify and
  * disable revoke every older access token; the answer carries a fresh one, which the client stores.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-/** Account settings (spec 001 §2 user settings, §7): change username, e-mail, password. */
+/** Account settings (docs/spec/part-2.txt sections 2 "User settings" and 7): change username, e-mail, password. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { MessageAnswerSchema, MessageWithTokenAnswerSchema } from '@skald/contracts/api';
