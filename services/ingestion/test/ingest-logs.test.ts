@@ -123,7 +123,7 @@ describe('POST /logs', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(refused.json<{ usage: unknown }>().usage).toMatchObject({ used: 600, limit: 1000, remaining: 400, tierLabel: 'Free' });
-    // The body repeats the delay for clients that get no headers (FXServer's PerformHttpRequest, issue 16).
+    // The body repeats the delay for clients that get no headers (FXServer's PerformHttpRequest).
     expect(refused.json<{ retryAfter: unknown }>().retryAfter).toBe(retryAfter);
     const rest = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: batch(400) });
     expect(rest.statusCode).toBe(201);

@@ -1,5 +1,5 @@
 /**
- * Deeply nested `metadata` (issue 10 item 1): refused with a 400 naming the field, before any recursive
+ * Deeply nested `metadata`: refused with a 400 naming the field, before any recursive
  * serialiser can overflow the stack. A 5xx here would be retried by game plugins for ever.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';

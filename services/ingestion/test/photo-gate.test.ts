@@ -1,5 +1,5 @@
 /**
- * The photo gate (issue 10 item 9): a bounded number of uploads in flight, decodes sharing a bounded
+ * The photo gate: a bounded number of uploads in flight, decodes sharing a bounded
  * number of slots in arrival order, and a bounded wait. Deterministic: work is held by hand and time is
  * vitest's fake clock.
  */

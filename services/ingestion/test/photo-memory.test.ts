@@ -1,5 +1,5 @@
 /**
- * What bounds a photo upload's memory (issue 10 item 9), through POST /photologs: the stored image is
+ * What bounds a photo upload's memory, through POST /photologs: the stored image is
  * capped in pixels (upright, aspect kept), libvips keeps no cache, and an upload the process has no room
  * for is refused with 503 + Retry-After before its body is read. Images are generated with sharp here;
  * the memory figures themselves are measured by `npm run bench -- photo-memory`.

@@ -1,5 +1,5 @@
 /**
- * Only accepted logs count against the hourly quota (issue 9 item 4): a request refused for any reason
+ * Only accepted logs count against the hourly quota: a request refused for any reason
  * (400, 413, 415, 429, 503) leaves the counter GET /server/usage reads exactly where it was, for text
  * logs and photo logs alike; an accepted photo log counts one.
  */

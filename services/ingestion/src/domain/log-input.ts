@@ -1,5 +1,5 @@
 /**
- * Validation and normalisation of public log input (spec 001 §3): the whole request is checked before
+ * Validation and normalisation of public log input (docs/spec/part-2.txt section 3): the whole request is checked before
  * anything is published, so a 400 means nothing from that request was stored.
  *
  * Hand-written rather than schema-generated so that the error names the exact field (`[12].level`) and so
@@ -39,7 +39,7 @@ export class InvalidFieldError extends Error {
 
 const ALLOWED_FIELDS = new Set(['message', 'level', 'type', 'resource', 'metadata', 'timestamp']);
 const LEVEL_SET: ReadonlySet<string> = new Set(LOG_LEVELS);
-/** Aliases seen in the wild: the FiveM resource documented in spec 001 §2 sends 'warning'. */
+/** Aliases seen in the wild: the FiveM resource documented in docs/spec/part-2.txt section 2 sends 'warning'. */
 const LEVEL_ALIASES: Readonly<Record<string, LogLevel>> = { warning: 'warn', err: 'error', critical: 'fatal' };
 const LEVEL_LIST = LOG_LEVELS.join(', ');
 
@@ -175,6 +175,6 @@ export function parsePhotoFields(fields: Readonly<Record<string, string>>): LogI
       throw new InvalidFieldError('metadata', 'must be a JSON object string');
     }
   }
-  // Spec 001 §3 marks only the photo as required for photo logs; the message may be empty.
+  // docs/spec/part-2.txt section 3 marks only the photo as required for photo logs; the message may be empty.
   return normalizeLog({ ...fields, metadata }, '', false);
 }

@@ -1,6 +1,6 @@
 /**
- * The memory photo uploads can make one process use, and the settings that keep it there (issue 10
- * item 9: four parallel near-40-megapixel uploads took a process from 283 MB to 815 MB).
+ * The memory photo uploads can make one process use, and the settings that keep it there (without
+ * them, four parallel near-40-megapixel uploads took a process from 283 MB to 815 MB).
  *
  * Worst case above the process's idle memory, whatever tenants send (docs/INGESTION.md, "Photo memory"):
  *   DECODE_SLOTS x DECODE_BUDGET_BYTES                              decodes running (their output included)
@@ -49,7 +49,7 @@ let loaded: Promise<typeof Sharp> | null = null;
 
 /**
  * sharp, loaded on the first photo rather than at start-up: libvips and its codecs are ~20 MB of the
- * process's memory, which a process that never receives a photo should not carry (idle RSS, issue 18).
+ * process's memory, which a process that never receives a photo should not carry (idle RSS).
  *
  * With the libvips settings for a budget that holds everywhere: no operation cache (every photo is new, so
  * the cache only kept up to 50 MB of pixels from earlier ones) and one worker thread per pipeline (the

@@ -12,7 +12,7 @@
 
 export type StoredFormat = 'jpeg' | 'png' | 'webp';
 
-/** The upload itself: at most 10 MB (spec 001 §7) and 40 megapixels (checked from the header, before any decode). */
+/** The upload itself: at most 10 MB (docs/spec/part-2.txt section 7) and 40 megapixels (checked from the header, before any decode). */
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 export const MAX_PIXELS = 40_000_000;
 

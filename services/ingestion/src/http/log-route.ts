@@ -1,5 +1,5 @@
 /**
- * POST /logs (spec 001 §3): one log as a JSON object, or a batch of 1..1000 as a JSON array.
+ * POST /logs (docs/spec/part-2.txt section 3): one log as a JSON object, or a batch of 1..1000 as a JSON array.
  *
  * Order of checks, each answering before any work the next step would cost:
  *   key (401) -> suspension (403) -> whole body valid (400/413/415) -> then the intake use case

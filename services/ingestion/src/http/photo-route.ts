@@ -1,5 +1,5 @@
 /**
- * POST /photologs (spec 001 §7): one image (field `photo`, JPG/PNG/WEBP up to 10 MB) plus the log's text
+ * POST /photologs (docs/spec/part-2.txt section 7): one image (field `photo`, JPG/PNG/WEBP up to 10 MB) plus the log's text
  * fields, as multipart/form-data. Same order of checks as POST /logs (log-route.ts): the form is read and
  * its fields validated here, then the intake use case (domain/intake.ts) reads the quota before the image
  * is processed, so a full quota answers 429 without decoding anything, consumes it only once the image is

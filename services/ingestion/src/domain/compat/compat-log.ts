@@ -4,7 +4,7 @@
  * publish as a native log. The mappers only translate; they never decide what is valid.
  *
  * Leniency where the native API would refuse: the clients these formats come from never retry, so an
- * answer other than the one they expect loses their logs (issue 17). A message longer than the limit is
+ * answer other than the one they expect loses their logs. A message longer than the limit is
  * cut (and marked), an unknown level becomes `info` (the original kept in metadata), and the text a Lua
  * table turns into when a client calls tostring() on it (`table: 0x55d0c1a2b3c4`) is dropped.
  */

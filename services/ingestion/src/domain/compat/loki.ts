@@ -40,7 +40,7 @@ let pushCodec: Promise<PushCodec> | undefined;
 /**
  * protobufjs, its Long support and snappyjs (~50 modules) are loaded with the first protobuf push, not at
  * start-up: most servers never send one, and every module loaded at start-up stays in the idle process's
- * heap (issue 18, idle memory).
+ * heap (idle memory).
  */
 function loadPushCodec(): Promise<PushCodec> {
   pushCodec ??= Promise.all([import('protobufjs'), import('snappyjs')]).then(([protobuf, snappy]) => ({

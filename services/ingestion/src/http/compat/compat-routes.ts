@@ -5,8 +5,8 @@ import { registerLogCompatRoutes } from './log-compat-routes.ts';
 import { registerUploadRoutes } from './upload-routes.ts';
 
 /**
- * The endpoints that let a FiveM server switch to Skald by changing a convar or a URL, not code
- * (issue 17): Loki, Datadog, Fivemanage, screenshot uploads and Discord-shaped URLs. Each is registered in
+ * The endpoints that let a FiveM server switch to Skald by changing a convar or a URL, not code:
+ * Loki, Datadog, Fivemanage, screenshot uploads and Discord-shaped URLs. Each is registered in
  * its own scope so its content parsers (protobuf, multipart) stay its own.
  */
 export async function registerCompatRoutes(app: FastifyInstance, deps: IngestionRouteDeps): Promise<void> {
