@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { BREAKDOWN_ROWS, buildDashboardStats, statsRange, trendPercent } from '../src/domain/dashboard-stats.ts';
 import { createHarness, getAs, NOW, record, seedServer } from './support/harness.ts';
 
-describe('trend and average (spec 000 §9)', () => {
+describe('trend and average (docs/spec/part-1.txt section 9)', () => {
   it('is 100 when the previous week is 0 and the current above 0, 0 when both are 0', () => {
     expect(trendPercent(5, 0)).toBe(100);
     expect(trendPercent(0, 0)).toBe(0);
@@ -43,7 +43,7 @@ describe('buildDashboardStats', () => {
   });
 });
 
-describe('breakdown lists (issue 9 item 6)', () => {
+describe('breakdown lists', () => {
   const empty = { totals: { text: 0, photo: 0 }, perDay: {}, perLevel: {}, perType: {}, perResource: {} };
 
   it('answers the top 10 rows and counts the rest in an other bucket, so the totals stay exact', () => {

@@ -1,5 +1,5 @@
 /**
- * Exports (issue 14): CSV parsed back with a CSV parser equals the stored logs; formula cells neutralised;
+ * Exports: CSV parsed back with a CSV parser equals the stored logs; formula cells neutralised;
  * the PDF's text holds the rows (pdftotext); the monthly limit (429, not counted on failure, a new month
  * starts again); owner and admin only; each export, colour change and cleanup is exactly one audit entry.
  */

@@ -1,4 +1,4 @@
-/** GET /logs/my/histogram and /photologs/my/histogram (issue 17): the lists' matches over time, by level. */
+/** GET /logs/my/histogram and /photologs/my/histogram: the lists' matches over time, by level. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogHistogram } from '@skald/contracts';
 import { createHarness, getAs, record, seedTenants } from './support/harness.ts';

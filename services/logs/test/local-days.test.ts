@@ -3,7 +3,7 @@ import { endOfDayIn, isTimeZone, startOfDayIn } from '../src/domain/local-days.t
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-describe('local day bounds (issue 9 item 7: Date from / Date to in the user time zone)', () => {
+describe('local day bounds (Date from / Date to in the user time zone)', () => {
   it('takes UTC days for UTC and fixed offsets east and west of it', () => {
     expect(iso(startOfDayIn('2025-08-18', 'UTC'))).toBe('2025-08-18T00:00:00.000Z');
     expect(iso(endOfDayIn('2025-08-18', 'UTC'))).toBe('2025-08-18T23:59:59.999Z');

@@ -91,7 +91,7 @@ describe('GET /logs/my', () => {
     expect(unpaged.json()[0].id).toBe('n1004');
   });
 
-  it("bounds dates by the caller's local days when timeZone is given (issue 9 item 7)", async () => {
+  it("bounds dates by the caller's local days when timeZone is given", async () => {
     // Berlin is UTC+2 in August: its 2025-08-18 runs from 2025-08-17T22:00Z to 2025-08-18T21:59:59.999Z.
     // New York is UTC-4: 2025-08-18T02:00Z is still the evening of its 2025-08-17.
     await h.deps.logStore.insertBatch([
@@ -146,7 +146,7 @@ describe('GET /photologs/my', () => {
     expect(pro.json().maxPhotoLogs).toBe(6000);
   });
 
-  it('answers how many photo logs are stored whatever the filters, beside the filtered total (issue 9 item 5)', async () => {
+  it('answers how many photo logs are stored whatever the filters, beside the filtered total', async () => {
     await h.deps.logStore.insertBatch([
       record(S, { id: 't', level: 'error' }),
       record(S, { id: 'p1', level: 'info', logType: 'photo', imageKey: 'photos/srv-1/p1.webp', thumbKey: 'thumbs/srv-1/p1.webp' }),

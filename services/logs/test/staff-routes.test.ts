@@ -1,5 +1,5 @@
 /**
- * The admin area's pieces the logs service owns (issue 15): a server's Logs and Photo Logs tabs for staff
+ * The admin area's pieces the logs service owns: a server's Logs and Photo Logs tabs for staff
  * (site roles moderator and up), and the logs.server-counts facts the admin service reads its counts from.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

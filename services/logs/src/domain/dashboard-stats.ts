@@ -1,5 +1,5 @@
 /**
- * Dashboard statistics (spec 000 §2 Dashboard, §9), computed from the log store's rollups, never by
+ * Dashboard statistics (docs/spec/part-1.txt sections 2 "Dashboard" and 9), computed from the log store's rollups, never by
  * scanning logs. Windows: the last 7 UTC days including today versus the 7 days before them.
  */
 import type { ApiLog, DashboardStats, NamedCount, OtherCount } from '@skald/contracts';

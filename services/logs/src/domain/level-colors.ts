@@ -1,5 +1,5 @@
 /**
- * Per-server level colours (spec 000 §3, 001 §2 Colour settings). The answer and update shapes are in
+ * Per-server level colours (docs/spec/part-1.txt section 3, part-2.txt section 2 "Colour settings"). The answer and update shapes are in
  * @skald/contracts (api/logs.ts); the default colours are decided here, and the web reads them from
  * GET /settings/colors instead of keeping its own.
  *
@@ -14,7 +14,7 @@ import type { BaseDocument, Collection, DocumentStore } from '@skald/ports';
 const INFO: LevelColor = { bg_color: '#f0f0f0', text_color: '#333' };
 const WARN: LevelColor = { bg_color: '#fee2b3', text_color: '#b45309' };
 const DANGER: LevelColor = { bg_color: '#fecaca', text_color: '#991b1b' };
-/** Spec 000 §3 fallback for an unknown level: #374151 on #d1d5db. */
+/** docs/spec/part-1.txt section 3 fallback for an unknown level: #374151 on #d1d5db. */
 const FALLBACK_COLOR: LevelColor = { bg_color: '#374151', text_color: '#d1d5db' };
 
 const DEFAULT_LEVEL_COLORS: Readonly<LevelColors> = { info: INFO, warn: WARN, error: DANGER, fatal: DANGER, debug: FALLBACK_COLOR };

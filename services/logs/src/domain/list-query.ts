@@ -31,10 +31,10 @@ export const ListQuerySchema = Type.Object(
     resource: text(200),
     dateFrom: day,
     dateTo: day,
-    /** The time zone in which dateFrom and dateTo name their days (issue 9 item 7); UTC when absent. */
+    /** The time zone in which dateFrom and dateTo name their days; UTC when absent. */
     timeZone: zone,
     /**
-     * Narrower than a day (a histogram bar, issue 17): logs created at timeFrom or later and before timeTo;
+     * Narrower than a day (a histogram bar): logs created at timeFrom or later and before timeTo;
      * applied together with dateFrom/dateTo.
      */
     timeFrom: instant,

@@ -1,5 +1,5 @@
 /**
- * Calendar days in the caller's time zone (issue 9 item 7): the Date from / Date to filters name days as the
+ * Calendar days in the caller's time zone: the Date from / Date to filters name days as the
  * user sees them, so a user in UTC+2 filtering "today" gets their whole day, not the UTC day that starts at
  * 02:00 for them. The zone is an IANA name (`Europe/Berlin`) or a fixed offset (`+02:00`), as the browser's
  * Intl knows it; daylight-saving days get their 23 or 25 hours because each bound is resolved on its own day.

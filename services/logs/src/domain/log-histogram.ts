@@ -1,5 +1,5 @@
 /**
- * The histogram over a list's matches (issue 17): which buckets, in the user's time zone, and the answer.
+ * The histogram over a list's matches: which buckets, in the user's time zone, and the answer.
  *
  * Steps as Grafana and Kibana pick them: the smallest "round" step that keeps the range to at most
  * MAX_BARS bars (so 30-60 for a range that fills its step), from 1 minute to 30 days. Edges sit on the

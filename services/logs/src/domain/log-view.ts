@@ -1,4 +1,4 @@
-/** A stored log in its API shape (ApiLog in @skald/contracts, spec 000 §3), with signed image paths for photo logs. */
+/** A stored log in its API shape (ApiLog in @skald/contracts, docs/spec/part-1.txt section 3), with signed image paths for photo logs. */
 import type { ApiLog } from '@skald/contracts';
 import type { LogRecord } from '@skald/ports';
 import type { ImageUrlSigner } from './image-url.ts';

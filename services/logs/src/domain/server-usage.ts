@@ -1,5 +1,5 @@
 /**
- * GET /server/usage/{id} (spec 000 §3 Server usage). `used` is read from the SAME quota counter the
+ * GET /server/usage/{id} (docs/spec/part-1.txt section 3 Server usage). `used` is read from the SAME quota counter the
  * ingestion service consumes (key from @skald/contracts quotaKey), so both agree across instances.
  */
 import { QUOTA_WINDOW_MS, quotaKey, quotaWindowStart } from '@skald/contracts';

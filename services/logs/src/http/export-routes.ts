@@ -1,5 +1,5 @@
 /**
- * GET /exports/status, /exports/{type}, /exports/{type}/pdf and /exports/custom (spec 001 §7, issue 14), for
+ * GET /exports/status, /exports/{type}, /exports/{type}/pdf and /exports/custom (docs/spec/part-2.txt section 7), for
  * a server's owner and admins. Each export counts once against the month (domain/exports/export-limit.ts):
  * checked and counted before the first row is read, given back when the export fails.
  */

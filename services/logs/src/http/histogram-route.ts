@@ -1,4 +1,4 @@
-/** GET /logs/my/histogram and /photologs/my/histogram (issue 17): the lists' matches over time, by level. */
+/** GET /logs/my/histogram and /photologs/my/histogram: the lists' matches over time, by level. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';

@@ -109,7 +109,7 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
       ...member,
       schema: {
         tags: ['logs'],
-        summary: 'Dashboard statistics of a server (spec 000 §9)',
+        summary: 'Dashboard statistics of a server (docs/spec/part-1.txt section 9)',
         description: `Computed from the log store rollups. Windows: the last 7 UTC days including today versus the 7 days before. Breakdowns: the top ${BREAKDOWN_ROWS} names, the rest summed in perTypeOther, perLevelOther and perResourceOther.`,
         querystring: ServerIdQuerySchema,
         response: { 200: DashboardStatsSchema, ...MEMBER_ERRORS },

@@ -16,7 +16,7 @@ export async function registerSettingsRoutes(app: FastifyInstance, deps: LogsRou
       schema: {
         tags: ['settings'],
         summary: "The server's colour for every log level",
-        description: 'Levels never set answer the default colours (spec 000 §3).',
+        description: 'Levels never set answer the default colours (docs/spec/part-1.txt section 3).',
         querystring: ServerIdQuerySchema,
         response: { 200: LevelColorsSchema, ...MEMBER_ERRORS },
       },

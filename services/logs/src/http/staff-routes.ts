@@ -1,7 +1,7 @@
 /**
- * The staff admin area's Logs and Photo Logs tabs of a server (spec 001 §2, §7, §9): served here, from the
+ * The staff admin area's Logs and Photo Logs tabs of a server (docs/spec/part-2.txt sections 2, 7, 9): served here, from the
  * log store, because the logs are this service's (the route table gives these two exact paths to logs,
- * ahead of the '/admin' prefix). Site roles moderator, admin and superadmin (spec 001 §6).
+ * ahead of the '/admin' prefix). Site roles moderator, admin and superadmin (docs/spec/part-2.txt section 6).
  *   GET /admin/servers/{id}/logs                       the newest ADMIN_SERVER_LOGS_LIMIT text logs (the tab filters and pages them)
  *   GET /admin/servers/{id}/photologs?page&limit=12    one page of photo logs with {page, limit, total}
  */

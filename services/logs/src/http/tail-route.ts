@@ -1,5 +1,5 @@
 /**
- * GET /logs/tail: the live tail (issue 17), server-sent events of the text logs matching the /logs/my
+ * GET /logs/tail: the live tail, server-sent events of the text logs matching the /logs/my
  * filters as they are stored, for any member. Frames and their meaning: LOG_TAIL_EVENTS in
  * @skald/contracts; the session itself: domain/tail/log-tail.ts.
  */

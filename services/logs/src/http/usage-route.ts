@@ -33,7 +33,7 @@ export async function registerUsageRoute(app: FastifyInstance, deps: LogsRouteDe
     async (request) => {
       const { serverId } = serverAccessOf(request);
       const server = await deps.directory.server(serverId);
-      // The web app shows its suspended notice when the error text contains 'suspended' (spec 000 §8).
+      // The web app shows its suspended notice when the error text contains 'suspended' (docs/spec/part-1.txt section 8).
       if (server?.suspended) throw new HttpError(403, SUSPENDED_ERROR, { detail: SUSPENDED_MESSAGE });
       return serverUsage(deps.counters, serverId, tierOfView(server), deps.now());
     },

@@ -1,5 +1,5 @@
 /**
- * The monthly export count (issue 14): one counter per server and calendar month (UTC), shared by every
+ * The monthly export count: one counter per server and calendar month (UTC), shared by every
  * instance through the Counters port (Redis in the distributed form: one atomic Lua step per take). An
  * export takes one before it starts; a request that then fails gives it back; the (limit+1)th answers 429.
  * A new month is a new key, so the count starts again at 0 (the old key expires on its own).

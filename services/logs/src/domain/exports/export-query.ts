@@ -1,5 +1,5 @@
 /**
- * What an export selects (issue 14): the kinds, the log filters and the period. Checked here, before the
+ * What an export selects: the kinds, the log filters and the period. Checked here, before the
  * export is counted, so a refused query costs the month nothing.
  */
 import { EXPORT_TYPES, isExportType } from '@skald/contracts';

@@ -1,5 +1,5 @@
 /**
- * PDF exports (issue 14): a paged A4 landscape table (time, level, type, resource, message for logs; time,
+ * PDF exports: a paged A4 landscape table (time, level, type, resource, message for logs; time,
  * user, action, details for audit entries) under the server's name and the period, built with pdfkit.
  * A PDF is for reading, not for a million rows: it holds the newest PDF_ROW_CAP rows and, when there were
  * more, says so on its first page and points to the CSV export, which has every row. The document is built
@@ -74,7 +74,7 @@ export async function collectRows(rows: AsyncIterable<ExportRow[]>, cap = PDF_RO
 }
 
 export async function buildPdf(heading: PdfHeading, rows: readonly ExportRow[], cut: { readonly cut: boolean; readonly cap: number }): Promise<Buffer> {
-  // Loaded on the first PDF export, not at start-up: pdfkit and its font stack cost ~25 MB (idle RSS, issue 18).
+  // Loaded on the first PDF export, not at start-up: pdfkit and its font stack cost ~25 MB (idle RSS).
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: `${heading.serverName}: ${TITLES[heading.kind]}`, Creator: 'Skald' } });
   const chunks: Buffer[] = [];

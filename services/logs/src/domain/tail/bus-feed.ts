@@ -1,5 +1,5 @@
 /**
- * The live tails' feed across logs replicas (issue 17). With several logs replicas in one consumer
+ * The live tails' feed across logs replicas. With several logs replicas in one consumer
  * group each stores only its share of the accepted batches, yet a tail must send every log of its
  * server, and only logs that are stored. So each replica that has tails OBSERVES the bus
  * (EventBus.observe: every message, to this process alone) on two topics:

@@ -1,5 +1,5 @@
 /**
- * In-process fan-out of stored logs to the live tails open on this process (issue 17), per server. The
+ * In-process fan-out of stored logs to the live tails open on this process, per server. The
  * bus feed (bus-feed.ts) publishes to it each batch once it is known to be stored, whichever logs
  * replica stored it, so every log a tail sends is already in the store, and a resume that reads the
  * store after the last id it sent finds what followed.
