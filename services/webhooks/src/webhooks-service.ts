@@ -1,5 +1,5 @@
 /**
- * The webhooks service (issue 12): owners and admins configure webhooks per server; the service consumes
+ * The webhooks service: owners and admins configure webhooks per server; the service consumes
  * the accepted-logs events with its own consumer group, matches each log against the server's webhooks and
  * delivers them to nine platforms through the job queue, with retries, dead letters and replay
  * (docs/WEBHOOKS.md). Every connection to a receiver goes through deps.outbound (the service kit's guard).

@@ -1,5 +1,5 @@
 /**
- * Delivery (issue 12): one local receiver per platform on 127.0.0.1 checks its platform's payload shape;
+ * Delivery: one local receiver per platform on 127.0.0.1 checks its platform's payload shape;
  * matching by type, level and resource (case-insensitive, null = all); bursts grouped; retries, dead letters,
  * replay, 429 with Retry-After, 410, the test button; a Standard Webhooks signature a receiver can verify.
  */

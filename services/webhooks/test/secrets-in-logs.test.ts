@@ -1,7 +1,6 @@
 /**
- * Webhook URLs, chat ids and signing secrets never reach the log output (issue 12; reliability reference item
- * 26): the service's request and delivery log lines, at info level, through creation, edits, failed and
- * refused deliveries, retries, dead letters, a 410, tests and replays.
+ * Webhook URLs, chat ids and signing secrets never reach the log output: the service's request and
+ * delivery log lines, at info level, through creation, edits, failed and refused deliveries, retries, dead letters, a 410, tests and replays.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookList } from '@skald/contracts';

@@ -1,5 +1,5 @@
 /**
- * The SSRF matrix through the webhooks routes and delivery (issue 12; reliability reference items 19, 20):
+ * The SSRF matrix through the webhooks routes and delivery (docs/OUTBOUND.md):
  * with an empty OUTBOUND_ALLOWED_HOSTS every private, loopback, link-local, unique-local or mapped
  * destination is refused at save; a destination saved while allowed is refused at send (delivery, retry,
  * test, replay); a name that re-resolves to loopback is refused at send; a redirect is not followed. Real

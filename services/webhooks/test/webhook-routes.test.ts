@@ -1,5 +1,5 @@
 /**
- * The webhook routes (issue 12, spec 000 §3, §5, §7): create, list, edit, delete, options, the tier's
+ * The webhook routes (docs/spec/part-1.txt sections 3, 5, 7): create, list, edit, delete, options, the tier's
  * limit, the spec's validation texts, the role matrix and other tenants on every route, audit entries
  * without secrets, and webhook URLs and secrets absent from the data folder.
  */
@@ -37,7 +37,7 @@ const list = async (serverId: string, userId = 'owner-a') => (await as(h, userId
 describe('webhook routes', () => {
   let discordId = '';
 
-  it('creates a webhook (empty filters are null), lists it with every field of spec 000 §3, limit and count', async () => {
+  it('creates a webhook (empty filters are null), lists it with every field of docs/spec/part-1.txt section 3, limit and count', async () => {
     const res = await as(h, 'owner-a', 'POST', '/webhooks', { serverId: A, url: 'http://127.0.0.1:9/hook', platform: 'discord', chat_id: null, event_type: 'Kill', log_level: '', resource: null });
     expect(res.statusCode).toBe(201);
     const saved = res.json<SavedWebhook>();

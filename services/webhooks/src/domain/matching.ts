@@ -1,5 +1,5 @@
 /**
- * Which logs a webhook receives (issue 12): its event_type against the log's type, its log_level against
+ * Which logs a webhook receives: its event_type against the log's type, its log_level against
  * the level, its resource against the resource; case-insensitive; a null filter matches everything.
  */
 import type { WebhookFilters } from './webhook-store.ts';

@@ -1,5 +1,5 @@
 /**
- * A create or edit body turned into settings, or a 400 with the reason (spec 000 §5): http(s) URL
+ * A create or edit body turned into settings, or a 400 with the reason (docs/spec/part-1.txt section 5): http(s) URL
  * without user info, Telegram needs a chat_id (the spec's text), PagerDuty its routing key in chat_id,
  * other platforms keep none; empty filters are null (= all). The destination must pass the outbound
  * guard NOW (a private, loopback or metadata address is refused at save), and is checked again at every
