@@ -1,5 +1,5 @@
 /**
- * The backups service (issue 13): game database backups. Owners save the database settings (password
+ * The backups service: game database backups. Owners save the database settings (password
  * sealed at rest), back up now or on a schedule (JobQueue), list, download and delete. The dump engine
  * (domain/dump) streams one consistent snapshot through mysql2 and gzip into the object store.
  */

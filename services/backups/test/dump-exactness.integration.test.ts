@@ -1,5 +1,5 @@
 /**
- * A backup restores exactly (issue 13, "The dump" and "Tests"): a game-like database with every tricky
+ * A backup restores exactly ("The dump" and "Tests"): a game-like database with every tricky
  * type, a view on a view, triggers and routines is backed up THROUGH THE API, the downloaded file is
  * restored with the `mariadb` client into an empty database, and CHECKSUM TABLE, SHOW CREATE TABLE (with
  * AUTO_INCREMENT) and every definition equal the source's. Needs the machine's MariaDB.

@@ -1,5 +1,5 @@
 /**
- * Owner-only on every route (spec 000 §6: only the owner sees DB Backups): no token 401, admin and user
+ * Owner-only on every route (docs/spec/part-1.txt section 6: only the owner sees DB Backups): no token 401, admin and user
  * 403, another tenant's owner and an unknown server 404, and the refusals change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

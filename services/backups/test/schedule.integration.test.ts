@@ -1,5 +1,5 @@
 /**
- * Scheduled backups (issue 13): a schedule fires on its own every interval (an "hour" shortened for the
+ * Scheduled backups: a schedule fires on its own every interval (an "hour" shortened for the
  * test), stops when switched off, lives in the job queue's file so a restarted service fires it without
  * anyone saving again, and on BullMQ (Redis) two instances sharing the queue run each firing once.
  */

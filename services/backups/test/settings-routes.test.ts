@@ -1,5 +1,5 @@
 /**
- * Backup settings (spec 000 §3, §5): defaults, saving without contacting the database, the password sealed
+ * Backup settings (docs/spec/part-1.txt sections 3, 5): defaults, saving without contacting the database, the password sealed
  * at rest and never answered, an empty password keeping the stored one, validation with clear 400s, the
  * outbound guard refusing internal hosts at save, and the audit entry without credentials.
  */

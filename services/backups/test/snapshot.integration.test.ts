@@ -1,5 +1,5 @@
 /**
- * Writes to the source during a dump do not tear it (issue 13): transfers move money from `accounts` into
+ * Writes to the source during a dump do not tear it: transfers move money from `accounts` into
  * `ledger` in one transaction each while a slowed-down backup runs. A dump that read the two tables at
  * different moments would restore money that appeared (ledger rows without their debit); the snapshot
  * keeps SUM(balance) + SUM(amount) equal to the money that exists.

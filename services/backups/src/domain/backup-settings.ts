@@ -1,5 +1,5 @@
 /**
- * A server's backup settings (spec 000 §3, §5): the database to dump and the schedule. The password is
+ * A server's backup settings (docs/spec/part-1.txt sections 3, 5): the database to dump and the schedule. The password is
  * sealed with the service kit's secret box (AES-256-GCM under the secrets key, bound to the server, so a
  * sealed value copied to another server's settings does not open) and never leaves this module in an
  * answer: the view says `has_password`.
@@ -33,7 +33,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   passwordSealed: null,
 };
 
-/** Spec 000 §5: create-backup is offered only when host, user and database name are filled in. */
+/** docs/spec/part-1.txt section 5: create-backup is offered only when host, user and database name are filled in. */
 export function isComplete(settings: Pick<StoredSettings, 'host' | 'user' | 'database'>): boolean {
   return settings.host !== '' && settings.user !== '' && settings.database !== '';
 }

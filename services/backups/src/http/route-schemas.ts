@@ -12,7 +12,7 @@ export const BackupParamsSchema = Type.Object(
 );
 
 /**
- * Refusals of a route guarded by requireServerRole(directory, 'owner') (spec 000 §6: only the owner sees
+ * Refusals of a route guarded by requireServerRole(directory, 'owner') (docs/spec/part-1.txt section 6: only the owner sees
  * DB Backups): 400 a refused parameter, 401 no valid token, 403 a member below owner, 404 another tenant's
  * or an unknown server.
  */

@@ -55,7 +55,7 @@ export class SourceClosed extends Error {
 
 /** Connects, or rejects with the driver's error (mapped to a reason by failure.ts). */
 export async function openSource(target: SourceTarget, connectTimeoutMs: number): Promise<Connection> {
-  // Loaded on the first backup, not at start-up: the driver is ~80 modules most processes never use (idle RSS, issue 18).
+  // Loaded on the first backup, not at start-up: the driver is ~80 modules most processes never use (idle RSS).
   const { default: mysql } = await import('mysql2');
   const connection = mysql.createConnection(sourceOptions(target, connectTimeoutMs));
   let end: (reason: Error) => void = () => undefined;
