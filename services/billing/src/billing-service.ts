@@ -1,5 +1,5 @@
 /**
- * The billing service (issue 11): the tier list, each server's subscription, and (with Stripe configured)
+ * The billing service: the tier list, each server's subscription, and (with Stripe configured)
  * checkout, the customer portal and Stripe's webhooks. The only publisher of a server's tier and
  * suspension (`server.tier-changed`, `server.suspension-changed` on the identity topic).
  */

@@ -1,5 +1,5 @@
 /**
- * Billing's audit entries (issue 14): checkout started names the owner; what Stripe or the period end
+ * Billing's audit entries: checkout started names the owner; what Stripe or the period end
  * changes (subscription status, tier, suspension) names the system actor; a redelivered event adds none.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

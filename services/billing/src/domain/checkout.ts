@@ -1,5 +1,5 @@
 /**
- * Checkout and portal (spec 001 §4, issue 11): who may buy what. An owner may buy a tier above the current
+ * Checkout and portal (docs/spec/part-2.txt section 4): who may buy what. An owner may buy a tier above the current
  * one while the server has no active subscription (with one, plan changes go through the portal); a paid
  * tier without a configured price cannot be bought. The portal needs the server's payment customer.
  */

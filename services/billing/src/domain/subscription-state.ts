@@ -1,5 +1,5 @@
 /**
- * How a subscription's state becomes a server's tier and suspension (spec 001 §4, Terms, issue 11; the rules
+ * How a subscription's state becomes a server's tier and suspension (docs/spec/part-2.txt section 4 and the Terms; the rules
  * are in docs/BILLING.md):
  *  - active or trialing: the tier its price belongs to; billing's non-payment suspension is lifted;
  *  - past_due: grace. Nothing changes while Stripe retries the payment (its Smart Retries schedule);

@@ -1,5 +1,5 @@
 /**
- * Stripe webhooks (issue 11): each event id is applied once, and the result does not depend on the order
+ * Stripe webhooks: each event id is applied once, and the result does not depend on the order
  * events arrive in. Every subscription-related event (checkout completed, subscription created / updated /
  * deleted, invoice paid / failed) is only a trigger: the subscription is fetched from Stripe as it is NOW
  * and that state is applied; only when Stripe does not know it does the event's own snapshot count, and

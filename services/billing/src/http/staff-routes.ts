@@ -1,5 +1,5 @@
 /**
- * The staff admin area's tier and suspension calls (spec 001 §4, §6, §7). They live in billing, not in the
+ * The staff admin area's tier and suspension calls (docs/spec/part-2.txt sections 4, 6, 7). They live in billing, not in the
  * admin service, because billing is the one publisher of a server's tier and suspension: the route table
  * gives these two exact paths to billing, ahead of the '/admin' prefix.
  *   PUT /admin/servers/{id}/tier {tier}            site role admin or superadmin

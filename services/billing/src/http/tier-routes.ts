@@ -17,7 +17,7 @@ export async function registerTierRoutes(app: FastifyInstance, deps: BillingRout
         tags: ['billing'],
         security: [],
         summary: 'The eight tiers, lowest to highest, with their prices and limits',
-        description: 'Public: the Terms of Service page reads the retention table from it (spec 001 §2, §3).',
+        description: 'Public: the Terms of Service page reads the retention table from it (docs/spec/part-2.txt sections 2, 3).',
         response: { 200: TierListSchema },
       },
     },
