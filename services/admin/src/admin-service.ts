@@ -1,7 +1,7 @@
 /**
- * The admin service. Issue 14: it owns the audit trail (THE consumer of the audit topic, its own
+ * The admin service. It owns the audit trail (THE consumer of the audit topic, its own
  * append-only store) and serves a server's trail (GET /server/{id}/audit-logs) and the staff actions
- * (GET /admin/logs). Issue 15: the staff admin area's reads (stats, accounts, servers and their tabs) from
+ * (GET /admin/logs), and serves the staff admin area's reads (stats, accounts, servers and their tabs) from
  * its own read model of the facts other services publish (domain/overview.ts). The area's changes are the
  * owners' routes (auth: accounts and members; billing: tier and suspension; logs: a server's logs).
  */

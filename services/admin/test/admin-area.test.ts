@@ -1,5 +1,5 @@
 /**
- * The staff admin area's reads (issue 15): the role matrix of every admin service call, the stats against a
+ * The staff admin area's reads: the role matrix of every admin service call, the stats against a
  * direct count of a seeded data set, and the server pages' answers, all from the read model fed by the
  * owners' facts (identity, logs.server-counts, backup.catalog-changed, the audit trail).
  */

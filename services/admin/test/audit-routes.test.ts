@@ -1,4 +1,4 @@
-/** GET /server/{id}/audit-logs and GET /admin/logs over the audit consumer (issue 14). */
+/** GET /server/{id}/audit-logs and GET /admin/logs over the audit consumer. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_PAGE_SIZE } from '@skald/contracts';
 import type { AdminLogList, AuditLogPage } from '@skald/contracts';

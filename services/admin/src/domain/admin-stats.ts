@@ -1,5 +1,5 @@
 /**
- * GET /admin/stats (spec 001 §2 Admin Dashboard, §3): computed from the admin area's read model
+ * GET /admin/stats (docs/spec/part-2.txt sections 2 "Admin Dashboard" and 3): computed from the admin area's read model
  * (overview.ts), never from the logs: the known servers (their counts and per-day figures as the logs
  * service last published them, from the replica's in-memory copy, server-mirror.ts) and indexed counts of
  * the accounts.

@@ -1,4 +1,4 @@
-/** The admin area's read model in the API's shapes (spec 001 §3; @skald/contracts/api admin.ts). */
+/** The admin area's read model in the API's shapes (docs/spec/part-2.txt section 3; @skald/contracts/api admin.ts). */
 import { DEFAULT_SITE_ROLE, siteRoleFrom, tierOf } from '@skald/contracts';
 import type { AdminServerDetail, AdminServerList, AdminServerSummary, AdminUser } from '@skald/contracts/api';
 import type { OverviewServer, OverviewUser } from './overview.ts';

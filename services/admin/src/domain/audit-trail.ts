@@ -1,5 +1,5 @@
 /**
- * The audit trail (issue 14): every audit event of every service, stored once per event id, never changed
+ * The audit trail: every audit event of every service, stored once per event id, never changed
  * or deleted (append-only; retention in docs/AUDIT_AND_EXPORTS.md). One collection of
  * entries and one small collection of the users seen per server (the User filter's options, so listing
  * them never scans a server's whole trail).

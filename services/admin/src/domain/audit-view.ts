@@ -1,4 +1,4 @@
-/** Stored audit entries as the API answers them (spec 001 §3; GET /admin/logs for staff actions). */
+/** Stored audit entries as the API answers them (docs/spec/part-2.txt section 3; GET /admin/logs for staff actions). */
 import type { AdminLogEntry, AuditLogEntry } from '@skald/contracts';
 import type { AuditEntryDocument } from './audit-trail.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The admin area's read model (issue 15): every account and server with the figures the staff screens show,
+ * The admin area's read model: every account and server with the figures the staff screens show,
  * kept in admin's own store from the facts their owners publish (docs/EVENTS.md "Data another service owns"), never read from another service's store:
  *   - accounts, servers, memberships: auth's identity facts (tier and suspension: billing's), TOPICS.identity;
  *   - stored text and photo logs, per day: the logs service's logs.server-counts, TOPICS.logCounts;

@@ -1,4 +1,4 @@
-/** GET /admin/logs: the staff actions (spec 001 §2 "Admin logs page", superadmin; issue 15 builds the screen). */
+/** GET /admin/logs: the staff actions (docs/spec/part-2.txt section 2 "Admin logs page", superadmin). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AdminLogListSchema } from '@skald/contracts';
@@ -7,7 +7,7 @@ import type { AdminRouteDeps } from './deps.ts';
 import { STAFF_ERRORS } from './route-schemas.ts';
 import { requireSiteRole } from './site-role.ts';
 
-/** The page filters on the client (spec 001 §2): the newest this many staff actions are answered. */
+/** The page filters on the client (docs/spec/part-2.txt section 2): the newest this many staff actions are answered. */
 export const ADMIN_LOGS_LIMIT = 1000;
 
 export async function registerAdminLogRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {

@@ -1,4 +1,4 @@
-/** GET /server/{id}/audit-logs: a server's audit trail for its owner and admins (spec 001 §2, §7, §9). */
+/** GET /server/{id}/audit-logs: a server's audit trail for its owner and admins (docs/spec/part-2.txt sections 2, 7, 9). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';

@@ -1,5 +1,5 @@
 /**
- * The staff server pages (spec 001 §2, §3, §7; moderator and up): the list, the tier options, one server's
+ * The staff server pages (docs/spec/part-2.txt sections 2, 3, 7; moderator and up): the list, the tier options, one server's
  * detail and its Users, Database Backups and Audit Logs tabs. The Logs and Photo Logs tabs are the logs
  * service's routes (its log store); tier, suspension and member changes are billing's and auth's.
  */

@@ -1,4 +1,4 @@
-/** GET /admin/stats and GET /admin/users: the staff dashboard and the accounts page (spec 001 §2, §3, §6). */
+/** GET /admin/stats and GET /admin/users: the staff dashboard and the accounts page (docs/spec/part-2.txt sections 2, 3, 6). */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AdminStatsSchema, AdminUserListSchema } from '@skald/contracts/api';
