@@ -1,5 +1,5 @@
 /**
- * Compression of the gateway's answers, in both modes (issue 9 item 12: nothing was compressed, so the
+ * Compression of the gateway's answers, in both modes (nothing was compressed, so the
  * landing page moved 737 KB of JavaScript). Two paths:
  *   - the built web app is compressed once, at build time (web/vite.config.ts writes `.br` and `.gz` beside
  *     each file); @fastify/static serves them with `preCompressed` (web-app.ts), no CPU per request;

@@ -1,5 +1,5 @@
 /**
- * GET /api/public-config: the installation's settings the web app shows (issue 16), today the support
+ * GET /api/public-config: the installation's settings the web app shows, today the support
  * address (SUPPORT_EMAIL) of the privacy policy and the terms. The gateway serves it in both modes because
  * it is the process that serves the web app: no service owns these settings, and the answer needs no store.
  * Public, like the pages that read it; nothing in it is a secret.

@@ -1,5 +1,5 @@
 /**
- * THE route table: which service owns each API path (spec 000 §7, spec 001 §7). Paths are the
+ * THE route table: which service owns each API path (docs/spec/part-1.txt section 7, docs/spec/part-2.txt section 7). Paths are the
  * spec's, without the /api prefix the gateway adds. Used in both modes:
  *   - all-in-one: every route a service registers must resolve to that same service here
  *     (checked at startup by an onRoute hook, so the table cannot drift from the code);
@@ -38,7 +38,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   // Public ingestion API (API key): single log or a batch of up to 1000, and photo logs.
   { methods: ['POST'], pattern: '/logs', exact: true, service: 'ingestion', bodyLimit: LOG_BATCH_BODY_LIMIT },
   { methods: ['POST'], pattern: '/photologs', exact: true, service: 'ingestion', bodyLimit: PHOTO_BODY_LIMIT },
-  // Compatible ingestion (issue 17, docs/INGESTION.md): the paths Loki, Datadog, Fivemanage, screenshot-basic
+  // Compatible ingestion (docs/INGESTION.md): the paths Loki, Datadog, Fivemanage, screenshot-basic
   // and Discord clients call, under /api like every route.
   { methods: ['POST'], pattern: '/loki/api/v1/push', exact: true, service: 'ingestion', bodyLimit: LOG_BATCH_BODY_LIMIT },
   { methods: ['POST'], pattern: '/v2/logs', exact: true, service: 'ingestion', bodyLimit: LOG_BATCH_BODY_LIMIT },
@@ -73,16 +73,16 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: '*', pattern: '/backups', service: 'backups' },
   { methods: '*', pattern: '/tiers', service: 'billing' },
   { methods: '*', pattern: '/billing', service: 'billing' },
-  // Staff tier and suspension changes: billing is the one publisher of both facts (spec 001 §6, issue 11).
+  // Staff tier and suspension changes: billing is the one publisher of both facts (docs/spec/part-2.txt section 6).
   { methods: ['PUT'], pattern: '/admin/servers/:id/tier', exact: true, service: 'billing' },
   { methods: ['PUT'], pattern: '/admin/servers/:id/suspend', exact: true, service: 'billing' },
   { methods: '*', pattern: '/admin', service: 'admin' },
-  // Audit trail and exports (issue 14; docs/AUDIT_AND_EXPORTS.md): admin owns the trail,
+  // Audit trail and exports (docs/AUDIT_AND_EXPORTS.md): admin owns the trail,
   // logs serves every export (its log store, plus its own copy of the audit entries) and the monthly count.
   { methods: ['GET'], pattern: '/server/:id/audit-logs', exact: true, service: 'admin', note: "a server's audit trail" },
   { methods: ['GET'], pattern: '/admin/logs', exact: true, service: 'admin', note: 'staff actions from the audit trail' },
   { methods: '*', pattern: '/exports', service: 'logs', note: 'CSV and PDF exports, export status' },
-  // Staff admin area (issue 15; docs/ADMIN_AREA.md): changes of facts auth owns are auth's
+  // Staff admin area (docs/ADMIN_AREA.md): changes of facts auth owns are auth's
   // routes; a server's logs and photo logs are served by the logs service from its log store; every other
   // /admin read is the admin service's (its read models), by the '/admin' prefix above.
   { methods: ['PUT'], pattern: '/admin/users/:id/role', exact: true, service: 'auth', note: "a user's site role" },

@@ -1,5 +1,5 @@
 /**
- * The audit trail in the all-in-one (issue 14): every state-changing action the services in main offer
+ * The audit trail in the all-in-one: every state-changing action the services in main offer
  * (auth: server created and renamed, API key reset, user added, role changed, user removed; logs: colours
  * saved, logs deleted, export made; billing: checkout started, subscription, tier and suspension changes
  * from Stripe) becomes exactly one entry of GET /api/server/{id}/audit-logs, with the acting user, and no

@@ -1,5 +1,5 @@
 /**
- * Billing in the all-in-one process (issue 11), configured with STRIPE_* variables and pointed at the local
+ * Billing in the all-in-one process, configured with STRIPE_* variables and pointed at the local
  * Stripe-compatible test server through STRIPE_API_BASE: checkout through /api lands on the test server's
  * checkout URL, a webhook signed over the raw body passes the gateway untouched and its tier reaches
  * ingestion's quota, and a body changed after signing is refused.

@@ -9,7 +9,6 @@
  * and nothing changed: each refusal stops at the schema (its 'request validation failed' line, before any
  * handler), and the account, its servers, members and colours read the same afterwards.
  * POST /logs validates its own body (it names the field of a batch, `[3].level`); it is walked the same way.
- * (issue 10 items 6 and 7)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';

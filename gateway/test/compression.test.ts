@@ -1,5 +1,5 @@
 /**
- * Compression (issue 9 item 12): precompressed web assets, API answers above the threshold compressed when
+ * Compression: precompressed web assets, API answers above the threshold compressed when
  * the client asks, identity when it does not, never a photo; caching headers unchanged. Both modes: the
  * all-in-one with its real services, the proxy-only gateway in front of a stand-in upstream.
  */

@@ -1,5 +1,5 @@
 /**
- * The live tail (GET /api/logs/tail, issue 17) through the gateway in both forms: all-in-one (the logs
+ * The live tail (GET /api/logs/tail) through the gateway in both forms: all-in-one (the logs
  * service mounted in the gateway) and proxy-only (the gateway proxying to the logs service). The stream
  * must arrive unbuffered and uncompressed even when the client accepts br and gzip, and the proxy must
  * not cut it at its upstream timeout: a log posted through the gateway reaches the open tail within a

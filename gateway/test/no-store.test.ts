@@ -1,5 +1,5 @@
 /**
- * Every answer that carries a token or a secret is sent with Cache-Control: no-store (issue 10 item 8).
+ * Every answer that carries a token or a secret is sent with Cache-Control: no-store.
  * The routes are found in the generated OpenAPI document (a 2xx answer schema with a secret field: the
  * same rule the service kit applies), must be exactly the ones the issue names, and each is called for
  * real through the all-in-one process: sign-in with and without 2FA, refresh, password change, 2FA
@@ -24,7 +24,7 @@ const SECRET_ANSWERS = [
   'DELETE /api/2fa/disable',
   'POST /api/server/servers',
   'POST /api/settings/api-key/reset',
-  // A generic webhook's signing secret, answered once (issue 12).
+  // A generic webhook's signing secret, answered once.
   'POST /api/webhooks',
   'PUT /api/webhooks/{id}',
 ];

@@ -123,7 +123,7 @@ describe('all-in-one: GET /api/openapi.json generated from the route schemas', (
     const list = doc.paths['/api/logs/my']?.get;
     const query = (list?.parameters ?? []).filter((p) => p.in === 'query');
     expect(query.map((p) => p.name).sort()).toEqual(['dateFrom', 'dateTo', 'level', 'page', 'pageSize', 'resource', 'search', 'serverId', 'timeFrom', 'timeTo', 'timeZone', 'type']);
-    // The histogram takes the same filters without the paging (issue 17).
+    // The histogram takes the same filters without the paging.
     const histogram = doc.paths['/api/logs/my/histogram']?.get;
     expect((histogram?.parameters ?? []).map((p) => p.name).sort()).toEqual(['dateFrom', 'dateTo', 'level', 'resource', 'search', 'serverId', 'timeFrom', 'timeTo', 'timeZone', 'type']);
     expect(Object.keys(histogram?.responses?.['200']?.content?.['application/json']?.schema?.properties ?? {})).toEqual(

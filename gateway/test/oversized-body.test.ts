@@ -1,5 +1,5 @@
 /**
- * A body over the limit gets a 413 the client can READ (issue 10 item 10): the answer closes the
+ * A body over the limit gets a 413 the client can READ: the answer closes the
  * connection, and it used to close it while the client was still sending, so the client's next write met
  * a closed socket (EPIPE) or the unread bytes made the kernel reset it (ECONNRESET) before the 413 was
  * read. Raw sockets (node:net), as a game plugin's HTTP client would see it, through the all-in-one

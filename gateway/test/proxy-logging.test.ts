@@ -1,7 +1,7 @@
 /**
  * The proxy-only gateway's own log lines: an upstream failure is logged with the error itself (message,
  * code and stack from the logger's one serializer, not just a code), and no credential in a proxied URL
- * reaches a line, whether the upstream answered or not (issue 10 items 2, 3, 4).
+ * reaches a line, whether the upstream answered or not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';

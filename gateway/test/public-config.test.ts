@@ -1,5 +1,5 @@
 /**
- * GET /api/public-config (issue 16): the support address the public pages show, from SUPPORT_EMAIL,
+ * GET /api/public-config: the support address the public pages show, from SUPPORT_EMAIL,
  * served by the gateway itself in both modes (the proxy-only gateway answers it, never an upstream).
  */
 import { afterEach, describe, expect, it } from 'vitest';

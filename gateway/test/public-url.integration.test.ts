@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 8: the all-in-one started as users start it (`node gateway/src/main.ts`) on a port other
+ * The all-in-one started as users start it (`node gateway/src/main.ts`) on a port other
  * than 8080, without PUBLIC_URL, mails a password-reset link to the port it listens on, and says once at
  * start that PUBLIC_URL is a guess (NODE_ENV=production).
  */

@@ -1,5 +1,5 @@
 /**
- * One token verification for every service (issue 10 item 5): the auth service verifies access tokens
+ * One token verification for every service: the auth service verifies access tokens
  * with the service kit's authPlugin, so a token older than the maximum age (iat far in the past, exp
  * still in the future) is refused by auth's GET /auth/me exactly as by a logs route, and a token just
  * younger than the maximum age is accepted by both.
