@@ -5,7 +5,7 @@ import { formatViolations, isSpecDefaultPair, type A11yNode } from './accessibil
 const node = (contrast?: A11yNode['contrast']): A11yNode => ({ target: '.log-card', html: '<p>x</p>', summary: '', contrast });
 
 describe('accessibility check: what is excused', () => {
-  it('excuses #b45309 on #fee2b3 (spec 000 §3 default warn), in any letter case', () => {
+  it('excuses #b45309 on #fee2b3 (docs/spec/part-1.txt section 3 default warn), in any letter case', () => {
     expect(isSpecDefaultPair(node({ fg: '#b45309', bg: '#fee2b3', ratio: 4 }))).toBe(true);
     expect(isSpecDefaultPair(node({ fg: '#B45309', bg: '#FEE2B3', ratio: 4 }))).toBe(true);
   });

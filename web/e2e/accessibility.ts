@@ -15,7 +15,7 @@ export const WCAG_21_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] as c
 const HEADING_RULES = ['page-has-heading-one', 'heading-order'] as const;
 
 /**
- * Level colours the spec fixes (spec 000 §3, "Level colours ... Defaults: warn #fee2b3 on #b45309"):
+ * Level colours the spec fixes (docs/spec/part-1.txt section 3, "Level colours ... Defaults: warn #fee2b3 on #b45309"):
  * they measure 4.0:1, below AA's 4.5:1, but they are the product's defaults, so the contrast rule
  * excuses exactly this pair and nothing else. The warn cards say so to the user (LevelContrastNote).
  */

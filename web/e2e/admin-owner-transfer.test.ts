@@ -1,4 +1,4 @@
-// Issue 31 items 3 and 8 in headless Chromium against the real all-in-one server:
+// The owner transfer in the staff area and its dialogs, in headless Chromium against the real all-in-one server:
 //  - a staff admin gives a member the owner role on the admin server page's Users tab: the spec's toast
 //    'Succesfully changed user role', the member listed first as owner without a role selector, the previous
 //    owner an admin; the new owner runs the owner's screens, the previous owner no longer does. A refused

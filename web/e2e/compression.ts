@@ -1,4 +1,4 @@
-// What the browser received for a screen's scripts and stylesheets (issue 9 item 12): the encoding it
+// What the browser received for a screen's scripts and stylesheets: the encoding it
 // asked for, the encoding served, the size once decoded and the caching header.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';

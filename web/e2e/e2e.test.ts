@@ -2,7 +2,7 @@
 // server, send text logs and a photo through the public API, see them on the dashboard, logs and
 // photo-logs pages, enable 2FA, log out and log in again with a code. Every screen is screenshotted
 // (light and dark, desktop and mobile) to test-output/e2e/ and checked with axe-core (WCAG 2.1 AA plus
-// the heading rules) in each of those four views; the findings are listed at the end. Issue 9's session
+// the heading rules) in each of those four views; the findings are listed at the end. Session
 // and data fixes are walked through too, so they cannot regress: precompressed assets, the stored photo
 // count under a filter, the dashboard's Other bar, date filters in the browser's own days, token renewal
 // (fake clock), a password change with a second tab open, and log out revoking the token.
@@ -214,7 +214,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
 
   it('shows the public pages', { timeout: 600_000 }, async () => {
     // First, while the profile is fresh: every asset comes over the wire, none from the cache.
-    await step('landing scripts and styles come brotli-compressed (issue 9 item 12)', async () => {
+    await step('landing scripts and styles come brotli-compressed', async () => {
       const assets = await assetsLoadedBy(page, async () => {
         await page.goto('/');
         await page.getByRole('heading', { name: 'Logs for your game servers' }).waitFor();
@@ -365,7 +365,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
 
     // Layout checks are soft: one run reports every one that fails, and the walkthrough goes on.
-    await step('header, sidebar and dashboard layout (issue 9 item 10)', async () => {
+    await step('header, sidebar and dashboard layout', async () => {
       const header = await layout.headerLinks(page);
       expect.soft(header.logout, 'Log out is set like the header links beside it').toEqual(header.link);
       const side = await layout.sidebar(page);
@@ -437,7 +437,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.setViewportSize(DESKTOP);
     });
 
-    await step('logs histogram: the matching logs over time by level; a bar click narrows the list (issue 17)', async () => {
+    await step('logs histogram: the matching logs over time by level; a bar click narrows the list', async () => {
       // A log at least a minute after the first ones, so the two sit in different bars whatever step is chosen.
       const wait = logsSentAt + 65_000 - Date.now();
       if (wait > 0) await page.waitForTimeout(wait);
@@ -523,7 +523,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await shootAll('photologs', () => page.getByTestId('log-histogram').locator('canvas').waitFor());
     });
 
-    await step('photo logs: a level filter matching nothing still counts the stored photo (issue 9 item 5)', async () => {
+    await step('photo logs: a level filter matching nothing still counts the stored photo', async () => {
       const { serverId } = await readSession(page);
       const usage = (await apiJson(`/server/usage/${serverId}`)).body as ServerUsage;
       const tier = TIERS.find((t) => t.label === usage.tierLabel);
@@ -545,7 +545,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await shootAll('photologs-no-match', filtered, { open: filterOnError });
     });
 
-    await step('dashboard: past 10 resources, the top 10, a note and an Other bar (issue 9 item 6)', async () => {
+    await step('dashboard: past 10 resources, the top 10, a note and an Other bar', async () => {
       const { serverId } = await readSession(page);
       const stats = async () => (await apiJson(`/logs/stats?serverId=${serverId}`)).body as DashboardStats;
       const before = await stats();
@@ -564,7 +564,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
 
     let zonedPage: Page | undefined;
-    await step('Date from = Date to = the local today, in a zone off the UTC date, shows a log sent just now (issue 9 item 7)', async () => {
+    await step('Date from = Date to = the local today, in a zone off the UTC date, shows a log sent just now', async () => {
       const session = await readSession(page);
       const zone = zoneOffTheUtcDate(new Date());
       const { context: zoned, page: zp } = await signedInContext(session, { timezoneId: zone });
@@ -628,7 +628,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
 
     let clockedPage: Page | undefined;
-    await step('a tab left open renews its token before the hour is up (issue 9 item 2)', async () => {
+    await step('a tab left open renews its token before the hour is up', async () => {
       const session = await readSession(page);
       const { context: clocked, page: cp } = await signedInContext(session, { fakeClock: true });
       clockedPage = cp;
@@ -652,7 +652,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     }, () => clockedPage);
 
     let secondTab: Page | undefined;
-    await step('a password change keeps this tab and a second one signed in and revokes the old token (issue 9 item 1)', async () => {
+    await step('a password change keeps this tab and a second one signed in and revokes the old token', async () => {
       const before = await readSession(page);
       const tab = await context.newPage();
       secondTab = tab;
@@ -696,7 +696,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await shootAll('settings', () => page.getByRole('heading', { name: 'Server settings' }).waitFor());
     });
 
-    await step('log out clears local storage, shows the landing and revokes the token (issue 9 item 3)', async () => {
+    await step('log out clears local storage, shows the landing and revokes the token', async () => {
       const { token } = await readSession(page);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log out' }).click();
       await page.waitForURL(`${server.baseUrl}/`);
@@ -729,7 +729,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByText('Total logs').waitFor();
     });
 
-    await step('log out from the phone menu in the dark theme: landing shown, token revoked (issue 9 item 3)', async () => {
+    await step('log out from the phone menu in the dark theme: landing shown, token revoked', async () => {
       await page.setViewportSize(MOBILE);
       await toggleThemeInPage('dark');
       const { token } = await readSession(page);
@@ -747,7 +747,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
   });
 
-  it('subscription plans: 8 cards, Upgrade to the checkout, the return banners, a webhook moves the tier (issue 11)', { timeout: 600_000 }, async () => {
+  it('subscription plans: 8 cards, Upgrade to the checkout, the return banners, a webhook moves the tier', { timeout: 600_000 }, async () => {
     const payments = stripe!;
     const owner = { username: `pay${Date.now().toString(36)}`, password: 'Ledger-harbour-quill-7' };
     const { token, serverId } = await step('an owner and a server for billing (API)', async () => {
@@ -835,7 +835,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
   });
 
-  it('shows the documentation and legal pages, resets the API key in the settings, and adds and removes a server user (issue 16)', { timeout: 600_000 }, async () => {
+  it('shows the documentation and legal pages, resets the API key in the settings, and adds and removes a server user', { timeout: 600_000 }, async () => {
     const docsPages = [
       ['docs-setup', '/docsapi/setup', 'Setup', 'Try it with curl'],
       ['docs-logs-api', '/docsapi/logs', 'Logs API', 'up to 1000 logs as a JSON array'],
@@ -938,12 +938,12 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       expect((listed.body as { email: string }[]).map((u) => u.email)).toEqual([owner.email]);
     });
 
-    await step('no console errors (issue 16)', async () => {
+    await step('no console errors', async () => {
       expect(consoleErrors).toEqual([]);
     });
   });
 
-  it('exports CSV and PDF as downloads, hits the monthly limit, and lists its own actions in the audit logs (issue 14)', { timeout: 600_000 }, async () => {
+  it('exports CSV and PDF as downloads, hits the monthly limit, and lists its own actions in the audit logs', { timeout: 600_000 }, async () => {
     const api = apiAt(server.baseUrl);
     const owner = { username: `aud${Date.now().toString(36)}`, password: 'Audit-trail-lantern-7' };
     const { serverId, token } = await step('an owner with a server, renamed, its key reset and colours saved (through the API)', async () => {
@@ -1020,7 +1020,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
   });
 
-  it('adds a webhook, sends a test, sees a failed attempt and a dead letter, replays it (issue 12)', { timeout: 600_000 }, async () => {
+  it('adds a webhook, sends a test, sees a failed attempt and a dead letter, replays it', { timeout: 600_000 }, async () => {
     // Its own all-in-one: a local receiver allowed through OUTBOUND_ALLOWED_HOSTS, billing through the shared
     // Stripe test server, so a signed subscription event gives the new server a tier with webhooks.
     const receiver = await startLocalReceiver();
@@ -1122,7 +1122,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     }
   });
 
-  it('database backups: settings against the local MariaDB, create, download and delete (issue 13)', { timeout: 600_000 }, async (ctx) => {
+  it('database backups: settings against the local MariaDB, create, download and delete', { timeout: 600_000 }, async (ctx) => {
     // The backup engine needs a real game database: the machine's MariaDB with its `mariadb` client.
     const mariadbUp = spawnSync('mariadb', ['-h', '127.0.0.1', '-u', 'root', '-e', 'SELECT 1'], { encoding: 'utf8' }).status === 0;
     if (!mariadbUp) {
@@ -1216,7 +1216,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     }
   });
 
-  it('follows new logs live on /logs: on top as they arrive, paused and resumed (issue 17)', { timeout: 300_000 }, async () => {
+  it('follows new logs live on /logs: on top as they arrive, paused and resumed', { timeout: 300_000 }, async () => {
     const api = apiAt(server.baseUrl);
     const { token, apiKey, serverId } = await step('live tail: a new account and server through the API', async () => {
       const token = await signUp(api, { username: `live${Date.now().toString(36)}`, password: user.password });
@@ -1259,7 +1259,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
   });
 
-  it('staff admin area: a superadmin walks every admin screen, a moderator sees no users page and no suspend control (issue 15)', { timeout: 600_000 }, async () => {
+  it('staff admin area: a superadmin walks every admin screen, a moderator sees no users page and no suspend control', { timeout: 600_000 }, async () => {
     const api = apiAt(server.baseUrl);
     const errorsBefore = consoleErrors.length;
     const stamp = Date.now().toString(36);

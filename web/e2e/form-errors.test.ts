@@ -1,4 +1,4 @@
-// Issue 31 items 2 and 4 in headless Chromium against the real all-in-one server:
+// The forms' error sentences, in headless Chromium against the real all-in-one server:
 //  - every form is submitted with each invalid field and the walkthrough reads what the screen shows: the
 //    sentence a person reads (the spec's texts where it has them, the one formatter's otherwise), whether
 //    the browser's own check or the server caught it, and never a validator's wording;
@@ -196,7 +196,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
     await dialog.getByLabel('New name').fill('y'.repeat(65));
     await expectSentence(page, () => dialog.getByRole('button', { name: 'Save' }).click(), 'Server name must be at most 64 characters.');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    // Spec 001 §5: the days field says so until it holds a number of 0 or more (it starts empty).
+    // docs/spec/part-2.txt section 5: the days field says so until it holds a number of 0 or more (it starts empty).
     await page.getByLabel('Days').fill('5');
     await expectSentence(page, () => page.getByLabel('Days').fill('-1'), 'Insert a valid amount of days (0 or more)');
     expect(await page.getByRole('button', { name: 'Delete Logs' }).isDisabled()).toBe(true);
@@ -248,7 +248,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
       await expectSentence(page, submitAdd, sentence);
       await page.getByText('Failed to add webhook ❌').first().waitFor();
     }
-    // Telegram without a chat_id: the spec's text, as a success-style toast (spec 000 §8), nothing sent.
+    // Telegram without a chat_id: the spec's text, as a success-style toast (docs/spec/part-1.txt section 8), nothing sent.
     await add.getByLabel('URL').fill('http://127.0.0.1:9/hook');
     await add.getByLabel('Platform').selectOption('telegram');
     await add.getByLabel('Chat ID').fill('');

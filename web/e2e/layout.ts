@@ -1,4 +1,4 @@
-// Layout measurements for the walkthrough (issue 9 item 10): what a designer saw wrong in the
+// Layout measurements for the walkthrough: what a designer saw wrong in the
 // screenshots, as numbers the test can hold the screens to. Selectors name what the user sees (the
 // main heading, the filters toggle, the page-size select), not our class names.
 import type { Locator, Page } from 'playwright-core';

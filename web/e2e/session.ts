@@ -1,6 +1,6 @@
-// Session helpers for the walkthrough's issue 9 checks (items 1-4): what the browser holds, asking the
+// Session helpers for the walkthrough's session checks: what the browser holds, asking the
 // server directly whether a token still works, and opening a second browser context on the same session
-// (the spec's signed-in state is the stored token, spec 000 §2, so copying it signs the context in).
+// (the spec's signed-in state is the stored token, docs/spec/part-1.txt section 2, so copying it signs the context in).
 import type { Page } from 'playwright-core';
 
 export interface StoredSession {

@@ -1,4 +1,4 @@
-// Date filters in the user's own days (issue 9 item 7): the walkthrough needs a browser whose local date is
+// Date filters in the user's own days: the walkthrough needs a browser whose local date is
 // not the UTC date at the time of the run, whatever that time is.
 
 /** UTC+14 (no DST): its date runs ahead of UTC's from 10:00 UTC to midnight. */

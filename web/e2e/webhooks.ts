@@ -1,4 +1,4 @@
-// The webhooks walkthrough's local webhook receiver (issue 12), whose answer the walkthrough switches. The
+// The webhooks walkthrough's local webhook receiver, whose answer the walkthrough switches. The
 // server's paid tier comes from the shared Stripe test server (stripe.ts, subscribeServer).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

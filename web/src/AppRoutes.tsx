@@ -40,7 +40,7 @@ const TermsPage = lazy(() => legalPages().then((m) => ({ default: m.TermsPage })
 const NotFoundPage = lazy(() => infoPages().then((m) => ({ default: m.NotFoundPage })));
 const NotAvailablePage = lazy(() => infoPages().then((m) => ({ default: m.NotAvailablePage })));
 
-/** The public documentation pages (spec 001 §2), one module per group. */
+/** The public documentation pages (docs/spec/part-2.txt section 2), one module per group. */
 const apiDocs = () => import('./features/docs/ApiDocsPages.tsx');
 const featureDocs = () => import('./features/docs/FeatureDocsPages.tsx');
 const gameDocs = () => import('./features/docs/GamesPages.tsx');
@@ -77,7 +77,7 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
 export function AppRoutes() {
   return (
     <Routes>
-      {/* Login, register, forgot and reset show no shell (spec 000 §2). */}
+      {/* Login, register, forgot and reset show no shell (docs/spec/part-1.txt section 2). */}
       <Route path="/login" element={<LoginPage />} />
       <Route path="/register" element={<RegisterPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
@@ -102,7 +102,7 @@ export function AppRoutes() {
           <Route path="/create-server" element={<CreateServerPage />} />
           <Route path="/user-settings" element={<UserSettingsPage />} />
         </Route>
-        {/* The staff admin area (spec 001 §2, §6): each screen for the site roles adminNav.ts lists. */}
+        {/* The staff admin area (docs/spec/part-2.txt sections 2, 6): each screen for the site roles adminNav.ts lists. */}
         <Route element={<RequireRole allowed={STAFF_ROLES} />}>
           <Route path="/admin/dashboard" element={<AdminDashboardPage />} />
           <Route path="/admin/servers" element={<AdminServersPage />} />

@@ -1,4 +1,4 @@
-// Issue 9 items 10 and 13 in the component tree: one level-one heading per view and no skipped
+// Accessibility in the component tree: one level-one heading per view and no skipped
 // levels, Log out rendered like the header links, the server switcher's tooltip, and the note under
 // level-coloured logs when a level's colours read below WCAG AA. (The rendered sizes, layout and
 // contrast are measured in the browser walkthrough, web/e2e.)

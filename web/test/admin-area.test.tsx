@@ -71,7 +71,7 @@ function serverDetailApi(role: 'moderator' | 'admin' | 'superadmin') {
   });
 }
 
-describe('admin dashboard (spec 001 §2)', () => {
+describe('admin dashboard (docs/spec/part-2.txt section 2)', () => {
   it("shows 'Loading stats...', then the cards with 2FA adoption and one decimal, and the top list", async () => {
     mockApi({ 'GET /admin/stats': () => json(STATS) });
     renderScreen(<AdminDashboardPage />, { path: '/admin/dashboard', session: SIGNED_IN });
@@ -93,7 +93,7 @@ describe('admin dashboard (spec 001 §2)', () => {
   });
 });
 
-describe('admin users (spec 001 §2, §5, §8)', () => {
+describe('admin users (docs/spec/part-2.txt sections 2, 5, 8)', () => {
   it('disables the role selector without 2FA, toggles the active flag and toasts the spec text', async () => {
     const seen = mockApi({
       'GET /admin/users': () => json(USERS),
@@ -117,7 +117,7 @@ describe('admin users (spec 001 §2, §5, §8)', () => {
   });
 });
 
-describe('admin servers list (spec 001 §2)', () => {
+describe('admin servers list (docs/spec/part-2.txt section 2)', () => {
   it('filters by tier and by name (case-insensitive), shows status and backup size', async () => {
     mockApi({ 'GET /admin/servers': () => json(SERVERS) });
     renderScreen(<AdminServersPage />, { path: '/admin/servers', session: SIGNED_IN });
@@ -139,7 +139,7 @@ describe('admin servers list (spec 001 §2)', () => {
   });
 });
 
-describe('admin server detail (spec 001 §2, §6, §8)', () => {
+describe('admin server detail (docs/spec/part-2.txt sections 2, 6, 8)', () => {
   it('a moderator sees the summary and tabs but no actions', async () => {
     serverDetailApi('moderator');
     renderScreen(<AdminServerPage />, { path: '/admin/servers/s1', route: '/admin/servers/:id', session: SIGNED_IN });
@@ -169,7 +169,7 @@ describe('admin server detail (spec 001 §2, §6, §8)', () => {
   });
 });
 
-describe('admin server tabs pager (spec 001 §2)', () => {
+describe('admin server tabs pager (docs/spec/part-2.txt section 2)', () => {
   it("the Audit Logs tab pages on the server with Prev/Next and 'Page x / y'", async () => {
     const pageOf = (page: number): AdminServerAuditPage => ({
       logs: [{ id: `e${page}`, action: 'server.renamed', created_at: '2026-03-01T00:00:00.000Z', user_id: 'u1', details: { page } }],
@@ -186,7 +186,7 @@ describe('admin server tabs pager (spec 001 §2)', () => {
   });
 });
 
-describe('admin logs (spec 001 §2)', () => {
+describe('admin logs (docs/spec/part-2.txt section 2)', () => {
   it('filters by user, server and action; options narrow to the filtered logs', async () => {
     const logs: AdminLogList = {
       logs: [

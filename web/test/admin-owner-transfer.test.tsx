@@ -35,7 +35,7 @@ function serverApi(put: () => Response) {
 
 const rowOf = (email: string): HTMLElement => screen.getAllByTestId('admin-member-row').find((r) => r.dataset.user === email)!;
 
-describe('admin server users: giving the owner role (spec 001 §2, §6, §8)', () => {
+describe('admin server users: giving the owner role (docs/spec/part-2.txt sections 2, 6, 8)', () => {
   it('sends role owner, toasts the spec text and shows the new owner first and the previous owner as admin', async () => {
     const seen = serverApi(() => json({ message: 'Succesfully changed user role' }));
     renderScreen(<AdminServerPage />, { path: '/admin/servers/s1', route: '/admin/servers/:id', session: SIGNED_IN });

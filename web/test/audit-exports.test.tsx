@@ -1,4 +1,4 @@
-// The /audit-logs and /exports screens (spec 001 §2, §7, §8, §9; issue 14): filters and paging sent to the
+// The /audit-logs and /exports screens (docs/spec/part-2.txt sections 2, 7, 8, 9): filters and paging sent to the
 // server, the table with details as JSON text, loading and empty texts; the exports' usage line, the CSV and
 // PDF downloads with their filenames, 'Exporting...' while busy, the custom selection's parameters, the
 // 'Select at least one log type!' toast, the 'Export limit reached' modal on 429 and the failure toasts.

@@ -1,4 +1,4 @@
-// The /backups screen (spec 000 §2, §4, §5, §8; issue 13): collapsible settings, the read-only-user tip,
+// The /backups screen (docs/spec/part-1.txt sections 2, 4, 5, 8): collapsible settings, the read-only-user tip,
 // create-now offered only with host, user and name, the list with KB sizes, download and delete, and every
 // toast as the spec writes it ('succesfully' included). Fake answers are typed with the backups contract.
 import type { ApiBackup, BackupSettings } from '@skald/contracts/api';

@@ -1,4 +1,4 @@
-// The /billing screen (spec 001 §2, §4, §8; issue 11): plan cards, the current plan, Upgrade and Manage
+// The /billing screen (docs/spec/part-2.txt sections 2, 4, 8): plan cards, the current plan, Upgrade and Manage
 // Subscription for the owner, the cancelling notice, the payment-return banners, the 10 s refresh and every
 // message as the spec writes it. The fake answers are typed with the billing contract.
 import type { ApiTier, CurrentTier, ServerRole, SessionUrl, TierList } from '@skald/contracts/api';
@@ -84,7 +84,7 @@ async function settled(label = 'Free') {
 const posts = (seen: Request[], path: string) => seen.filter((r) => r.method === 'POST' && r.url.endsWith(path));
 const gets = (seen: Request[], path: string) => seen.filter((r) => r.method === 'GET' && new URL(r.url).pathname.endsWith(path));
 
-describe('Subscription plans: which card offers what (spec 001 §4)', () => {
+describe('Subscription plans: which card offers what (docs/spec/part-2.txt section 4)', () => {
   it('without a selected server asks for one and calls nothing about tiers', async () => {
     const seen = billingApi();
     renderScreen(<BillingPage />, { path: '/billing', session: { ...SIGNED_IN, serverId: null, serverName: null } });
@@ -175,7 +175,7 @@ describe('Subscription plans: which card offers what (spec 001 §4)', () => {
   });
 });
 
-describe('Subscription plans: roles (spec 001 §6; checkout and portal are owner only)', () => {
+describe('Subscription plans: roles (docs/spec/part-2.txt section 6; checkout and portal are owner only)', () => {
   it.each(['admin', 'user'] as const)('a server %s sees the plans and the current one, with no Upgrade or Manage', async (role) => {
     billingApi({ role, current: { ...ACTIVE, subscriptionStatus: 'past_due' } });
     renderBilling();

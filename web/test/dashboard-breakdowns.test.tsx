@@ -16,7 +16,7 @@ const { SplitChart } = await import('../src/features/dashboard/DashboardCharts.t
 const rows = (n: number): NamedCount[] => Array.from({ length: n }, (_, i) => ({ name: `res-${i}`, text: 30 - i, photo: i === 0 ? 2 : 0 }));
 const NONE: OtherCount = { names: 0, text: 0, photo: 0 };
 
-describe('dashboard breakdowns (issue 9 item 6)', () => {
+describe('dashboard breakdowns', () => {
   it('adds one Other row for the names the server summed, and nothing when none', () => {
     const other: OtherCount = { names: 15, text: 120, photo: 3 };
     const drawnRows = breakdownRows(rows(10), other);

@@ -15,7 +15,7 @@ const { DailyChart, SplitChart } = await import('../src/features/dashboard/Dashb
 const days: DayCount[] = [{ date: '2026-01-01', text: 3, photo: 1 }];
 const rows: NamedCount[] = [{ name: 'Join', text: 3, photo: 1 }];
 
-describe('dashboard charts (issue 9 item 12)', () => {
+describe('dashboard charts', () => {
   it('draw without animation, in both themes', () => {
     drawn.length = 0;
     render(<DailyChart days={days} mode="light" />);

@@ -7,7 +7,7 @@ import { EMPTY_FILTERS } from '../src/features/logs/logFilters.ts';
 import { apiLog, LEVELS, levelColors, photoLogPage } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
-// Issue 9 item 7: Date from / Date to name the user's local days. This file runs as a user in India
+// Date from / Date to name the user's local days. This file runs as a user in India
 // (UTC+05:30, no daylight saving): the list requests must carry that zone so the server bounds the days there.
 const previousTz = process.env['TZ'];
 beforeAll(() => {
@@ -24,7 +24,7 @@ const zoneOf = (seen: Request[], path: string) => {
   return last ? new URL(last.url).searchParams : null;
 };
 
-describe('date filters in the user time zone (issue 9 item 7)', () => {
+describe('date filters in the user time zone', () => {
   it('the test really runs away from UTC', () => {
     expect(new Date(2026, 0, 2).toISOString()).toBe('2026-01-01T18:30:00.000Z');
   });

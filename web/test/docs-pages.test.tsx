@@ -21,7 +21,7 @@ function publicApi(supportEmail: string | null, tiers: () => Response = () => js
 const sectionTitles = () => screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
 const text = () => document.body.textContent ?? '';
 
-describe('Privacy Policy (spec 001 §2)', () => {
+describe('Privacy Policy (docs/spec/part-2.txt section 2)', () => {
   it('has the 11 numbered sections in order, the date, servers in Germany and the configured support address', async () => {
     publicApi('help@skald.example');
     renderScreen(<PrivacyPage />, { path: '/privacy-policy' });
@@ -54,7 +54,7 @@ describe('Privacy Policy (spec 001 §2)', () => {
   });
 });
 
-describe('Terms of Service (spec 001 §2)', () => {
+describe('Terms of Service (docs/spec/part-2.txt section 2)', () => {
   it('has the 14 sections with every point of the spec and the retention table from GET /tiers', async () => {
     const seen = publicApi('help@skald.example');
     renderScreen(<TermsPage />, { path: '/terms-of-service' });
@@ -92,7 +92,7 @@ describe('Terms of Service (spec 001 §2)', () => {
   });
 });
 
-describe('Documentation pages (spec 001 §2)', () => {
+describe('Documentation pages (docs/spec/part-2.txt section 2)', () => {
   const PAGES: [string, ComponentType, string][] = [
     ['/docs', DocsOverviewPage, 'Documentation'],
     ['/docsapi/setup', SetupDocsPage, 'Setup'],
@@ -178,7 +178,7 @@ describe('Documentation pages (spec 001 §2)', () => {
     for (const fact of ['[JOIN]', '[LEAVE]', '[DEATH]', 'warning', "exports.skald:log('error'", 'exports.skald:screenshot(playerId, message, metadata)', 'skald_log_ip', 'retryAfter']) {
       expect(text(), fact).toContain(fact);
     }
-    // Spec 001 §2: join, leave and chat at info, deaths at 'warning'; each built-in log's type and level.
+    // docs/spec/part-2.txt section 2: join, leave and chat at info, deaths at 'warning'; each built-in log's type and level.
     const builtIn = within(screen.getAllByRole('table')[1]!).getAllByRole('row').slice(1).map((row) => Array.from(row.querySelectorAll('td')).slice(1, 3).map((td) => td.textContent));
     expect(builtIn).toEqual([['Join', 'info'], ['Leave', 'info'], ['Chat', 'info'], ['Death', 'warning'], ['Death', 'warning'], ['Death', 'warning']]);
     // Every fmsdk log export is mapped.

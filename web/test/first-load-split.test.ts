@@ -1,4 +1,4 @@
-// Issue 9 item 12: what each screen downloads before it can show (docs/DECISIONS.md "First-load budgets";
+// What each screen downloads before it can show (docs/DECISIONS.md "First-load budgets";
 // the byte figures are `npm run bench -- web-first-load`). Builds the web app as the gateway serves it and
 // follows, per screen, the chunks the entry and the screen's page module import statically: what a cold
 // load needs before the screen renders. These hold the split in place: a static antd import in the
@@ -90,7 +90,7 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-describe('first load split (issue 9 item 12)', () => {
+describe('first load split', () => {
   it('the landing page loads no antd form, input, tabs or card code, no charts and no toasts', () => {
     const modules = firstLoad(PAGES.landing);
     expect(matching(modules, FORM_INPUT_TABS)).toEqual([]);

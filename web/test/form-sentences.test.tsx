@@ -1,4 +1,4 @@
-// Issue 31 item 2 in the component tree: the forms' own checks say what the server says for the same
+// In the component tree: the forms' own checks say what the server says for the same
 // rule (one formatter, @skald/contracts validation-messages.ts), the server's sentence reaches the screen,
 // and a validator's own wording never does (the screen's fallback shows instead).
 import { validationSentence } from '@skald/contracts/api';
@@ -62,7 +62,7 @@ describe("the server's sentence reaches the screen; a validator's wording never 
 
     answer = { error: 'Bad Request', message: 'username must NOT have fewer than 3 characters' };
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-    // `message` is raw: register falls back to `error` ('Bad Request' is no validator text), as spec 000 §8 orders.
+    // `message` is raw: register falls back to `error` ('Bad Request' is no validator text), as docs/spec/part-1.txt section 8 orders.
     expect(await screen.findByText('Bad Request')).toBeTruthy();
     expect(screen.queryByText(/must NOT/)).toBeNull();
 

@@ -1,5 +1,5 @@
 /**
- * The /logs screen's Live toggle (issue 17) against a scripted GET /logs/tail stream: new logs on top as
+ * The /logs screen's Live toggle against a scripted GET /logs/tail stream: new logs on top as
  * they arrive, pause and resume, the filters going with the tail, the disconnected state, and the
  * reconnection by itself with Last-Event-ID (and after a refusal, with the server's message shown).
  */

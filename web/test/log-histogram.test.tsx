@@ -1,4 +1,4 @@
-/** The histogram above /logs and /photologs (issue 17): bars from the server's answer, a bar click narrows the list. */
+/** The histogram above /logs and /photologs: bars from the server's answer, a bar click narrows the list. */
 import type { LogHistogram } from '@skald/contracts/api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';

@@ -99,7 +99,7 @@ describe('Photo logs screen', () => {
     expect(screen.getByAltText('photo 1').getAttribute('src')).toBe('/api/photologs/image/p1?t=thumb');
   });
 
-  it('counts the photos stored, not the ones the filters match (issue 9 item 5)', async () => {
+  it('counts the photos stored, not the ones the filters match', async () => {
     // One photo is stored; a level filter that matches nothing must not make the line read 0.
     const seen = mockApi({
       ...settings,

@@ -5,7 +5,7 @@ import { pickCurrentServer } from '../src/features/auth/session.ts';
 const labels = (role: string, usage = { maxWebhooks: 2, maxBackups: 1 }) =>
   sidebarGroups(role, usage).flatMap((g) => g.entries.map((e) => `${g.label}/${e.label}${e.locked ? ' (locked)' : ''}`));
 
-describe('sidebar visibility by server role (spec 000 §6)', () => {
+describe('sidebar visibility by server role (docs/spec/part-1.txt section 6)', () => {
   it('a user sees only the log screens', () => {
     expect(labels('user')).toEqual(['Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players']);
   });
@@ -27,7 +27,7 @@ describe('sidebar visibility by server role (spec 000 §6)', () => {
   });
 });
 
-describe('usage bar (spec 000 §4)', () => {
+describe('usage bar (docs/spec/part-1.txt section 4)', () => {
   it('is blue below 80, yellow from 80, red from 90 percent', () => {
     expect(usageView(79, 100).color).toBe('blue');
     expect(usageView(80, 100).color).toBe('yellow');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AA_TEXT_CONTRAST, contrastRatio, formatRatio, parseColor } from '../src/app/contrast.ts';
 import { antdThemeConfig, PALETTES, type ThemeMode } from '../src/app/palette.ts';
 
-// Issue 9 item 13: antd's default link blue (4.1:1 light, 3.3:1 dark), its description grey (3.4:1)
+// Contrast: antd's default link blue (4.1:1 light, 3.3:1 dark), its description grey (3.4:1)
 // and placeholder grey (1.8:1) failed WCAG AA. These measure every text colour of both themes on the
 // backgrounds it is painted on.
 
@@ -11,7 +11,7 @@ describe('contrast ratio (WCAG 2.1)', () => {
   it('measures the known pairs', () => {
     expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21, 5);
     expect(contrastRatio('#ffffff', '#ffffff')).toBeCloseTo(1, 5);
-    // Spec 000 §3's default warn colours: the figure the issue quotes.
+    // docs/spec/part-1.txt section 3's default warn colours: the figure the issue quotes.
     expect(formatRatio(contrastRatio('#b45309', '#fee2b3'))).toBe('4.0:1');
     expect(formatRatio(contrastRatio('#1677ff', '#ffffff'))).toBe('4.1:1');
   });
@@ -72,7 +72,7 @@ describe.each(MODES)('%s theme colours meet AA (4.5:1)', (mode) => {
     expect(token.colorBgLayout).toBe(p.page);
   });
 
-  it("our cards (Panel) and plain paragraphs take antd's card border and text colours (issue 9 item 12)", () => {
+  it("our cards (Panel) and plain paragraphs take antd's card border and text colours", () => {
     expect(parseColor(p.bodyText)).toEqual(parseColor(token.colorText));
     expect(parseColor(p.cardBorder)).toEqual(parseColor(token.colorBorderSecondary));
   });

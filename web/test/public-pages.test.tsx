@@ -6,7 +6,7 @@ import LandingPage from '../src/features/landing/LandingPage.tsx';
 import { AppFooter } from '../src/features/shell/AppFooter.tsx';
 import { renderScreen } from './helpers.tsx';
 
-describe('Landing page (spec 000 §1)', () => {
+describe('Landing page (docs/spec/part-1.txt section 1)', () => {
   it('offers every feature of the spec', () => {
     renderScreen(<LandingPage />);
     for (const title of ['Easy Setup', 'Manage Servers', 'Logs API', 'Secure API Tokens', 'Automated Database Backups', 'Photo Logs']) {
@@ -36,7 +36,7 @@ describe('Landing page (spec 000 §1)', () => {
   });
 });
 
-describe('Contact page (spec 000 §2, §5)', () => {
+describe('Contact page (docs/spec/part-1.txt sections 2, 5)', () => {
   it('requires name, email and message and sends nothing', async () => {
     const fetchSpy = vi.fn();
     vi.stubGlobal('fetch', fetchSpy);
@@ -64,7 +64,7 @@ describe('Contact page (spec 000 §2, §5)', () => {
   });
 });
 
-describe('Footer (spec 000 §2)', () => {
+describe('Footer (docs/spec/part-1.txt section 2)', () => {
   it('links to the chat community and the code-hosting page in a new tab without an opener', () => {
     render(
       <MemoryRouter>

@@ -1,6 +1,6 @@
 // Which server roles may open which screen, through the real routes (AppRoutes): one list (screens.ts
 // minRole) decides both what the sidebar shows and who the route lets in. A member below a screen's role
-// who opens it by its address lands on /dashboard (spec 000 §6 says so of Settings; the same for Webhooks,
+// who opens it by its address lands on /dashboard (docs/spec/part-1.txt section 6 says so of Settings; the same for Webhooks,
 // Alerts, Audit Logs and Export Logs for the role user, and for Users, DB Backups and Subscriptions below owner)
 // before the screen asks the server for anything, so the server's 403 never shows as an error state.
 import type { ServerRole } from '@skald/contracts/api';

@@ -132,7 +132,7 @@ describe('Dashboard', () => {
     expect(screen.getByText('-25%')).toBeTruthy();
     expect(screen.getByTestId('stat-Trend vs previous week').getAttribute('data-tone')).toBe('down');
     expect(screen.getAllByTestId('split-chart').map((c) => c.textContent)).toEqual(['Logs per type', 'Logs per level', 'Logs per resource']);
-    // Each chart gets the server's other bucket of its own breakdown (issue 9 item 6).
+    // Each chart gets the server's other bucket of its own breakdown.
     expect(screen.getAllByTestId('split-chart').map((c) => c.getAttribute('data-other'))).toEqual(['4', '0', '15']);
     expect(screen.getByText(`${'x'.repeat(50)}…`)).toBeTruthy();
     expect(await screen.findByText(/Welcome back, ann/)).toBeTruthy();

@@ -1,4 +1,4 @@
-/** Search hits marked in log messages and metadata on /logs and /photologs (issue 17). */
+/** Search hits marked in log messages and metadata on /logs and /photologs. */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { hitRanges } from '../src/features/common/Highlight.tsx';

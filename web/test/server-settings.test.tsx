@@ -22,7 +22,7 @@ async function renderSettings(handlers: Parameters<typeof mockApi>[0] = {}, serv
   return { seen, ...utils };
 }
 
-describe('Server settings: access and states (spec 000 §2, spec 001 §2)', () => {
+describe('Server settings: access and states (docs/spec/part-1.txt section 2, docs/spec/part-2.txt section 2)', () => {
   it("shows 'Loading...' first, then the page titled with the server name", async () => {
     await renderSettings();
     expect(screen.getByText('Loading...')).toBeTruthy();
@@ -43,7 +43,7 @@ describe('Server settings: access and states (spec 000 §2, spec 001 §2)', () =
   });
 });
 
-describe('Server settings: Delete Logs (spec 001 §5, §7)', () => {
+describe('Server settings: Delete Logs (docs/spec/part-2.txt sections 5, 7)', () => {
   it('accepts whole numbers 0 or more only', () => {
     expect(parseDays('0')).toBe(0);
     expect(parseDays(' 30 ')).toBe(30);
@@ -81,7 +81,7 @@ describe('Server settings: Delete Logs (spec 001 §5, §7)', () => {
   });
 });
 
-describe('Server settings: API key reset (spec 001 §4)', () => {
+describe('Server settings: API key reset (docs/spec/part-2.txt section 4)', () => {
   it('asks first, then shows the new key once, closed with "I have saved it"', async () => {
     const { seen } = await renderSettings({ 'POST /settings/api-key/reset': () => json({ apiKey: 'sk_new_key_123' } satisfies ApiKeyResetAnswer) });
     await screen.findByRole('heading', { level: 1, name: 'Server settings: Alpha' });
@@ -106,7 +106,7 @@ describe('Server settings: API key reset (spec 001 §4)', () => {
   });
 });
 
-describe('Server settings: name and colours (spec 001 §2, §7, §8)', () => {
+describe('Server settings: name and colours (docs/spec/part-2.txt sections 2, 7, 8)', () => {
   it('renames through the Change Name dialog, then refreshes the server list', async () => {
     let meCalls = 0;
     const { seen } = await renderSettings({

@@ -35,7 +35,7 @@ async function openAddForm() {
   return screen.findByRole('form', { name: 'Add user' });
 }
 
-describe('Server users: access, list and count (spec 001 §2, §4)', () => {
+describe('Server users: access, list and count (docs/spec/part-2.txt sections 2, 4)', () => {
   it("shows 'Loading users...', then the rows and 'current / limit users'; the owner's row is locked", async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((done) => (release = done));
@@ -53,7 +53,7 @@ describe('Server users: access, list and count (spec 001 §2, §4)', () => {
   });
 });
 
-describe('Server users: Add user (spec 001 §5, §8)', () => {
+describe('Server users: Add user (docs/spec/part-2.txt sections 5, 8)', () => {
   it('toggles open, requires an e-mail, sends role user by default and toasts the spec text', async () => {
     const { seen } = await renderUsers({
       'POST /manage/add-user': () => json({ message: 'User added', user: { id: 'u3', username: 'cat', email: 'c@x.io', role: 'user' } } satisfies AddServerUserAnswer, { status: 201 }),
@@ -92,7 +92,7 @@ describe('Server users: Add user (spec 001 §5, §8)', () => {
   });
 });
 
-describe('Server users: role and removal (spec 001 §8)', () => {
+describe('Server users: role and removal (docs/spec/part-2.txt section 8)', () => {
   it("changes a member's role and toasts 'User role updated succesfully'; a failure toasts 'Failed to update user role'", async () => {
     let status = 200;
     const { seen } = await renderUsers({ 'PATCH /manage/server/s1/users/u2': () => json({ message: 'ok' } satisfies MessageAnswer, { status }) });

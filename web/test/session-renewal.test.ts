@@ -8,7 +8,7 @@ import { meAnswer } from './fixtures.ts';
 import { json, mockApi } from './helpers.tsx';
 import { accessToken, bearerOf } from './tokens.ts';
 
-// Issue 9 item 2: a web session must last as long as the session is valid, not the one hour a token lives.
+// A web session must last as long as the session is valid, not the one hour a token lives.
 const START = Date.parse('2026-01-02T10:00:00.000Z');
 const MINUTE = 60_000;
 

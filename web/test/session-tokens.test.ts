@@ -9,7 +9,7 @@ import { meAnswer } from './fixtures.ts';
 import { json, mockApi } from './helpers.tsx';
 import { accessToken, bearerOf } from './tokens.ts';
 
-// Issue 9 item 1: wherever the server hands back a new token, the app stores it, so the next call
+// Wherever the server hands back a new token, the app stores it, so the next call
 // goes out with it (the old one is revoked by password and 2FA changes).
 function signedIn(token: string) {
   window.localStorage.setItem('token', token);
@@ -22,7 +22,7 @@ function signedIn(token: string) {
   return { store, lost: () => lost };
 }
 
-describe('answers that carry a new token (spec 001 §4: stored after setup, verify and disable)', () => {
+describe('answers that carry a new token (docs/spec/part-2.txt section 4: stored after setup, verify and disable)', () => {
   const rotated = accessToken({ id: 'rotated' });
   const answers: [string, string, (store: ReturnType<typeof makeStore>) => Promise<unknown>][] = [
     ['PATCH /user/password', 'password change', (s) => s.dispatch(userApi.endpoints.changePassword.initiate({ currentPassword: 'a', newPassword: 'b' })).unwrap()],

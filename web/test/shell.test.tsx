@@ -112,7 +112,7 @@ describe('shell, guards and session', () => {
     expect(aside().className).toContain('closed');
   });
 
-  it('log out revokes the token on the server, clears local storage and goes to / (spec 000 §2, issue 9 item 3)', async () => {
+  it('log out revokes the token on the server, clears local storage and goes to / (docs/spec/part-1.txt section 2)', async () => {
     setMobile(false);
     const seen = mockApi({
       'GET /auth/me': () => json(me()),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ThemeProvider } from '../src/app/theme.tsx';
 import { useToast, type Toast } from '../src/app/toast.tsx';
 
-// antd's message code loads after the first screen (issue 9 item 12): toasts asked for before it is there
+// antd's message code loads after the first screen: toasts asked for before it is there
 // wait for it and none is lost.
 describe('toasts', () => {
   it('shows toasts asked for before the toast code loaded, and later ones', async () => {

@@ -18,7 +18,7 @@ function Harness() {
 
 const boxes = () => screen.getAllByRole('textbox') as HTMLInputElement[];
 
-describe('2FA code boxes (spec 000 §5)', () => {
+describe('2FA code boxes (docs/spec/part-1.txt section 5)', () => {
   it('accepts digits only and advances to the next box', () => {
     render(<Harness />);
     fireEvent.change(boxes()[0]!, { target: { value: 'a' } });

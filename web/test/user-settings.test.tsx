@@ -20,7 +20,7 @@ async function renderSettings(handlers: Parameters<typeof mockApi>[0], twoFactor
   return { seen, ...utils };
 }
 
-describe('User settings: account forms (spec 001 §5, §7, §8)', () => {
+describe('User settings: account forms (docs/spec/part-2.txt sections 5, 7, 8)', () => {
   it('changes the username and shows the server message', async () => {
     const { seen } = await renderSettings({ 'PATCH /user/username': () => json({ message: 'Username changed.' } satisfies MessageAnswer) });
     const field = screen.getByLabelText('Username') as HTMLInputElement;
@@ -107,7 +107,7 @@ describe('User settings: enabling 2FA', () => {
     const qr = (await screen.findByAltText('2FA QR code')) as HTMLImageElement;
     expect(qr.getAttribute('src')).toBe('data:image/png;base64,AAAA');
     expect(screen.getByTestId('twofa-secret').textContent).toContain('JBSWY3DPEHPK3PXP');
-    // The answer's `token` is the session, never something to show; it is stored (spec 001 §4, issue 9 item 1).
+    // The answer's `token` is the session, never something to show; it is stored (docs/spec/part-2.txt section 4).
     expect(screen.getByTestId('twofa-secret').textContent).not.toContain('setup-token');
     expect(store.getState().session.token).toBe('setup-token');
 

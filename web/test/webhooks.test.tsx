@@ -1,4 +1,4 @@
-// The /webhooks screen (spec 000 §2, §4, §5, §8; issue 12): 'n / limit webhooks used', the add form (empty
+// The /webhooks screen (docs/spec/part-1.txt sections 2, 4, 5, 8): 'n / limit webhooks used', the add form (empty
 // filters as null, nothing sent without a URL, the telegram chat_id message as a success-style toast, the
 // add button disabled at the limit), inline edit, delete confirmation, last attempt, dead letters with
 // replay, test, every toast as written, and the redirect to /dashboard when the limit is 0.

@@ -30,7 +30,7 @@ export interface CallOptions {
   /**
    * The answer carries `token`, a new access token of this session (password change, 2FA setup, verify and
    * disable revoke the older ones): it is stored before the caller sees the answer, so every later call,
-   * the caller's refetches included, goes out with it (issue 9 item 1, spec 001 §4).
+   * the caller's refetches included, goes out with it (docs/spec/part-2.txt section 4).
    */
   readonly issuesToken?: boolean;
 }
@@ -60,7 +60,7 @@ async function tokenAfterRefusal(sentToken: string, api: BaseQueryApi): Promise<
 
 // A 401 on an authenticated call: the token was refused. If the session can go on (the token was rotated
 // meanwhile, another tab renewed it, or a renewal succeeds) the call is sent again once with the new token;
-// if the server refuses the renewal too (a revoked session), it is the spec's session loss (spec 000 §4).
+// if the server refuses the renewal too (a revoked session), it is the spec's session loss (docs/spec/part-1.txt section 4).
 const baseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError, CallOptions> = async (args, api, extraOptions) => {
   const sentToken = currentToken(api);
   const url = typeof args === 'string' ? args : args.url;

@@ -2,7 +2,7 @@ import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
 import { isRawValidatorText } from '@skald/contracts/api';
 
-// Servers answer errors as JSON { error, message }; spec 000 §8 says which field to show.
+// Servers answer errors as JSON { error, message }; docs/spec/part-1.txt section 8 says which field to show.
 export type ApiError = FetchBaseQueryError | SerializedError | undefined | unknown;
 
 function bodyOf(err: ApiError): Record<string, unknown> | null {
@@ -27,7 +27,7 @@ export function errorText(err: ApiError, fallback: string): string {
   return textField(body, 'error') ?? textField(body, 'message') ?? fallback;
 }
 
-/** Register shows the server's `message` field first (spec 000 §8). */
+/** Register shows the server's `message` field first (docs/spec/part-1.txt section 8). */
 export function messageText(err: ApiError, fallback: string): string {
   const body = bodyOf(err);
   return textField(body, 'message') ?? textField(body, 'error') ?? fallback;

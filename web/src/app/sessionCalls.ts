@@ -27,7 +27,7 @@ export async function requestRefresh(token: string): Promise<RefreshResult> {
 }
 
 /**
- * POST /auth/logout with `token` (spec 000 §2 with issue 9 item 3): the server revokes the user's tokens.
+ * POST /auth/logout with `token` (docs/spec/part-1.txt section 2): the server revokes the user's tokens.
  * Best effort: the caller has already signed out locally, so a failure changes nothing here; keepalive
  * lets the request finish even if the page goes away right after.
  */

@@ -1,5 +1,5 @@
 /**
- * Keeps a signed-in tab signed in for as long as the session is valid (issue 9 item 2): access tokens live
+ * Keeps a signed-in tab signed in for as long as the session is valid: access tokens live
  * one hour, so the token is renewed a little before it expires, and tabs follow each other through local
  * storage (the spec's "signed-in state is the stored token"): a token another tab stored (a renewal, a
  * password change) is taken over, and a sign-out in one tab signs the others out.

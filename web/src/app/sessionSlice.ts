@@ -1,12 +1,12 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { readStored, STORAGE_KEYS } from './storage.ts';
 
-// Signed-in state is decided by the presence of the stored token (spec 000 §2).
+// Signed-in state is decided by the presence of the stored token (docs/spec/part-1.txt section 2).
 export interface SessionState {
   token: string | null;
   serverId: string | null;
   serverName: string | null;
-  /** Set when the session ended without the user asking (spec 000 §4 session loss): guards send to /login. */
+  /** Set when the session ended without the user asking (docs/spec/part-1.txt section 4 session loss): guards send to /login. */
   lost?: boolean;
 }
 

@@ -1,4 +1,4 @@
-// Everything the app keeps in the browser (spec 000 §3 "Stored locally").
+// Everything the app keeps in the browser (docs/spec/part-1.txt section 3 "Stored locally").
 // Wrapped so a disabled or full localStorage never breaks rendering.
 export const STORAGE_KEYS = {
   token: 'token',
@@ -26,7 +26,7 @@ export function writeStored(key: StorageKey, value: string | null): void {
   }
 }
 
-/** Log out and session loss clear all local storage (spec 000 §2 Shell, §4). */
+/** Log out and session loss clear all local storage (docs/spec/part-1.txt sections 2 "Shell" and 4). */
 export function clearAllStored(): void {
   try {
     window.localStorage.clear();

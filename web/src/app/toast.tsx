@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 
-// Spec 000 §8: errors stay 4 s, successes 2 s.
+// docs/spec/part-1.txt section 8: errors stay 4 s, successes 2 s.
 export const TOAST_SECONDS = { error: 4, success: 2 } as const;
 
 export type ToastKind = keyof typeof TOAST_SECONDS;
@@ -32,7 +32,7 @@ function whenIdle(task: () => void): () => void {
 
 /**
  * Toasts through antd's message (themed by the ConfigProvider around it). antd's message code is no part
- * of the first load (issue 9 item 12): it is fetched when the browser is idle after the first screen, or
+ * of the first load: it is fetched when the browser is idle after the first screen, or
  * at the first toast if that comes sooner; toasts asked for meanwhile wait and show once it is there.
  * Fetching it early rather than at the first toast keeps toasts working after the connection drops.
  */

@@ -1,6 +1,6 @@
 /**
  * What the web app reads from its access token: who it is for and when it was issued and expires. The
- * signature is the server's business; the app only needs the times to renew before expiry (issue 9 item 2).
+ * signature is the server's business; the app only needs the times to renew before expiry.
  */
 export interface TokenTimes {
   readonly subject: string | null;

@@ -1,5 +1,5 @@
 /**
- * Renewing the access token (issue 9 item 2). One renewal per stale token per tab (concurrent callers share
+ * Renewing the access token. One renewal per stale token per tab (concurrent callers share
  * it), and across tabs one at a time under a Web Lock: the tab that waited finds the token the first one
  * stored and takes it instead of asking again. POST /auth/refresh does not revoke the token it renews, so
  * even without locks (older browsers) two tabs renewing at once both end up with a valid token.

@@ -8,7 +8,7 @@ export interface ChartSeries {
 }
 
 /**
- * Bars per day for one or more series merged by date (spec 001 §2: new users and new servers share a chart;
+ * Bars per day for one or more series merged by date (docs/spec/part-2.txt section 2: new users and new servers share a chart;
  * a date one series lacks counts 0). No animation, as on the server dashboard.
  */
 export function DayBars({ series, label, mode }: { series: readonly ChartSeries[]; label: string; mode: ThemeMode }) {

@@ -25,7 +25,7 @@ function TopList({ title, rows }: { title: string; rows: AdminStats['topServers'
   );
 }
 
-/** Staff dashboard (spec 001 §2 Admin Dashboard): cards, 7-day charts and the top lists; refreshed every 10 s. */
+/** Staff dashboard (docs/spec/part-2.txt section 2 Admin Dashboard): cards, 7-day charts and the top lists; refreshed every 10 s. */
 export default function AdminDashboardPage() {
   const { mode } = useThemeMode();
   const { data: stats, isLoading, isError } = useAdminStatsQuery(undefined, { pollingInterval: ADMIN_POLL_MS.stats, skipPollingIfUnfocused: true });

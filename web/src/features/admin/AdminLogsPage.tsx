@@ -17,12 +17,12 @@ export function matches(l: AdminLogEntry, f: Filters, skip?: keyof Filters): boo
   return (skip === 'user' || f.user === '' || l.admin_email === f.user) && (skip === 'server' || f.server === '' || serverOf(l) === f.server) && (skip === 'action' || f.action === '' || l.action === f.action);
 }
 
-/** A filter's options narrow to the values present in the logs the OTHER filters leave (spec 001 §2). */
+/** A filter's options narrow to the values present in the logs the OTHER filters leave (docs/spec/part-2.txt section 2). */
 export function optionsOf(logs: readonly AdminLogEntry[], f: Filters, which: keyof Filters, pick: (l: AdminLogEntry) => string): string[] {
   return [...new Set(logs.filter((l) => matches(l, f, which)).map(pick).filter((v) => v !== ''))].sort((a, b) => a.localeCompare(b));
 }
 
-/** Staff actions (spec 001 §2 Admin logs page): superadmin only; filters on the client. */
+/** Staff actions (docs/spec/part-2.txt section 2 Admin logs page): superadmin only; filters on the client. */
 export default function AdminLogsPage() {
   const { data, isLoading, isError } = useAdminLogsQuery(undefined);
   const [filters, setFilters] = useState<Filters>({ user: '', server: '', action: '' });

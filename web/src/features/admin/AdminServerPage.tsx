@@ -15,7 +15,7 @@ import { MembersTab } from './tabs/MembersTab.tsx';
 import { PhotosTab } from './tabs/PhotosTab.tsx';
 import { ServerTabs } from './tabs/ServerTabs.tsx';
 
-/** The Actions card: tier (admin, superadmin) and the suspend toggle (superadmin) (spec 001 §2, §4, §6, §8). */
+/** The Actions card: tier (admin, superadmin) and the suspend toggle (superadmin) (docs/spec/part-2.txt sections 2, 4, 6, 8). */
 function ServerActions({ id, tier, suspended }: { id: string; tier: string; suspended: boolean }) {
   const toast = useToast();
   const { data: me } = useMeQuery(undefined);
@@ -36,7 +36,7 @@ function ServerActions({ id, tier, suspended }: { id: string; tier: string; susp
       toast.error(ADMIN_TEXT.tierFailedToast);
     }
   };
-  // Sends the opposite of the current state; a failure is only logged (spec 001 §4, §8).
+  // Sends the opposite of the current state; a failure is only logged (docs/spec/part-2.txt sections 4, 8).
   const toggleSuspension = async () => {
     try {
       await setSuspended({ id, suspended: !suspended }).unwrap();
@@ -70,7 +70,7 @@ function ServerActions({ id, tier, suspended }: { id: string; tier: string; susp
   );
 }
 
-/** Staff server detail (spec 001 §2): summary, actions and the Users, Database Backups, Photo Logs, Logs and Audit Logs tabs. */
+/** Staff server detail (docs/spec/part-2.txt section 2): summary, actions and the Users, Database Backups, Photo Logs, Logs and Audit Logs tabs. */
 export default function AdminServerPage() {
   const { id = '' } = useParams();
   // Polled like the list (10 s): a tier or suspension change shows its new limits once the read model has it.

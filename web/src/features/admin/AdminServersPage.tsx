@@ -9,7 +9,7 @@ import { ADMIN_POLL_MS, ADMIN_TEXT, TIER_FILTER, formatBytes, formatDate } from 
 export interface ServerFilters {
   readonly tier: (typeof TIER_FILTER)[number];
   readonly search: string;
-  /** In the logic, with no visible input (spec 001 §2). */
+  /** In the logic, with no visible input (docs/spec/part-2.txt section 2). */
   readonly minUsers: number;
 }
 
@@ -21,7 +21,7 @@ export function filterServers(servers: readonly AdminServerSummary[], filters: S
   );
 }
 
-/** Staff servers list (spec 001 §2 Admin servers list): filters, counts, status; refreshed every 10 s. */
+/** Staff servers list (docs/spec/part-2.txt section 2 Admin servers list): filters, counts, status; refreshed every 10 s. */
 export default function AdminServersPage() {
   const { data, isLoading, isError } = useAdminServersQuery(undefined, { pollingInterval: ADMIN_POLL_MS.servers, skipPollingIfUnfocused: true });
   const [tier, setTier] = useState<ServerFilters['tier']>('All');

@@ -3,7 +3,7 @@ import { useMeQuery } from '../auth/authApi.ts';
 import { roleLabel } from '../shell/navigation.ts';
 import { adminScreensFor } from './adminNav.ts';
 
-/** The admin area's own sidebar (spec 001 §2): its screens for the current site role, and that role. */
+/** The admin area's own sidebar (docs/spec/part-2.txt section 2): its screens for the current site role, and that role. */
 export function AdminSidebar() {
   const { data: me } = useMeQuery(undefined);
   const role = me?.user.role;

@@ -7,13 +7,13 @@ import { PageTitle } from '../shell/PageTitle.tsx';
 import { useAdminUsersQuery, useSetUserActiveMutation, useSetUserRoleMutation } from './adminApi.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT, formatDateTime } from './adminText.ts';
 
-/** Staff accounts page 'All users' (spec 001 §2, §4, §5, §8): admin and superadmin; refreshed every 20 s. */
+/** Staff accounts page 'All users' (docs/spec/part-2.txt sections 2, 4, 5, 8): admin and superadmin; refreshed every 20 s. */
 export default function AdminUsersPage() {
   const toast = useToast();
   const { data, isLoading, isError } = useAdminUsersQuery(undefined, { pollingInterval: ADMIN_POLL_MS.users, skipPollingIfUnfocused: true });
   const [setRole] = useSetUserRoleMutation();
   const [setActive] = useSetUserActiveMutation();
-  // One update at a time (spec 001 §4): the row in flight is disabled and no other update starts.
+  // One update at a time (docs/spec/part-2.txt section 4): the row in flight is disabled and no other update starts.
   const [busy, setBusy] = useState<string | null>(null);
 
   const run = async (user: AdminUser, change: () => Promise<unknown>, ok: string, fallback: string, useServerText: boolean) => {

@@ -21,12 +21,12 @@ import { withMemberRole } from './memberRoles.ts';
 
 const enc = encodeURIComponent;
 
-/** Server roles the admin area offers (spec 001 §4, §5); owner hands the server over (the previous owner becomes admin). */
+/** Server roles the admin area offers (docs/spec/part-2.txt sections 4, 5); owner hands the server over (the previous owner becomes admin). */
 export const ADMIN_MEMBER_ROLES = ['user', 'admin', 'owner'] as const;
 export type AdminMemberRole = (typeof ADMIN_MEMBER_ROLES)[number];
 
 /**
- * The staff admin area's calls (spec 001 §7). Reads come from the admin service (logs and photo logs of a
+ * The staff admin area's calls (docs/spec/part-2.txt section 7). Reads come from the admin service (logs and photo logs of a
  * server from the logs service), changes from their owners (auth, billing); the gateway routes them all.
  */
 export const adminApi = apiSlice.enhanceEndpoints({ addTagTypes: ['AdminUsers', 'AdminServers', 'AdminServer', 'AdminServerUsers'] }).injectEndpoints({

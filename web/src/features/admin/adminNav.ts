@@ -1,6 +1,6 @@
 import type { SiteRole } from '@skald/contracts/api';
 
-/** Who sees each admin screen (spec 001 §2, §6): one list for the routes' guards and the admin sidebar. */
+/** Who sees each admin screen (docs/spec/part-2.txt sections 2, 6): one list for the routes' guards and the admin sidebar. */
 export const ADMIN_SCREENS = [
   { path: '/admin/dashboard', label: 'Dashboard', roles: ['moderator', 'admin', 'superadmin'] },
   { path: '/admin/users', label: 'Users', roles: ['admin', 'superadmin'] },
@@ -19,7 +19,7 @@ export function adminScreensFor(role: SiteRole | null | undefined): (typeof ADMI
   return ADMIN_SCREENS.filter((s) => role !== null && role !== undefined && (s.roles as readonly SiteRole[]).includes(role));
 }
 
-/** Tier changes and member changes: admin and superadmin; suspension: superadmin only (spec 001 §6). */
+/** Tier changes and member changes: admin and superadmin; suspension: superadmin only (docs/spec/part-2.txt section 6). */
 export function canManageServers(role: SiteRole | null | undefined): boolean {
   return role === 'admin' || role === 'superadmin';
 }

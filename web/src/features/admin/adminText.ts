@@ -1,4 +1,4 @@
-/** The admin area's texts, limits and small formatters (spec 001 §2, §5, §8, §9), as written (misspellings included). */
+/** The admin area's texts, limits and small formatters (docs/spec/part-2.txt sections 2, 5, 8, 9), as written (misspellings included). */
 
 export const ADMIN_TEXT = {
   statsLoading: 'Loading stats...',
@@ -38,15 +38,15 @@ export const ADMIN_TEXT = {
   tierUpdated: 'Tier updated succesfully',
 } as const;
 
-/** Refresh intervals (spec 001 §9). */
+/** Refresh intervals (docs/spec/part-2.txt section 9). */
 export const ADMIN_POLL_MS = { stats: 10_000, users: 20_000, servers: 10_000, serverLogs: 10_000 } as const;
 
-/** The servers list's tier filter (spec 001 §2). */
+/** The servers list's tier filter (docs/spec/part-2.txt section 2). */
 export const TIER_FILTER = ['All', 'free', 'lite', 'starter', 'explorer', 'voyager', 'pioneer', 'pro', 'legend'] as const;
 
 const UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
 
-/** Byte sizes in Bytes, KB, MB, GB, TB (base 1024, 2 decimals; spec 001 §9). */
+/** Byte sizes in Bytes, KB, MB, GB, TB (base 1024, 2 decimals; docs/spec/part-2.txt section 9). */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
   const exponent = Math.min(UNITS.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
@@ -57,7 +57,7 @@ export function formatBytes(bytes: number): string {
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
-/** A time as the tables show it; a dash when there is none (spec 001 §2 'Last login'). */
+/** A time as the tables show it; a dash when there is none (docs/spec/part-2.txt section 2 'Last login'). */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '-';
   const ms = Date.parse(iso);
@@ -70,7 +70,7 @@ export function formatDate(iso: string | null | undefined): string {
   return Number.isFinite(ms) ? DATE.format(ms) : '-';
 }
 
-/** Details as text: text as is, an object as JSON (spec 001 §3). */
+/** Details as text: text as is, an object as JSON (docs/spec/part-2.txt section 3). */
 export function detailsText(details: string | Record<string, unknown>): string {
   return typeof details === 'string' ? details : JSON.stringify(details);
 }

@@ -7,7 +7,7 @@ import { Pager } from '../common/Pager.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { detailsText, useAuditLogsQuery } from './auditApi.ts';
 
-// Spec 001 §2, §8, as written.
+// docs/spec/part-2.txt sections 2, 8, as written.
 export const AUDIT_TEXT = {
   loading: 'Loading audit logs...',
   empty: 'No logs found',

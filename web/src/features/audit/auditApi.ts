@@ -12,7 +12,7 @@ export interface AuditLogsArgs {
   readonly pageSize: number;
 }
 
-/** A server's audit trail: filters and paging run on the server (issue 14). */
+/** A server's audit trail: filters and paging run on the server. */
 export const auditApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     auditLogs: build.query<AuditLogPage, AuditLogsArgs>({
@@ -28,7 +28,7 @@ export const auditApi = apiSlice.injectEndpoints({
 
 export const { useAuditLogsQuery } = auditApi;
 
-/** An entry's details as the table shows them: text as is, an object as JSON text (spec 001 §3). */
+/** An entry's details as the table shows them: text as is, an object as JSON text (docs/spec/part-2.txt section 3). */
 export function detailsText(details: AuditLogPage['logs'][number]['details']): string {
   return typeof details === 'string' ? details : JSON.stringify(details);
 }

@@ -24,7 +24,7 @@ export default function LoginPage() {
   const [code, setCode] = useState<string[]>(emptyCode);
   const [error, setError] = useState<string | null>(null);
 
-  // A stored token means the user is already signed in (spec 000 §2).
+  // A stored token means the user is already signed in (docs/spec/part-1.txt section 2).
   if (token && !loginState.isLoading && !verifyState.isLoading) return <Navigate to="/dashboard" replace />;
 
   const submitCredentials = async (values: Credentials) => {
@@ -58,7 +58,7 @@ export default function LoginPage() {
     }
   };
 
-  // 'Back to login' clears the pre-token, the code and the error (spec 000 §4).
+  // 'Back to login' clears the pre-token, the code and the error (docs/spec/part-1.txt section 4).
   const backToLogin = () => {
     setPreToken(null);
     setCode(emptyCode());

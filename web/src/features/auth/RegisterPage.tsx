@@ -34,7 +34,7 @@ export default function RegisterPage() {
 
   return (
     <AuthCard title="Register">
-      {/* noValidate: the e-mail field keeps its type (spec 000 §5) but the sentences shown are Skald's, not the browser's. */}
+      {/* noValidate: the e-mail field keeps its type (docs/spec/part-1.txt section 5) but the sentences shown are Skald's, not the browser's. */}
       <Form<RegisterForm> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} noValidate>
         <Form.Item label="Email" name="email" rules={[requiredRule('email')]}>
           <Input type="email" autoComplete="email" autoFocus />

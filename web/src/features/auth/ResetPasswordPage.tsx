@@ -15,7 +15,7 @@ export default function ResetPasswordPage() {
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
 
-  // After a successful reset the user goes to /login after 3 seconds (spec 000 §2, §9).
+  // After a successful reset the user goes to /login after 3 seconds (docs/spec/part-1.txt sections 2, 9).
   useEffect(() => {
     if (!done) return undefined;
     const timer = window.setTimeout(() => navigate('/login'), RESET_REDIRECT_MS);

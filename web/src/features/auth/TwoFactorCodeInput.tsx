@@ -1,7 +1,7 @@
 import { Input, type InputRef } from 'antd';
 import { useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
 
-// Six single-digit boxes (spec 000 §2/§5): digits only, auto-advance, backspace and
+// Six single-digit boxes (docs/spec/part-1.txt sections 2 and 5): digits only, auto-advance, backspace and
 // arrow-key navigation, paste of up to 6 digits (non-digits stripped, cut to 6).
 export const CODE_LENGTH = 6;
 

@@ -11,7 +11,7 @@ import { clearAllStored, readStored, STORAGE_KEYS } from '../../app/storage.ts';
 import { currentToken } from '../../app/tokenRenewal.ts';
 
 /**
- * Current server rule (spec 000 §4): the stored serverId if it is still in the user's
+ * Current server rule (docs/spec/part-1.txt section 4): the stored serverId if it is still in the user's
  * list, else the first server; null when the user has none.
  */
 export function pickCurrentServer<S extends Pick<ServerListItem, 'id'>>(servers: readonly S[], storedId: string | null): S | null {
@@ -38,8 +38,8 @@ export function endSession(dispatch: AppDispatch, lost = false): void {
 }
 
 /**
- * Log out clears all local storage and goes to / (spec 000 §2), and revokes the token on the server
- * (issue 9 item 3), so a copy of it stops working at once rather than at its expiry. This tab signs out
+ * Log out clears all local storage and goes to / (docs/spec/part-1.txt section 2), and revokes the token
+ * on the server, so a copy of it stops working at once rather than at its expiry. This tab signs out
  * first and does not wait: a server that is down or slow never keeps anyone signed in.
  */
 export function useLogout(): () => void {

@@ -17,7 +17,7 @@ function when(iso: string): string {
   return new Date(iso).toLocaleString();
 }
 
-// The backup list with download and delete per row (spec 000 §2); sizes in KB with 2 decimals.
+// The backup list with download and delete per row (docs/spec/part-1.txt section 2); sizes in KB with 2 decimals.
 export function BackupList({ backups, busyId, onDownload, onDelete }: Props) {
   if (backups.length === 0) return <Empty description={BACKUP_TEXT.empty} />;
   return (

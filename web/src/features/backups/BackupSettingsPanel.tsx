@@ -14,7 +14,7 @@ interface Props {
 
 const INTERVAL_TOO_SHORT = validationSentence({ field: 'interval_hours', rule: 'minimum', limit: BACKUP_MIN_INTERVAL_HOURS });
 
-// Collapsible Backup Settings (spec 000 §2, §4, §5): interval at least 1 (default 24), port default 3306, an
+// Collapsible Backup Settings (docs/spec/part-1.txt sections 2, 4, 5): interval at least 1 (default 24), port default 3306, an
 // empty password keeps the stored one. Saving is disabled while busy. noValidate: the number fields keep
 // their type, but what a refused value shows is Skald's sentence, not the browser's.
 export function BackupSettingsPanel({ settings, saving, onSave, error = null }: Props) {

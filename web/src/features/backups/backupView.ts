@@ -1,6 +1,6 @@
 import type { BackupSettings } from '@skald/contracts/api';
 
-// Spec 000 §2, §8, as written ('succesfully' included).
+// docs/spec/part-1.txt sections 2, 8, as written ('succesfully' included).
 export const BACKUP_TEXT = {
   loading: 'Loading backups...',
   loadFailed: 'Failed to load backups',
@@ -19,12 +19,12 @@ export const BACKUP_TEXT = {
   noServer: 'Select a server to manage its backups.',
 } as const;
 
-/** Spec 000 §2: sizes in KB with 2 decimals. */
+/** docs/spec/part-1.txt section 2: sizes in KB with 2 decimals. */
 export function sizeKb(bytes: number): string {
   return `${(bytes / 1024).toFixed(2)} KB`;
 }
 
-/** Spec 000 §5: create-backup is offered only when host, user and database name are filled in. */
+/** docs/spec/part-1.txt section 5: create-backup is offered only when host, user and database name are filled in. */
 export function canCreate(settings: Pick<BackupSettings, 'db_host' | 'db_user' | 'db_name'> | undefined): boolean {
   return !!settings && settings.db_host.trim() !== '' && settings.db_user.trim() !== '' && settings.db_name.trim() !== '';
 }

@@ -21,7 +21,7 @@ import {
   useTiersQuery,
 } from './billingApi.ts';
 
-// Spec 001 §8, as written.
+// docs/spec/part-2.txt section 8, as written.
 export const BILLING_TEXT = {
   noServer: 'Please select a server to view subscription details.',
   plansFailed: 'Failed to load subscription plans.',
@@ -46,7 +46,7 @@ function isWebUrl(url: string): boolean {
 
 type ReturnBanner = 'success' | 'canceled' | null;
 
-/** The payment provider sends the user back with ?success=true or ?canceled=true (spec 001 §2). */
+/** The payment provider sends the user back with ?success=true or ?canceled=true (docs/spec/part-2.txt section 2). */
 function bannerFrom(params: URLSearchParams): ReturnBanner {
   if (params.get('success') === 'true') return 'success';
   if (params.get('canceled') === 'true') return 'canceled';
@@ -126,7 +126,7 @@ export default function BillingPage() {
   const dispatch = useAppDispatch();
   const toast = useToast();
   const [searchParams, setSearchParams] = useSearchParams();
-  // Read once on arrival; the address loses the parameters right after (spec 001 §2).
+  // Read once on arrival; the address loses the parameters right after (docs/spec/part-2.txt section 2).
   const [banner, setBanner] = useState<ReturnBanner>(() => bannerFrom(searchParams));
   const [paymentsOff, setPaymentsOff] = useState(false);
   const [pendingTier, setPendingTier] = useState<string | null>(null);

@@ -1,10 +1,10 @@
 import type { CreateCheckoutSessionBody, CreatePortalSessionBody, CurrentTier, SessionUrl, TierList } from '@skald/contracts/api';
 import { apiSlice } from '../../app/api.ts';
 
-/** The current tier refreshes on mount and every 10 seconds (spec 001 §4, §9). */
+/** The current tier refreshes on mount and every 10 seconds (docs/spec/part-2.txt sections 4, 9). */
 export const CURRENT_TIER_POLL_MS = 10_000;
 
-/** The 503 text of checkout and portal on an installation without Stripe (issue 11). */
+/** The 503 text of checkout and portal on an installation without Stripe. */
 export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this installation.';
 
 export const billingApi = apiSlice.enhanceEndpoints({ addTagTypes: ['Tiers', 'CurrentTier'] }).injectEndpoints({
@@ -30,7 +30,7 @@ export const billingApi = apiSlice.enhanceEndpoints({ addTagTypes: ['Tiers', 'Cu
 export const { useTiersQuery, useCurrentTierQuery, useCreateCheckoutSessionMutation, useCreatePortalSessionMutation } = billingApi;
 
 /**
- * Spec 001 §4: a subscription is active when it has an id and its status is active or trialing. (The
+ * docs/spec/part-2.txt section 4: a subscription is active when it has an id and its status is active or trialing. (The
  * contract's isSubscriptionActive says the same; the web takes only types from the contracts.)
  */
 export function isSubscriptionActive(current: Pick<CurrentTier, 'stripeSubscriptionId' | 'subscriptionStatus'>): boolean {
@@ -40,7 +40,7 @@ export function isSubscriptionActive(current: Pick<CurrentTier, 'stripeSubscript
 export type PlanAction = 'current' | 'upgrade' | 'none';
 
 /**
- * What a plan card offers (spec 001 §4): the current tier says 'Current Plan'; without an active
+ * What a plan card offers (docs/spec/part-2.txt section 4): the current tier says 'Current Plan'; without an active
  * subscription only higher tiers offer Upgrade; with one, plan changes go through the portal, so no
  * card offers Upgrade; lower tiers offer nothing. Tiers come lowest first, so order is list position.
  * Before the current tier is known every card offers nothing.

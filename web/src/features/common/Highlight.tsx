@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /**
- * Marks where a search term occurs in a text (issue 17: search hits on /logs and /photologs), case-
+ * Marks where a search term occurs in a text (search hits on /logs and /photologs), case-
  * insensitively like the server's search. The marks keep the card's own colours (bold and underlined,
  * no background of their own), so the level colours' contrast is the same with or without a hit.
  */

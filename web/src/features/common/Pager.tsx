@@ -7,8 +7,8 @@ interface Props {
   more?: boolean;
   /**
    * The spec words its pagers differently per screen: 'Previous' / 'Page n of m' on the server screens
-   * (spec 000 §2), 'Prev' with 'Page x of y' (admin Logs tab) or 'Page x / y' (admin Photo Logs and
-   * Audit Logs tabs, spec 001 §2).
+   * (docs/spec/part-1.txt section 2), 'Prev' with 'Page x of y' (admin Logs tab) or 'Page x / y' (admin Photo Logs and
+   * Audit Logs tabs, docs/spec/part-2.txt section 2).
    */
   previousLabel?: 'Previous' | 'Prev';
   separator?: 'of' | '/';

@@ -10,7 +10,7 @@ interface PanelProps extends Omit<HTMLAttributes<HTMLDivElement>, 'title'> {
 /**
  * A bordered card drawn by styles.css (.panel) to look like antd's Card, without its code: antd's Card
  * imports Tabs, and Tabs brings Menu, Dropdown and their popups (about 20 KiB brotli) into every screen
- * that shows a card, the landing page first (issue 9 item 12, docs/DECISIONS.md "First-load budgets").
+ * that shows a card, the landing page first (docs/DECISIONS.md "First-load budgets").
  */
 export function Panel({ title, size = 'default', className, children, ...rest }: PanelProps) {
   const classes = ['panel', size === 'small' && 'panel-small', className].filter(Boolean).join(' ');

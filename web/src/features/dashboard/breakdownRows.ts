@@ -1,7 +1,7 @@
 import type { NamedCount, OtherCount } from '@skald/contracts/api';
 
 /**
- * A breakdown chart's rows (issue 9 item 6): the server answers its top rows and sums the other names in
+ * A breakdown chart's rows: the server answers its top rows and sums the other names in
  * an other bucket, so the chart draws them as one 'Other (n)' bar and the bars still add up to the total.
  */
 export function breakdownRows(rows: readonly NamedCount[], other: OtherCount): NamedCount[] {

@@ -25,7 +25,7 @@ export const dashboardApi = apiSlice.injectEndpoints({
 
 export const { useDashboardStatsQuery } = dashboardApi;
 
-/** The dashboard refreshes on its own, at the combined-logs interval of 10 s (spec 000 §9). */
+/** The dashboard refreshes on its own, at the combined-logs interval of 10 s (docs/spec/part-1.txt section 9). */
 export const DASHBOARD_POLL_MS = 10_000;
 
 export type TrendTone = 'up' | 'down' | 'flat';

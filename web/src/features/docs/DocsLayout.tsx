@@ -3,7 +3,7 @@ import { NavLink } from 'react-router';
 import { Panel } from '../common/Panel.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 
-/** Every documentation page, in reading order (spec 001 §2). */
+/** Every documentation page, in reading order (docs/spec/part-2.txt section 2). */
 export const DOCS_PAGES = [
   { path: '/docs', label: 'Overview' },
   { path: '/docsapi/setup', label: 'Setup' },

@@ -21,7 +21,7 @@ export const TIER_COLUMNS = {
 
 /**
  * A table of the tiers (label first) loaded from GET /tiers (public). A failed load is only logged and
- * the table left out (spec 001 §8: the terms page's tiers failure is only logged).
+ * the table left out (docs/spec/part-2.txt section 8: the terms page's tiers failure is only logged).
  */
 export function TierTable({ caption, columns }: { caption: string; columns: readonly Column[] }) {
   const { data, error } = useTiersQuery(undefined);

@@ -9,7 +9,7 @@ import { userTimeZone } from '../logs/userTimeZone.ts';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { exportFilename, localDay, useDownloadExportMutation, useExportStatusQuery } from './exportsApi.ts';
 
-// Spec 001 §2, §8, as written.
+// docs/spec/part-2.txt sections 2, 8, as written.
 export const EXPORT_TEXT = {
   limitTitle: 'Export limit reached',
   limitBody: "You've reached your export limit for this month. Please try again later.",
@@ -77,7 +77,7 @@ export default function ExportsPage() {
       toast.error(EXPORT_TEXT.noTypes);
       return;
     }
-    // Filters go only when filled (spec 001 §7); the days are the user's own (timeZone).
+    // Filters go only when filled (docs/spec/part-2.txt section 7); the days are the user's own (timeZone).
     const params = new URLSearchParams({ serverId, types: form.types.join(',') });
     for (const key of ['level', 'type', 'resource', 'from', 'to'] as const) if (form[key].trim() !== '') params.set(key, form[key].trim());
     const zone = userTimeZone();

@@ -17,13 +17,13 @@ export const fileSaver = {
   },
 };
 
-/** Today in the browser's own calendar, yyyy-MM-dd (the date pickers' default, spec 001 §2). */
+/** Today in the browser's own calendar, yyyy-MM-dd (the date pickers' default, docs/spec/part-2.txt section 2). */
 export function localDay(now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-/** `{type}-{date}.csv` / `.pdf` (spec 001 §7). */
+/** `{type}-{date}.csv` / `.pdf` (docs/spec/part-2.txt section 7). */
 export function exportFilename(type: ExportType | 'custom', format: 'csv' | 'pdf', now = new Date()): string {
   return `${type}-${localDay(now)}.${format}`;
 }

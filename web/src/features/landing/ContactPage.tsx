@@ -10,7 +10,7 @@ interface ContactForm {
   message: string;
 }
 
-// Submitting only shows the toast; no call to the server is made (spec 000 §2).
+// Submitting only shows the toast; no call to the server is made (docs/spec/part-1.txt section 2).
 export default function ContactPage() {
   const [form] = Form.useForm<ContactForm>();
   const toast = useToast();

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Panel } from '../common/Panel.tsx';
 
-// Landing page offers (spec 000 §1); every Get Started goes to /register. Plain markup styled like antd's
+// Landing page offers (docs/spec/part-1.txt section 1); every Get Started goes to /register. Plain markup styled like antd's
 // Typography, Card and grid (styles.css): the first page a visitor opens loads no antd component code.
 const FEATURES = [
   { title: 'Easy Setup', text: 'Create a server, copy its API key and send your first log in minutes.' },

@@ -18,7 +18,7 @@ function Section({ n, title, children }: { n: number; title: string; children: R
   );
 }
 
-/** Privacy Policy (spec 001 §2): 11 numbered sections, servers in Germany, the support address. */
+/** Privacy Policy (docs/spec/part-2.txt section 2): 11 numbered sections, servers in Germany, the support address. */
 export function PrivacyPage() {
   return (
     <InfoPage title="Privacy Policy" wide>
@@ -93,7 +93,7 @@ export function PrivacyPage() {
   );
 }
 
-/** Terms of Service (spec 001 §2): 14 sections and the tier / retention table loaded from GET /tiers. */
+/** Terms of Service (docs/spec/part-2.txt section 2): 14 sections and the tier / retention table loaded from GET /tiers. */
 export function TermsPage() {
   return (
     <InfoPage title="Terms of Service" wide>

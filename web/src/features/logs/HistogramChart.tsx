@@ -1,5 +1,5 @@
 /**
- * The stacked bars of the log histogram (issue 17), loaded on its own after the list (echarts is not on the
+ * The stacked bars of the log histogram, loaded on its own after the list (echarts is not on the
  * log screens' first load). A click anywhere in a bar's column picks the bar, not only on the bar itself,
  * so short bars are as easy to hit as tall ones.
  */

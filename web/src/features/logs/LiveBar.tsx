@@ -18,7 +18,7 @@ export function liveStatusText(tail: LiveTailState, paused: boolean): string {
   return 'Live: new logs appear at the top as they arrive.';
 }
 
-/** The /logs screen's Live toggle (issue 17): on, the list follows the live tail; pause holds new logs back. */
+/** The /logs screen's Live toggle: on, the list follows the live tail; pause holds new logs back. */
 export function LiveBar({ live, onLive, paused, onPaused, tail }: Props) {
   return (
     <div className="live-bar">

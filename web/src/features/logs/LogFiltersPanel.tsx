@@ -11,7 +11,7 @@ interface Props {
   levels?: readonly ColorLevel[];
 }
 
-// Collapsible filters: Search, Type, Level, Resource, Date from, Date to (spec 000 §2).
+// Collapsible filters: Search, Type, Level, Resource, Date from, Date to (docs/spec/part-1.txt section 2).
 export function LogFiltersPanel({ value, onChange, levels = [] }: Props) {
   const [open, setOpen] = useState(false);
   const set = (key: keyof LogFilters, next: string) => onChange({ ...value, [key]: next });

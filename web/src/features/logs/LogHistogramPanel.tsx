@@ -1,5 +1,5 @@
 /**
- * Above the log and photo-log lists (issue 17): how the matching logs spread over time, by level, as log
+ * Above the log and photo-log lists: how the matching logs spread over time, by level, as log
  * tools show it (Grafana Explore, Kibana). A bar click narrows the list to the bar's time range; the range
  * shows as a tag that clears it. Nothing is drawn while it loads or when nothing matches.
  */

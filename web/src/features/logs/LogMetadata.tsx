@@ -5,7 +5,7 @@ import { hitRanges } from '../common/Highlight.tsx';
 import { identifierHref } from '../players/playersApi.ts';
 import { metadataPieces } from './metadataText.ts';
 
-// Collapsible 'View metadata' with formatted JSON, only when metadata is not empty (spec 000 §2).
+// Collapsible 'View metadata' with formatted JSON, only when metadata is not empty (docs/spec/part-1.txt section 2).
 // A search hit inside it opens it, marked. Identifiers and player names in it link to their player.
 export function hasMetadata(metadata: unknown): metadata is Record<string, unknown> {
   return typeof metadata === 'object' && metadata !== null && Object.keys(metadata).length > 0;

@@ -1,4 +1,4 @@
-/** View logic of the log histogram (issue 17), kept out of the chart so it is tested on its own. */
+/** View logic of the log histogram, kept out of the chart so it is tested on its own. */
 import { COLOR_LEVELS, type LevelColor, type LevelColors, type LogHistogram, type LogHistogramBucket } from '@skald/contracts/api';
 import { colorForLevel } from './logsApi.ts';
 

@@ -3,7 +3,7 @@ import { AA_TEXT_CONTRAST, contrastRatio, formatRatio } from '../../app/contrast
 import { colorForLevel } from './logsApi.ts';
 
 /**
- * Level colours the product specification fixes as defaults (spec 000 §3) although they read below
+ * Level colours the product specification fixes as defaults (docs/spec/part-1.txt section 3) although they read below
  * WCAG AA: warn is #b45309 text on #fee2b3, 4.0:1. They stay the defaults; the screens that show
  * level colours say so instead (LevelContrastNote), and so would the colour settings screen.
  */

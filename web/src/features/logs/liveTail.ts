@@ -1,5 +1,5 @@
 /**
- * The live tail's connection (GET /logs/tail, issue 17), without React: fetch with the bearer token and
+ * The live tail's connection (GET /logs/tail), without React: fetch with the bearer token and
  * the filters, frames parsed as they arrive, and reconnection by itself with Last-Event-ID (the last log
  * id received) after any drop, refusal or `end` event, waiting longer after each failure (1 s doubling
  * to 30 s, or the server's Retry-After) and starting over once the stream is live again.

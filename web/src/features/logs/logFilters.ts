@@ -1,4 +1,4 @@
-/** The log screens' filter form (spec 000 §2); each filled field goes on the list query string as it is named. */
+/** The log screens' filter form (docs/spec/part-1.txt section 2); each filled field goes on the list query string as it is named. */
 export interface LogFilters {
   search: string;
   type: string;
@@ -7,7 +7,7 @@ export interface LogFilters {
   dateFrom: string;
   dateTo: string;
   /**
-   * A narrower range than whole days, set by a click on a histogram bar (issue 17): ISO instants, timeFrom
+   * A narrower range than whole days, set by a click on a histogram bar: ISO instants, timeFrom
    * inclusive, timeTo exclusive (the bar's own from and to).
    */
   timeFrom: string;

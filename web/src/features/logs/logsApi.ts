@@ -82,7 +82,7 @@ export const logsApi = apiSlice.injectEndpoints({
 
 export const { useLogsPageQuery, usePhotoLogsPageQuery, useLogHistogramQuery, useLevelColorsQuery, useLevelTypesQuery } = logsApi;
 
-/** Logs and photo logs poll every 5 s (spec 000 §7, §9). */
+/** Logs and photo logs poll every 5 s (docs/spec/part-1.txt sections 7, 9). */
 export const LOGS_POLL_MS = 5_000;
 
 /**
@@ -92,7 +92,7 @@ export const LOGS_POLL_MS = 5_000;
 export const HISTOGRAM_POLL_MS = 15_000;
 
 /**
- * Spec 000 §3's colours for a level the server has no colour for. The server answers every level's
+ * docs/spec/part-1.txt section 3's colours for a level the server has no colour for. The server answers every level's
  * colours (its defaults included), so this applies only to a level outside the five.
  */
 const UNKNOWN_LEVEL_COLOR: LevelColor = { bg_color: '#374151', text_color: '#d1d5db' };

@@ -57,7 +57,7 @@ export default function PhotoLogsPage() {
   const { filters, setFilters } = paging;
   const onTimeRange = useCallback((timeFrom: string, timeTo: string) => setFilters({ ...filters, timeFrom, timeTo }), [filters, setFilters]);
 
-  // The page returns to 1 when the stored set changes (spec 000 §2), not on every identical poll.
+  // The page returns to 1 when the stored set changes (docs/spec/part-1.txt section 2), not on every identical poll.
   const total = data?.total;
   useEffect(() => {
     if (total !== undefined) setPage(1);

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { resolveApiUrl } from '../../app/api.ts';
 
-/** Wrap-around step through the photos on screen (spec 000 §4 "Photo viewer"). */
+/** Wrap-around step through the photos on screen (docs/spec/part-1.txt section 4 "Photo viewer"). */
 export function wrapIndex(index: number, count: number, delta: number): number {
   if (count <= 0) return 0;
   return (((index + delta) % count) + count) % count;

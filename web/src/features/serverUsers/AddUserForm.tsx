@@ -11,7 +11,7 @@ interface AddUserValues {
 }
 
 /**
- * The Add user form (spec 001 §2, §5): e-mail of an existing account and the role admin or user (default
+ * The Add user form (docs/spec/part-2.txt sections 2, 5): e-mail of an existing account and the role admin or user (default
  * user); its button is disabled at the tier's user limit. The server's `error` shows under the form.
  */
 export function AddUserForm({ serverId, atLimit }: { serverId: string; atLimit: boolean }) {

@@ -4,7 +4,7 @@ import { errorText } from '../../app/errors.ts';
 import { useToast } from '../../app/toast.tsx';
 import { ASSIGNABLE_ROLES, type AssignableRole, SERVER_USERS_TEXT, useChangeServerUserRoleMutation, useRemoveServerUserMutation } from './serverUsersApi.ts';
 
-/** One member: a role select and Delete; the owner's row is locked (spec 001 §4). */
+/** One member: a role select and Delete; the owner's row is locked (docs/spec/part-2.txt section 4). */
 export function ServerUserRow({ serverId, user }: { serverId: string; user: ServerUser }) {
   const toast = useToast();
   const [changeRole, changing] = useChangeServerUserRoleMutation();

@@ -10,7 +10,7 @@ import { ServerUserRow } from './ServerUserRow.tsx';
 import { atUserLimit, SERVER_USERS_TEXT, userCountText, useServerUserCountQuery, useServerUsersQuery } from './serverUsersApi.ts';
 
 /**
- * Manage Server Users (spec 001 §2): the members of the current server with 'current / limit users', an
+ * Manage Server Users (docs/spec/part-2.txt section 2): the members of the current server with 'current / limit users', an
  * Add user form that toggles open, and per row a role select and Delete. The owner's business only
  * (docs/DECISIONS.md, server roles): the route guard sends other roles to /dashboard (screens.ts minRole),
  * and the server answers them 403.

@@ -1,7 +1,7 @@
 import type { AddServerUserAnswer, MessageAnswer, ServerUserCount, ServerUsers } from '@skald/contracts/api';
 import { apiSlice } from '../../app/api.ts';
 
-/** Roles the server users screen can give (spec 001 §5): the owner is never made here. */
+/** Roles the server users screen can give (docs/spec/part-2.txt section 5): the owner is never made here. */
 export const ASSIGNABLE_ROLES = ['user', 'admin'] as const;
 export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 
@@ -32,7 +32,7 @@ export const serverUsersApi = apiSlice.enhanceEndpoints({ addTagTypes: ['ServerU
 
 export const { useServerUsersQuery, useServerUserCountQuery, useAddServerUserMutation, useChangeServerUserRoleMutation, useRemoveServerUserMutation } = serverUsersApi;
 
-// Spec 001 §8, as written (misspellings included).
+// docs/spec/part-2.txt section 8, as written (misspellings included).
 export const SERVER_USERS_TEXT = {
   loading: 'Loading users...',
   loadFailed: 'Failed to gather information.',
@@ -45,12 +45,12 @@ export const SERVER_USERS_TEXT = {
   removed: 'Succesfully removed user from the dashboard',
 } as const;
 
-/** 'current / limit users' (spec 001 §2). */
+/** 'current / limit users' (docs/spec/part-2.txt section 2). */
 export function userCountText(count: ServerUserCount): string {
   return `${count.current} / ${count.limit} users`;
 }
 
-/** Add user is disabled once the tier's limit is reached (spec 001 §4). */
+/** Add user is disabled once the tier's limit is reached (docs/spec/part-2.txt section 4). */
 export function atUserLimit(count: ServerUserCount | undefined): boolean {
   return count !== undefined && count.current >= count.limit;
 }

@@ -16,5 +16,5 @@ export const serversApi = apiSlice.injectEndpoints({
 
 export const { useServerUsageQuery, useCreateServerMutation } = serversApi;
 
-/** Usage refreshes on mount and every 10 seconds (spec 000 §7). */
+/** Usage refreshes on mount and every 10 seconds (docs/spec/part-1.txt section 7). */
 export const USAGE_POLL_MS = 10_000;

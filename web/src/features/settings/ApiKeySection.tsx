@@ -6,7 +6,7 @@ import { SETTINGS_TEXT, useResetApiKeyMutation } from './settingsApi.ts';
 type Step = { kind: 'idle' } | { kind: 'confirm' } | { kind: 'show'; apiKey: string };
 
 /**
- * API key Reset (spec 001 §4): a confirm step, then the new key shown once and closed only with 'I have
+ * API key Reset (docs/spec/part-2.txt section 4): a confirm step, then the new key shown once and closed only with 'I have
  * saved it'. The old key stops working at once. Only the owner may reset it (the server enforces it too).
  */
 export function ApiKeySection({ serverId, isOwner }: { serverId: string; isOwner: boolean }) {

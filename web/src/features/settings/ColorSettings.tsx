@@ -8,7 +8,7 @@ import { changedColors, pickerValue, SETTINGS_TEXT, useSaveColorsMutation } from
 type ColorField = 'bg_color' | 'text_color';
 
 /**
- * Per level a background and a text colour picker (spec 001 §2); Save asks for confirmation in a dialog and
+ * Per level a background and a text colour picker (docs/spec/part-2.txt section 2); Save asks for confirmation in a dialog and
  * sends only the levels that changed. The contrast note beside the pickers names pairs below WCAG AA
  * (docs/DECISIONS.md, Web app).
  */

@@ -4,7 +4,7 @@ import { useToast } from '../../app/toast.tsx';
 import { logsDeletedText, parseDays, SETTINGS_TEXT, useCleanupLogsMutation } from './settingsApi.ts';
 
 /**
- * Delete Logs (spec 001 §2, §5, §7): logs older than the given days go (0 deletes every log), after a
+ * Delete Logs (docs/spec/part-2.txt sections 2, 5, 7): logs older than the given days go (0 deletes every log), after a
  * confirmation dialog; the answer's count shows as 'Logs deleted: N'.
  */
 export function DeleteLogsSection({ serverId }: { serverId: string }) {

@@ -4,7 +4,7 @@ import { errorText } from '../../app/errors.ts';
 import { useToast } from '../../app/toast.tsx';
 import { SETTINGS_TEXT, useRenameServerMutation } from './settingsApi.ts';
 
-/** Server Name: a Change Name dialog (spec 001 §2); the server list refreshes after (settingsApi invalidates Me). */
+/** Server Name: a Change Name dialog (docs/spec/part-2.txt section 2); the server list refreshes after (settingsApi invalidates Me). */
 export function ServerNameSection({ serverId, name }: { serverId: string; name: string }) {
   const toast = useToast();
   const [open, setOpen] = useState(false);

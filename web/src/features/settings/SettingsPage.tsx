@@ -12,9 +12,9 @@ import { ServerNameSection } from './ServerNameSection.tsx';
 import { SETTINGS_TEXT } from './settingsApi.ts';
 
 /**
- * Server settings (spec 001 §2): colours, API key, name and log cleanup of the current server, titled with
+ * Server settings (docs/spec/part-2.txt section 2): colours, API key, name and log cleanup of the current server, titled with
  * its name. Members with the role user never reach it: the route guard sends them to /dashboard
- * (screens.ts minRole, spec 000 §6).
+ * (screens.ts minRole, docs/spec/part-1.txt section 6).
  */
 export default function SettingsPage() {
   const serverId = useAppSelector((s) => s.session.serverId);

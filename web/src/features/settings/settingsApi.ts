@@ -1,7 +1,7 @@
 import type { ApiKeyResetAnswer, CleanupAnswer, LevelColors, LevelColorsUpdate, RenameServerAnswer } from '@skald/contracts/api';
 import { apiSlice } from '../../app/api.ts';
 
-/** The server settings screen's changes (spec 001 §7); the colours and levels it reads come from logsApi. */
+/** The server settings screen's changes (docs/spec/part-2.txt section 7); the colours and levels it reads come from logsApi. */
 export const settingsApi = apiSlice.injectEndpoints({
   endpoints: (build) => ({
     saveColors: build.mutation<LevelColors, { serverId: string; colors: LevelColorsUpdate }>({
@@ -25,7 +25,7 @@ export const settingsApi = apiSlice.injectEndpoints({
 
 export const { useSaveColorsMutation, useResetApiKeyMutation, useRenameServerMutation, useCleanupLogsMutation } = settingsApi;
 
-// Spec 001 §5, §8, as written.
+// docs/spec/part-2.txt sections 5, 8, as written.
 export const SETTINGS_TEXT = {
   loading: 'Loading...',
   loadFailed: 'Failed to gather information.',
@@ -36,13 +36,13 @@ export const SETTINGS_TEXT = {
   invalidDays: 'Insert a valid amount of days (0 or more)',
 } as const;
 
-/** 'Logs deleted: N' (spec 001 §7). */
+/** 'Logs deleted: N' (docs/spec/part-2.txt section 7). */
 export function logsDeletedText(count: number): string {
   return `Logs deleted: ${count}`;
 }
 
 /**
- * The days of Delete Logs (spec 001 §5): present, a whole number and 0 or more, else null (the button is
+ * The days of Delete Logs (docs/spec/part-2.txt section 5): present, a whole number and 0 or more, else null (the button is
  * disabled and the spec's message shows). The server checks the same and answers the same message.
  */
 export function parseDays(input: string): number | null {

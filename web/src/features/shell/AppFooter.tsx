@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-// Footer: external links to the chat community and the code-hosting page (spec 000 §2).
+// Footer: external links to the chat community and the code-hosting page (docs/spec/part-1.txt section 2).
 export function AppFooter() {
   return (
     <footer className="app-footer">

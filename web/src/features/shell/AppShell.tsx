@@ -34,7 +34,7 @@ export function AppShell() {
 
   useCurrentServerSync(me?.servers);
 
-  // Session loss (spec 000 §4): the current user cannot be loaded on a protected path.
+  // Session loss (docs/spec/part-1.txt section 4): the current user cannot be loaded on a protected path.
   useEffect(() => {
     if (!token || !isError) return;
     if (!SESSION_PROTECTED_PATHS.some((p) => location.pathname.startsWith(p))) return;
@@ -57,7 +57,7 @@ export function AppShell() {
   };
 
   const showSidebar = Boolean(token);
-  // The admin area shows its own sidebar (spec 001 §2): with a token, on paths under /admin.
+  // The admin area shows its own sidebar (docs/spec/part-2.txt section 2): with a token, on paths under /admin.
   const inAdmin = location.pathname.startsWith('/admin');
   return (
     <div className="app-frame">

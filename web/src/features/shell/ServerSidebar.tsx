@@ -17,7 +17,7 @@ export function ServerSidebar() {
   const current = servers.find((s) => s.id === serverId);
   const groups = sidebarGroups(current?.role, usage);
 
-  // Choosing another server goes to /dashboard and refreshes that server's usage (spec 000 §2).
+  // Choosing another server goes to /dashboard and refreshes that server's usage (docs/spec/part-1.txt section 2).
   const switchServer = (id: string) => {
     const chosen = servers.find((s) => s.id === id);
     if (!chosen) return;

@@ -6,10 +6,10 @@ import { useMeQuery } from '../auth/authApi.ts';
 import { PageFallback } from './AppShell.tsx';
 import { roleMayOpen } from './navigation.ts';
 
-/** Token guard: no stored token redirects to / (spec 000 §2). */
+/** Token guard: no stored token redirects to / (docs/spec/part-1.txt section 2). */
 export function RequireToken() {
   const { token, lost } = useAppSelector((s) => s.session);
-  // After a session loss the user goes to /login rather than the landing page (spec 000 §4).
+  // After a session loss the user goes to /login rather than the landing page (docs/spec/part-1.txt section 4).
   if (!token) return <Navigate to={lost ? '/login' : '/'} replace />;
   return <Outlet />;
 }
@@ -25,7 +25,7 @@ export function RequireRole({ allowed }: { allowed: readonly SiteRole[] }) {
 }
 
 /**
- * Server-role guard of a screen (screens.ts `minRole`, spec 000 §6): a member below it who opens the
+ * Server-role guard of a screen (screens.ts `minRole`, docs/spec/part-1.txt section 6): a member below it who opens the
  * screen by its address goes to /dashboard, as the spec says of Settings, instead of meeting the server's
  * 403 as an error state. Without a current server the page shows its own 'select a server' state; while
  * the user's servers load, the fallback shows and the page's own calls wait.

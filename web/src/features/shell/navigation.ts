@@ -1,7 +1,7 @@
 import type { ServerRole, ServerUsage, SiteRole } from '@skald/contracts/api';
 import { SERVER_SCREENS, SIDEBAR_GROUPS, type ServerScreen, type TierLimit } from './screens.ts';
 
-// Sidebar groups and visibility by server role (spec 000 §2, §6), derived from the screen list.
+// Sidebar groups and visibility by server role (docs/spec/part-1.txt sections 2, 6), derived from the screen list.
 export interface SidebarEntry {
   key: string;
   label: string;
@@ -29,7 +29,7 @@ function rankOf(role: string | null | undefined): number {
 
 /**
  * Whether a member with `role` may open a screen whose lowest role is `minRole` (screens.ts): the sidebar
- * lists only these, and the route guard sends anyone else to /dashboard (spec 000 §6).
+ * lists only these, and the route guard sends anyone else to /dashboard (docs/spec/part-1.txt section 6).
  */
 export function roleMayOpen(role: string | null | undefined, minRole: ServerRole): boolean {
   return ROLE_RANK[minRole] <= rankOf(role);
@@ -65,7 +65,7 @@ export interface UsageView {
   color: 'blue' | 'yellow' | 'red';
 }
 
-/** Usage bar: percent capped at 100, used capped at limit, colour at 80 and 90 percent (spec 000 §4). */
+/** Usage bar: percent capped at 100, used capped at limit, colour at 80 and 90 percent (docs/spec/part-1.txt section 4). */
 export function usageView(used: number, limit: number): UsageView {
   const safeUsed = Math.max(0, used);
   const raw = limit > 0 ? (safeUsed / limit) * 100 : safeUsed > 0 ? 100 : 0;
@@ -80,7 +80,7 @@ export function isSuspendedError(text: string | null | undefined): boolean {
   return (text ?? '').toLowerCase().includes('suspended');
 }
 
-/** Paths where a failed current-user call means the session is lost (spec 000 §4). */
+/** Paths where a failed current-user call means the session is lost (docs/spec/part-1.txt section 4). */
 export const SESSION_PROTECTED_PATHS = ['/dashboard', '/logs', '/settings', '/create-server', '/server-users', '/user-settings'];
 
 export const MOBILE_BREAKPOINT_PX = 768;

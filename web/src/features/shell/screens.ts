@@ -1,7 +1,7 @@
 import type { ServerRole, ServerUsage } from '@skald/contracts/api';
 
 /**
- * The signed-in server screens, in sidebar order (spec 000 §2, §6): the ONE list the routes
+ * The signed-in server screens, in sidebar order (docs/spec/part-1.txt sections 2, 6): the ONE list the routes
  * (AppRoutes.tsx gives every path a page, or a placeholder titled `title` until its screen exists)
  * and the sidebar (navigation.ts `sidebarGroups`) are derived from, so a sidebar link never 404s.
  */

@@ -7,7 +7,7 @@ import { pickCurrentServer } from '../auth/session.ts';
 
 /**
  * Keeps the stored current server valid against the user's server list: falls back to the
- * first server when the stored one is gone, and keeps the stored name in step (spec 000 §4).
+ * first server when the stored one is gone, and keeps the stored name in step (docs/spec/part-1.txt section 4).
  * A link that names a server (`?serverId=`, as an alert notification's link to /logs does) selects it
  * once when the user is a member of it; a server the user cannot see is ignored, so the link shows the
  * stored server instead of another tenant's. Choosing another server afterwards is not undone.

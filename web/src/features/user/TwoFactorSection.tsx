@@ -11,7 +11,7 @@ export function sanitizeCode(raw: string): string {
   return raw.replace(/\D/g, '').slice(0, 6);
 }
 
-// Two-factor states (spec 001 §4): disabled → setup (QR shown) → verify → enabled → disable.
+// Two-factor states (docs/spec/part-2.txt section 4): disabled → setup (QR shown) → verify → enabled → disable.
 export function TwoFactorSection({ enabled }: { enabled: boolean }) {
   const dispatch = useAppDispatch();
   const toast = useToast();

@@ -11,7 +11,7 @@ interface Props {
   onClear(): void;
 }
 
-/** The dead-letter queue of one webhook, shown or hidden (spec 000 §2, §4), each entry replayable. */
+/** The dead-letter queue of one webhook, shown or hidden (docs/spec/part-1.txt sections 2, 4), each entry replayable. */
 export function DeadLetters({ webhookId, count, deadLetters, replaying, onReplay, onClear }: Props) {
   const [open, setOpen] = useState(false);
   const listId = `dead-letters-${webhookId}`;

@@ -9,7 +9,7 @@ interface Props {
   onSubmit(): void;
   submitLabel: string;
   busy: boolean;
-  /** Beside busy: the add button is also disabled at the tier's limit (spec 000 §5). */
+  /** Beside busy: the add button is also disabled at the tier's limit (docs/spec/part-1.txt section 5). */
   disabled?: boolean;
   onCancel?: () => void;
   options?: WebhookOptions;
@@ -18,7 +18,7 @@ interface Props {
 }
 
 /**
- * The add form and each row's inline edit form (spec 000 §2, §5): URL, platform, chat_id (Telegram; the
+ * The add form and each row's inline edit form (docs/spec/part-1.txt sections 2, 5): URL, platform, chat_id (Telegram; the
  * routing key for PagerDuty), and the three filters, empty meaning all. Type and resource suggest the
  * values seen in the server's logs; the level offers the five levels. Native selects keep it keyboard- and
  * screen-reader-friendly without antd's popup code.

@@ -4,7 +4,7 @@ import { DeadLetters } from './DeadLetters.tsx';
 import { WebhookForm } from './WebhookForm.tsx';
 import { filterText, fromWebhook, lastAttemptText, maskUrl, PLATFORM_LABELS, type WebhookFormValues } from './webhookForm.ts';
 
-/** Spec 000 §4: a row is normal, editing, or awaiting delete confirmation. */
+/** docs/spec/part-1.txt section 4: a row is normal, editing, or awaiting delete confirmation. */
 export type RowMode = { kind: 'normal' } | { kind: 'editing'; values: WebhookFormValues; error?: string } | { kind: 'confirm-delete' };
 
 interface Props {

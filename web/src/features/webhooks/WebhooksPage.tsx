@@ -31,7 +31,7 @@ export const WEBHOOKS_SCREEN_TEXT = {
 } as const;
 
 /**
- * /webhooks (spec 000 §2, §4, §5, §8; issue 12): the add form, the list with inline edit and delete
+ * /webhooks (docs/spec/part-1.txt sections 2, 4, 5, 8): the add form, the list with inline edit and delete
  * confirmation, 'n / limit webhooks used', each webhook's last attempt, failed attempts, its dead-letter queue
  * with replay, and a test per webhook. A server whose limit is 0 sends the user to /dashboard.
  */
@@ -71,7 +71,7 @@ export default function WebhooksPage() {
   }
   const limit = list.data?.limit ?? usage.data?.maxWebhooks;
   if (limit === 0) return <Navigate to="/dashboard" replace />;
-  // A member with the user role is refused by the server: Webhooks belong to owner and admin (spec 000 §6).
+  // A member with the user role is refused by the server: Webhooks belong to owner and admin (docs/spec/part-1.txt section 6).
   if (statusOf(list.error) === 403) return <Navigate to="/dashboard" replace />;
 
   const setMode = (id: string, mode: RowMode) => setModes((m) => ({ ...m, [id]: mode }));
@@ -82,7 +82,7 @@ export default function WebhooksPage() {
   const submitAdd = async () => {
     const problem = formProblem(form);
     if (problem === 'missing-url') return;
-    // Spec 000 §8: the chat_id message shows as a success-style toast when adding.
+    // docs/spec/part-1.txt section 8: the chat_id message shows as a success-style toast when adding.
     if (problem === 'telegram-chat-id') return toast.success(WEBHOOK_TEXT.telegramChatId);
     setAddError(null);
     try {

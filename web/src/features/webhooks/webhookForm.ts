@@ -1,11 +1,11 @@
 /**
  * The webhook form's rules and the list's texts, kept out of the components and tested on their own
- * (spec 000 §3, §5, §8): empty filters are sent as null (= all); the URL is required; telegram needs a
+ * (docs/spec/part-1.txt sections 3, 5, 8): empty filters are sent as null (= all); the URL is required; telegram needs a
  * chat_id; URLs are shown masked (a webhook URL is a credential) except inside the edit form.
  */
 import type { ApiWebhook, UpdateWebhookBody, WebhookPlatform } from '@skald/contracts/api';
 
-/** Spec 000 §5, in its order (the web takes only types from the contracts, so the list is repeated here). */
+/** docs/spec/part-1.txt section 5, in its order (the web takes only types from the contracts, so the list is repeated here). */
 export const PLATFORMS: readonly WebhookPlatform[] = ['discord', 'slack', 'telegram', 'teams', 'mattermost', 'rocketchat', 'googlechat', 'pagerduty', 'generic'];
 
 export const PLATFORM_LABELS: Readonly<Record<WebhookPlatform, string>> = {
@@ -20,7 +20,7 @@ export const PLATFORM_LABELS: Readonly<Record<WebhookPlatform, string>> = {
   generic: 'Generic (signed JSON)',
 };
 
-// Spec 000 §8 and §5, as written.
+// docs/spec/part-1.txt sections 8 and 5, as written.
 export const WEBHOOK_TEXT = {
   added: 'Webhook added ✅',
   addFailed: 'Failed to add webhook ❌',
@@ -97,14 +97,14 @@ export function maskUrl(url: string): string {
   }
 }
 
-/** Spec 000 §2: last attempt is success, or failed with the status code or 'no response'. */
+/** docs/spec/part-1.txt section 2: last attempt is success, or failed with the status code or 'no response'. */
 export function lastAttemptText(webhook: Pick<ApiWebhook, 'last_attempt_time' | 'last_success' | 'last_status_code'>): string {
   if (webhook.last_attempt_time === null) return 'Never';
   if (webhook.last_success) return 'Success';
   return `Failed (${webhook.last_status_code === null ? 'no response' : webhook.last_status_code})`;
 }
 
-/** 'n / limit webhooks used' (spec 000 §2). */
+/** 'n / limit webhooks used' (docs/spec/part-1.txt section 2). */
 export function usedLine(count: number, limit: number): string {
   return `${count} / ${limit} webhooks used`;
 }

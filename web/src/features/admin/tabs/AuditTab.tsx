@@ -5,7 +5,7 @@ import { Pager } from '../../common/Pager.tsx';
 import { useAdminServerAuditQuery } from '../adminApi.ts';
 import { ADMIN_TEXT, detailsText, formatDateTime, pageCount } from '../adminText.ts';
 
-/** Audit Logs tab (spec 001 §2, §9): 50 per page from the server, Prev/Next and 'Page x / y'. */
+/** Audit Logs tab (docs/spec/part-2.txt sections 2, 9): 50 per page from the server, Prev/Next and 'Page x / y'. */
 export function AuditTab({ id }: { id: string }) {
   const [page, setPage] = useState(1);
   const { data, isLoading, isError } = useAdminServerAuditQuery({ id, page, limit: ADMIN_AUDIT_PAGE_SIZE });

@@ -2,7 +2,7 @@ import { Alert, Spin } from 'antd';
 import { useAdminServerBackupsQuery } from '../adminApi.ts';
 import { ADMIN_TEXT, formatBytes, formatDateTime } from '../adminText.ts';
 
-/** Database Backups tab (spec 001 §2): total count and size, the backups. */
+/** Database Backups tab (docs/spec/part-2.txt section 2): total count and size, the backups. */
 export function BackupsTab({ id }: { id: string }) {
   const { data, isLoading, isError } = useAdminServerBackupsQuery(id);
   if (isLoading) return <Spin />;

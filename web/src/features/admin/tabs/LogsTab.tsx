@@ -29,7 +29,7 @@ function Filter({ id, label, value, options, onChange }: { id: string; label: st
   );
 }
 
-/** Logs tab (spec 001 §2, §9): level, type and resource filters from the data, client-side pages of 50; refreshed every 10 s. */
+/** Logs tab (docs/spec/part-2.txt sections 2, 9): level, type and resource filters from the data, client-side pages of 50; refreshed every 10 s. */
 export function LogsTab({ id }: { id: string }) {
   const { data, isLoading, isError } = useAdminServerLogsQuery(id, { pollingInterval: ADMIN_POLL_MS.serverLogs, skipPollingIfUnfocused: true });
   const [level, setLevel] = useState<string>('all');

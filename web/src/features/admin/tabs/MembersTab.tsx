@@ -7,7 +7,7 @@ import { ADMIN_MEMBER_ROLES, type AdminMemberRole, useAddAdminServerUserMutation
 import { canManageServers } from '../adminNav.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT } from '../adminText.ts';
 
-/** Users tab (spec 001 §2, §4, §5, §8): members, the add form, role change and removal (admin and superadmin change). */
+/** Users tab (docs/spec/part-2.txt sections 2, 4, 5, 8): members, the add form, role change and removal (admin and superadmin change). */
 export function MembersTab({ id }: { id: string }) {
   const toast = useToast();
   const { data: me } = useMeQuery(undefined);

@@ -6,7 +6,7 @@ import { Pager } from '../../common/Pager.tsx';
 import { useAdminServerPhotosQuery } from '../adminApi.ts';
 import { ADMIN_TEXT, formatDateTime, pageCount } from '../adminText.ts';
 
-/** Photo Logs tab (spec 001 §2, §9): 12 per page from the server, Prev/Next and 'Page x / y'. */
+/** Photo Logs tab (docs/spec/part-2.txt sections 2, 9): 12 per page from the server, Prev/Next and 'Page x / y'. */
 export function PhotosTab({ id }: { id: string }) {
   const [page, setPage] = useState(1);
   const { data, isLoading, isError } = useAdminServerPhotosQuery({ id, page, limit: ADMIN_PHOTO_PAGE_SIZE });
