@@ -1,6 +1,6 @@
 /**
  * Fills Node's module compile cache for a source tree, as the Docker image does at build time, so that the
- * first start of every container is a warm one (issue 18). A start that misses even one TypeScript module
+ * first start of every container is a warm one. A start that misses even one TypeScript module
  * in the cache makes Node load its TypeScript stripper (amaro), ~10 MiB more idle RSS for the life of the
  * process, and compiles everything from source (docs/PERFORMANCE.md, "Idle memory, third pass").
  *

@@ -1,5 +1,5 @@
 /**
- * Staff admin area benchmark (issue 15): GET /admin/stats and GET /admin/servers through the admin service
+ * Staff admin area benchmark: GET /admin/stats and GET /admin/servers through the admin service
  * as the test kit builds it (real factory and routes over the embedded adapters, Fastify inject, a real
  * superadmin token: verification, revocation and site-role checks included), with ADMIN_BENCH_SERVERS
  * servers (default 5,000) and ADMIN_BENCH_USERS accounts (default 50,000) in its read model, seeded directly

@@ -1,5 +1,5 @@
 /**
- * Backups (issue 13): a ~200 MB game database dumped through the backups service (POST create → mysql2
+ * Backups: a ~200 MB game database dumped through the backups service (POST create → mysql2
  * snapshot → SQL → gzip → object store, until the run is recorded done) and with `mariadb-dump
  * --single-transaction --hex-blob` on the same database in the same run; MB/s of SQL for both (best of
  * BENCH_BACKUP_RUNS each, alternating, since the machine is shared) and the service's RSS growth: the

@@ -1,5 +1,5 @@
 /**
- * The all-in-one's journal bus alone (issue 18): CPU per log to publish `logs.batch-accepted`-shaped events
+ * The all-in-one's journal bus alone: CPU per log to publish `logs.batch-accepted`-shaped events
  * durably and hand each to two consumer groups (as the logs store and webhooks groups take them), no
  * store behind. Measured with the payloads shared in-process (the default for the accepted-logs topic:
  * one deep-frozen copy for both groups) and, alternating in the same run, with sharing off (each group

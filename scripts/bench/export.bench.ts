@@ -1,5 +1,5 @@
 /**
- * CSV export benchmark (issue 14): with EXPORT_BENCH_ROWS text logs of one server (default 1,000,000) in the
+ * CSV export benchmark: with EXPORT_BENCH_ROWS text logs of one server (default 1,000,000) in the
  * embedded SQLite log store, GET /exports/logs through the logs service as the test kit builds it (its real
  * factory, routes and access token), served over a real HTTP socket and read by fetch chunk by chunk, so
  * nothing holds the file: rows per second, time to the first byte and the process's RSS growth (sampled

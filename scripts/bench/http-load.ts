@@ -34,7 +34,7 @@ export async function postLoad(url: string, body: string, headers: Record<string
 
 /**
  * Successful answers per second. requests.average counts every answer, refusals included (a 429 is
- * answered fast), so no figure of accepted work may be built on it (issue 9 item 9).
+ * answered fast), so no figure of accepted work may be built on it.
  */
 export function okPerSecond(result: AutocannonResult): number {
   return result['2xx'] / result.duration;

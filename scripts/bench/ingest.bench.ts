@@ -1,5 +1,5 @@
 /**
- * Ingestion through the all-in-one process, measured so that the figure holds on any run (issue 18).
+ * Ingestion through the all-in-one process, measured so that the figure holds on any run.
  *
  * Every party runs in a process of its own (scripts/bench/pinned/): the load generator (autocannon) on
  * one CPU, and on the other CPU, each pinned with taskset: the all-in-one process under test, the bare

@@ -1,5 +1,5 @@
 /**
- * What the staff area's fresh log counts cost the bus (issue 31 item 5), with 1,000 servers logging: every
+ * What the staff area's fresh log counts cost the bus, with 1,000 servers logging: every
  * server's logs change all the time, so every run of the logs service's counts announces all of them.
  *
  *   - now: the live facts (logs.server-counts-live, every LIVE_COUNTS_EVERY_MS = 2 s per changed server,

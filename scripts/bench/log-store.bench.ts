@@ -1,5 +1,5 @@
 /**
- * Raw log-store benchmark (SQLite adapter), the bars of issue 2:
+ * Raw log-store benchmark (SQLite adapter), against its targets:
  *   - insertBatch >= 200,000 logs/s in batches of 1000
  *   - newest filtered page (level=error, 50 rows) of one server among BENCH_ROWS rows: p95 < 20 ms
  *   - stats (dashboard: 7-day range): p95 < 100 ms

@@ -1,5 +1,5 @@
 /**
- * Logs read API benchmark (issue 4): with LOGS_BENCH_ROWS stored logs (default 5,000,000) in the embedded
+ * Logs read API benchmark: with LOGS_BENCH_ROWS stored logs (default 5,000,000) in the embedded
  * SQLite log store, measures the logs service as the test kit builds it (its real factory and routes over
  * the embedded adapters, Fastify inject) with a real access token, so every request pays what a browser's
  * does: token verification, the revocation and role checks against the identity read model, the query and
@@ -98,7 +98,7 @@ export default async function logsApiBenchmark(): Promise<BenchRow[]> {
     await measure('newest page type=combat resource=resource-3', `/logs/my?serverId=${TARGET}&type=combat&resource=resource-3&page=1&pageSize=50`, 100);
     await measure('photo logs page 1 (pageSize 6)', `/photologs/my?serverId=${TARGET}&page=1&pageSize=6`, 100);
     const stats = await measure('dashboard stats', `/logs/stats?serverId=${TARGET}`, 50, 100);
-    // The histogram above the lists (issue 17): counts up to the 100,000 newest matches per access path.
+    // The histogram above the lists: counts up to the 100,000 newest matches per access path.
     await measure('histogram (no filter, capped)', `/logs/my/histogram?serverId=${TARGET}&timeZone=Europe/Berlin`, 30);
     await measure('histogram level=fatal', `/logs/my/histogram?serverId=${TARGET}&level=fatal&timeZone=Europe/Berlin`, 30);
     await measure('histogram search=number 12345', `/logs/my/histogram?serverId=${TARGET}&search=number%2012345&timeZone=Europe/Berlin`, 30);

@@ -1,5 +1,5 @@
 /**
- * The logs service catching up (issue 18, sixth pass): a backlog of `logs.batch-accepted` events waits
+ * The logs service catching up: a backlog of `logs.batch-accepted` events waits
  * on the journal bus (the logs consumer was down, or fell behind a burst) and the logs store consumer
  * drains it into the embedded log store, notices and counts marks included, as the service runs it
  * (startBatchConsumer: the events one read brought stored together, one transaction per part). The

@@ -1,5 +1,5 @@
 /**
- * Photo memory (issue 10 item 9): what photo uploads cost a process, beside the documented bound
+ * Photo memory: what photo uploads cost a process, beside the documented bound
  * (services/ingestion/src/domain/photo-memory.ts, docs/INGESTION.md "Photo memory") and the deployments'
  * memory limits. Every figure comes from a child process that does nothing else (photo-memory-probe.ts),
  * its peak read from the kernel's high-water mark. Images are generated with sharp at run time, once.

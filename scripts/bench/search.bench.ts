@@ -1,5 +1,5 @@
 /**
- * Search at scale (issue 17): BENCH_SEARCH_ROWS (default 5,000,000) logs of ONE server in the SQLite log
+ * Search at scale: BENCH_SEARCH_ROWS (default 5,000,000) logs of ONE server in the SQLite log
  * store with its FTS5 trigram index built, then, each as p95 (and p50) over BENCH_SEARCH_RUNS (default
  * 200) queries of a page of 50 with its total: words that 10 logs hold, words that 1 in 50 logs hold
  * (100,000 at 5M), those words with a level filter, rare types (1 in 20,000), and a plain page in the same

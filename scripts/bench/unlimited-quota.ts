@@ -3,7 +3,7 @@
  * its limit is emptied at once. Every request still pays for the real quota check (one consume on the
  * real counter), but a benchmark can never run into its own hourly quota however fast it goes, as long
  * as fewer than limit/2 logs are in flight (8 connections x 1000 logs against the legend tier's 1.5M).
- * Issue 9 item 9: a run that ran out of quota printed refused requests as accepted logs.
+ * Without it, a run that ran out of quota printed refused requests as accepted logs.
  */
 import type { ConsumeResult, Counters } from '@skald/ports';
 

@@ -1,5 +1,5 @@
 /**
- * First-load bytes per screen (issue 9 item 12): what a browser with an empty cache downloads to show
+ * First-load bytes per screen: what a browser with an empty cache downloads to show
  * each main screen, as the gateway serves it (the build's precompressed `.br` files), beside a budget.
  *
  * Builds the web app once (web/vite.config.ts, into a temporary folder, with vite's manifest) and, per

@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 12), all-in-one: the real gateway app (auth, ingestion, logs and webhooks on the embedded
+ * Webhooks, all-in-one: the real gateway app (auth, ingestion, logs and webhooks on the embedded
  * adapters: SQLite bus journal, embedded job queue) with a local Discord-like receiver on 127.0.0.1 that
  * answers at once (allowed through OUTBOUND_ALLOWED_HOSTS, as an operator would).
  *

@@ -1,5 +1,5 @@
 /**
- * The all-in-one under test as it is deployed (issue 18): its environment, and the compile cache left as
+ * The all-in-one under test as it is deployed: its environment, and the compile cache left as
  * the Docker image's build leaves it.
  */
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Child processes of the pinned ingestion benchmark (issue 18), each started on a chosen CPU with
+ * Child processes of the pinned ingestion benchmark, each started on a chosen CPU with
  * `taskset` (util-linux) and driven over Node's IPC channel with request/answer pairs.
  *
  * Why: autocannon inside the process under test shares its event loop, so a ratio measured that way
