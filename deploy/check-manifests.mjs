@@ -13,7 +13,7 @@
 //   and PodDisruptionBudgets select existing pods; the gateway's upstream URLs name existing Services;
 //   the JWT key files named in the config are where the Secret is mounted; all-in-one is one replica,
 //   Recreate, on a PVC;
-// - Stripe (issue 11): the billing process gets STRIPE_PRICE_<TIER> for every paid tier and its
+// - Stripe: the billing process gets STRIPE_PRICE_<TIER> for every paid tier and its
 //   STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET from a Secret (k8s) or the .env (compose), never written
 //   into the files; no other process gets any STRIPE_* variable;
 // - metrics: every Deployment's pod is annotated for Prometheus (prometheus.io/scrape, port = the
@@ -23,7 +23,7 @@
 //   and its Kubernetes memory limit holds its idle memory plus the documented photo bound;
 // - deploy/gen-secrets.sh (run in a scratch copy) writes an Ed25519 pair that signs and verifies and a
 //   SECRETS_KEY the configuration accepts;
-// - processes (issue 19): compose and the k8s base run exactly the processes of deploy/processes.ts (the
+// - processes: compose and the k8s base run exactly the processes of deploy/processes.ts (the
 //   list test/all-processes.test.ts starts), each on its PORT, each with every setting the list names for
 //   it, a setting named for one process reaching no other, and every service's jobs and counters on Redis.
 // Exits 1 listing every failure.
@@ -62,7 +62,7 @@ function memoryBytes(quantity) {
   return Number(match[1]) * unit;
 }
 
-/** Issue 10 item 9: a process that decodes photos keeps within the documented bound, and its limit holds it. */
+/** A process that decodes photos keeps within the documented bound (docs/INGESTION.md, "Photos"), and its limit holds it. */
 function checkPhotoMemory(env, limit, target, where) {
   check(env.MALLOC_ARENA_MAX === '2', `${where}: MALLOC_ARENA_MAX is not 2 (glibc's per-thread heaps let photo decodes creep past the memory bound)`);
   if (limit === undefined) return;
@@ -211,7 +211,7 @@ function checkDockerfile() {
 }
 
 /**
- * Issue 18: Node's compile cache is written at build into the directory the runtime reads, as the runtime's
+ * The image starts warm: Node's compile cache is written at build into the directory the runtime reads, as the runtime's
  * user (Node keys the cache by uid: written as root, it would never be found), by the script the image copies.
  */
 function checkCompileCacheWarmUp(dockerfile) {

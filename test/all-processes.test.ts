@@ -1,5 +1,5 @@
 /**
- * Issue 19: the distributed form, every process on its own, as deploy/processes.ts lists them (the list
+ * The distributed form, every process on its own, as deploy/processes.ts lists them (the list
  * the manifest checker holds docker-compose.yml and deploy/k8s to): the gateway and the seven services
  * (TARGET=<process>), once with the Kafka adapter on librdkafka's mock cluster and once on Redis Streams;
  * BullMQ and counters on the machine's Redis, SQLite stores in each process's own DATA_DIR, the

@@ -1,5 +1,5 @@
 /**
- * The ingestion benchmarks' figures count accepted work only (issue 9 item 9): a run that ran into its
+ * The ingestion benchmarks' figures count accepted work only: a run that ran into its
  * own hourly quota printed 413,000 "accepted" logs/s beside 2,630 refusals.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Billing's tier and suspension reach ingestion within seconds (issue 11): the billing and ingestion
+ * Billing's tier and suspension reach ingestion within seconds: the billing and ingestion
  * services built by their real factories on ONE shared bus and counters (createTestDeps({ shareWith })),
  * billing over the real Stripe adapter pointed at the local Stripe-compatible test server. A signed
  * webhook moves ingestion's 429 threshold, and an unpaid subscription makes ingestion answer 403.

@@ -1,5 +1,5 @@
 /**
- * Drop-in ingestion (issue 17): the exact requests the FiveM clients servers already run send, replayed
+ * Drop-in ingestion: the exact requests the FiveM clients servers already run send, replayed
  * against the all-in-one process (gateway, ingestion, logs), and the logs found with the right fields
  * through the logs API. Bodies and headers are built as each client's published source builds them:
  *

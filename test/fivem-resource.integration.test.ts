@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TIERS } from '@skald/contracts';
 import type { ApiLog, ApiLogList, PhotoLogPage } from '@skald/contracts/api';
-// The players view's grouping (issue 33): the resource's metadata must name each player apart, and only them.
+// The players view's grouping: the resource's metadata must name each player apart, and only them.
 import { extractPlayers } from '../services/logs/src/domain/identity/extract-players.ts';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';

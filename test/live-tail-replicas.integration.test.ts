@@ -1,5 +1,5 @@
 /**
- * The live tail with TWO logs replicas (issue 17), as distributed mode runs them: auth, ingestion, the
+ * The live tail with TWO logs replicas, as distributed mode runs them: auth, ingestion, the
  * gateway and two logs processes over Redis Streams, the two replicas in one consumer group (so each
  * stores a share of the batches) and on one shared log store (a shared SQLite DATA_DIR here, MongoDB in
  * production). A tail opened on replica A receives every log, those replica B stored included, within a

@@ -10,7 +10,7 @@
  *  - a real access token tried as ?jwt= (refused), a reset link /reset-password/<token> (SPA fallback);
  *  - secrets in Authorization, X-API-Key, Cookie and password fields, a 413, a 500;
  * and no captured line contains a credential. Error lines (a 500, a refused request) carry the real
- * message and stack (issue 10 items 2, 3, 4).
+ * message and stack.
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import sharp from 'sharp';

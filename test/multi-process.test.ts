@@ -3,17 +3,17 @@
  * (own DATA_DIR each) talking over a real Redis (event bus and counters, random key prefix).
  * Shows a request through the gateway's proxy, auth -> ingestion (the new server's API key reaches
  * ingestion's read model as an event) and ingestion -> logs (an accepted log is stored and listed).
- * Billing (issue 11) runs as its own process too, its queue on BullMQ, Stripe being the local
+ * Billing runs as its own process too, its queue on BullMQ, Stripe being the local
  * Stripe-compatible test server: a webhook through the gateway's proxy moves ingestion's quota and a
  * suspension makes ingestion answer 403; a superadmin (promoted with the operator command) sets the tier
  * and suspends through the proxy, and ingestion follows.
- * Admin (issue 14) runs as its own process holding the audit trail, beside logs serving the exports with
- * its queue on BullMQ and the monthly export count on Redis. The staff admin area (issue 15): admin's read
+ * Admin runs as its own process holding the audit trail, beside logs serving the exports with
+ * its queue on BullMQ and the monthly export count on Redis. The staff admin area: admin's read
  * model follows auth's accounts and memberships and the logs process's count facts (published by its job on
  * BullMQ); a staff change of an account goes to the auth process and ends the user's sessions there.
- * Webhooks (issue 12) runs as its own process too, its queue on BullMQ and its counters on Redis: a log
+ * Webhooks runs as its own process too, its queue on BullMQ and its counters on Redis: a log
  * accepted by ingestion reaches a local receiver, and a failing receiver yields a dead letter that replays.
- * Backups (issue 13) runs as its own process with its queue on BullMQ: settings saved through the proxy, a
+ * Backups runs as its own process with its queue on BullMQ: settings saved through the proxy, a
  * run against the machine's MariaDB, the .sql download streamed back through the gateway.
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
@@ -77,7 +77,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
         STRIPE_PRICE_STARTER: 'price_starter',
       }),
     );
-    // Webhooks (issue 12): its queue on BullMQ, its counters on Redis, a short retry schedule, local receivers allowed.
+    // Webhooks: its queue on BullMQ, its counters on Redis, a short retry schedule, local receivers allowed.
     receiver = await startReceiver();
     processes.push(
       spawnSkald('webhooks', ports.webhooks, {

@@ -1,5 +1,5 @@
 /**
- * Issue 9 item 11: the README's `npm install && npm start` / `npm test` on a machine whose Node is older
+ * The README's `npm install && npm start` / `npm test` on a machine whose Node is older
  * than 22.18 (Debian 12 ships 20). Through npm the scripts run on the npm package `node` (Node 26 in
  * node_modules/.bin); a direct call on the old Node stops at once with the required version and what to do.
  * Uses the machine's /usr/bin/node when it is such an old Node, and says why it skips otherwise.

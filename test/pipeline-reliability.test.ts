@@ -1,5 +1,5 @@
 /**
- * Issue 4 reliability: 100k logs through the gateway (all-in-one app in-process, real embedded adapters)
+ * Reliability: 100k logs through the gateway (all-in-one app in-process, real embedded adapters)
  * while the logs consumer is stopped and restarted twice; afterwards stored == accepted, with no duplicates.
  * A malformed message on the logs topic goes to the dead-letter topic and does not hold up the rest.
  * The API key never appears in a captured log line.

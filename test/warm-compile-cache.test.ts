@@ -1,5 +1,5 @@
 /**
- * The compile cache warm-up the Docker image runs at build (scripts/warm-compile-cache.ts, issue 18): after
+ * The compile cache warm-up the Docker image runs at build (scripts/warm-compile-cache.ts): after
  * it, a process on the same cache finds every TypeScript module it loads, so Node never loads its
  * TypeScript stripper (amaro, ~10 MiB of idle RSS), whichever TARGET or adapters it starts with.
  */

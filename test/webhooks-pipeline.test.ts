@@ -1,5 +1,5 @@
 /**
- * Logs ingested through the public API reach the right webhooks (issue 12): the ingestion and webhooks
+ * Logs ingested through the public API reach the right webhooks: the ingestion and webhooks
  * services built by their real factories on ONE shared bus and job queue (createTestDeps({ shareWith })), one
  * local receiver per platform on 127.0.0.1 (allowed as OUTBOUND_ALLOWED_HOSTS would), each checking its
  * platform's payload shape; a webhook filtered on another server's type receives nothing, and a server's

@@ -1,5 +1,5 @@
 /**
- * At least once across a crash (issue 12): the webhooks service runs as its own process (TARGET=webhooks,
+ * At least once across a crash: the webhooks service runs as its own process (TARGET=webhooks,
  * the embedded job queue in its DATA_DIR, the event bus on Redis Streams so the test can publish identity
  * facts and accepted logs as auth, billing and ingestion would). The receiver holds the first delivery
  * open and the test SIGKILLs the process mid-delivery; after a restart on the same folder the delivery is
