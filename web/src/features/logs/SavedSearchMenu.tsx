@@ -28,6 +28,8 @@ const PANEL_ID = 'saved-searches';
 export function SavedSearchMenu({ serverId, filters, onApply }: Props) {
   const [open, setOpen] = useState(false);
   const list = useSavedSearchesQuery(serverId, { skip: !open });
+  const me = useMeQuery(undefined, { skip: !open });
+  const role = me.data?.servers.find((server) => server.id === serverId)?.role;
   const count = list.data?.searches.length;
   return (
     <>
@@ -59,6 +61,7 @@ export function SavedSearchMenu({ serverId, filters, onApply }: Props) {
                     key={search.id}
                     serverId={serverId}
                     search={search}
+                    deletable={mayDelete(search, me.data?.user.id, role)}
                     onApply={() => {
                       onApply(filtersOfQuery(search.query));
                       setOpen(false);
@@ -142,13 +145,10 @@ function SaveForm({ serverId, filters, full }: { serverId: string; filters: LogF
   );
 }
 
-function SavedSearchRow({ serverId, search, onApply }: { serverId: string; search: SavedSearch; onApply(): void }) {
-  const me = useMeQuery(undefined);
-  const role = me.data?.servers.find((server) => server.id === serverId)?.role;
+function SavedSearchRow({ serverId, search, deletable, onApply }: { serverId: string; search: SavedSearch; deletable: boolean; onApply(): void }) {
   const [confirming, setConfirming] = useState(false);
   const [remove, removing] = useDeleteSavedSearchMutation();
   const toast = useToast();
-  const deletable = mayDelete(search, me.data?.user.id, role);
 
   async function confirmDelete() {
     const result = await remove({ serverId, id: search.id });
