@@ -60,10 +60,10 @@ export interface RecordingLoop {
 
 export const RECORD_DELAY_MS = 200;
 /**
- * On its own thread a run starts as soon as something is queued: waiting would only leave that core idle,
- * and while a run records, the next batches gather anyway (runs grow with the load).
+ * On its own thread a run waits less: that thread does nothing else, but a run costs per player it names
+ * (counts written once per run), so a run of a few batches costs far less per log than one per batch.
  */
-export const THREAD_RECORD_DELAY_MS = 0;
+export const THREAD_RECORD_DELAY_MS = 50;
 /** Queued logs recorded per run. */
 export const RECORD_RUN_LOGS = 10_000;
 /** After a failed run, the next one waits this long (the queue keeps the logs). */
@@ -129,7 +129,8 @@ export function createRecordingLoop(deps: PlayerRecorderDeps, delayMs: number): 
       timer = null;
       run().then(
         (more) => {
-          if (more) arm();
+          // A full run left more waiting: the next one starts at once (the queue is already long).
+          if (more) arm(0);
           else loop.onDrained?.();
         },
         (error: unknown) => {
