@@ -10,7 +10,6 @@
  */
 import { MongoBulkWriteError, MongoClient, MongoServerError } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
-import { NON_LINKING_IDENTIFIER_KINDS } from '@skald/contracts';
 import type {
   LogMentions,
   LogPosition,
@@ -26,7 +25,7 @@ import type {
   PlayerTimelineQuery,
   QueuedLog,
 } from '@skald/ports';
-import { foldName, newestOf, normalizedIdentifier, packQueued, playerIdOf, playerSearchOf, unpackQueued } from './player-store-shared.ts';
+import { foldName, isLinking, joinOf, newestOf, normalizedIdentifier, packQueued, playerIdOf, playerSearchOf, unpackQueued } from './player-store-shared.ts';
 
 const DUPLICATE_KEY = 11000;
 
@@ -78,8 +77,6 @@ interface CounterDoc {
   seq: number;
 }
 
-const NON_LINKING: ReadonlySet<string> = new Set(NON_LINKING_IDENTIFIER_KINDS);
-const isLinking = (identifier: string): boolean => !NON_LINKING.has(identifier.slice(0, identifier.indexOf(':')));
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -186,17 +183,12 @@ export class MongoPlayerStore implements PlayerStore {
     if (unknown.length > 0) {
       for (const doc of await this.#identifiers.find({ serverId: log.serverId, identifier: { $in: unknown } }).toArray()) found.add(doc.playerId);
     }
-    let target: number;
-    if (found.size === 0) {
-      target = await this.#createPlayer(log.serverId, log.at);
-    } else {
-      target = Math.min(...found);
-      for (const other of found) {
-        if (other === target) continue;
-        await this.#flush(pending);
-        await this.#merge(other, target);
-        for (const [key, owner] of owners) if (owner === other) owners.set(key, target);
-      }
+    const join = joinOf(found);
+    const target = join === null ? await this.#createPlayer(log.serverId, log.at) : join.survivor;
+    for (const other of join?.merged ?? []) {
+      await this.#flush(pending);
+      await this.#merge(other, target);
+      for (const [key, owner] of owners) if (owner === other) owners.set(key, target);
     }
     let state = pending.get(target);
     if (state === undefined) {

@@ -1,5 +1,5 @@
-/** What both player-store adapters read the same way: ids, searches, identifiers and timeline merging. */
-import { IDENTIFIER_KINDS, PLAYER_NAME_KEYS } from '@skald/contracts';
+/** What both player-store adapters do the same way: ids, linking and joining, searches, timeline merging, the queue's format. */
+import { IDENTIFIER_KINDS, NON_LINKING_IDENTIFIER_KINDS, PLAYER_NAME_KEYS } from '@skald/contracts';
 import type { LogPosition, PlayerLogRef, QueuedLog } from '@skald/ports';
 
 /** Player ids are positive integers written in decimal; anything else names no player. */
@@ -9,6 +9,22 @@ export function playerIdOf(id: string): number | null {
 }
 
 const KINDS: ReadonlySet<string> = new Set(IDENTIFIER_KINDS);
+const NON_LINKING: ReadonlySet<string> = new Set(NON_LINKING_IDENTIFIER_KINDS);
+
+/** Whether an identifier makes and joins players (`ip:` and `token:` are only listed: shared connections, hardware). */
+export function isLinking(identifier: string): boolean {
+  return !NON_LINKING.has(identifier.slice(0, identifier.indexOf(':')));
+}
+
+/**
+ * How recording a mention joins the players its linking identifiers already belong to: the oldest (smallest
+ * id) survives and the others merge into it; null when none does (a new player).
+ */
+export function joinOf(owners: ReadonlySet<number>): { readonly survivor: number; readonly merged: readonly number[] } | null {
+  if (owners.size === 0) return null;
+  const survivor = Math.min(...owners);
+  return { survivor, merged: [...owners].filter((owner) => owner !== survivor) };
+}
 
 /** `License:abc` → `license:abc`; null when the text is no `<known kind>:<value>`. */
 export function normalizedIdentifier(text: string): string | null {

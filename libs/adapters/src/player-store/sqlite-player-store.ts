@@ -10,7 +10,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
-import { NON_LINKING_IDENTIFIER_KINDS } from '@skald/contracts';
 import type {
   LogMentions,
   LogPosition,
@@ -32,7 +31,7 @@ import { StatementCache } from '../sqlite/statements.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import { PLAYER_PRAGMAS_SQL, PLAYER_SCHEMA_SQL, PLAYER_SCHEMA_VERSION } from './sqlite-player-schema.ts';
-import { foldName, newestOf, normalizedIdentifier, packQueued, playerIdOf, playerSearchOf, queuedFromMentions, unpackQueued } from './player-store-shared.ts';
+import { foldName, isLinking, joinOf, newestOf, normalizedIdentifier, packQueued, playerIdOf, playerSearchOf, queuedFromMentions, unpackQueued } from './player-store-shared.ts';
 import type { PlayerStoreWorkerData } from './player-store-worker.ts';
 import { SqlitePlayerQueue, queueFileOf } from './sqlite-player-queue.ts';
 
@@ -58,8 +57,6 @@ function decodeLogId(value: SQLInputValue): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const NON_LINKING: ReadonlySet<string> = new Set(NON_LINKING_IDENTIFIER_KINDS);
-const isLinking = (identifier: string): boolean => !NON_LINKING.has(identifier.slice(0, identifier.indexOf(':')));
 
 const num = (value: SQLInputValue | undefined): number => Number(value ?? 0);
 
@@ -255,18 +252,12 @@ export class SqlitePlayerStore implements PlayerStore {
   #recordPlayer(batch: RecordBatch, log: LogMentions, mentioned: MentionedPlayer): void {
     const linking = mentioned.linking.filter(isLinking);
     if (linking.length === 0) return;
-    const owners = this.#ownersOf(log.serverId, linking);
-    let target: number;
-    if (owners.size === 0) {
-      target = this.#createPlayer(log.serverId, log.at);
-    } else {
-      target = Math.min(...owners);
-      for (const other of owners) {
-        if (other === target) continue;
-        // What the batch holds so far is written first: the merge moves rows and recounts the survivor.
-        this.#flushRows(batch);
-        this.#merge(log.serverId, other, target);
-      }
+    const join = joinOf(this.#ownersOf(log.serverId, linking));
+    const target = join === null ? this.#createPlayer(log.serverId, log.at) : join.survivor;
+    for (const other of join?.merged ?? []) {
+      // What the batch holds so far is written first: the merge moves rows and recounts the survivor.
+      this.#flushRows(batch);
+      this.#merge(log.serverId, other, target);
     }
     batch.rows.push(target, log.logType === 'photo' ? 1 : 0, log.at, encodeLogId(log.logId), log.expiresAt);
     const known = this.#knownPlayer(target, log.serverId);
