@@ -11,6 +11,6 @@
  * +33 MiB resident 13 s after it ended, a full GC included; +2 MiB with this flag). The adapters retire
  * their worker threads after an idle minute so that an idle process does not pay for them (the search
  * index, the WAL checkpoints); with this flag a retired search-index worker leaves ~4 MiB less behind
- * (docs/PERFORMANCE.md, "Tenth pass"). It only decides where a dead isolate's memory goes.
+ * (docs/DECISIONS.md, "Performance"). It only decides where a dead isolate's memory goes.
  */
 export const NODE_FLAGS = Object.freeze(['--no-memory-pool-share-memory-on-teardown']);

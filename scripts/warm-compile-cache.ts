@@ -2,7 +2,7 @@
  * Fills Node's module compile cache for a source tree, as the Docker image does at build time, so that the
  * first start of every container is a warm one. A start that misses even one TypeScript module
  * in the cache makes Node load its TypeScript stripper (amaro), ~10 MiB more idle RSS for the life of the
- * process, and compiles everything from source (docs/PERFORMANCE.md, "Idle memory, third pass").
+ * process, and compiles everything from source (docs/DECISIONS.md, "Performance").
  *
  * Two Node processes, both with the caller's environment (the cache's directory is keyed by Node's
  * version, the V8 flags, the CPU's features and the uid, so NODE_OPTIONS and the user must be those of

@@ -1,7 +1,6 @@
 /**
  * The V8 flags every Skald process starts with (scripts/node-flags.mjs): this Node takes them, and they do what
- * they are there for: a worker thread's memory goes back to the OS once the worker has ended (docs/PERFORMANCE.md,
- * "Tenth pass"). That the image's CMD carries them is deploy/check-manifests.mjs's check.
+ * they are there for: a worker thread's memory goes back to the OS once the worker has ended (docs/DECISIONS.md, "Performance"). That the image's CMD carries them is deploy/check-manifests.mjs's check.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';

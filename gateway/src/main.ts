@@ -19,7 +19,7 @@ try {
   // Node keeps every cache entry it read or made (~9 MiB of malloc'd code cache: ~1,900 entries for the
   // all-in-one's modules) until the process exits. Flushing writes the new ones now and frees them all, before
   // the process opens its stores and builds its routes, so those allocations reuse the space: idle RSS ~5 MiB
-  // lower. Freed later, the space stays resident as holes (docs/PERFORMANCE.md, "Idle memory, third pass").
+  // lower. Freed later, the space stays resident as holes (docs/DECISIONS.md, "Performance").
   flushCompileCache();
   await launch(config, {}, build);
 } catch (error) {

@@ -32,7 +32,7 @@ export function asDeployed(env: Readonly<Record<string, string>> = {}): { env: R
  * which shrinks the heap ~8 s after the allocations stop. At 3 s (the settle of the earlier passes) the
  * reading depended on whether the idle trim ran after provisioning or just before its end (then blocked
  * for a minute, leaving an 8 MiB young generation to V8): 109.9-122.4 MiB over 12 starts, 109.0-111.8
- * at 10 s over 17 (twice 116.3: malloc's second arena; docs/PERFORMANCE.md, "Idle memory, third pass").
+ * at 10 s over 17 (twice 116.3: malloc's second arena; docs/DECISIONS.md, "Performance").
  */
 export const IDLE_SETTLE_MS = 10_000;
 

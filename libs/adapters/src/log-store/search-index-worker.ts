@@ -24,7 +24,7 @@ const LOCK_WAIT_MS = 10_000;
  * gets the whole core. Under sustained ingestion at the core's capacity the index therefore lags, and searches
  * stay exact by scanning the rows not indexed yet (sqlite-log-search.ts): acknowledging logs comes first.
  * At nice 10 (a tenth of the core) the indexer took 9-10% of the all-in-one's CPU per single-log request
- * while never catching up anyway (it indexes at 30-100 µs a row; docs/PERFORMANCE.md, "Fifth pass").
+ * while never catching up anyway (it indexes at 30-100 µs a row; docs/DECISIONS.md, "Performance").
  */
 const INDEXER_NICE = 19;
 

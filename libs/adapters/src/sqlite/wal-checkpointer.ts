@@ -3,7 +3,7 @@
  * to SQLite (wal_autocheckpoint), the connection whose commit crosses the threshold runs it inside that commit,
  * and node:sqlite is synchronous: measured on the log store's 10,000-page (160 MiB) WAL, an insert of 45 logs
  * then took 295-357 ms instead of 0.4, and every request of the all-in-one waited that long, about every 20 s
- * under single-log load (docs/PERFORMANCE.md, "Third pass").
+ * under single-log load (docs/DECISIONS.md, "Performance").
  *
  * Instead an owner turns wal_autocheckpoint off on its connection, registers its file here and says when it
  * committed (`wrote`). About once a second, each file written since the last look is checkpointed PASSIVE (never

@@ -2,7 +2,7 @@
  * An object with exactly the given properties, every required one present, optional ones present or not,
  * and no other, for the hot event schemas (a batch's logs). TypeBox compiles `additionalProperties: false`
  * into `Object.getOwnPropertyNames(value).length === N`: an array per object, so every consumer group paid
- * ~130 bytes of garbage per log for it (the allocation profile in docs/PERFORMANCE.md, ninth pass). Here the
+ * ~130 bytes of garbage per log for it (an allocation profile). Here the
  * properties are checked by the compiled object schema as before, and "no other" by counting the keys with
  * for...in against the required ones plus the optional ones present (a read of each optional name), which
  * allocates nothing. The same acceptance for parsed JSON (own, enumerable keys; an optional key is present

@@ -3,7 +3,7 @@
  * message inserts nothing new), retention expiry from the server's tier, the live tails of every logs
  * replica told (a `logs.batch-stored` notice per batch on the bus, after the commit), then the photo-log
  * limit. The events one bus read brought are stored together: one transaction and one publish of their
- * notices for up to MAX_LOGS_PER_TRANSACTION logs (docs/PERFORMANCE.md, "Sixth pass").
+ * notices for up to MAX_LOGS_PER_TRANSACTION logs (docs/DECISIONS.md, "Performance").
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { LOG_LIMITS } from '@skald/contracts';
