@@ -2,11 +2,12 @@
 // (set with the operator command) with one webhook to a local receiver creates a threshold rule on the
 // screen, sees it listed as OK, edits it, sends a test (the receiver gets it), fires it with a matching
 // log and reads its history, then deletes it. A member with the role user who opens /alerts lands on
-// /dashboard. The screen is checked in light and dark, desktop and 375 px (screenshots in
+// /dashboard. Moved to the Free tier, the server's usage answer says maxAlertRules 0 and the sidebar locks
+// Alerts. The screen is checked in light and dark, desktop and 375 px (screenshots in
 // test-output/e2e/alerts/, axe in each view).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import type { AlertList } from '@skald/contracts/api';
+import type { AlertList, ServerUsage } from '@skald/contracts/api';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAt, createServer, signIn, signUp, waitFor, type CreatedServer, type WalkthroughApi } from './api.ts';
@@ -171,6 +172,18 @@ describe.skipIf(!hasChromium)('the Alerts screen (all-in-one server, headless Ch
     } finally {
       await memberContext.close();
     }
+  });
+
+  it("on a tier without alert rules the sidebar locks Alerts, from the usage answer's maxAlertRules", async () => {
+    const usage = () => api.ok<ServerUsage>('GET', `/server/usage/${created.id}`, { token: ownerToken });
+    expect(await usage()).toMatchObject({ maxWebhooks: 2, maxAlertRules: 3 });
+    await cli('servers:tier', created.id, 'free');
+    await waitFor(async () => (await usage()).maxAlertRules === 0, 'the logs service to see the Free tier');
+    await page.goto('/dashboard');
+    const nav = page.getByRole('navigation', { name: 'Server navigation' });
+    await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+    await nav.locator('[aria-disabled="true"]', { hasText: 'Alerts' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Alerts' }).count()).toBe(0);
   });
 
   it('no page errors and no accessibility violations in the checked views', () => {

@@ -57,7 +57,7 @@ const WEBHOOKS: WebhookList = { webhooks: [webhook('w1', 'https://discord.com/ap
 function api({ list = { alerts: [rule()], limit: 3, count: 1 } as AlertList, extra = {} as Parameters<typeof mockApi>[0] } = {}) {
   return mockApi({
     'GET /auth/me': () => json(meAnswer()),
-    'GET /server/usage/s1': () => json(serverUsage({ maxWebhooks: 2 })),
+    'GET /server/usage/s1': () => json(serverUsage({ maxWebhooks: 2, maxAlertRules: 3 })),
     'GET /alerts': () => json(list),
     'GET /webhooks': () => json(WEBHOOKS),
     'GET /webhooks/options': () => json({ eventTypes: ['Kill'], logLevels: ['info', 'warn', 'error', 'fatal', 'debug'], resources: ['pvp'] }),

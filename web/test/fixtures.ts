@@ -43,6 +43,7 @@ export function serverUsage(over: Partial<ServerUsage> = {}): ServerUsage {
     maxBackups: 0,
     maxWebhooks: 0,
     maxPhotoLogs: 10,
+    maxAlertRules: 0,
     ...over,
   };
 }

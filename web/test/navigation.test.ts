@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isStaffRole, isSuspendedError, roleLabel, sidebarGroups, usageView } from '../src/features/shell/navigation.ts';
 import { pickCurrentServer } from '../src/features/auth/session.ts';
 
-const labels = (role: string, usage = { maxWebhooks: 2, maxBackups: 1 }) =>
+const labels = (role: string, usage = { maxWebhooks: 2, maxBackups: 1, maxAlertRules: 3 }) =>
   sidebarGroups(role, usage).flatMap((g) => g.entries.map((e) => `${g.label}/${e.label}${e.locked ? ' (locked)' : ''}`));
 
 describe('sidebar visibility by server role (docs/spec/part-1.txt section 6)', () => {
@@ -19,11 +19,15 @@ describe('sidebar visibility by server role (docs/spec/part-1.txt section 6)', (
     ]);
   });
   it('locks Webhooks, Alerts and DB Backups when the tier allows none or the limits are unknown', () => {
-    expect(labels('owner', { maxWebhooks: 0, maxBackups: 0 })).toContain('Integrations/Webhooks (locked)');
-    expect(labels('owner', { maxWebhooks: 0, maxBackups: 0 })).toContain('Integrations/Alerts (locked)');
-    expect(labels('owner', { maxWebhooks: 0, maxBackups: 0 })).toContain('Management/DB Backups (locked)');
+    expect(labels('owner', { maxWebhooks: 0, maxBackups: 0, maxAlertRules: 0 })).toContain('Integrations/Webhooks (locked)');
+    expect(labels('owner', { maxWebhooks: 0, maxBackups: 0, maxAlertRules: 0 })).toContain('Integrations/Alerts (locked)');
+    expect(labels('owner', { maxWebhooks: 0, maxBackups: 0, maxAlertRules: 0 })).toContain('Management/DB Backups (locked)');
     const unknown = sidebarGroups('owner', undefined).flatMap((g) => g.entries).filter((e) => e.locked).map((e) => e.label);
     expect(unknown).toEqual(['Webhooks', 'Alerts', 'DB Backups']);
+  });
+  it("locks Alerts on the tier's alert rules, not on its webhooks", () => {
+    expect(labels('owner', { maxWebhooks: 2, maxBackups: 1, maxAlertRules: 0 })).toEqual(expect.arrayContaining(['Integrations/Webhooks', 'Integrations/Alerts (locked)']));
+    expect(labels('owner', { maxWebhooks: 0, maxBackups: 1, maxAlertRules: 3 })).toEqual(expect.arrayContaining(['Integrations/Webhooks (locked)', 'Integrations/Alerts']));
   });
 });
 

@@ -38,7 +38,7 @@ function Where() {
 function renderAt(path: string, serverRole: ServerRole) {
   const seen = mockApi({
     'GET /auth/me': () => json(meAnswer({ serverRole })),
-    'GET /server/usage/s1': () => json(serverUsage({ maxWebhooks: 3, maxBackups: 3 })),
+    'GET /server/usage/s1': () => json(serverUsage({ maxWebhooks: 3, maxBackups: 3, maxAlertRules: 3 })),
     'GET /logs/stats': () => json(dashboardStats()),
   });
   const store = makeStore(SIGNED_IN);
@@ -67,7 +67,7 @@ describe('screens by server role (screens.ts minRole)', () => {
     expect(refusedOf('owner')).toEqual([]);
     // The sidebar shows exactly the screens the route lets in.
     for (const role of ROLES) {
-      const listed = sidebarGroups(role, { maxWebhooks: 1, maxBackups: 1 }).flatMap((group) => group.entries.map((entry) => entry.path)).sort();
+      const listed = sidebarGroups(role, { maxWebhooks: 1, maxBackups: 1, maxAlertRules: 1 }).flatMap((group) => group.entries.map((entry) => entry.path)).sort();
       expect(listed, role).toEqual(SERVER_SCREENS.filter((s) => roleMayOpen(role, s.minRole)).map((s) => s.path).sort());
     }
   });

@@ -92,6 +92,22 @@ describe('shell, guards and session', () => {
     expect(await screen.findByText('USER')).toBeTruthy();
   });
 
+  it("locks the Alerts entry on the tier's alert rules (maxAlertRules), whatever its webhooks", async () => {
+    setMobile(false);
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10, maxWebhooks: 2, maxBackups: 1, maxAlertRules: 0 })) });
+    renderShell('/logs', SIGNED_IN);
+    expect(await screen.findByText('OWNER')).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Webhooks' })).toBeTruthy());
+    expect(screen.getByText('Alerts').closest('[aria-disabled="true"]')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Alerts' })).toBeNull();
+
+    cleanup();
+    mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10, maxWebhooks: 0, maxBackups: 1, maxAlertRules: 3 })) });
+    renderShell('/logs', SIGNED_IN);
+    expect(await screen.findByRole('link', { name: 'Alerts' })).toBeTruthy();
+    expect(screen.getByText('Webhooks').closest('[aria-disabled="true"]')).toBeTruthy();
+  });
+
   it('on mobile the sidebar opens from its toggle and closes on the backdrop and on a left swipe over 50 px', async () => {
     setMobile(true);
     mockApi({ 'GET /auth/me': () => json(me()), 'GET /server/usage/s1': () => json(serverUsage({ used: 1, limit: 10 })) });

@@ -246,7 +246,10 @@ describe('GET /server/usage/{id}', () => {
       maxBackups: 0,
       maxWebhooks: 0,
       maxPhotoLogs: 10,
+      maxAlertRules: 0,
     });
+    // The Pro server: its tier's webhooks and alert rules (the web app locks Alerts on the latter).
+    expect((await get(`/server/usage/${OTHER}`, 'stranger')).json()).toMatchObject({ tierLabel: 'Pro', maxWebhooks: 20, maxAlertRules: 50 });
   });
 
   it("answers an error containing 'suspended' for a suspended server", async () => {

@@ -143,6 +143,8 @@ export const ServerUsageSchema = Type.Object(
     maxBackups: Type.Integer(),
     maxWebhooks: Type.Integer(),
     maxPhotoLogs: Type.Integer(),
+    /** Alert rules the tier allows (0: none; the web app locks its Alerts entry). */
+    maxAlertRules: Type.Integer(),
   },
   { additionalProperties: false },
 );

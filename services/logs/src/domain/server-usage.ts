@@ -18,5 +18,6 @@ export async function serverUsage(counters: Counters, serverId: string, tier: Ti
     maxBackups: tier.maxBackups,
     maxWebhooks: tier.maxWebhooks,
     maxPhotoLogs: tier.maxPhotoLogs,
+    maxAlertRules: tier.maxAlertRules,
   };
 }

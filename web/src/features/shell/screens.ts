@@ -16,7 +16,7 @@ export const SIDEBAR_GROUPS = [
 export type SidebarGroupKey = (typeof SIDEBAR_GROUPS)[number]['key'];
 
 /** Tier limits that lock an entry when the server's tier allows none of it. */
-export type TierLimit = keyof Pick<ServerUsage, 'maxWebhooks' | 'maxBackups'>;
+export type TierLimit = keyof Pick<ServerUsage, 'maxWebhooks' | 'maxBackups' | 'maxAlertRules'>;
 
 export interface ServerScreen {
   readonly path: string;
@@ -36,8 +36,7 @@ export const SERVER_SCREENS = [
   { path: '/photologs', title: 'Photo Logs', group: 'logs', label: 'Photo Logs', minRole: 'user' },
   { path: '/players', title: 'Players', group: 'logs', label: 'Players', minRole: 'user' },
   { path: '/webhooks', title: 'Webhooks', group: 'integrations', label: 'Webhooks', minRole: 'admin', lockedWithout: 'maxWebhooks' },
-  // Locked on maxWebhooks: the usage answer carries no alert limit, and every tier allowing no webhook allows no rule (a rule notifies webhooks).
-  { path: '/alerts', title: 'Alerts', group: 'integrations', label: 'Alerts', minRole: 'admin', lockedWithout: 'maxWebhooks' },
+  { path: '/alerts', title: 'Alerts', group: 'integrations', label: 'Alerts', minRole: 'admin', lockedWithout: 'maxAlertRules' },
   { path: '/server-users', title: 'Manage Server Users', group: 'management', label: 'Users', minRole: 'owner' },
   { path: '/backups', title: 'DB Backups', group: 'management', label: 'DB Backups', minRole: 'owner', lockedWithout: 'maxBackups' },
   { path: '/settings', title: 'Server settings', group: 'management', label: 'Settings', minRole: 'admin' },
