@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +111,25 @@ describe('SQLite log store specifics', () => {
         expect(plan, direction).not.toContain('TEMP B-TREE');
       }
       await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no WAL behind at close, even while another connection keeps the file open', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
+    try {
+      const file = join(dir, 'logs.db');
+      const store = new SqliteLogStore(file, { walCheckpointer: null });
+      // A reader elsewhere in the process: the store's close is then not the last one, which would delete the WAL.
+      const other = new DatabaseSync(file);
+      other.prepare('SELECT count(*) FROM sqlite_master').get();
+      await store.insertBatch(Array.from({ length: 2000 }, (_, i) => ({ ...textLog(i, 's1', 'info'), message: `hello ${'x'.repeat(400)} ${i}` })));
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(500_000);
+      await store.close();
+      expect(statSync(`${file}-wal`).size).toBe(0);
+      expect(Number(other.prepare('SELECT count(*) AS n FROM logs').get()?.['n'])).toBe(2000);
+      other.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WalCheckpointer } from '../src/sqlite/wal-checkpointer.ts';
+import { checkpointBounded } from '../src/sqlite/wal-bound.ts';
 import { BACKGROUND_THREADS, backgroundThreadsAlive } from '../src/background-threads.ts';
 
 let dir: string;
@@ -111,6 +112,41 @@ describe('WAL checkpointer', () => {
     await c.wal.close();
     c.db.close();
     expect(existsSync(`${c.file}-wal`)).toBe(false);
+  });
+
+  it('resets and truncates a WAL past its bound once no reader holds it, where PASSIVE checkpoints alone leave it growing', () => {
+    const file = join(dir, 'bounded.db');
+    const writer = new DatabaseSync(file);
+    writer.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (x BLOB)');
+    const reader = new DatabaseSync(file);
+    const checkpointer = new DatabaseSync(file);
+    const write = (kib: number): void => {
+      writer.exec('BEGIN');
+      for (let i = 0; i < kib; i++) writer.prepare('INSERT INTO t VALUES (randomblob(1000))').run();
+      writer.exec('COMMIT');
+    };
+    const bound = 1024 * 1024;
+    // A reader always under way, reading the WAL's latest pages: the writer never gets to restart the WAL, so the
+    // file grows by every commit even though each checkpoint copies everything the reader does not pin.
+    for (let round = 0; round < 6; round++) {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM t').get();
+      write(500);
+      const pinned = checkpointBounded(checkpointer, 0, 0, bound);
+      expect(pinned.truncated).toBe(false);
+      reader.exec('COMMIT');
+    }
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(3 * bound);
+    // Nothing holds it: the next checkpoint over the bound resets it and cuts the file to zero, nothing lost.
+    const freed = checkpointBounded(checkpointer, 0, 0, bound);
+    expect(freed.truncated).toBe(true);
+    expect(statSync(`${file}-wal`).size).toBe(0);
+    expect(Number(reader.prepare('SELECT count(*) AS n FROM t').get()?.['n'])).toBe(3000);
+    // Under the bound a checkpoint stays PASSIVE: the WAL file is left for the next writer to reuse.
+    write(100);
+    expect(checkpointBounded(checkpointer, 0, 0, bound).truncated).toBe(false);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
+    for (const db of [reader, checkpointer, writer]) db.close();
   });
 
   it('checkpoints on the owner connections when the worker fails, and says so once', async () => {

@@ -47,6 +47,7 @@ import {
   SCHEMA_VERSION,
 } from './sqlite-log-schema.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
+import { checkpointBounded } from '../sqlite/wal-bound.ts';
 import { prepareStatement, StatementCache } from '../sqlite/statements.ts';
 import { DEFAULT_INDEX_CHUNK_ROWS, DEFAULT_INDEX_GATHER_MS, IndexSchedule } from './index-schedule.ts';
 import { SearchIndexThread } from './search-index-thread.ts';
@@ -398,7 +399,9 @@ export class SqliteLogStore implements LogStore {
     if (checkpointer === null || file === ':memory:') return null;
     this.#db.exec('PRAGMA wal_autocheckpoint = 0');
     return checkpointer.register(file, () => {
-      if (this.#db.isOpen) this.#prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+      // busy 0: the event loop never waits for the indexer's write lock (an oversized WAL is reset by a later
+      // try); afterwards the connection's own busy timeout again (0 beside the indexing worker, else PRAGMAS_SQL's).
+      if (this.#db.isOpen) checkpointBounded(this.#db, 0, this.#shared ? 0 : 5000);
     });
   }
 
@@ -1153,6 +1156,9 @@ export class SqliteLogStore implements LogStore {
     await this.#wal?.close();
     // Keeps planner statistics fresh for the next start (cheap: analyses only what changed a lot).
     this.#db.exec('PRAGMA optimize');
+    // A graceful stop leaves no WAL behind: its pages go into the database file and the file is cut to zero, even
+    // when another connection (a reader elsewhere in the process) keeps it from being deleted at this close.
+    this.#db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
     this.#db.close();
   }
 }

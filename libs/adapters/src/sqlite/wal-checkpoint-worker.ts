@@ -6,8 +6,11 @@
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort } from 'node:worker_threads';
 import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
+import { checkpointBounded } from './wal-bound.ts';
 
 
+/** How long a reset of an oversized WAL waits for the write lock and the readers on this thread. */
+const TRUNCATE_BUSY_MS = 100;
 const connections = new Map<string, DatabaseSync>();
 
 function connection(file: string): DatabaseSync {
@@ -33,8 +36,10 @@ function answer(request: CheckpointRequest): CheckpointReply {
     return { kind: 'closed', file };
   }
   try {
-    const row = connection(file).prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
-    return { kind: 'checkpointed', file, walFrames: Number(row?.['log'] ?? 0), copiedFrames: Number(row?.['checkpointed'] ?? 0) };
+    // This thread may wait a little for the write lock of a reset (the owners' threads never wait on it long:
+    // the PASSIVE pass before it copied nearly everything).
+    const { walFrames, copiedFrames } = checkpointBounded(connection(file), TRUNCATE_BUSY_MS, 0);
+    return { kind: 'checkpointed', file, walFrames, copiedFrames };
   } catch (error) {
     return { kind: 'failed', file, reason: describe(error) };
   }
