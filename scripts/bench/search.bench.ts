@@ -50,13 +50,13 @@ const DAY = 86_400_000;
 const SPAN_DAYS = 30;
 const SERVER = 'bench-server';
 /** Each held by 1 log in every COMMON_EVERY (100,000 of 5,000,000), on different rows. */
-const COMMON_WORDS = ['frobnicate', 'teleported', 'impounded', 'blacklisted'];
+export const COMMON_WORDS = ['frobnicate', 'teleported', 'impounded', 'blacklisted'];
 const COMMON_EVERY = 50;
 /** Each held by exactly RARE_COUNT logs, spread over the data set. */
-const RARE_WORDS = Array.from({ length: 20 }, (_, w) => rareWord(w));
+export const RARE_WORDS = Array.from({ length: 20 }, (_, w) => rareWord(w));
 const RARE_COUNT = 10;
 /** Each held by 1 log in every RARE_TYPE_EVERY. */
-const RARE_TYPES = ['AntiCheat', 'Exploit', 'Refund', 'Warrant'];
+export const RARE_TYPES = ['AntiCheat', 'Exploit', 'Refund', 'Warrant'];
 const RARE_TYPE_EVERY = 20_000;
 const TYPES = ['General', 'Chat', 'Combat', 'Join', 'Leave', 'Economy', 'Admin', 'Death'];
 const LEVELS = ['info', 'info', 'info', 'info', 'info', 'info', 'info', 'warn', 'warn', 'error'];
@@ -86,7 +86,7 @@ function generator(start: number): (n: number) => number {
   };
 }
 
-function makeBatch(start: number, total: number, t0: number): LogRecord[] {
+export function makeBatch(start: number, total: number, t0: number): LogRecord[] {
   const rand = generator(start);
   const out = new Array<LogRecord>(BATCH);
   const rareStride = Math.floor(total / RARE_COUNT);
