@@ -394,7 +394,7 @@ class BlockStore {
     let candidates = this.directory.filter((e) => (q.level === undefined || e.stream === q.level.toLowerCase()) && (q.type === undefined || (e.types[q.type] ?? 0) > 0));
     const needle = q.search?.toLowerCase();
     let lowerBound = 0;
-    const pattern = new RegExp(RegExp.escape(needle ?? ''), 'gi');
+    const pattern = new RegExp((needle ?? '').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'gi');
     if (needle !== undefined && needle.length >= 3) {
       const hashes: number[] = [];
       for (let i = 0; i + 3 <= needle.length; i++) hashes.push(trigramHash(needle, i));
