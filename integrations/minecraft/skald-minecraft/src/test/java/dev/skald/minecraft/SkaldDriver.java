@@ -36,7 +36,7 @@ public final class SkaldDriver {
 
             @Override
             public Level getStatusLevel() {
-                return Level.TRACE;
+                return Level.INFO;
             }
 
             @Override
