@@ -7,10 +7,13 @@
  *   - player search (names contained, identifiers exact, values without the kind), player page
  *     (GET /players/{id}), first timeline page (GET /players/{id}/logs, 50 logs): bar p95 < 50 ms,
  *   - beside a plain log page (GET /logs/my, 50 logs) and the first player list page, in the same run;
- *   - ingest: logs stored per second through the same path with identity (the store path queues, the
- *     recorder records in background runs; a round ends once its players are recorded too) and without it,
- *     alternating on the full stores over PLAYERS_BENCH_INGEST_ROUNDS (default 8) rounds of 20,000 logs;
- *     bar: the median ratio >= 90%;
+ *   - ingest: logs stored per second with identity (the store path queues, the recorder records in
+ *     background runs, on its worker thread with this embedded store; a round ends once its players are
+ *     recorded too) and without it, alternating on the full stores over PLAYERS_BENCH_INGEST_ROUNDS (default 8)
+ *     rounds of 20,000 logs made before the clock starts, two ways: the logs consumer draining the round's
+ *     events from the bus, and the store path alone (storeAcceptedBatches in a loop); bar: the median ratio
+ *     >= 90%. Beside it, CPU per log of the whole process and of the thread storing logs (process.cpuUsage,
+ *     process.threadCpuUsage: less moved by other work on a shared machine than wall time), and CPU by thread;
  *   - disk: the player store's bytes per log and per (player, log) mention, beside the log store's.
  * The logs: a window of ~500 online players slides over the 50,000 (each player a few sessions over 30
  * days); 60% name one player as the FiveM resource writes it ({ player: { name, serverId, identifiers } }),

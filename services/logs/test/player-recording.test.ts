@@ -160,8 +160,8 @@ describe('recording players on the worker thread', () => {
     const threaded = createPlayerRecorder({ store: deps.playerStore!, log: logger() });
     threaded.start();
     try {
-      await waitFor(() => backgroundThreadsAlive().includes(BACKGROUND_THREADS.playerStore), 'the recorder thread');
       await queueBatch(threaded, [storeLog('w1', 'license:wes', 1_750_000_000_000)], 'w-1');
+      await waitFor(() => backgroundThreadsAlive().includes(BACKGROUND_THREADS.playerStore), 'the recorder thread');
       await waitFor(async () => (await deps.playerStore!.queued(10)).through === -1, 'the queue recorded by the worker');
       await queueBatch(threaded, [storeLog('w2', 'license:wes', 1_750_000_009_000)], 'w-2');
       await threaded.catchUp();
@@ -251,6 +251,8 @@ describe('recording players on the worker thread', () => {
       const after = createPlayerRecorder({ store: reopened, log: logger() });
       after.start();
       try {
+        // Started, the recorder records what the killed process left queued by itself.
+        await waitFor(async () => (await reopened.queued(1)).through === -1, 'what the killed process queued, recorded at start', 30_000);
         await after.catchUp();
         // 2,000 logs over 7 players (log i names player i % 7): every log counted once, none lost, none twice.
         let total = 0;

@@ -2,7 +2,7 @@
  * The service's side of the recorder's worker thread (player-recorder-worker.ts, started through
  * PlayerStore.startWorker with a connection of its own): the store path's queue rows are recorded there,
  * extraction included, so storing logs pays only for the queue row. The worker starts when something is
- * queued (or at start, for what a restart left queued) and ends after `idleMs` with nothing to record. If it
+ * queued (or at start, when a restart left something queued) and ends after `idleMs` with nothing to record. If it
  * fails, recording falls back to the service's own thread for good (`inline`): the queue keeps every log,
  * nothing waits on a worker that is gone.
  */
@@ -172,8 +172,14 @@ export function createRecorderThread(deps: RecorderThreadDeps): Pick<RecordingLo
         deps.inline.start();
         return;
       }
-      // What a restart left queued is recorded at once (the worker runs right away when it starts).
-      void ready();
+      // What a restart left queued is recorded at once (the worker runs right away when it starts); an empty
+      // queue starts no thread (an idle process should not hold one).
+      deps.store.queued(1).then(
+        (page) => {
+          if (page.through >= 0) void ready();
+        },
+        (error: unknown) => deps.log.error({ err: error }, 'logs: reading the players queue at start failed; it is recorded with the next batch'),
+      );
     },
     async stop() {
       started = false;
