@@ -5,6 +5,8 @@ export const STORAGE_KEYS = {
   serverId: 'serverId',
   serverName: 'serverName',
   theme: 'theme',
+  /** /logs as cards (the default) or as the dense table. */
+  logDisplay: 'logDisplay',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -1,6 +1,7 @@
 import type { ApiLog, LevelColor } from '@skald/contracts/api';
 import { resolveApiUrl } from '../../app/api.ts';
 import { Highlight } from '../common/Highlight.tsx';
+import { ContextButton } from './LogContext.tsx';
 import { LogMetadata } from './LogMetadata.tsx';
 
 export function formatTime(iso: string): string {
@@ -14,6 +15,10 @@ interface Props {
   highlight?: string | undefined;
   /** A photo log's thumbnail opens the photo viewer through this; without it, it links to the image. */
   onOpenPhoto?: (() => void) | undefined;
+  /** The server the Context action asks; without it the card has no Context action. */
+  serverId?: string | undefined;
+  /** The log a `?log=` view is about: marked, and scrolled into view. */
+  focused?: boolean | undefined;
 }
 
 /** A photo log's thumbnail (the image when it has none); a text log has neither. */
@@ -32,10 +37,20 @@ function PhotoThumbnail({ log, onOpen }: { log: ApiLog; onOpen: (() => void) | u
   );
 }
 
+function scrollIntoView(card: HTMLElement | null): void {
+  card?.scrollIntoView({ block: 'center' });
+}
+
 /** One log, coloured by its level (neutral until the colours load): time, LEVEL, message, '[Type: x] via resource', a photo log's thumbnail, metadata. */
-export function LogCard({ log, color, highlight, onOpenPhoto }: Props) {
+export function LogCard({ log, color, highlight, onOpenPhoto, serverId, focused = false }: Props) {
   return (
-    <article className="log-card" style={color && { background: color.bg_color, color: color.text_color }} data-testid="log-card">
+    <article
+      className={focused ? 'log-card log-card-focused' : 'log-card'}
+      style={color && { background: color.bg_color, color: color.text_color }}
+      aria-current={focused || undefined}
+      ref={focused ? scrollIntoView : undefined}
+      data-testid="log-card"
+    >
       <header className="log-card-head">
         <time dateTime={log.created_at}>{formatTime(log.created_at)}</time>
         <strong className="log-level">{log.level.toUpperCase()}</strong>
@@ -48,6 +63,11 @@ export function LogCard({ log, color, highlight, onOpenPhoto }: Props) {
       </p>
       <PhotoThumbnail log={log} onOpen={onOpenPhoto} />
       <LogMetadata metadata={log.metadata} highlight={highlight} />
+      {serverId && (
+        <div className="log-actions">
+          <ContextButton serverId={serverId} log={log} />
+        </div>
+      )}
     </article>
   );
 }

@@ -31,7 +31,7 @@ function marked(text: string, offset: number, ranges: readonly [number, number][
   return parts;
 }
 
-export function LogMetadata({ metadata, highlight }: { metadata: unknown; highlight?: string | undefined }) {
+export function LogMetadata({ metadata, highlight, open = false }: { metadata: unknown; highlight?: string | undefined; open?: boolean }) {
   const serverId = useAppSelector((s) => s.session.serverId);
   if (!hasMetadata(metadata)) return null;
   const pieces = metadataPieces(metadata);
@@ -39,7 +39,7 @@ export function LogMetadata({ metadata, highlight }: { metadata: unknown; highli
   const ranges = highlight === undefined ? [] : hitRanges(text, highlight);
   let offset = 0;
   return (
-    <details className="metadata" open={ranges.length > 0 || undefined}>
+    <details className="metadata" open={open || ranges.length > 0 || undefined}>
       <summary>View metadata</summary>
       <pre>
         {pieces.map((piece) => {

@@ -1,4 +1,4 @@
-import type { ApiLog, ApiLogList, ColorLevel, LevelColor, LevelColors, LevelList, LogHistogram, PhotoLogPage } from '@skald/contracts/api';
+import type { ApiLog, ApiLogList, ColorLevel, LevelColor, LevelColors, LevelList, LogContext, LogHistogram, PhotoLogPage } from '@skald/contracts/api';
 import { apiSlice, totalCappedFromMeta, totalFromMeta } from '../../app/api.ts';
 import type { LogFilters } from './logFilters.ts';
 import { cleanLogEntry } from './plainText.ts';
@@ -68,6 +68,11 @@ export const logsApi = apiSlice.injectEndpoints({
       query: (arg) => ({ url: arg.logType === 'photo' ? '/photologs/my/histogram' : '/logs/my/histogram', params: histogramParams(arg) }),
       providesTags: (_result, _error, arg) => [arg.logType === 'photo' ? 'PhotoLogs' : 'Logs'],
     }),
+    logContext: build.query<LogContext, { serverId: string; logId: string }>({
+      query: ({ serverId, logId }) => ({ url: `/logs/${encodeURIComponent(logId)}/context`, params: { serverId } }),
+      transformResponse: (body: LogContext) => ({ before: body.before.map(cleanLogEntry), log: cleanLogEntry(body.log), after: body.after.map(cleanLogEntry) }),
+      providesTags: ['Logs', 'PhotoLogs'],
+    }),
     levelColors: build.query<LevelColors, string>({
       query: (serverId) => ({ url: '/settings/colors', params: { serverId } }),
       providesTags: ['Colors'],
@@ -80,7 +85,7 @@ export const logsApi = apiSlice.injectEndpoints({
   }),
 });
 
-export const { useLogsPageQuery, usePhotoLogsPageQuery, useLogHistogramQuery, useLevelColorsQuery, useLevelTypesQuery } = logsApi;
+export const { useLogsPageQuery, usePhotoLogsPageQuery, useLogHistogramQuery, useLogContextQuery, useLevelColorsQuery, useLevelTypesQuery } = logsApi;
 
 /** Logs and photo logs poll every 5 s (docs/spec/part-1.txt sections 7, 9). */
 export const LOGS_POLL_MS = 5_000;

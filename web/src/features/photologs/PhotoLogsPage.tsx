@@ -1,9 +1,9 @@
 import type { ApiLog, LevelColor } from '@skald/contracts/api';
 import { Alert, Col, Empty, Row, Space, Spin, Tag, Typography } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { resolveApiUrl } from '../../app/api.ts';
-import { useAppSelector } from '../../app/hooks.ts';
 import { formatTime } from '../logs/LogCard.tsx';
+import { ContextButton } from '../logs/LogContext.tsx';
 import { LevelContrastNote } from '../logs/LevelContrastNote.tsx';
 import { LogFiltersPanel } from '../logs/LogFiltersPanel.tsx';
 import { LogHistogramPanel } from '../logs/LogHistogramPanel.tsx';
@@ -11,7 +11,8 @@ import { Highlight } from '../common/Highlight.tsx';
 import { LogMetadata } from '../logs/LogMetadata.tsx';
 import { colorForLevel, LOGS_POLL_MS, totalPages, useLevelColorsQuery, useLevelTypesQuery, usePhotoLogsPageQuery } from '../logs/logsApi.ts';
 import { PageSizeSelect, Pager } from '../common/Pager.tsx';
-import { usePagedFilters } from '../logs/usePagedFilters.ts';
+import { FOREIGN_LINK_TEXT, useLogView } from '../logs/useLogView.ts';
+import { filtersKey } from '../logs/logView.ts';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { PhotoViewer } from './PhotoViewer.tsx';
 
@@ -19,7 +20,7 @@ export const PHOTO_PAGE_SIZES = [6, 12, 18, 24] as const;
 export const PHOTO_NOTICE =
   'When the limit is exceeded, the oldest photo log will be automatically deleted. Allowed filetypes: JPG, PNG, WEBP. Max filesize: 10 MB.';
 
-function PhotoCard({ photo, onOpen, levelColor, highlight }: { photo: ApiLog; onOpen(): void; levelColor: LevelColor | undefined; highlight: string }) {
+function PhotoCard({ photo, onOpen, levelColor, highlight, serverId }: { photo: ApiLog; onOpen(): void; levelColor: LevelColor | undefined; highlight: string; serverId: string }) {
   return (
     <article className="photo-card" data-testid="photo-card">
       <button type="button" className="photo-frame" onClick={onOpen} aria-label={`Open photo: ${photo.message}`}>
@@ -37,16 +38,18 @@ function PhotoCard({ photo, onOpen, levelColor, highlight }: { photo: ApiLog; on
           Type: {photo.type} · Resource: {photo.resource}
         </p>
         <LogMetadata metadata={photo.metadata} highlight={highlight} />
+        <div className="log-actions">
+          <ContextButton serverId={serverId} log={photo} />
+        </div>
       </div>
     </article>
   );
 }
 
 export default function PhotoLogsPage() {
-  const { serverId, serverName } = useAppSelector((s) => s.session);
-  const paging = usePagedFilters(PHOTO_PAGE_SIZES[0]);
-  const { setPage } = paging;
-  const { data, isError } = usePhotoLogsPageQuery(
+  const paging = useLogView({ sizes: PHOTO_PAGE_SIZES, defaultSize: PHOTO_PAGE_SIZES[0], liveAllowed: false });
+  const { serverId, serverName, resetPage } = paging;
+  const { data, currentData, isError } = usePhotoLogsPageQuery(
     { serverId: serverId ?? '', filters: paging.settledFilters, page: paging.page, pageSize: paging.pageSize },
     { skip: !serverId, pollingInterval: LOGS_POLL_MS, skipPollingIfUnfocused: true },
   );
@@ -54,14 +57,21 @@ export default function PhotoLogsPage() {
   const { data: levels } = useLevelTypesQuery(serverId ?? '', { skip: !serverId });
   const [viewerIndex, setViewerIndex] = useState<number | null>(null);
   const closeViewer = useCallback(() => setViewerIndex(null), []);
-  const { filters, setFilters } = paging;
-  const onTimeRange = useCallback((timeFrom: string, timeTo: string) => setFilters({ ...filters, timeFrom, timeTo }), [filters, setFilters]);
+  const { filters, applyFilters } = paging;
+  const onTimeRange = useCallback((timeFrom: string, timeTo: string) => applyFilters({ ...filters, timeFrom, timeTo }), [filters, applyFilters]);
 
-  // The page returns to 1 when the stored set changes (docs/spec/part-1.txt section 2), not on every identical poll.
-  const total = data?.total;
+  // The page returns to 1 when the stored set changes (docs/spec/part-1.txt section 2), not on every
+  // identical poll; only for
+  // the same filters, so opening a link to page 3 or stepping back to another view keeps its page.
+  const total = currentData?.total;
+  const filtersSeen = filtersKey(paging.settledFilters);
+  const seen = useRef<{ filters: string; total: number } | null>(null);
   useEffect(() => {
-    if (total !== undefined) setPage(1);
-  }, [total, setPage]);
+    if (total === undefined) return;
+    const before = seen.current;
+    seen.current = { filters: filtersSeen, total };
+    if (before !== null && before.filters === filtersSeen && before.total !== total) resetPage();
+  }, [total, filtersSeen, resetPage]);
 
   if (!serverId) {
     return (
@@ -77,6 +87,7 @@ export default function PhotoLogsPage() {
   return (
     <div className="page">
       <PageTitle>Photo Logs – {serverName}</PageTitle>
+      {paging.foreignLink && <Alert type="warning" title={FOREIGN_LINK_TEXT} showIcon className="notice" />}
       <Alert type="info" title={PHOTO_NOTICE} showIcon className="notice" />
       <div className="toolbar">
         <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
@@ -100,7 +111,7 @@ export default function PhotoLogsPage() {
             <Row gutter={[16, 16]}>
               {photos.map((photo, index) => (
                 <Col xs={24} sm={12} lg={8} key={photo.id}>
-                  <PhotoCard photo={photo} onOpen={() => setViewerIndex(index)} levelColor={colorForLevel(photo.level, colors)} highlight={paging.settledFilters.search} />
+                  <PhotoCard photo={photo} onOpen={() => setViewerIndex(index)} levelColor={colorForLevel(photo.level, colors)} highlight={paging.settledFilters.search} serverId={serverId} />
                 </Col>
               ))}
             </Row>

@@ -47,7 +47,7 @@ export function PlayerTimeline({ serverId, playerId }: { serverId: string; playe
           <div className="log-list" data-testid="player-timeline">
             {logs.map((log) => {
               const photoIndex = photos.indexOf(log);
-              return <LogCard key={log.id} log={log} color={colorForLevel(log.level, colors)} onOpenPhoto={photoIndex < 0 ? undefined : () => setViewerIndex(photoIndex)} />;
+              return <LogCard key={log.id} log={log} color={colorForLevel(log.level, colors)} onOpenPhoto={photoIndex < 0 ? undefined : () => setViewerIndex(photoIndex)} serverId={serverId} />;
             })}
           </div>
           <LevelContrastNote levels={logs.map((log) => log.level)} colors={colors} />
