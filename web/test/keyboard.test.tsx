@@ -39,8 +39,8 @@ describe('Log screens by keyboard', () => {
     renderScreen(<LogsPage />, { session: SIGNED_IN });
     await screen.findAllByTestId('log-card');
 
-    const stops = await tabStops(user, 8);
-    expect(stops).toEqual(expect.arrayContaining(['Show filters', 'Per page', 'View metadata', 'Next']));
+    const stops = await tabStops(user, 12);
+    expect(stops).toEqual(expect.arrayContaining(['Show filters', 'Per page', 'View metadata', 'Context: logs around message 1', 'Next']));
     // Previous is disabled on page 1, so it is not a tab stop.
     expect(stops).not.toContain('Previous');
 

@@ -29,6 +29,10 @@ export const FILTER_FIELDS = ['search', 'type', 'level', 'resource', 'dateFrom',
 /** Fields a person types letter by letter: their changes reach the address once typing settles, replacing it. */
 export const TYPED_FIELDS: readonly (keyof LogFilters)[] = ['search', 'type', 'resource'];
 
+function isInstant(text: string): boolean {
+  return /^\d{4}-\d\d-\d\dT/.test(text) && !Number.isNaN(Date.parse(text));
+}
+
 function positiveInt(raw: string | null): number | null {
   if (raw === null || !/^\d{1,9}$/.test(raw)) return null;
   const n = Number(raw);
@@ -39,6 +43,11 @@ function positiveInt(raw: string | null): number | null {
 export function viewFromQuery(params: URLSearchParams, rules: ViewRules): LogView {
   const filters: LogFilters = { ...EMPTY_FILTERS };
   for (const field of FILTER_FIELDS) filters[field] = params.get(field) ?? '';
+  // A bar's range is a pair of instants; half a pair or a word is no range.
+  if (!isInstant(filters.timeFrom) || !isInstant(filters.timeTo)) {
+    filters.timeFrom = '';
+    filters.timeTo = '';
+  }
   const size = positiveInt(params.get('pageSize'));
   const log = params.get('log');
   return {

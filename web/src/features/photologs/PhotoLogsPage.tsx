@@ -61,8 +61,7 @@ export default function PhotoLogsPage() {
   const onTimeRange = useCallback((timeFrom: string, timeTo: string) => applyFilters({ ...filters, timeFrom, timeTo }), [filters, applyFilters]);
 
   // The page returns to 1 when the stored set changes (docs/spec/part-1.txt section 2), not on every
-  // identical poll; only for
-  // the same filters, so opening a link to page 3 or stepping back to another view keeps its page.
+  // identical poll; only for the same filters, so a link to page 3 or a step back keeps its page.
   const total = currentData?.total;
   const filtersSeen = filtersKey(paging.settledFilters);
   const seen = useRef<{ filters: string; total: number } | null>(null);
