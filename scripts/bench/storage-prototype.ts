@@ -181,6 +181,37 @@ function idTail(id: string, createdAt: number): Buffer {
   return Buffer.from(hex.slice(12), 'hex');
 }
 
+const MEASURE_WORD_INDEX = process.env['PROTO_WORD_INDEX'] === '1';
+let wordIndexBytes = 0;
+
+/**
+ * What an in-block word index would cost (measured, not stored): every lower-cased word of the block with the
+ * rows holding it (row numbers as varint deltas), the words NUL-separated, both zstd-compressed.
+ */
+function wordIndexSize(messages: string[], metas: string[]): number {
+  const postings = new Map<string, number[]>();
+  for (let i = 0; i < messages.length; i++) {
+    for (const t of new Set(`${messages[i]}\0${metas[i]}`.toLowerCase().split(/[^a-z0-9_]+/))) {
+      if (t === '') continue;
+      let rows = postings.get(t);
+      if (rows === undefined) postings.set(t, (rows = []));
+      rows.push(i);
+    }
+  }
+  const words = [...postings.keys()].sort();
+  const w = new Writer();
+  for (const word of words) {
+    const rows = postings.get(word)!;
+    w.varint(rows.length);
+    let prev = 0;
+    for (const r of rows) {
+      w.varint(r - prev);
+      prev = r;
+    }
+  }
+  return compress(Buffer.from(words.join('\0'))).length + compress(w.done()).length;
+}
+
 interface Sealed {
   stream: string;
   minAt: number;
@@ -237,6 +268,7 @@ function seal(stream: string, rows: LogRecord[]): Sealed {
     for (const t of seen) if (t.length >= 3) tokenRows.set(t, (tokenRows.get(t) ?? 0) + 1);
   }
   const frequent = [...tokenRows].filter(([, c]) => c >= FREQUENT_TOKEN);
+  if (MEASURE_WORD_INDEX) wordIndexBytes += wordIndexSize(messages, metas);
   const text = `${messages.join('\0')}\0${metas.join('\0')}`;
   addTrigrams(text.toLowerCase(), trigrams);
   // Byte lengths of the 2n segments first, so a match's row is found without scanning for separators.
@@ -520,6 +552,8 @@ async function main(): Promise<void> {
   console.log(`${DATA} data, ${ROWS.toLocaleString('en-US')} logs, blocks of ${BLOCK_ROWS}, zstd ${LEVEL}: built in ${buildS.toFixed(0)} s (sealing ${(sealMs / 1000).toFixed(0)} s, ${Math.round(ROWS / (sealMs / 1000))} logs/s sealed) (${load()})`);
   console.log(`  file ${(bytes / ROWS).toFixed(1)} B/log (${(bytes / 2 ** 20).toFixed(1)} MiB, ${parts['blocks']} blocks): bloom ${per(parts['bloom'])}, frequent words ${per(parts['tokens'])}, meta ${per(parts['meta'])}, text ${per(parts['text'])} B/log`);
   console.log(`  NDJSON ${(ndjsonBytes / ROWS).toFixed(1)} B/log, zstd -3 of it ${(zstd3Bytes / ROWS).toFixed(1)} B/log`);
+  if (MEASURE_WORD_INDEX) console.log(`  an in-block word index (words + row lists, zstd) would add ${(wordIndexBytes / ROWS).toFixed(1)} B/log`);
+  if (process.env['PROTO_QUERIES'] === '0') return;
 
   store.loadDirectory();
   // The floor of a scan: decompressing every text frame, and also finding a word in it (latin1 + regex).
