@@ -59,6 +59,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { methods: '*', pattern: '/players', service: 'logs' },
   // Saved searches: named filters of /logs shared by a server's members (docs/LOGS_API.md).
   { methods: '*', pattern: '/saved-searches', service: 'logs' },
+  { methods: '*', pattern: '/cases', service: 'logs' },
   // Identity and tenancy.
   { methods: '*', pattern: '/auth', service: 'auth' },
   { methods: '*', pattern: '/user', service: 'auth' },

@@ -64,6 +64,8 @@ interface Target {
   readonly webhookId: string;
   /** An alert rule of tenant A's server (routes under /alerts/{id} find the server from it), or an unknown id. */
   readonly alertId: string;
+  /** A case of tenant A's server (routes under /cases/{id} find the server from it), or an unknown id. */
+  readonly caseId: string;
   /** A signed-in user who is a member of none of tenant A's servers and holds no staff role. */
   readonly strangerToken: string;
 }
@@ -127,6 +129,7 @@ function namesAServer(op: GuardedOperation): boolean {
 function idOf(target: Target, path: string): string {
   if (path.startsWith('/api/webhooks/{id}')) return target.webhookId;
   if (path.startsWith('/api/alerts/{id}')) return target.alertId;
+  if (path.startsWith('/api/cases/{id}')) return target.caseId;
   return target.serverId;
 }
 
@@ -210,7 +213,17 @@ describe('all-in-one: access is decided before the request is validated, on ever
     expect(alert.statusCode, alert.body).toBe(201);
     const alertId = alert.json<{ alert: { id: string } }>().alert.id;
 
-    target = { inject: (request) => aio.inject(request), serverId: server.id, webhookId, alertId, strangerToken: stranger.token };
+    // The routes under /cases/{id} find their server from the case: A's server gets one, from a stored log.
+    const posted = await aio.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': server.api_key }, payload: { message: 'evidence' } });
+    expect(posted.statusCode, posted.body).toBe(201);
+    let caseId = '';
+    await waitFor(async () => {
+      const opened = await aio.inject({ method: 'POST', url: '/api/cases', headers: bearer(owner.token), payload: { serverId: server.id, title: 'Guard walk', logIds: [posted.json<{ id: string }>().id] } });
+      if (opened.statusCode === 201) caseId = opened.json<{ id: string }>().id;
+      return opened.statusCode === 201;
+    }, 'the log to be stored and a case opened from it');
+
+    target = { inject: (request) => aio.inject(request), serverId: server.id, webhookId, alertId, caseId, strangerToken: stranger.token };
     operations = await bearerOperations(target.inject);
   }, 60_000);
 
@@ -302,7 +315,7 @@ describe('distributed: the proxying gateway in front of each service alone', () 
     const strangerToken = await signUp('guard_walk_stranger');
     const created = await inject({ method: 'POST', url: '/api/server/servers', headers: bearer(ownerToken), payload: { name: 'Tenant A' } });
     expect(created.statusCode, created.body).toBe(201);
-    target = { inject, serverId: created.json<{ id: string }>().id, webhookId: 'no-such-webhook', alertId: 'no-such-alert', strangerToken };
+    target = { inject, serverId: created.json<{ id: string }>().id, webhookId: 'no-such-webhook', alertId: 'no-such-alert', caseId: 'no-such-case', strangerToken };
     operations = await bearerOperations(inject);
   }, 120_000);
 

@@ -37,6 +37,9 @@ let member: SignedUp;
 let server: { id: string; api_key: string };
 let webhookId: string;
 let alertId: string;
+/** PATCH /cases/{id} decides access from the case: the walk edits a real one, of a second server of the owner (its log stays out of the first's). */
+let caseServer: { id: string; api_key: string };
+let caseId: string;
 
 beforeAll(async () => {
   // The webhook's destination is a loopback address the test allows (nothing is sent to it).
@@ -58,6 +61,15 @@ beforeAll(async () => {
   const alert = await aio.inject({ method: 'POST', url: '/api/alerts', headers: bearer(owner.token), payload: { ...alertRule(), serverId: server.id } });
   expect(alert.statusCode, alert.body).toBe(201);
   alertId = alert.json<{ alert: { id: string } }>().alert.id;
+  caseServer = await aio.createServer(owner.token, 'Body rules cases');
+  const posted = await aio.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': caseServer.api_key }, payload: { message: 'evidence' } });
+  expect(posted.statusCode, posted.body).toBe(201);
+  const logId = posted.json<{ id: string }>().id;
+  await waitFor(async () => {
+    const opened = await aio.inject({ method: 'POST', url: '/api/cases', headers: bearer(owner.token), payload: { serverId: caseServer.id, title: 'Body rules', logIds: [logId] } });
+    if (opened.statusCode === 201) caseId = opened.json<{ id: string }>().id;
+    return opened.statusCode === 201;
+  }, 'the log to be stored and a case opened from it');
 });
 
 /** An alert rule the schema accepts (without its serverId, as PUT /alerts/{id} takes it). */
@@ -112,6 +124,9 @@ function samples(): Record<string, { url: string; sample: Record<string, unknown
     'POST /api/admin/servers/{id}/users': { url: `/api/admin/servers/${server.id}/users`, sample: { email: 'someone@example.test', role: 'user' }, headers: superadminAuth() },
     'PUT /api/admin/servers/{id}/users/{userId}': { url: `/api/admin/servers/${server.id}/users/${member.userId}`, sample: { role: 'admin' }, headers: superadminAuth() },
     'POST /api/saved-searches': { url: '/api/saved-searches', sample: { serverId: server.id, name: 'Body rules', query: { search: 'bank', level: 'error' } }, headers: ownerAuth },
+    'POST /api/cases': { url: '/api/cases', sample: { serverId: caseServer.id, title: 'Body rules', notes: 'n', logIds: ['no-such-log'] }, headers: ownerAuth },
+    'POST /api/cases/{id}/logs': { url: `/api/cases/${caseId}/logs`, sample: { logIds: ['no-such-log'] }, headers: ownerAuth },
+    'PATCH /api/cases/{id}': { url: `/api/cases/${caseId}`, sample: { title: 'Body rules', notes: 'n', status: 'closed' }, headers: ownerAuth },
   };
 }
 
@@ -195,6 +210,7 @@ async function state(): Promise<string> {
     await read(`/api/logs/my?serverId=${server.id}`),
     await read(`/api/alerts?serverId=${server.id}`),
     await read(`/api/saved-searches?serverId=${server.id}`),
+    await read(`/api/cases/${caseId}`).then((body) => body.replace(/"updatedAt":"[^"]*"|\?t=[^"]*/g, '')),
   ]);
 }
 
@@ -287,6 +303,7 @@ describe('request bodies on every route', () => {
       'POST /api/alerts',
       'POST /api/billing/create-checkout-session',
       'POST /api/billing/create-portal-session',
+      'POST /api/cases',
       'POST /api/manage/add-user',
       'POST /api/saved-searches',
       'POST /api/webhooks',

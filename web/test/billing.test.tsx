@@ -26,6 +26,7 @@ function tier(index: number): ApiTier {
     maxWebhooks: index,
     maxBackups: index,
     maxAlertRules: index,
+    maxCases: index + 3,
   };
 }
 const TIERS: TierList = KEYS.map((_, i) => tier(i));

@@ -10,7 +10,7 @@ import { PrivacyPage, TermsPage } from '../src/features/landing/LegalPages.tsx';
 import { json, mockApi, renderScreen } from './helpers.tsx';
 
 function tier(key: ApiTier['key'], label: string, retentionDays: number): ApiTier {
-  return { key, label, price: 0, limit: 1000, retentionDays, maxPhotoLogs: 10, maxServerUsers: 2, maxExportsPerMonth: 2, maxWebhooks: 0, maxBackups: 0, maxAlertRules: 0 };
+  return { key, label, price: 0, limit: 1000, retentionDays, maxPhotoLogs: 10, maxServerUsers: 2, maxExportsPerMonth: 2, maxWebhooks: 0, maxBackups: 0, maxAlertRules: 0, maxCases: 3 };
 }
 const TIERS: TierList = [tier('free', 'Free', 7), tier('legend', 'Legend', 365)];
 

@@ -44,6 +44,8 @@ export function serverUsage(over: Partial<ServerUsage> = {}): ServerUsage {
     maxWebhooks: 0,
     maxPhotoLogs: 10,
     maxAlertRules: 0,
+    maxCases: 3,
+    caseBytes: 0,
     ...over,
   };
 }

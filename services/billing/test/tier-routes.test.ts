@@ -25,7 +25,7 @@ describe('GET /tiers', () => {
     expect(body.map((t: { key: string }) => t.key)).toEqual(['free', 'lite', 'starter', 'explorer', 'voyager', 'pioneer', 'pro', 'legend']);
     expect(body).toEqual(TIERS.map((t) => ({ ...t })));
     expect(Object.keys(body[0]).sort()).toEqual(
-      ['key', 'label', 'price', 'limit', 'retentionDays', 'maxPhotoLogs', 'maxServerUsers', 'maxExportsPerMonth', 'maxWebhooks', 'maxBackups', 'maxAlertRules'].sort(),
+      ['key', 'label', 'price', 'limit', 'retentionDays', 'maxPhotoLogs', 'maxServerUsers', 'maxExportsPerMonth', 'maxWebhooks', 'maxBackups', 'maxAlertRules', 'maxCases'].sort(),
     );
   });
 });

@@ -14,6 +14,7 @@ import { createAuditCopy } from './domain/exports/audit-copy.ts';
 import { createExportLimit } from './domain/exports/export-limit.ts';
 import { createImageUrlSigner } from './domain/image-url.ts';
 import { createLevelColorsRepository } from './domain/level-colors.ts';
+import { createCases } from './domain/cases/cases.ts';
 import { createSavedSearches } from './domain/saved-searches.ts';
 import { createPlayerRecorder } from './domain/players/player-recorder.ts';
 import { startRetention } from './domain/retention.ts';
@@ -53,6 +54,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'logs.identity' });
   const colors = await createLevelColorsRepository(deps.docs);
   const savedSearches = await createSavedSearches(deps.docs);
+  const cases = await createCases({ docs: deps.docs, logStore: deps.logStore, objects: deps.objects });
   const signer = createImageUrlSigner(deps.secretsKey, options.publicPathPrefix ?? '/api');
   const tails = createLiveTails({ bus: deps.bus, logStore: deps.logStore, log: deps.log }, options.tail);
   const counts = await createServerCounts({ docs: deps.docs, logStore: deps.logStore, bus: deps.bus });
@@ -112,6 +114,7 @@ export async function createLogsServiceWith(deps: ServiceDeps, options: LogsServ
         players,
         recorder,
         savedSearches,
+        cases,
       });
     },
     async start() {

@@ -247,6 +247,8 @@ describe('GET /server/usage/{id}', () => {
       maxWebhooks: 0,
       maxPhotoLogs: 10,
       maxAlertRules: 0,
+      maxCases: 3,
+      caseBytes: 0,
     });
     // The Pro server: its tier's webhooks and alert rules (the web app locks Alerts on the latter).
     expect((await get(`/server/usage/${OTHER}`, 'stranger')).json()).toMatchObject({ tierLabel: 'Pro', maxWebhooks: 20, maxAlertRules: 50 });

@@ -10,7 +10,7 @@ import { createTestDeps } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
 import { createLogsServiceWith } from '../src/logs-service.ts';
 
-const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports', 'admin', 'players', 'saved-searches'];
+const TAGS = ['logs', 'photologs', 'settings', 'usage', 'exports', 'admin', 'players', 'saved-searches', 'cases'];
 const routes: { method: string; url: string; schema: FastifySchema | undefined }[] = [];
 let deps: TestDeps;
 let app: FastifyInstance;
@@ -35,11 +35,15 @@ afterAll(async () => {
 describe('logs route schemas', () => {
   it('give every route a tag, a summary and its answers, errors included', () => {
     expect(routes.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      'DELETE /cases/:id',
       'DELETE /logs/cleanup',
       'DELETE /players/:playerId',
       'DELETE /saved-searches/:id',
       'GET /admin/servers/:id/logs',
       'GET /admin/servers/:id/photologs',
+      'GET /cases',
+      'GET /cases/:id',
+      'GET /cases/:id/pdf',
       'GET /exports/:type',
       'GET /exports/:type/pdf',
       'GET /exports/custom',
@@ -61,6 +65,9 @@ describe('logs route schemas', () => {
       'GET /server/usage/:id',
       'GET /settings/colors',
       'GET /settings/levels',
+      'PATCH /cases/:id',
+      'POST /cases',
+      'POST /cases/:id/logs',
       'POST /saved-searches',
       'PUT /settings/colors',
     ]);
@@ -70,7 +77,7 @@ describe('logs route schemas', () => {
       expect(TAGS, where).toContain(schema?.tags?.[0]);
       expect(schema?.summary, where).toEqual(expect.any(String));
       const statuses = Object.keys(schema?.response ?? {});
-      expect(statuses, where).toEqual(expect.arrayContaining([url === '/saved-searches' && method === 'POST' ? '201' : '200', '400', '404']));
+      expect(statuses, where).toEqual(expect.arrayContaining([(url === '/saved-searches' || url === '/cases') && method === 'POST' ? '201' : '200', '400', '404']));
       // The image route is authorised by its signed URL alone; every other route needs an access token.
       if (url !== '/photologs/image/:id') expect(statuses, where).toContain('401');
     }
@@ -81,6 +88,10 @@ describe('logs route schemas', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/admin/servers/{id}/logs',
       '/admin/servers/{id}/photologs',
+      '/cases',
+      '/cases/{id}',
+      '/cases/{id}/logs',
+      '/cases/{id}/pdf',
       '/exports/custom',
       '/exports/status',
       '/exports/{type}',

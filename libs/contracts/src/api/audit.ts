@@ -31,6 +31,10 @@ export const SERVER_AUDIT_ACTIONS = [
   'alert.updated',
   'alert.deleted',
   'alert.tested',
+  /** Evidence cases (docs/CASES.md); details: the case's id and title, the chosen logs or what changed. */
+  'case.created',
+  'case.updated',
+  'case.deleted',
   'backup.settings-saved',
   'backup.created',
   'backup.downloaded',

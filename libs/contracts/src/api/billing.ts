@@ -34,6 +34,8 @@ export const ApiTierSchema = Type.Object(
     maxBackups: Type.Integer(),
     /** Alert rules per server (docs/ALERTS.md). */
     maxAlertRules: Type.Integer(),
+    /** Evidence cases per server (docs/CASES.md). */
+    maxCases: Type.Integer(),
   },
   { additionalProperties: false },
 );

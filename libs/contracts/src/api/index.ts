@@ -16,3 +16,4 @@ export * from './validation-messages.ts';
 export * from './players.ts';
 export * from './alerts.ts';
 export * from './saved-searches.ts';
+export * from './cases.ts';

@@ -145,6 +145,10 @@ export const ServerUsageSchema = Type.Object(
     maxPhotoLogs: Type.Integer(),
     /** Alert rules the tier allows (0: none; the web app locks its Alerts entry). */
     maxAlertRules: Type.Integer(),
+    /** Evidence cases the tier keeps (docs/CASES.md). */
+    maxCases: Type.Integer(),
+    /** Bytes the server's cases hold (their own copies of photos): the evidence counts in the server's storage. */
+    caseBytes: Type.Integer(),
   },
   { additionalProperties: false },
 );

@@ -11,6 +11,7 @@
  */
 import { MAX_CONTEXT_LINES } from './logs.ts';
 import { SAVED_SEARCH_LIMITS } from './saved-searches.ts';
+import { CASE_NO_LOGS } from './cases.ts';
 
 /** The rules a field can break, whichever validator (server schema or form) found it. */
 export type ValidationRule =
@@ -108,6 +109,7 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   metadata: 'Metadata',
   active: 'Active',
   suspended: 'Suspended',
+  logIds: 'Chosen logs',
 };
 
 /** Words kept in capitals when a field name is humanised (`apiKey` -> 'API key'). */
@@ -182,6 +184,8 @@ const FIELD_SENTENCES: Readonly<Record<string, FieldSentences>> = {
   // GET /logs/{id}/context (the player timeline's `before` is a cursor text: these rules never apply to it).
   before: contextLines('before'),
   after: contextLines('after'),
+  // POST /cases: the logs a case is opened from.
+  logIds: { required: CASE_NO_LOGS },
   interval_hours: {
     minimum: (p) => `The interval must be at least ${plural(p.limit ?? 1, 'hour', 'hours')}.`,
     maximum: (p) => `The interval must be at most ${plural(p.limit ?? 1, 'hour', 'hours')}.`,

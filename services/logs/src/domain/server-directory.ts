@@ -7,7 +7,7 @@ import { tierOf } from '@skald/contracts';
 import type { Tier } from '@skald/contracts';
 import type { IdentityReadModel, ServerView } from '@skald/service-kit';
 
-export type ServerDirectory = Pick<IdentityReadModel, 'roleOf' | 'server' | 'isRevoked'>;
+export type ServerDirectory = Pick<IdentityReadModel, 'roleOf' | 'server' | 'isRevoked' | 'emailOf'>;
 
 /** The server's tier; an unknown server (read model not caught up yet) counts as free, which never grants more. */
 export function tierOfView(server: Pick<ServerView, 'tier'> | null): Tier {

@@ -6,7 +6,8 @@ import { QUOTA_WINDOW_MS, quotaKey, quotaWindowStart } from '@skald/contracts';
 import type { ServerUsage, Tier } from '@skald/contracts';
 import type { Counters } from '@skald/ports';
 
-export async function serverUsage(counters: Counters, serverId: string, tier: Tier, now: number): Promise<ServerUsage> {
+/** `caseBytes`: what the server's evidence cases hold (their own photo copies), counted in its storage. */
+export async function serverUsage(counters: Counters, serverId: string, tier: Tier, now: number, caseBytes: number): Promise<ServerUsage> {
   const windowStart = quotaWindowStart(now);
   const window = await counters.peek(quotaKey(serverId, windowStart), tier.limit, QUOTA_WINDOW_MS);
   return {
@@ -19,5 +20,7 @@ export async function serverUsage(counters: Counters, serverId: string, tier: Ti
     maxWebhooks: tier.maxWebhooks,
     maxPhotoLogs: tier.maxPhotoLogs,
     maxAlertRules: tier.maxAlertRules,
+    maxCases: tier.maxCases,
+    caseBytes,
   };
 }

@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Counters, LogStore, ObjectStore, PlayerStore } from '@skald/ports';
 import type { AuditPublisher } from '@skald/service-kit';
+import type { Cases } from '../domain/cases/cases.ts';
 import type { AuditCopy } from '../domain/exports/audit-copy.ts';
 import type { ExportLimit } from '../domain/exports/export-limit.ts';
 import type { ImageUrlSigner } from '../domain/image-url.ts';
@@ -38,4 +39,6 @@ export interface LogsRouteDeps {
   readonly recorder: Pick<PlayerRecorder, 'catchUp'>;
   /** Named filters of /logs shared by a server's members. */
   readonly savedSearches: SavedSearches;
+  /** Evidence cases: chosen logs and their context copied, photos included (docs/CASES.md). */
+  readonly cases: Cases;
 }

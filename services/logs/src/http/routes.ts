@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LogsRouteDeps } from './deps.ts';
 import { registerContextRoute } from './context-route.ts';
+import { registerCaseRoutes } from './case-routes.ts';
 import { registerSavedSearchRoutes } from './saved-search-routes.ts';
 import { registerExportRoutes } from './export-routes.ts';
 import { registerHistogramRoute } from './histogram-route.ts';
@@ -28,4 +29,5 @@ export async function registerLogsRoutes(app: FastifyInstance, deps: LogsRouteDe
   await registerPlayerRoutes(app, deps);
   await registerContextRoute(app, deps);
   await registerSavedSearchRoutes(app, deps);
+  await registerCaseRoutes(app, deps);
 }

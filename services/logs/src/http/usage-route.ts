@@ -35,7 +35,7 @@ export async function registerUsageRoute(app: FastifyInstance, deps: LogsRouteDe
       const server = await deps.directory.server(serverId);
       // The web app shows its suspended notice when the error text contains 'suspended' (docs/spec/part-1.txt section 8).
       if (server?.suspended) throw new HttpError(403, SUSPENDED_ERROR, { detail: SUSPENDED_MESSAGE });
-      return serverUsage(deps.counters, serverId, tierOfView(server), deps.now());
+      return serverUsage(deps.counters, serverId, tierOfView(server), deps.now(), await deps.cases.bytesOf(serverId));
     },
   );
 }
