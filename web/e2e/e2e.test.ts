@@ -846,7 +846,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       ['features-backups', '/features/backups', 'Database backups', 'Use a read-only database user'],
       ['features-webhooks', '/features/webhooks', 'Webhooks', "dead-letter queue"],
       ['games-fivem', '/games/fivem', 'FiveM', 'set skald_api_key "YOUR_API_KEY"'],
-      ['games-minecraft', '/games/minecraft', 'Minecraft', 'Minecraft support is coming soon.'],
+      ['games-minecraft', '/games/minecraft', 'Minecraft', 'Paper, Spigot and Folia: the plugin'],
     ] as const;
     for (const [name, path, title, keyText] of docsPages) {
       await step(`${name} page`, async () => {

@@ -27,7 +27,7 @@ async function tableRows(page: Page, caption: string): Promise<string[][]> {
   return table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll('td, th')).map((cell) => (cell.textContent ?? '').trim())));
 }
 
-describe.skipIf(!hasChromium)('the FiveM guide in the browser', () => {
+describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser', () => {
   let server: RunningServer;
   let browser: Browser;
 
@@ -85,6 +85,62 @@ describe.skipIf(!hasChromium)('the FiveM guide in the browser', () => {
       expect(exportsCode, view).toContain("exports.skald:screenshot(source, 'Reported for cheating', { reportId = 42 })");
       const fivemanage = (await tableRows(page, 'Fivemanage exports')).map((cells) => cells[0]);
       expect(fivemanage, view).toEqual(['LogMessage(level, message, metadata)', 'Log(datasetId, level, message, metadata)', 'Info, Warn, Error(datasetId, message, metadata)', 'metadata.playerSource, targetSource', 'takeImage, takeServerImage']);
+
+      if (device === 'mobile') {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${view} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
+      }
+      const { violations } = await checkAccessibility(page);
+      if (violations.length > 0) findings.push(formatViolations(view, violations));
+      await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
+      expect(errors, `${view}: console errors`).toEqual([]);
+      await context.close();
+    }
+    expect(findings.join('\n'), 'accessibility findings').toBe('');
+  });
+
+  // The Minecraft guide (/games/minecraft): the build command, the plugin's config and the log4j2.xml lines
+  // addressed to this installation, the console lines with their types and levels.
+  it('shows the Minecraft guide: download, plugin config, log4j2.xml lines and what each line becomes, in every theme and size', { timeout: 180_000 }, async () => {
+    const findings: string[] = [];
+    for (const [theme, device, viewport] of VIEWS) {
+      const context = await browser.newContext({ baseURL: server.baseUrl, viewport });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(msg.text());
+      });
+      page.on('pageerror', (err) => errors.push(err.message));
+      await page.goto('/games/minecraft');
+      await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
+      await page.reload();
+      await page.locator(`.skald-${theme}`).first().waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Minecraft', exact: true }).waitFor();
+      const view = `games-minecraft-guide-${theme}-${device}`;
+      expect(await page.getByText('coming soon').count(), view).toBe(0);
+      for (const heading of ['Download', 'Paper, Spigot and Folia: the plugin', 'Any server: log4j2.xml', 'What it logs', 'Metadata', 'Batching, retries and outages']) {
+        await page.getByRole('heading', { level: 2, name: heading, exact: true }).waitFor();
+      }
+      expect(await page.getByRole('group', { name: 'build the jar' }).innerText(), view).toContain('integrations/minecraft/build.sh');
+      const config = await page.getByRole('group', { name: 'plugins/Skald/config.yml' }).innerText();
+      expect(config.split('\n')[0], view).toBe(`url: "${server.baseUrl}"`);
+      const xml = await page.getByRole('group', { name: 'log4j2.xml lines' }).innerText();
+      expect(xml.split('\n'), view).toEqual([
+        '<!-- in <Appenders> -->',
+        `<Skald name="Skald" url="${server.baseUrl}" apiKeyEnv="SKALD_API_KEY" level="INFO"/>`,
+        '<!-- in <Root> -->',
+        '<AppenderRef ref="Skald"/>',
+      ]);
+      const lines = await tableRows(page, 'Console lines');
+      const typeOf = (start: string) => lines.find((cells) => cells[0]?.startsWith(start))?.slice(1, 3);
+      expect(typeOf('Steve joined the game'), view).toEqual(['Join', 'info']);
+      expect(typeOf('<Steve> hello'), view).toEqual(['Chat', 'info']);
+      expect(typeOf('Steve was slain by Zombie'), view).toEqual(['Death', 'warn']);
+      expect(typeOf('Steve issued server command'), view).toEqual(['Command', 'info']);
+      expect(typeOf('Done ('), view).toEqual(['ServerStart', 'info']);
+      expect(typeOf('Stopping server'), view).toEqual(['ServerStop', 'info']);
+      expect((await tableRows(page, 'Appender settings')).map((cells) => cells[0]), view).toEqual(['url', 'apiKey, apiKeyEnv', 'level', 'batchSize', 'queueCapacity', 'logAddresses', 'resource']);
 
       if (device === 'mobile') {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -186,6 +186,15 @@ describe('Documentation pages (docs/spec/part-2.txt section 2)', () => {
     for (const name of ['LogMessage(', 'Log(datasetId', 'Info', 'Warn', 'Error']) expect(fmsdk.some((cell) => cell.includes(name)), name).toBe(true);
     fivem.unmount();
     renderScreen(<MinecraftDocsPage />, { path: '/games/minecraft' });
-    expect(text()).toContain('Minecraft support is coming soon.');
+    expect(text()).not.toContain('coming soon');
+    // The log4j2.xml lines and the plugin's config are addressed to this installation; the key stays in an environment variable.
+    expect(screen.getByLabelText('log4j2.xml lines').textContent).toContain(`<Skald name="Skald" url="${window.location.origin}" apiKeyEnv="SKALD_API_KEY" level="INFO"/>`);
+    expect(screen.getByLabelText('plugins/Skald/config.yml').textContent).toContain(`url: "${window.location.origin}"`);
+    expect(screen.getByLabelText('build the jar').textContent).toContain('integrations/minecraft/build.sh');
+    for (const fact of ['folia', 'retryAfter', 'X-API-Key', 'SkaldQueue', 'logAddresses']) expect(text().toLowerCase(), fact).toContain(fact.toLowerCase());
+    const lines = within(screen.getByRole('table', { name: 'Console lines' })).getAllByRole('row').slice(1).map((row) => Array.from(row.querySelectorAll('td')).slice(1, 3).map((td) => td.textContent));
+    expect(lines).toContainEqual(['Join', 'info']);
+    expect(lines).toContainEqual(['Death', 'warn']);
+    expect(lines).toContainEqual(['Chat', 'info']);
   });
 });

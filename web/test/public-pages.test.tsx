@@ -18,11 +18,12 @@ describe('Landing page (docs/spec/part-1.txt section 1)', () => {
     expect(text).toMatch(/can be regenerated/);
   });
 
-  it('names FiveM and Minecraft as coming soon', () => {
+  it('names FiveM and Minecraft as supported games', () => {
     renderScreen(<LandingPage />);
     const games = screen.getByRole('list', { name: 'Supported games' });
     expect(within(games).getByText('FiveM')).toBeTruthy();
-    expect(within(games).getByText(/Minecraft/).textContent).toMatch(/Minecraft \(coming soon\)/);
+    expect(within(games).getByText('Minecraft')).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/coming soon/);
   });
 
   it('sends every Get Started link to /register, as plain links (no button nested in a link)', () => {

@@ -184,13 +184,5 @@ exports.skald:screenshot(source, 'Reported for cheating', { reportId = 42 })`}
   );
 }
 
-export function MinecraftDocsPage() {
-  return (
-    <DocsLayout title="Minecraft">
-      <p>Minecraft support is coming soon.</p>
-      <p>
-        Until then, any server or plugin that can make HTTP requests can send logs with the <Link to="/docsapi/logs">Logs API</Link>.
-      </p>
-    </DocsLayout>
-  );
-}
+// The Minecraft guide lives in its own module; the route loads both game guides from here.
+export { MinecraftDocsPage } from './MinecraftGuide.tsx';

@@ -18,7 +18,7 @@ export default function LandingPage() {
       <section className="hero">
         <h1 className="hero-title">Logs for your game servers</h1>
         <p className="hero-text">
-          Skald collects text and photo logs from your FiveM servers (Minecraft coming soon), with dashboards, filters, webhooks and backups.
+          Skald collects text and photo logs from your FiveM and Minecraft servers, with dashboards, filters, webhooks and backups.
         </p>
         {/* A styled link, not a button inside a link: one element, one tab stop, valid HTML. */}
         <Link to="/register" className="cta-link">
@@ -26,9 +26,7 @@ export default function LandingPage() {
         </Link>
         <ul className="games" aria-label="Supported games">
           <li>FiveM</li>
-          <li>
-            Minecraft <span className="muted">(coming soon)</span>
-          </li>
+          <li>Minecraft</li>
         </ul>
       </section>
       <div className="feature-grid">
