@@ -87,6 +87,8 @@ function loadSharp(): Promise<typeof Sharp> {
 class ScriptWriter {
   readonly #doc: PdfDoc;
   readonly #coverage = new Map<FontName, LoadedFont['font'] | null>();
+  /** Characters the primary font lacks, and the font that has them. */
+  readonly #fallback = new Map<string, FontName>();
 
   constructor(doc: PdfDoc) {
     this.#doc = doc;
@@ -108,9 +110,15 @@ class ScriptWriter {
   /** The font of one character: the first that has it, else the primary one (its blank glyph, never '?'). */
   #fontFor(char: string, primary: FontName): FontName {
     const codePoint = char.codePointAt(0) ?? 32;
-    if (codePoint === 10 || codePoint === 32 || this.#covers(primary, codePoint)) return primary;
-    for (const font of FONT_FILES) if (font.name !== primary && this.#covers(font.name, codePoint)) return font.name;
-    return primary;
+    // ASCII is in both primary fonts (regular and bold): no lookup for the common case.
+    if (codePoint < 0x7f || this.#covers(primary, codePoint)) return primary;
+    const key = `${primary}:${codePoint}`;
+    let font = this.#fallback.get(key);
+    if (font === undefined) {
+      font = FONT_FILES.find((candidate) => candidate.name !== primary && this.#covers(candidate.name, codePoint))?.name ?? primary;
+      this.#fallback.set(key, font);
+    }
+    return font;
   }
 
   runs(text: string, primary: FontName): { font: FontName; text: string }[] {
