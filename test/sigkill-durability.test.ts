@@ -1,7 +1,8 @@
 /**
  * The all-in-one process as users run it (`node gateway/src/main.ts`): starts within 10 s with every
  * service healthy, idles under 250 MB RSS, and keeps acknowledged writes across a SIGKILL:
- * a registered user can log in after the restart, and a log accepted (2xx) just before the kill is stored.
+ * a registered user can log in after the restart, and a log accepted (2xx) just before the kill is stored, with
+ * the player its metadata names.
  * The SIGKILL check runs again with the Kafka adapter on librdkafka's mock cluster (kcat), where the log
  * travels ingestion → Kafka (acks -1) → the logs service's consumer group, which must resume from its
  * committed offset after the restart.
@@ -72,7 +73,7 @@ describe('all-in-one process', () => {
     const accepted = await eventually('the new API key to be accepted', async () => {
       const response = await api(first.baseUrl, 'POST', '/api/logs', {
         headers: { 'x-api-key': server.api_key },
-        body: { message: 'written before the crash', level: 'warn', type: 'Durability' },
+        body: { message: 'written before the crash', level: 'warn', type: 'Durability', metadata: { player: { name: 'Durable Dan', identifiers: ['license:d0rab1e'] } } },
       });
       return response.status >= 200 && response.status < 300 ? response : undefined;
     });
@@ -90,6 +91,12 @@ describe('all-in-one process', () => {
         : undefined;
     });
     expect(found.length).toBeGreaterThan(0);
+    // Its player too: the log's players were queued durably with it, whatever the recorder had done by the kill.
+    const player = await eventually("the accepted log's player", async () => {
+      const response = await api<{ logCount: number; name: string | null }>(second.baseUrl, 'GET', `/api/players/by-identifier/license:d0rab1e?serverId=${server.id}`, { token: again });
+      return response.status === 200 ? response.body : undefined;
+    });
+    expect(player).toMatchObject({ logCount: 1, name: 'Durable Dan' });
 
     // A SIGTERM is a graceful stop: in-flight work finishes, consumers commit, the exit code is 0.
     await second.kill('SIGTERM');
