@@ -301,6 +301,20 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     expect(new Set(logs.map((l) => l.message)).size).toBe(2500);
   }, 200_000);
 
+  it('loses and repeats nothing when 8 threads log at once', async () => {
+    const server = await readyServer('Threads');
+    proxy.setMode({ kind: 'pass' });
+    const run = await runDriver('threads', { 'skald.url': proxy.url, 'skald.threads': '8', 'skald.perThread': '100', 'skald.expect': '800', 'skald.flushIntervalMillis': '200' }, server.api_key);
+    expect(run.result).toMatchObject({ sent: 800, dropped: 0 });
+    expect(proxy.seen.every((r) => r.status === 201 && r.count <= 1000)).toBe(true);
+    // Each thread's lines were queued in the order it logged them: requests in order, logs in order within each.
+    const sentOrder = proxy.seen.flatMap((r) => (JSON.parse(r.body) as { message: string }[]).map((l) => l.message));
+    for (let t = 0; t < 8; t++) expect(sentOrder.filter((m) => m.startsWith(`t${t} `))).toEqual(Array.from({ length: 100 }, (_, i) => `t${t} ${i}`));
+    const logs = await storedLogs(server.id, 800);
+    expect(new Set(logs.map((l) => l.message)).size).toBe(800);
+    expect(logs).toHaveLength(800);
+  }, 200_000);
+
   for (const status of [429, 503] as const) {
     it(`keeps the batch on a ${status} and sends it again after the body's retryAfter`, async () => {
       const server = await readyServer(`Retry ${status}`);

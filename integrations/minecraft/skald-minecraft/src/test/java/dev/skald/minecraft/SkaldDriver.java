@@ -21,7 +21,7 @@ import org.apache.logging.log4j.status.StatusLogger;
  * Drives the appender as a server would, for test/minecraft-appender.integration.test.ts: log4j configured
  * from driver-log4j2.xml (url and settings as system properties, the key from the environment variable
  * SKALD_API_KEY through apiKeyEnv), loggers named as the game names them. Prints each status line as
- * `STATUS ...`, and `RESULT {json}` at the end. Scenarios: console, burst, quota, queue (see each method).
+ * `STATUS ...`, and `RESULT {json}` at the end. Scenarios: console, burst, quota, queue, threads (see each method).
  */
 public final class SkaldDriver {
     private SkaldDriver() {
@@ -52,9 +52,10 @@ public final class SkaldDriver {
             case "burst" -> burst(Integer.parseInt(System.getProperty("skald.count", "2500")));
             case "quota" -> quota(appender, result);
             case "queue" -> queue(appender);
+            case "threads" -> threads(Integer.parseInt(System.getProperty("skald.threads", "8")), Integer.parseInt(System.getProperty("skald.perThread", "100")));
             default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
         }
-        if (args[0].equals("console") || args[0].equals("burst") || args[0].equals("queue")) awaitSent(appender, Long.parseLong(System.getProperty("skald.expect", "0")));
+        if (!args[0].equals("quota")) awaitSent(appender, Long.parseLong(System.getProperty("skald.expect", "0")));
         result.put("sent", appender.sentCount());
         result.put("requests", appender.requestCount());
         result.put("dropped", appender.droppedCount());
@@ -110,6 +111,28 @@ public final class SkaldDriver {
         long appendMicros = (System.nanoTime() - started) / 1000;
         System.out.println("APPENDED dropped=" + appender.droppedCount() + " queued=" + appender.queuedCount() + " sent=" + appender.sentCount() + " micros=" + appendMicros);
         System.out.flush();
+    }
+
+    /** `threads` threads log `perThread` lines each at once (`t<thread> <n>`), as a server's tick, chunk and plugin threads do. */
+    private static void threads(int threads, int perThread) throws InterruptedException {
+        Logger game = LogManager.getLogger("net.minecraft.server.MinecraftServer");
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<Thread> loggers = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            Thread thread = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < perThread; i++) game.info("t{} {}", id, i);
+            }, "Worker-Main-" + t);
+            thread.start();
+            loggers.add(thread);
+        }
+        go.countDown();
+        for (Thread thread : loggers) thread.join();
     }
 
     private static void awaitSent(SkaldAppender appender, long count) throws InterruptedException {
