@@ -26,7 +26,7 @@ import { toApiRule } from '../domain/alerts/alert-store.ts';
 import type { AlertStore } from '../domain/alerts/alert-store.ts';
 import { sendDelivery } from '../domain/send.ts';
 import type { WebhooksRouteDeps } from './deps.ts';
-import { requireAlertAdmin } from './alert-access.ts';
+import { requireAlertAdmin } from './resource-access.ts';
 import { ADMIN_ERRORS, ServerIdQuerySchema } from './route-schemas.ts';
 
 export interface AlertRouteDeps extends WebhooksRouteDeps {

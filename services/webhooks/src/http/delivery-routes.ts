@@ -11,7 +11,7 @@ import { HttpError, sendError, serverAccessOf, userIdFromRequest } from '@skald/
 import { replayDeadLetter, sendTest } from '../domain/manual-delivery.ts';
 import type { WebhooksRouteDeps } from './deps.ts';
 import { ADMIN_ERRORS, DELIVERY_ERRORS, DeadLetterParamsSchema, WebhookParamsSchema } from './route-schemas.ts';
-import { WEBHOOK_NOT_FOUND, requireWebhookAdmin } from './webhook-access.ts';
+import { WEBHOOK_NOT_FOUND, requireWebhookAdmin } from './resource-access.ts';
 
 export const DEAD_LETTER_NOT_FOUND = 'Dead letter not found.';
 export const TEST_FAILED = 'Webhook test failed';

@@ -8,7 +8,7 @@ import { generateSigningSecret } from '../domain/signing.ts';
 import { assertDestinationAllowed, settingsFromBody } from '../domain/webhook-input.ts';
 import type { WebhooksRouteDeps } from './deps.ts';
 import { ADMIN_ERRORS, ServerIdQuerySchema, WebhookParamsSchema } from './route-schemas.ts';
-import { WEBHOOK_NOT_FOUND, requireWebhookAdmin } from './webhook-access.ts';
+import { WEBHOOK_NOT_FOUND, requireWebhookAdmin } from './resource-access.ts';
 
 /** Creates on one server run one at a time in this process, so two parallel adds cannot both pass the limit. */
 function serialisePerServer() {

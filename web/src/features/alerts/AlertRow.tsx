@@ -1,12 +1,13 @@
 import type { ApiAlertRule, ApiWebhook, WebhookOptions } from '@skald/contracts/api';
 import { Button, Tag } from 'antd';
 import { useState } from 'react';
+import { IntegrationRow, type IntegrationRowMode } from '../common/IntegrationRow.tsx';
 import { AlertForm, webhookLabel } from './AlertForm.tsx';
 import { AlertHistory } from './AlertHistory.tsx';
 import { conditionText, filterSummary, fromAlertRule, type AlertFormValues } from './alertForm.ts';
 
 /** A row is normal, editing, or awaiting delete confirmation (as the webhooks' rows). */
-export type AlertRowMode = { kind: 'normal' } | { kind: 'editing'; values: AlertFormValues; error?: string } | { kind: 'confirm-delete' };
+export type AlertRowMode = IntegrationRowMode<AlertFormValues>;
 
 interface Props {
   rule: ApiAlertRule;
@@ -30,73 +31,68 @@ export function AlertRow({ rule, mode, webhooks, options, busy, onMode, onSave, 
     return webhook ? webhookLabel(webhook) : 'A deleted webhook';
   });
   return (
-    <li className="webhook-row" data-testid="alert-row" aria-label={`Alert rule ${rule.name}`}>
-      {mode.kind === 'editing' ? (
-        <AlertForm
-          value={mode.values}
-          onChange={(values) => onMode({ kind: 'editing', values })}
-          onSubmit={onSave}
-          submitLabel="Save"
-          busy={busy.saving}
-          onCancel={() => onMode({ kind: 'normal' })}
-          webhooks={webhooks}
-          options={options}
-          error={mode.error}
-        />
-      ) : (
+    <IntegrationRow
+      testId="alert-row"
+      label={`Alert rule ${rule.name}`}
+      mode={mode}
+      onMode={onMode}
+      form={
+        mode.kind === 'editing' && (
+          <AlertForm
+            value={mode.values}
+            onChange={(values) => onMode({ kind: 'editing', values })}
+            onSubmit={onSave}
+            submitLabel="Save"
+            busy={busy.saving}
+            onCancel={() => onMode({ kind: 'normal' })}
+            webhooks={webhooks}
+            options={options}
+            error={mode.error}
+          />
+        )
+      }
+      head={
         <>
-          <div className="webhook-head">
-            <strong>{rule.name}</strong>
-            <span data-testid="alert-state">
-              {rule.state === 'firing' ? <Tag color="red">Firing</Tag> : <Tag color="green">OK</Tag>}
-              {!rule.enabled && <Tag>Disabled</Tag>}
-            </span>
-          </div>
-          <dl className="webhook-facts">
-            <dt>Condition</dt>
-            <dd>{conditionText(rule)}</dd>
-            <dt>Filter</dt>
-            <dd>{filterSummary(rule.filter)}</dd>
-            <dt>Cooldown</dt>
-            <dd>{rule.cooldownSeconds} s</dd>
-            <dt>Notifies</dt>
-            <dd>{notified.length === 0 ? 'No webhook' : notified.join(', ')}</dd>
-            <dt>Last fired</dt>
-            <dd>{when(rule.lastFiredAt)}</dd>
-            <dt>Last resolved</dt>
-            <dd>{when(rule.lastResolvedAt)}</dd>
-          </dl>
-          <div className="webhook-actions">
-            {mode.kind === 'confirm-delete' ? (
-              <>
-                <span role="alert">Delete this alert rule and its history?</span>
-                <Button type="primary" className="webhook-danger" onClick={onDelete} loading={busy.deleting}>
-                  Confirm delete
-                </Button>
-                <Button onClick={() => onMode({ kind: 'normal' })}>Cancel</Button>
-              </>
-            ) : (
-              <>
-                <Button onClick={onTest} loading={busy.testing}>
-                  Send test
-                </Button>
-                <Button onClick={() => setHistoryOpen((o) => !o)} aria-expanded={historyOpen} aria-controls={historyId}>
-                  {historyOpen ? 'Hide history' : 'Show history'}
-                </Button>
-                <Button onClick={() => onMode({ kind: 'editing', values: fromAlertRule(rule) })}>Edit</Button>
-                <Button className="webhook-danger" onClick={() => onMode({ kind: 'confirm-delete' })}>
-                  Delete
-                </Button>
-              </>
-            )}
-          </div>
-          {historyOpen && (
-            <div id={historyId}>
-              <AlertHistory ruleId={rule.id} />
-            </div>
-          )}
+          <strong>{rule.name}</strong>
+          <span data-testid="alert-state">
+            {rule.state === 'firing' ? <Tag color="red">Firing</Tag> : <Tag color="green">OK</Tag>}
+            {!rule.enabled && <Tag>Disabled</Tag>}
+          </span>
         </>
-      )}
-    </li>
+      }
+      body={
+        <dl className="webhook-facts">
+          <dt>Condition</dt>
+          <dd>{conditionText(rule)}</dd>
+          <dt>Filter</dt>
+          <dd>{filterSummary(rule.filter)}</dd>
+          <dt>Cooldown</dt>
+          <dd>{rule.cooldownSeconds} s</dd>
+          <dt>Notifies</dt>
+          <dd>{notified.length === 0 ? 'No webhook' : notified.join(', ')}</dd>
+          <dt>Last fired</dt>
+          <dd>{when(rule.lastFiredAt)}</dd>
+          <dt>Last resolved</dt>
+          <dd>{when(rule.lastResolvedAt)}</dd>
+        </dl>
+      }
+      after={
+        historyOpen && (
+          <div id={historyId}>
+            <AlertHistory ruleId={rule.id} />
+          </div>
+        )
+      }
+      confirmText="Delete this alert rule and its history?"
+      editValues={() => fromAlertRule(rule)}
+      extraActions={
+        <Button onClick={() => setHistoryOpen((o) => !o)} aria-expanded={historyOpen} aria-controls={historyId}>
+          {historyOpen ? 'Hide history' : 'Show history'}
+        </Button>
+      }
+      busy={busy}
+      onDelete={onDelete}
+      onTest={onTest}
+    />
   );
 }

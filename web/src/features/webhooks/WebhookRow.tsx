@@ -1,11 +1,12 @@
 import type { ApiWebhook, WebhookOptions } from '@skald/contracts/api';
-import { Alert, Button } from 'antd';
+import { Alert } from 'antd';
+import { IntegrationRow, type IntegrationRowMode } from '../common/IntegrationRow.tsx';
 import { DeadLetters } from './DeadLetters.tsx';
 import { WebhookForm } from './WebhookForm.tsx';
 import { filterText, fromWebhook, lastAttemptText, maskUrl, PLATFORM_LABELS, type WebhookFormValues } from './webhookForm.ts';
 
 /** docs/spec/part-1.txt section 4: a row is normal, editing, or awaiting delete confirmation. */
-export type RowMode = { kind: 'normal' } | { kind: 'editing'; values: WebhookFormValues; error?: string } | { kind: 'confirm-delete' };
+export type RowMode = IntegrationRowMode<WebhookFormValues>;
 
 interface Props {
   webhook: ApiWebhook;
@@ -22,19 +23,23 @@ interface Props {
 }
 
 export function WebhookRow({ webhook, mode, options, busy, onMode, onEdit, onSave, onDelete, onTest, onReplay, onClearDeadLetters }: Props) {
-  const title = `${PLATFORM_LABELS[webhook.platform]} webhook`;
   return (
-    <li className="webhook-row" data-testid="webhook-row" aria-label={title}>
-      {mode.kind === 'editing' ? (
-        <WebhookForm value={mode.values} onChange={onEdit} onSubmit={onSave} submitLabel="Save" busy={busy.saving} onCancel={() => onMode({ kind: 'normal' })} options={options} error={mode.error} />
-      ) : (
+    <IntegrationRow
+      testId="webhook-row"
+      label={`${PLATFORM_LABELS[webhook.platform]} webhook`}
+      mode={mode}
+      onMode={onMode}
+      form={mode.kind === 'editing' && <WebhookForm value={mode.values} onChange={onEdit} onSubmit={onSave} submitLabel="Save" busy={busy.saving} onCancel={() => onMode({ kind: 'normal' })} options={options} error={mode.error} />}
+      head={
         <>
-          <div className="webhook-head">
-            <strong>{PLATFORM_LABELS[webhook.platform]}</strong>
-            <code className="webhook-url" title="The URL is hidden: it is a secret">
-              {maskUrl(webhook.url)}
-            </code>
-          </div>
+          <strong>{PLATFORM_LABELS[webhook.platform]}</strong>
+          <code className="webhook-url" title="The URL is hidden: it is a secret">
+            {maskUrl(webhook.url)}
+          </code>
+        </>
+      }
+      body={
+        <>
           {!webhook.enabled && <Alert type="warning" showIcon title={webhook.disabled_reason ?? 'This webhook is disabled.'} />}
           <dl className="webhook-facts">
             <dt>Event type</dt>
@@ -52,29 +57,13 @@ export function WebhookRow({ webhook, mode, options, busy, onMode, onEdit, onSav
             <dd data-testid="failed-attempts">{webhook.failed_attempts}</dd>
           </dl>
           <DeadLetters webhookId={webhook.id} count={webhook.dead_letters_count} deadLetters={webhook.dead_letters} replaying={busy.replaying} onReplay={onReplay} onClear={onClearDeadLetters} />
-          <div className="webhook-actions">
-            {mode.kind === 'confirm-delete' ? (
-              <>
-                <span role="alert">Delete this webhook?</span>
-                <Button type="primary" className="webhook-danger" onClick={onDelete} loading={busy.deleting}>
-                  Confirm delete
-                </Button>
-                <Button onClick={() => onMode({ kind: 'normal' })}>Cancel</Button>
-              </>
-            ) : (
-              <>
-                <Button onClick={onTest} loading={busy.testing}>
-                  Send test
-                </Button>
-                <Button onClick={() => onMode({ kind: 'editing', values: fromWebhook(webhook) })}>Edit</Button>
-                <Button className="webhook-danger" onClick={() => onMode({ kind: 'confirm-delete' })}>
-                  Delete
-                </Button>
-              </>
-            )}
-          </div>
         </>
-      )}
-    </li>
+      }
+      confirmText="Delete this webhook?"
+      editValues={() => fromWebhook(webhook)}
+      busy={busy}
+      onDelete={onDelete}
+      onTest={onTest}
+    />
   );
 }
