@@ -12,7 +12,6 @@ import { createBackupSettingsRepository } from './domain/backup-settings.ts';
 import { DEFAULT_DUMP_LIMITS } from './domain/dump/dump-to-object.ts';
 import type { DumpLimits } from './domain/dump/dump-to-object.ts';
 import { createBackupScheduler, HOUR_MS } from './domain/schedule.ts';
-import { createBackupAudit } from './events/audit-publisher.ts';
 import { createCatalogPublisher } from './events/catalog-publisher.ts';
 import { registerBackupsRoutes } from './http/routes.ts';
 
@@ -33,7 +32,7 @@ export async function createBackupsServiceWith(deps: ServiceDeps, options: Backu
   const directory = await createIdentityReadModel({ bus: deps.bus, docs: deps.docs, group: 'backups.identity' });
   const settings = await createBackupSettingsRepository(deps.docs, createSecretBox(deps.secretsKey), now);
   const records = await createBackupRecords(deps.docs, { now, staleAfterMs: heartbeatMs * 6 });
-  const audit = createBackupAudit({ bus: deps.bus, publisher: createAuditPublisher({ bus: deps.bus, directory, now }), now });
+  const audit = createAuditPublisher({ bus: deps.bus, directory, now });
   const scheduler = createBackupScheduler(deps.jobs, options.hourMs ?? HOUR_MS);
   const runs = createBackupRuns({
     directory,

@@ -27,7 +27,8 @@ export async function createBillingServiceWith(deps: ServiceDeps, options: Billi
   const subscriptions = await createSubscriptionRepository(deps.docs);
   const payments = options.payments !== undefined ? options.payments : (deps.payments ?? null);
   const now = options.now ?? Date.now;
-  const state = createBillingState({ bus: deps.bus, directory, subscriptions });
+  const audit = createAuditPublisher({ bus: deps.bus, directory });
+  const state = createBillingState({ bus: deps.bus, directory, subscriptions, audit });
   const webhooks = payments ? await createWebhookProcessor({ docs: deps.docs, payments, subscriptions, state, log: deps.log, now }) : null;
   let sweep: Worker | null = null;
   let started = false;
@@ -35,7 +36,7 @@ export async function createBillingServiceWith(deps: ServiceDeps, options: Billi
     name: 'billing',
     async routes(app: FastifyInstance) {
       await app.register(authPlugin, { keys: deps.keys, isRevoked: (claims) => directory.isRevoked(claims) });
-      await registerBillingRoutes(app, { directory, subscriptions, state, payments, webhooks, publicUrl: deps.publicUrl, log: deps.log, audit: createAuditPublisher({ bus: deps.bus, directory }) });
+      await registerBillingRoutes(app, { directory, subscriptions, state, payments, webhooks, publicUrl: deps.publicUrl, log: deps.log, audit });
     },
     async start() {
       await directory.start();

@@ -17,7 +17,6 @@ import { createPendingLogs } from './domain/pending-logs.ts';
 import { createSeenFields } from './domain/seen-fields.ts';
 import { createWebhookStore } from './domain/webhook-store.ts';
 import { startWebhooksWorker } from './domain/worker.ts';
-import { createWebhookAudit } from './events/audit.ts';
 import { startAlertConsumer } from './events/alert-consumer.ts';
 import { startBatchConsumer } from './events/batch-consumer.ts';
 import { registerWebhooksRoutes } from './http/routes.ts';
@@ -60,7 +59,7 @@ export async function createWebhooksServiceWith(deps: ServiceDeps, options: Webh
   const store = await createWebhookStore(deps.docs, createSecretBox(deps.secretsKey));
   const seen = await createSeenFields(deps.docs);
   const pending = await createPendingLogs(deps.docs);
-  const audit = createWebhookAudit(createAuditPublisher({ bus: deps.bus, directory }));
+  const audit = createAuditPublisher({ bus: deps.bus, directory });
   const alerts = await createAlertStore(deps.docs);
   const alertFlushMs = options.alertFlushMs ?? ALERT_FLUSH_MS;
   const evaluator = createAlertEvaluator({ alerts, webhooks: store, directory, jobs: deps.jobs, publicUrl: deps.publicUrl, log: deps.log, now }, { flushMs: alertFlushMs });

@@ -10,10 +10,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BackupCreated } from '@skald/contracts';
 import type { ObjectStore } from '@skald/ports';
 import { HttpError } from '@skald/service-kit';
-import type { OutboundGuard } from '@skald/service-kit';
-import type { BackupAudit } from '../events/audit-publisher.ts';
+import { SYSTEM_ACTOR } from '@skald/service-kit';
+import type { AuditPublisher, OutboundGuard } from '@skald/service-kit';
 import type { CatalogPublisher } from '../events/catalog-publisher.ts';
-import { SCHEDULER_ACTOR } from '../events/audit-publisher.ts';
 import { INTERRUPTED_REASON, objectKeyOf } from './backup-records.ts';
 import type { BackupDocument, BackupRecords, BackupTrigger } from './backup-records.ts';
 import { isComplete } from './backup-settings.ts';
@@ -39,7 +38,8 @@ export interface BackupRunsDeps {
   readonly records: BackupRecords;
   readonly objects: ObjectStore;
   readonly outbound: OutboundGuard;
-  readonly audit: BackupAudit;
+  /** Settings saved, backups created, downloaded, deleted; runs the schedule starts are the system's. Details never hold the password or the database user. */
+  readonly audit: AuditPublisher;
   /** Announces the server's stored backups after each change (the admin area's counts and sizes). */
   readonly catalog: CatalogPublisher;
   readonly log: FastifyBaseLogger;
@@ -137,14 +137,14 @@ export function createBackupRuns(deps: BackupRunsDeps): BackupRuns {
     async create(serverId, actorId) {
       const started = await begin(serverId, 'manual');
       if (!started) throw new HttpError(409, ALREADY_RUNNING);
-      await deps.audit.record(serverId, actorId, 'backup.created', { backupId: started.record._id, trigger: 'manual' });
+      await deps.audit.publish({ actorId, serverId, action: 'backup.created', details: { backupId: started.record._id, trigger: 'manual' } });
       void launch(started.record, started.settings);
       return { id: started.record._id, status: 'running' };
     },
     async runScheduled(serverId) {
       const started = await begin(serverId, 'scheduled');
       if (!started) return;
-      await deps.audit.record(serverId, SCHEDULER_ACTOR, 'backup.created', { backupId: started.record._id, trigger: 'scheduled' });
+      await deps.audit.publish({ actorId: SYSTEM_ACTOR, serverId, action: 'backup.created', details: { backupId: started.record._id, trigger: 'scheduled' } });
       await launch(started.record, started.settings);
     },
     async remove(serverId, backupId, actorId) {
@@ -154,7 +154,7 @@ export function createBackupRuns(deps: BackupRunsDeps): BackupRuns {
       if (backup.objectKey) await deps.objects.delete([backup.objectKey]);
       await deps.records.remove([backupId]);
       await deps.catalog.publish(serverId);
-      await deps.audit.record(serverId, actorId, 'backup.deleted', { backupId });
+      await deps.audit.publish({ actorId, serverId, action: 'backup.deleted', details: { backupId } });
     },
     async stop() {
       for (const run of running.values()) run.controller.abort();

@@ -73,7 +73,7 @@ export async function registerBackupRoutes(app: FastifyInstance, deps: BackupsRo
       const backup = await deps.records.find(serverId, request.params.backupId);
       const stored = backup?.status === 'done' && backup.objectKey ? await deps.objects.get(backup.objectKey) : null;
       if (!backup || !stored) throw new HttpError(404, BACKUP_NOT_FOUND);
-      await deps.audit.record(serverId, userIdFromRequest(request) ?? 'unknown', 'backup.downloaded', { backupId: backup._id });
+      await deps.audit.publish({ actorId: userIdFromRequest(request) ?? 'unknown', serverId, action: 'backup.downloaded', details: { backupId: backup._id } });
       const body = new PassThrough();
       // A broken stored object ends the download early: the client sees fewer bytes than Content-Length.
       pipeline(stored.body, createGunzip(), body).catch((error: unknown) => request.log.warn({ err: error, backupId: backup._id }, 'backups: download stream failed'));

@@ -1,8 +1,7 @@
 /** The one dependency bag every backups route file receives (built by backups-service.ts). */
 import type { FastifyBaseLogger } from 'fastify';
 import type { ObjectStore } from '@skald/ports';
-import type { OutboundGuard } from '@skald/service-kit';
-import type { BackupAudit } from '../events/audit-publisher.ts';
+import type { AuditPublisher, OutboundGuard } from '@skald/service-kit';
 import type { BackupRecords } from '../domain/backup-records.ts';
 import type { BackupRuns } from '../domain/backup-runs.ts';
 import type { BackupSettingsRepository } from '../domain/backup-settings.ts';
@@ -19,6 +18,6 @@ export interface BackupsRouteDeps {
   readonly objects: ObjectStore;
   /** Checks db_host when settings are saved (and every run checks it again). */
   readonly outbound: OutboundGuard;
-  readonly audit: BackupAudit;
+  readonly audit: AuditPublisher;
   readonly log: FastifyBaseLogger;
 }

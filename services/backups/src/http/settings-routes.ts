@@ -50,13 +50,18 @@ export async function registerSettingsRoutes(app: FastifyInstance, deps: Backups
       const before = await deps.settings.get(serverId);
       const saved = await deps.settings.save(serverId, request.body);
       await deps.scheduler.apply(serverId, before, saved);
-      await deps.audit.record(serverId, userIdFromRequest(request) ?? 'unknown', 'backup.settings-saved', {
-        enabled: saved.enabled,
-        interval_hours: saved.intervalHours,
-        db_host: saved.host,
-        db_port: saved.port,
-        db_name: saved.database,
-        password_changed: (request.body.db_pass_enc ?? '') !== '',
+      await deps.audit.publish({
+        actorId: userIdFromRequest(request) ?? 'unknown',
+        serverId,
+        action: 'backup.settings-saved',
+        details: {
+          enabled: saved.enabled,
+          interval_hours: saved.intervalHours,
+          db_host: saved.host,
+          db_port: saved.port,
+          db_name: saved.database,
+          password_changed: (request.body.db_pass_enc ?? '') !== '',
+        },
       });
       return settingsView(saved, await maxBackupsOf(deps.directory, serverId));
     },

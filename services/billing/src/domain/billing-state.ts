@@ -10,10 +10,11 @@
  *  - suspension: a staff suspension holds until staff lift it (payments never lift it); staff lifting a
  *    non-payment suspension holds until the subscription is paid again, then a new unpaid suspends again.
  */
-import { AUDIT_SYSTEM_ACTOR, BillingSubscriptionChangedEvent, ServerSuspensionChangedEvent, ServerTierChangedEvent, auditMessage, eventMessage, identityMessage, isTierKey } from '@skald/contracts';
+import { BillingSubscriptionChangedEvent, ServerSuspensionChangedEvent, ServerTierChangedEvent, eventMessage, identityMessage, isTierKey } from '@skald/contracts';
 import type { AuditAction, AuditEntryInput, BillingSubscriptionChanged, TierKey } from '@skald/contracts';
 import type { EventBus, PaymentSubscription, PublishInput } from '@skald/ports';
-import type { IdentityReadModel } from '@skald/service-kit';
+import { SYSTEM_ACTOR } from '@skald/service-kit';
+import type { AuditEntry, AuditPublisher, IdentityReadModel } from '@skald/service-kit';
 import { desiredState } from './subscription-state.ts';
 import type { Desired } from './subscription-state.ts';
 import type { SubscriptionDocument, SubscriptionRepository, SubscriptionState } from './subscriptions.ts';
@@ -90,11 +91,9 @@ function withStripe(doc: SubscriptionDocument | null, desired: Desired): { holds
   return { holds: next, tier };
 }
 
-type AuditInput = Omit<AuditEntryInput, 'at'>;
-
 /** How a change is audited: staff changes name their actor; the subscription's own changes are the system's. */
 interface AuditOf {
-  readonly staff?: (from: ServerBillingState, to: ServerBillingState) => AuditInput;
+  readonly staff?: (from: ServerBillingState, to: ServerBillingState) => AuditEntry;
   /** Entries published in the same batch (the subscription's status change). */
   readonly extra?: readonly PublishInput[];
 }
@@ -112,7 +111,7 @@ function subscriptionFact(serverId: string, doc: SubscriptionDocument | null): B
   };
 }
 
-export function createBillingState(deps: { bus: EventBus; directory: IdentityReadModel; subscriptions: SubscriptionRepository }): BillingState {
+export function createBillingState(deps: { bus: EventBus; directory: IdentityReadModel; subscriptions: SubscriptionRepository; audit: AuditPublisher }): BillingState {
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const next = queue.then(work, work);
@@ -145,13 +144,13 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
     const messages: PublishInput[] = [...(audit.extra ?? [])];
     if (to.tier !== from.tier) {
       messages.push(identityMessage(ServerTierChangedEvent, { serverId, tier: to.tier }));
-      if (!audit.staff) messages.push(systemAudit(serverId, 'server.tier-changed', { from: from.tier, to: to.tier }));
+      if (!audit.staff) messages.push(await systemAudit(serverId, 'server.tier-changed', { from: from.tier, to: to.tier }));
     }
     if (to.suspended !== from.suspended) {
       messages.push(identityMessage(ServerSuspensionChangedEvent, { serverId, suspended: to.suspended }));
-      if (!audit.staff) messages.push(systemAudit(serverId, 'server.suspension-changed', { suspended: to.suspended, reason: 'payment' }));
+      if (!audit.staff) messages.push(await systemAudit(serverId, 'server.suspension-changed', { suspended: to.suspended, reason: 'payment' }));
     }
-    if ((to.tier !== from.tier || to.suspended !== from.suspended) && audit.staff) messages.push(auditMessage({ ...audit.staff(from, to), at: new Date().toISOString() }));
+    if ((to.tier !== from.tier || to.suspended !== from.suspended) && audit.staff) messages.push(await deps.audit.message(audit.staff(from, to)));
     // Billing's own fact: the subscription as stored, when it differs from the one last published.
     const fact = subscriptionFact(serverId, doc);
     const factJson = fact === null ? null : JSON.stringify(fact);
@@ -166,13 +165,13 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
     return to;
   }
 
-  function staffAudit(serverId: string, actor: StaffActor, action: AuditAction, details: Record<string, unknown>): AuditInput {
+  function staffAudit(serverId: string, actor: StaffActor, action: AuditAction, details: Record<string, unknown>): AuditEntry {
     return { actorId: actor.id, actorEmail: actor.email, serverId, action, details: { ...details, by: 'staff' } };
   }
 
   /** An audit entry of a change the payment provider (or the period end) made: no person is the actor. */
-  function systemAudit(serverId: string, action: AuditAction, details: AuditEntryInput['details']): PublishInput {
-    return auditMessage({ ...AUDIT_SYSTEM_ACTOR, serverId, action, details, at: new Date().toISOString() });
+  function systemAudit(serverId: string, action: AuditAction, details: AuditEntryInput['details']): Promise<PublishInput> {
+    return deps.audit.message({ actorId: SYSTEM_ACTOR, serverId, action, details });
   }
 
   return {
@@ -197,7 +196,7 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
       // Stripe's tier compares against the document as it was (its stripeTier), not the status just stored.
       const { holds, tier } = withStripe(doc, desiredState(sub));
       const statusChanged = stored.status !== (doc?.status ?? null);
-      const extra = statusChanged ? [systemAudit(serverId, 'billing.subscription-changed', { status: stored.status, tier: stored.tier, cancelAtPeriodEnd: stored.cancelAtPeriodEnd })] : [];
+      const extra = statusChanged ? [await systemAudit(serverId, 'billing.subscription-changed', { status: stored.status, tier: stored.tier, cancelAtPeriodEnd: stored.cancelAtPeriodEnd })] : [];
       await commit(serverId, stored, holds, tier, { extra });
       return deps.subscriptions.get(serverId);
     },
@@ -231,7 +230,7 @@ export function createBillingState(deps: { bus: EventBus; directory: IdentityRea
           if (!fresh?.cancelAtPeriodEnd || fresh.currentPeriodEnd === null || fresh.currentPeriodEnd >= nowMs) return;
           const stored = await deps.subscriptions.put(doc._id, { status: 'canceled', cancelAtPeriodEnd: false });
           const { holds, tier } = withStripe(fresh, { tier: 'free', suspendedForPayment: false });
-          const extra = [systemAudit(doc._id, 'billing.subscription-changed', { status: 'canceled', tier: fresh.tier, cancelAtPeriodEnd: false })];
+          const extra = [await systemAudit(doc._id, 'billing.subscription-changed', { status: 'canceled', tier: fresh.tier, cancelAtPeriodEnd: false })];
           await commit(doc._id, stored, holds, tier, { extra });
           ended += 1;
         });

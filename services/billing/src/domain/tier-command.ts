@@ -7,7 +7,7 @@
  */
 import type { TierKey } from '@skald/contracts';
 import type { DocumentStore, EventBus } from '@skald/ports';
-import { createIdentityReadModel } from '@skald/service-kit';
+import { createAuditPublisher, createIdentityReadModel } from '@skald/service-kit';
 import { createBillingState } from './billing-state.ts';
 import type { ServerBillingState } from './billing-state.ts';
 import { createSubscriptionRepository } from './subscriptions.ts';
@@ -20,5 +20,5 @@ export async function setServerTierFromCli(docs: DocumentStore, bus: EventBus, s
   const directory = await createIdentityReadModel({ bus, docs, group: 'billing.identity' });
   if ((await directory.server(serverId)) === null) return null;
   const subscriptions = await createSubscriptionRepository(docs);
-  return createBillingState({ bus, directory, subscriptions }).setStaffTier(serverId, tier, CLI_ACTOR);
+  return createBillingState({ bus, directory, subscriptions, audit: createAuditPublisher({ bus, directory }) }).setStaffTier(serverId, tier, CLI_ACTOR);
 }

@@ -85,7 +85,7 @@ export async function registerAlertRoutes(app: FastifyInstance, deps: AlertRoute
       });
       creating.set(serverId, run.catch(() => undefined));
       const rule = await run;
-      await deps.audit.recordAlert(actorOf(request), serverId, 'created', { alertId: rule.id, kind: rule.kind });
+      await deps.audit.publish({ actorId: actorOf(request), serverId, action: 'alert.created', details: { alertId: rule.id, kind: rule.kind } });
       return reply.code(201).send({ alert: toApiRule(rule) });
     },
   );
@@ -101,7 +101,7 @@ export async function registerAlertRoutes(app: FastifyInstance, deps: AlertRoute
       const settings = await alertSettingsFrom(request.body, context(serverId));
       const rule = await deps.alerts.update(serverId, request.params.id, settings, deps.now());
       if (rule === null) throw new HttpError(404, ALERT_NOT_FOUND);
-      await deps.audit.recordAlert(actorOf(request), serverId, 'updated', { alertId: rule.id, kind: rule.kind });
+      await deps.audit.publish({ actorId: actorOf(request), serverId, action: 'alert.updated', details: { alertId: rule.id, kind: rule.kind } });
       return { alert: toApiRule(rule) };
     },
   );
@@ -115,7 +115,7 @@ export async function registerAlertRoutes(app: FastifyInstance, deps: AlertRoute
     async (request) => {
       const { serverId } = serverAccessOf(request);
       if (!(await deps.alerts.remove(serverId, request.params.id))) throw new HttpError(404, ALERT_NOT_FOUND);
-      await deps.audit.recordAlert(actorOf(request), serverId, 'deleted', { alertId: request.params.id });
+      await deps.audit.publish({ actorId: actorOf(request), serverId, action: 'alert.deleted', details: { alertId: request.params.id } });
       return { message: 'Alert rule deleted' };
     },
   );
@@ -166,7 +166,7 @@ export async function registerAlertRoutes(app: FastifyInstance, deps: AlertRoute
             : { webhookId, ok: false, statusCode: outcome.kind === 'refused' ? null : outcome.statusCode, error: outcome.kind === 'throttled' ? `The receiver answered HTTP ${outcome.statusCode} (rate limited).` : outcome.error },
         );
       }
-      await deps.audit.recordAlert(actorOf(request), serverId, 'tested', { alertId: rule.id });
+      await deps.audit.publish({ actorId: actorOf(request), serverId, action: 'alert.tested', details: { alertId: rule.id } });
       return { results };
     },
   );

@@ -44,7 +44,7 @@ export async function registerDeliveryRoutes(app: FastifyInstance, deps: Webhook
       const webhook = await webhookOf(serverId, request.params.id);
       const server = await deps.directory.server(serverId);
       const result = await sendTest(manual, webhook, server?.name ?? serverId);
-      await deps.audit.record(userIdFromRequest(request)!, serverId, 'tested', { webhookId: webhook.id, delivered: result.ok });
+      await deps.audit.publish({ actorId: userIdFromRequest(request)!, serverId, action: 'webhook.tested', details: { webhookId: webhook.id, delivered: result.ok } });
       // sendError, not a thrown HttpError: the error handler masks every thrown 5xx.
       if (!result.ok) return sendError(reply, 502, TEST_FAILED, result.error);
       return { message: 'Test sent', status_code: result.statusCode };
@@ -68,7 +68,7 @@ export async function registerDeliveryRoutes(app: FastifyInstance, deps: Webhook
       const deadLetter = await deps.store.deadLetter(serverId, webhook.id, request.params.deadLetterId);
       if (deadLetter === null) throw new HttpError(404, DEAD_LETTER_NOT_FOUND);
       const result = await replayDeadLetter(manual, webhook, deadLetter);
-      await deps.audit.record(userIdFromRequest(request)!, serverId, 'replayed', { webhookId: webhook.id, deadLetterId: deadLetter.id, delivered: result.ok });
+      await deps.audit.publish({ actorId: userIdFromRequest(request)!, serverId, action: 'webhook.replayed', details: { webhookId: webhook.id, deadLetterId: deadLetter.id, delivered: result.ok } });
       if (!result.ok) return sendError(reply, 502, REPLAY_FAILED, result.error);
       return { message: 'Replay sent', status_code: result.statusCode };
     },
@@ -89,7 +89,7 @@ export async function registerDeliveryRoutes(app: FastifyInstance, deps: Webhook
       const { serverId } = serverAccessOf(request);
       const webhook = await webhookOf(serverId, request.params.id);
       if (!(await deps.store.removeDeadLetter(serverId, webhook.id, request.params.deadLetterId))) throw new HttpError(404, DEAD_LETTER_NOT_FOUND);
-      await deps.audit.record(userIdFromRequest(request)!, serverId, 'dead-letters-cleared', { webhookId: webhook.id, removed: 1 });
+      await deps.audit.publish({ actorId: userIdFromRequest(request)!, serverId, action: 'webhook.dead-letters-cleared', details: { webhookId: webhook.id, removed: 1 } });
       return { message: 'Dead letter removed', removed: 1 };
     },
   );
@@ -109,7 +109,7 @@ export async function registerDeliveryRoutes(app: FastifyInstance, deps: Webhook
       const { serverId } = serverAccessOf(request);
       const webhook = await webhookOf(serverId, request.params.id);
       const removed = await deps.store.clearDeadLetters(serverId, webhook.id);
-      await deps.audit.record(userIdFromRequest(request)!, serverId, 'dead-letters-cleared', { webhookId: webhook.id, removed });
+      await deps.audit.publish({ actorId: userIdFromRequest(request)!, serverId, action: 'webhook.dead-letters-cleared', details: { webhookId: webhook.id, removed } });
       return { message: 'Dead letters removed', removed };
     },
   );

@@ -1,7 +1,6 @@
 /** The one dependency bag every webhooks route file receives (built by webhooks-service.ts). */
 import type { FastifyBaseLogger } from 'fastify';
-import type { OutboundGuard } from '@skald/service-kit';
-import type { WebhookAudit } from '../events/audit.ts';
+import type { AuditPublisher, OutboundGuard } from '@skald/service-kit';
 import type { ServerDirectory } from '../domain/limits.ts';
 import type { SendSettings } from '../domain/send.ts';
 import type { SeenFields } from '../domain/seen-fields.ts';
@@ -15,7 +14,8 @@ export interface WebhooksRouteDeps {
   /** Checks destinations at save, and every test and replay connection. */
   readonly guard: OutboundGuard;
   readonly send: SendSettings;
-  readonly audit: WebhookAudit;
+  /** webhook.* and alert.* entries: details name the webhook and its platform or the rule and its kind, never a URL, chat_id or secret. */
+  readonly audit: AuditPublisher;
   readonly log: FastifyBaseLogger;
   readonly now: () => number;
 }

@@ -91,7 +91,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: Webhooks
         assertRoomForOneMore(await webhookLimitOf(deps.directory, serverId), await deps.store.count(serverId));
         return deps.store.create(serverId, settings, secret, deps.now());
       });
-      await deps.audit.record(actorOf(request), serverId, 'created', { webhookId: created.id, platform: created.platform });
+      await deps.audit.publish({ actorId: actorOf(request), serverId, action: 'webhook.created', details: { webhookId: created.id, platform: created.platform } });
       const webhook = (await deps.store.view(serverId, created.id))!;
       return reply.code(201).send({ webhook, secret });
     },
@@ -120,7 +120,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: Webhooks
       const secret = settings.platform === 'generic' ? (current.secret ?? newSecret) : null;
       const updated = await deps.store.update(serverId, current.id, settings, secret, deps.now());
       if (updated === null) throw new HttpError(404, WEBHOOK_NOT_FOUND);
-      await deps.audit.record(actorOf(request), serverId, 'updated', { webhookId: updated.id, platform: updated.platform });
+      await deps.audit.publish({ actorId: actorOf(request), serverId, action: 'webhook.updated', details: { webhookId: updated.id, platform: updated.platform } });
       return { webhook: (await deps.store.view(serverId, updated.id))!, secret: newSecret };
     },
   );
@@ -139,7 +139,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: Webhooks
     async (request) => {
       const { serverId } = serverAccessOf(request);
       if (!(await deps.store.remove(serverId, request.params.id))) throw new HttpError(404, WEBHOOK_NOT_FOUND);
-      await deps.audit.record(actorOf(request), serverId, 'deleted', { webhookId: request.params.id });
+      await deps.audit.publish({ actorId: actorOf(request), serverId, action: 'webhook.deleted', details: { webhookId: request.params.id } });
       return { message: 'Webhook deleted' };
     },
   );
