@@ -3,12 +3,13 @@
  * scripts/…, deploy/…, test/…, integrations/…, .ci/…) in docs/*.md, README.md and integrations/* /README.md
  * is a file or folder of the repository (a `*` or a `<placeholder>` segment matches at least one), every
  * `npm run <script>` is a script of the root package (or of the workspace `-w` names), and every
- * `npm run bench -- <name>` selects at least one benchmark file.
+ * `npm run bench -- <name>` selects at least one benchmark file. And a section cited by name (docs/X.md,
+ * "Section"), in a page or in a source comment, is a heading, a bold lead or a list item's lead of that page.
  */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repositoryFiles } from './support/repo-files.ts';
+import { repositoryFiles, sourceFiles } from './support/repo-files.ts';
 
 const root = join(import.meta.dirname, '..');
 const files = repositoryFiles(root);
@@ -57,6 +58,21 @@ function workspaceScripts(name: string): Record<string, string> | undefined {
 /** The benchmark files `npm run bench` runs (scripts/bench.mjs picks them by a part of their name). */
 const benchFiles = files.filter((file) => file.startsWith('scripts/bench/') && file.endsWith('.bench.ts')).map((file) => file.split('/').pop() ?? file);
 
+/** `docs/PAGE.md, "Section"` (or without the comma), the quote possibly broken over a comment's lines. */
+const SECTION_CITE = /(docs\/[A-Z_]+\.md|README\.md),?\s*(?:\*\s*|\/\/\s*)?"([^"\n]+(?:\n\s*(?:\*|\/\/)?\s*[^"\n]+)?)"/g;
+
+const flatten = (text: string): string => text.replace(/\s*(?:\*|\/\/)\s*/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** What a page's sections are called: its headings, bold leads and the leads of its list items. */
+function sectionNames(page: string): string[] {
+  if (!fileSet.has(page)) return [];
+  const text = readFileSync(join(root, page), 'utf8');
+  const headings = [...text.matchAll(/^#+\s+(.*)$/gm)].map((m) => m[1] ?? '');
+  const bold = [...text.matchAll(/\*\*([^*]+)\*\*/g)].map((m) => m[1] ?? '');
+  const items = [...text.matchAll(/^\s*- ([^:(\n]+)/gm)].map((m) => m[1] ?? '');
+  return [...headings, ...bold, ...items].map(flatten);
+}
+
 describe('docs name only what exists', () => {
   const docs = docFiles();
 
@@ -93,6 +109,20 @@ describe('docs name only what exists', () => {
       for (const match of text.matchAll(/npm run bench -- ([\w-]+)/g)) {
         const name = match[1] ?? '';
         if (!benchFiles.some((file) => file.includes(name))) missing.push(`${doc}: npm run bench -- ${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every section cited by name exists on its page', () => {
+    const missing: string[] = [];
+    const citing = [...docs, ...sourceFiles(root, ['.ts', '.tsx', '.mjs'])].filter((file) => !file.startsWith('docs/spec/') && file !== 'test/docs-links.test.ts');
+    for (const file of citing) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const match of text.matchAll(SECTION_CITE)) {
+        const [, page = '', raw = ''] = match;
+        const section = flatten(raw);
+        if (!sectionNames(page).some((name) => name.includes(section))) missing.push(`${file}: ${page} "${section}"`);
       }
     }
     expect(missing).toEqual([]);
