@@ -206,6 +206,11 @@ describe('recording players on the worker thread', () => {
       await queueBatch(threaded, [storeLog('i2', 'license:ida', 1_750_000_001_000)], 'i-2');
       await waitFor(async () => (await deps.playerStore!.queued(10)).through === -1, 'the second log recorded by a new thread');
       expect((await deps.playerStore!.byIdentifier(S, 'license:ida'))?.logCount).toBe(2);
+      // A read's catch-up starts the thread too, and it ends again once idle.
+      await waitFor(() => !backgroundThreadsAlive().includes(BACKGROUND_THREADS.playerStore), 'the second thread to end');
+      await threaded.catchUp();
+      expect(backgroundThreadsAlive()).toContain(BACKGROUND_THREADS.playerStore);
+      await waitFor(() => !backgroundThreadsAlive().includes(BACKGROUND_THREADS.playerStore), 'the thread a catch-up started to end');
     } finally {
       await threaded.stop();
     }

@@ -104,10 +104,15 @@ export function createRecorderThread(deps: RecorderThreadDeps): Pick<RecordingLo
     }
   }
 
-  /** A catch-up answered: with none left waiting, the worker no longer keeps the process alive. */
+  /**
+   * A catch-up answered: with none left waiting, the worker no longer keeps the process alive, and it ends when
+   * nothing more comes (a catch-up cleared its idle timer; a nudge clears this one).
+   */
   function answered(from: Worker, id: number): void {
     waiting.delete(id);
-    if (waiting.size === 0 && from === worker) from.unref();
+    if (waiting.size > 0 || from !== worker) return;
+    from.unref();
+    retireWhenIdle(from);
   }
 
   function retireWhenIdle(current: Worker): void {
