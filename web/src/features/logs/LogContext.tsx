@@ -2,7 +2,7 @@ import { AimOutlined, LinkOutlined } from '@ant-design/icons';
 import type { ApiLog, LogContext } from '@skald/contracts/api';
 import { Alert, Button, Drawer, Space, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { errorText } from '../../app/errors.ts';
 import { formatTime } from './LogCard.tsx';
 import { colorForLevel, useLevelColorsQuery, useLogContextQuery } from './logsApi.ts';
@@ -97,6 +97,7 @@ export function ContextLines({ serverId, logId }: { serverId: string; logId: str
 /** The "Context" action of a log card, photo card or table row: the log's neighbours in a drawer, in place. */
 export function ContextButton({ serverId, log }: { serverId: string; log: ApiLog }) {
   const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
   return (
     <>
       <Button size="small" icon={<AimOutlined />} onClick={() => setOpen(true)} aria-label={`Context: logs around ${log.message}`} className="context-button">
@@ -108,15 +109,19 @@ export function ContextButton({ serverId, log }: { serverId: string; log: ApiLog
         title={CONTEXT_TEXT.title}
         size="min(640px, 100vw)"
         destroyOnHidden
-        extra={
-          <Space wrap>
-            <CopyContextLink serverId={serverId} logId={log.id} />
-            <Link to={contextHref(serverId, log.id)} onClick={() => setOpen(false)}>
-              {CONTEXT_TEXT.openInLogs}
-            </Link>
-          </Space>
-        }
       >
+        <Space wrap className="context-actions">
+          <CopyContextLink serverId={serverId} logId={log.id} />
+          <Button
+            size="small"
+            onClick={() => {
+              setOpen(false);
+              void navigate(contextHref(serverId, log.id));
+            }}
+          >
+            {CONTEXT_TEXT.openInLogs}
+          </Button>
+        </Space>
         {open && <ContextLines serverId={serverId} logId={log.id} />}
       </Drawer>
     </>

@@ -6,7 +6,7 @@
 import { CloseOutlined } from '@ant-design/icons';
 import type { LevelColors, LogHistogramBucket } from '@skald/contracts/api';
 import { Button } from 'antd';
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useThemeMode } from '../../app/theme.tsx';
 import { HISTOGRAM_HEIGHT } from './histogramLayout.ts';
 import { instantLabel, rangeLabel, stepWords } from './histogramView.ts';
@@ -23,10 +23,14 @@ interface Props {
   colors: LevelColors | undefined;
   /** Narrows (a bar's from and to) or clears (empty strings) the time range. */
   onTimeRange(timeFrom: string, timeTo: string): void;
+  /** The dense table's page: the chart folds into its caption line until asked for, leaving the lines in view. */
+  folded?: boolean;
 }
 
-export function LogHistogramPanel({ serverId, filters, logType, colors, onTimeRange }: Props) {
+export function LogHistogramPanel({ serverId, filters, logType, colors, onTimeRange, folded = false }: Props) {
   const { mode } = useThemeMode();
+  const [chartShown, setChartShown] = useState(false);
+  const showChart = !folded || chartShown;
   const { data } = useLogHistogramQuery({ serverId, filters, logType }, { pollingInterval: HISTOGRAM_POLL_MS, skipPollingIfUnfocused: true });
   const onBar = useCallback((bucket: LogHistogramBucket) => onTimeRange(bucket.from, bucket.to), [onTimeRange]);
   const narrowed = filters.timeFrom !== '' || filters.timeTo !== '';
@@ -42,13 +46,18 @@ export function LogHistogramPanel({ serverId, filters, logType, colors, onTimeRa
             {chart.capped && chart.countedFrom ? ` (counted since ${instantLabel(chart.countedFrom)})` : ''}
           </span>
         )}
+        {chart && folded && (
+          <Button size="small" type="link" className="log-histogram-fold" aria-expanded={chartShown} onClick={() => setChartShown((shown) => !shown)}>
+            {chartShown ? 'Hide chart' : 'Show chart'}
+          </Button>
+        )}
         {narrowed && (
           <Button size="small" className="log-histogram-range" icon={<CloseOutlined />} iconPlacement="end" onClick={() => onTimeRange('', '')} aria-label={`Clear the time range ${rangeLabel(filters.timeFrom, filters.timeTo)}`}>
             {rangeLabel(filters.timeFrom, filters.timeTo)}
           </Button>
         )}
       </div>
-      {chart && (
+      {chart && showChart && (
         <Suspense fallback={<div style={{ height: HISTOGRAM_HEIGHT }} />}>
           <HistogramChart histogram={chart} colors={colors} mode={mode} onBar={onBar} />
         </Suspense>

@@ -1,3 +1,4 @@
+import { CaretDownOutlined, CaretRightOutlined } from '@ant-design/icons';
 import type { ApiLog, LevelColors } from '@skald/contracts/api';
 import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Highlight } from '../common/Highlight.tsx';
@@ -113,7 +114,6 @@ export function LogTable({ logs, colors, highlight, serverId, focusId }: Props) 
                   }}
                   className={`log-row${focused ? ' log-row-focused' : ''}${open ? ' log-row-open' : ''}`}
                   tabIndex={index === current ? 0 : -1}
-                  aria-expanded={open}
                   aria-current={focused || undefined}
                   onFocus={() => setActive(index)}
                   onClick={() => {
@@ -124,6 +124,10 @@ export function LogTable({ logs, colors, highlight, serverId, focusId }: Props) 
                   data-testid="log-row"
                 >
                   <td className="log-col-time">
+                    {/* The row's state for screen readers (a table row cannot carry aria-expanded); the row takes the keys. */}
+                    <button type="button" className="log-row-toggle" tabIndex={-1} aria-expanded={open} aria-label={open ? 'Hide details' : 'Show details'}>
+                      {open ? <CaretDownOutlined /> : <CaretRightOutlined />}
+                    </button>
                     <time dateTime={log.created_at}>{formatTime(log.created_at)}</time>
                   </td>
                   <td className="log-col-level">

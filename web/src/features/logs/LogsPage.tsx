@@ -119,12 +119,9 @@ export default function LogsPage() {
         <LogFiltersPanel value={paging.filters} onChange={paging.setFilters} levels={levels} />
         <SavedSearchMenu serverId={serverId} filters={paging.filters} onApply={paging.applyFilters} />
         <PageSizeSelect value={paging.pageSize} sizes={LOG_PAGE_SIZES} onChange={paging.setPageSize} />
-        <Segmented<LogDisplay> options={DISPLAYS} value={display} onChange={setDisplay} aria-label="Show logs as" className="log-display-toggle" />
       </div>
-      {view.log !== null ? (
-        <ContextView serverId={serverId} logId={view.log} display={display} colors={colors} onBack={() => paging.setLog(null)} />
-      ) : (
-        <>
+      <div className="log-view-bar">
+        {view.log === null && (
           <LiveBar
             live={live}
             onLive={(next) => {
@@ -135,7 +132,14 @@ export default function LogsPage() {
             onPaused={setPaused}
             tail={tail}
           />
-          {!live && <LogHistogramPanel serverId={serverId} filters={paging.settledFilters} logType="text" colors={colors} onTimeRange={onTimeRange} />}
+        )}
+        <Segmented<LogDisplay> options={DISPLAYS} value={display} onChange={setDisplay} aria-label="Show logs as" className="log-display-toggle" />
+      </div>
+      {view.log !== null ? (
+        <ContextView serverId={serverId} logId={view.log} display={display} colors={colors} onBack={() => paging.setLog(null)} />
+      ) : (
+        <>
+          {!live && <LogHistogramPanel serverId={serverId} filters={paging.settledFilters} logType="text" colors={colors} onTimeRange={onTimeRange} folded={display === 'table'} />}
           {live ? (
             tail.logs.length === 0 ? (
               <Empty description="No new logs yet." />
