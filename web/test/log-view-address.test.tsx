@@ -1,4 +1,4 @@
-// The log screens' view lives in the address (docs/DECISIONS.md "The view in the address"): the address sets
+// The log screens' view lives in the address (docs/DECISIONS.md "The view in the address, Context and the dense table"): the address sets
 // the filters, page, page size and Live; a filter change writes the address (a deliberate change pushes, typing
 // replaces once it settles); back and forward bring the form and the list along; a bare /logs gets its
 // server; a link to a server the user is not a member of falls back to the current server with a notice;
