@@ -177,6 +177,7 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     if (buffer === undefined) pending.set(serverId, (buffer = { counts: new Map(), keys: [], lastFlush: wallMs() }));
     const counted = new Map<AlertRule, WebhookLog[]>();
     const absent = new Map<AlertRule, WebhookLog[]>();
+    // No await in this loop: the flush timer swaps the buffer between reads, never in the middle of one.
     for (const batch of batches) {
       const matches = state.matcher.match(batch.logs);
       if (matches.size === 0) continue;
