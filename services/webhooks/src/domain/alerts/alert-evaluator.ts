@@ -65,8 +65,8 @@ const MAX_SEEN = 200_000;
 
 /** What one server's batches added since the last flush. */
 interface Pending {
-  /** Rule id -> bucket start -> matching logs. */
-  readonly counts: Map<string, Map<number, number>>;
+  /** Rule id -> matching logs per bucket start (a few buckets a second: arrays, the newest last). */
+  readonly counts: Map<string, { readonly starts: number[]; readonly counts: number[] }>;
   readonly keys: string[];
   lastFlush: number;
 }
@@ -104,22 +104,32 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     if (current === undefined || current.keys.length === 0) return;
     pending.set(serverId, { counts: new Map(), keys: [], lastFlush: wallMs() });
     const counts: Record<string, Record<string, number>> = {};
-    for (const [ruleId, buckets] of current.counts) counts[ruleId] = Object.fromEntries([...buckets].map(([start, n]) => [String(start), n]));
+    for (const [ruleId, buckets] of current.counts) counts[ruleId] = Object.fromEntries(buckets.starts.map((start, i) => [String(start), buckets.counts[i]!]));
     try {
       await deps.alerts.addDelta(serverId, at, counts, current.keys);
     } catch (error) {
       // Kept for the next flush: added back to what was counted meanwhile.
       const next = pending.get(serverId)!;
-      for (const [ruleId, buckets] of current.counts) for (const [start, n] of buckets) addCount(next, ruleId, start, n);
+      for (const [ruleId, buckets] of current.counts) buckets.starts.forEach((start, i) => addCount(next, ruleId, start, buckets.counts[i]!));
       next.keys.push(...current.keys);
       throw error;
     }
   }
 
   function addCount(into: Pending, ruleId: string, start: number, n: number): void {
-    let buckets = into.counts.get(ruleId);
-    if (buckets === undefined) into.counts.set(ruleId, (buckets = new Map()));
-    buckets.set(start, (buckets.get(start) ?? 0) + n);
+    const buckets = into.counts.get(ruleId);
+    if (buckets === undefined) {
+      into.counts.set(ruleId, { starts: [start], counts: [n] });
+      return;
+    }
+    // Batches arrive in time order: almost always the newest bucket.
+    const last = buckets.starts.length - 1;
+    const at = buckets.starts[last] === start ? last : buckets.starts.indexOf(start);
+    if (at >= 0) buckets.counts[at]! += n;
+    else {
+      buckets.starts.push(start);
+      buckets.counts.push(n);
+    }
   }
 
   async function servedRules(serverId: string, rules: readonly AlertRule[]): Promise<AlertRule[]> {
@@ -175,8 +185,9 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     if (redelivered || !seeded.has(serverId)) await seed(serverId, at);
     let buffer = pending.get(serverId);
     if (buffer === undefined) pending.set(serverId, (buffer = { counts: new Map(), keys: [], lastFlush: wallMs() }));
-    const counted = new Map<AlertRule, WebhookLog[]>();
-    const absent = new Map<AlertRule, WebhookLog[]>();
+    // Per rule the last matching logs of the read, as accepted: turned into a message's logs only by a transition.
+    const counted = new Map<AlertRule, readonly AcceptedLog[]>();
+    const absent = new Map<AlertRule, readonly AcceptedLog[]>();
     // No await in this loop: the flush timer swaps the buffer between reads, never in the middle of one.
     for (const batch of batches) {
       const matches = state.matcher.match(batch.logs);
@@ -193,9 +204,8 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
           state.windows.get(rule.id)?.add(at, found.count);
           addCount(buffer, rule.id, bucketStartOf(rule.windowSeconds, at), found.count);
         }
-        const sample = into.get(rule) ?? [];
-        for (const log of found.sample) sample.push(toWebhookLog(log));
-        into.set(rule, sample.slice(-ALERT_LIMITS.sampleSize));
+        const earlier = into.get(rule);
+        into.set(rule, earlier === undefined ? found.sample : [...earlier, ...found.sample].slice(-ALERT_LIMITS.sampleSize));
       }
       if (fresh && thresholds > 0) {
         remember(key);
@@ -205,12 +215,12 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     for (const [rule, sample] of counted) {
       if (rule.state !== 'ok' || !cooledDown(rule, at)) continue;
       const count = state.windows.get(rule.id)?.count(at) ?? 0;
-      if (count >= (rule.threshold ?? Number.POSITIVE_INFINITY)) await fire(rule, count, sample, at);
+      if (count >= (rule.threshold ?? Number.POSITIVE_INFINITY)) await fire(rule, count, sample.map(toWebhookLog), at);
     }
     const touch: string[] = [];
     for (const [rule, sample] of absent) {
       if (rule.state === 'firing') {
-        await resolve(rule, Math.max(0, Math.floor((at - rule.lastMatchAt) / 1000)), sample, at, at);
+        await resolve(rule, Math.max(0, Math.floor((at - rule.lastMatchAt) / 1000)), sample.map(toWebhookLog), at, at);
         continue;
       }
       if (at - (state.touched.get(rule.id) ?? rule.lastMatchAt) >= TOUCH_EVERY_MS) {
