@@ -18,6 +18,8 @@ const LogsPage = lazy(() => import('./features/logs/LogsPage.tsx'));
 const PhotoLogsPage = lazy(() => import('./features/photologs/PhotoLogsPage.tsx'));
 const PlayersPage = lazy(() => import('./features/players/PlayersPage.tsx'));
 const PlayerPage = lazy(() => import('./features/players/PlayerPage.tsx'));
+const CasesPage = lazy(() => import('./features/cases/CasesPage.tsx'));
+const CasePage = lazy(() => import('./features/cases/CasePage.tsx'));
 const BillingPage = lazy(() => import('./features/billing/BillingPage.tsx'));
 const AuditLogsPage = lazy(() => import('./features/audit/AuditLogsPage.tsx'));
 const ExportsPage = lazy(() => import('./features/exports/ExportsPage.tsx'));
@@ -64,6 +66,7 @@ const SCREEN_PAGES: Partial<Record<ServerScreenPath, ComponentType>> = {
   '/logs': LogsPage,
   '/photologs': PhotoLogsPage,
   '/players': PlayersPage,
+  '/cases': CasesPage,
   '/billing': BillingPage,
   '/settings': SettingsPage,
   '/server-users': ServerUsersPage,
@@ -99,6 +102,8 @@ export function AppRoutes() {
           })}
           {/* A player's page, under the Players screen (members of every role, as /players). */}
           <Route path="/players/:playerId" element={<PlayerPage />} />
+          {/* A case's page, under the Cases screen (members of every role, as /cases). */}
+          <Route path="/cases/:caseId" element={<CasePage />} />
           <Route path="/create-server" element={<CreateServerPage />} />
           <Route path="/user-settings" element={<UserSettingsPage />} />
         </Route>

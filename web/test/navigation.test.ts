@@ -7,14 +7,14 @@ const labels = (role: string, usage = { maxWebhooks: 2, maxBackups: 1, maxAlertR
 
 describe('sidebar visibility by server role (docs/spec/part-1.txt section 6)', () => {
   it('a user sees only the log screens', () => {
-    expect(labels('user')).toEqual(['Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players']);
+    expect(labels('user')).toEqual(['Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Logs/Cases']);
   });
   it('an admin also sees Integrations, Settings and the Audit group but not Users, DB Backups or Billing', () => {
-    expect(labels('admin')).toEqual(['Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Integrations/Webhooks', 'Integrations/Alerts', 'Management/Settings', 'Audit/Audit Logs', 'Audit/Export Logs']);
+    expect(labels('admin')).toEqual(['Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Logs/Cases', 'Integrations/Webhooks', 'Integrations/Alerts', 'Management/Settings', 'Audit/Audit Logs', 'Audit/Export Logs']);
   });
   it('the owner sees everything, including Users, DB Backups and Subscriptions', () => {
     expect(labels('OWNER')).toEqual([
-      'Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Integrations/Webhooks', 'Integrations/Alerts',
+      'Logs/Dashboard', 'Logs/Logs', 'Logs/Photo Logs', 'Logs/Players', 'Logs/Cases', 'Integrations/Webhooks', 'Integrations/Alerts',
       'Management/Users', 'Management/DB Backups', 'Management/Settings', 'Billing/Subscriptions', 'Audit/Audit Logs', 'Audit/Export Logs',
     ]);
   });

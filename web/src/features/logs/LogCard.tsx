@@ -1,6 +1,7 @@
 import type { ApiLog, LevelColor } from '@skald/contracts/api';
 import { resolveApiUrl } from '../../app/api.ts';
 import { Highlight } from '../common/Highlight.tsx';
+import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
 import { ContextButton } from './LogContext.tsx';
 import { LogMetadata } from './LogMetadata.tsx';
 
@@ -66,6 +67,7 @@ export function LogCard({ log, color, highlight, onOpenPhoto, serverId, focused 
       {serverId && (
         <div className="log-actions">
           <ContextButton serverId={serverId} log={log} />
+          <AddToCaseButton serverId={serverId} log={log} />
         </div>
       )}
     </article>

@@ -3,6 +3,7 @@ import { Alert, Col, Empty, Row, Space, Spin, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { resolveApiUrl } from '../../app/api.ts';
 import { formatTime } from '../logs/LogCard.tsx';
+import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
 import { ContextButton } from '../logs/LogContext.tsx';
 import { LevelContrastNote } from '../logs/LevelContrastNote.tsx';
 import { LogFiltersPanel } from '../logs/LogFiltersPanel.tsx';
@@ -40,6 +41,7 @@ function PhotoCard({ photo, onOpen, levelColor, highlight, serverId }: { photo: 
         <LogMetadata metadata={photo.metadata} highlight={highlight} />
         <div className="log-actions">
           <ContextButton serverId={serverId} log={photo} />
+          <AddToCaseButton serverId={serverId} log={photo} />
         </div>
       </div>
     </article>

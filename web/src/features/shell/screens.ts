@@ -35,6 +35,8 @@ export const SERVER_SCREENS = [
   { path: '/logs', title: 'Logs', group: 'logs', label: 'Logs', minRole: 'user' },
   { path: '/photologs', title: 'Photo Logs', group: 'logs', label: 'Photo Logs', minRole: 'user' },
   { path: '/players', title: 'Players', group: 'logs', label: 'Players', minRole: 'user' },
+  // Evidence cases (docs/CASES.md): read by every member, beside the logs they are made from.
+  { path: '/cases', title: 'Cases', group: 'logs', label: 'Cases', minRole: 'user' },
   { path: '/webhooks', title: 'Webhooks', group: 'integrations', label: 'Webhooks', minRole: 'admin', lockedWithout: 'maxWebhooks' },
   { path: '/alerts', title: 'Alerts', group: 'integrations', label: 'Alerts', minRole: 'admin', lockedWithout: 'maxAlertRules' },
   { path: '/server-users', title: 'Manage Server Users', group: 'management', label: 'Users', minRole: 'owner' },
