@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AdminLogListSchema } from '@skald/contracts';
+import { requireSiteRole } from '@skald/service-kit';
 import { toAdminLogEntry } from '../domain/audit-view.ts';
 import type { AdminRouteDeps } from './deps.ts';
 import { STAFF_ERRORS } from './route-schemas.ts';
-import { requireSiteRole } from './site-role.ts';
 
 /** The page filters on the client (docs/spec/part-2.txt section 2): the newest this many staff actions are answered. */
 export const ADMIN_LOGS_LIMIT = 1000;
@@ -15,7 +15,7 @@ export async function registerAdminLogRoutes(app: FastifyInstance, deps: AdminRo
   typed.get(
     '/admin/logs',
     {
-      preHandler: [app.authenticate, requireSiteRole(deps.directory, 'superadmin')],
+      preHandler: [app.authenticate, requireSiteRole('superadmin')],
       schema: {
         tags: ['admin'],
         summary: 'The newest staff actions (superadmin)',

@@ -17,11 +17,10 @@ import {
   AdminTierListSchema,
 } from '@skald/contracts/api';
 import type { OverviewServer } from '../domain/overview.ts';
-import { HttpError, SERVER_NOT_FOUND } from '@skald/service-kit';
+import { HttpError, SERVER_NOT_FOUND, requireSiteRole } from '@skald/service-kit';
 import { listServers, toServerDetail } from '../domain/admin-views.ts';
 import type { AdminRouteDeps } from './deps.ts';
 import { STAFF_ERRORS, STAFF_READ_ERRORS } from './route-schemas.ts';
-import { requireSiteRole } from './site-role.ts';
 
 export const MAX_ADMIN_AUDIT_PAGE_SIZE = 100;
 
@@ -36,7 +35,7 @@ const PageQuerySchema = Type.Object(
 
 export async function registerServerRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const moderator = { preHandler: [app.authenticate, requireSiteRole(deps.directory, 'moderator')] };
+  const moderator = { preHandler: [app.authenticate, requireSiteRole('moderator', 'admin', 'superadmin')] };
   const tags = ['admin'];
 
   /** A server auth announced (404 otherwise, also for one deleted since). */

@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AdminStatsSchema, AdminUserListSchema } from '@skald/contracts/api';
+import { requireSiteRole } from '@skald/service-kit';
 import { computeAdminStats } from '../domain/admin-stats.ts';
 import { toAdminUser } from '../domain/admin-views.ts';
 import type { AdminRouteDeps } from './deps.ts';
 import { STAFF_ERRORS } from './route-schemas.ts';
-import { requireSiteRole } from './site-role.ts';
 
 export async function registerStatsRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -14,7 +14,7 @@ export async function registerStatsRoutes(app: FastifyInstance, deps: AdminRoute
   typed.get(
     '/admin/stats',
     {
-      preHandler: [app.authenticate, requireSiteRole(deps.directory, 'moderator')],
+      preHandler: [app.authenticate, requireSiteRole('moderator', 'admin', 'superadmin')],
       schema: {
         tags: ['admin'],
         summary: 'Totals, 2FA adoption, the last 7 days and the top servers (staff: moderator and up)',
@@ -33,7 +33,7 @@ export async function registerStatsRoutes(app: FastifyInstance, deps: AdminRoute
   typed.get(
     '/admin/users',
     {
-      preHandler: [app.authenticate, requireSiteRole(deps.directory, 'admin')],
+      preHandler: [app.authenticate, requireSiteRole('admin', 'superadmin')],
       schema: {
         tags: ['admin'],
         summary: 'Every account (staff: admin and up)',

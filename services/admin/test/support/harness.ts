@@ -3,7 +3,9 @@
  * tokens, identity facts published as auth does, audit events published as every service does.
  */
 import { auditMessage } from '@skald/contracts';
-import type { AuditEntryInput, ServerRole } from '@skald/contracts';
+import type { AuditEntryInput, ServerRole, SiteRole } from '@skald/contracts';
+import { createIdentityReadModel } from '@skald/service-kit';
+import type { IdentityReadModel } from '@skald/service-kit';
 import { buildTestService, waitFor } from '@skald/testing';
 import type { SeedServer, TestService } from '@skald/testing';
 import { createAdminServiceWith } from '../../src/testing.ts';
@@ -14,8 +16,24 @@ export function createHarness(): Promise<Harness> {
   return buildTestService((deps) => createAdminServiceWith(deps), { service: 'admin' });
 }
 
-export function getAs(h: Harness, url: string, userId: string | null) {
-  return userId === null ? h.inject({ method: 'GET', url }) : h.injectAs({ id: userId }, { method: 'GET', url });
+const directories = new WeakMap<Harness, Promise<IdentityReadModel>>();
+
+/**
+ * The site role auth would sign into the user's access token: the one the identity facts gave the account,
+ * read from the service's own identity store (opened, not started: it joins no consumer group).
+ */
+async function siteRoleOf(h: Harness, userId: string): Promise<SiteRole | undefined> {
+  let directory = directories.get(h);
+  if (directory === undefined) {
+    directory = createIdentityReadModel({ bus: h.deps.bus, docs: h.deps.docs, group: 'admin.identity' });
+    directories.set(h, directory);
+  }
+  return (await (await directory).siteRoleOf(userId)) ?? undefined;
+}
+
+export async function getAs(h: Harness, url: string, userId: string | null) {
+  if (userId === null) return h.inject({ method: 'GET', url });
+  return h.injectAs({ id: userId, role: await siteRoleOf(h, userId) }, { method: 'GET', url });
 }
 
 /** Publishes a server and its members and waits until admin's read model knows each of them. */
