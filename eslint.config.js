@@ -52,6 +52,23 @@ export default tseslint.config(
     },
   },
   {
+    // events/ holds inbound consumers; the rules and their publishers live in domain/, which never reaches
+    // up into events/ (the same paths as above, repeated: a later block replaces the rule's options).
+    files: ['services/*/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@skald/adapters', message: 'Services depend on ports; the launcher chooses adapters (gateway/src/process-deps.ts).' },
+            { name: '@skald/testing', message: 'The test kit is for tests only.' },
+          ],
+          patterns: [{ regex: '^(\\.\\./)+events/', message: 'domain/ never imports events/ (consumers only); move what the domain needs into domain/.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly' } },
   },

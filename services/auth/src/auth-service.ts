@@ -19,7 +19,7 @@ import { sessionRevocationCheck } from './domain/sessions.ts';
 import { openAuthStore } from './domain/store.ts';
 import { startTokenSweep } from './domain/token-sweep.ts';
 import { startIdentityConsumer } from './events/identity-consumer.ts';
-import { createIdentityPublisher } from './events/identity-publisher.ts';
+import { createIdentityPublisher } from './domain/identity-publisher.ts';
 import { currentUserLoader } from './http/current-user.ts';
 import { registerAuthRoutes } from './http/routes.ts';
 

@@ -6,4 +6,4 @@ export type { AuthStore, UserDoc, ServerDoc, MembershipDoc } from './domain/stor
 export { OWASP_SCRYPT_COST, hashPassword, verifyPassword } from './domain/passwords.ts';
 export { generateApiKey } from './domain/opaque-tokens.ts';
 export { transferOwnership } from './domain/ownership.ts';
-export { createIdentityPublisher } from './events/identity-publisher.ts';
+export { createIdentityPublisher } from './domain/identity-publisher.ts';

@@ -12,7 +12,7 @@ import { createBackupSettingsRepository } from './domain/backup-settings.ts';
 import { DEFAULT_DUMP_LIMITS } from './domain/dump/dump-to-object.ts';
 import type { DumpLimits } from './domain/dump/dump-to-object.ts';
 import { createBackupScheduler, HOUR_MS } from './domain/schedule.ts';
-import { createCatalogPublisher } from './events/catalog-publisher.ts';
+import { createCatalogPublisher } from './domain/catalog-publisher.ts';
 import { registerBackupsRoutes } from './http/routes.ts';
 
 export interface BackupsServiceOptions {

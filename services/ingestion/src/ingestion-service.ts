@@ -10,7 +10,7 @@ import type { ServiceFactory, ServiceModule } from '@skald/service-kit';
 import { KeyDirectory } from './domain/key-directory.ts';
 import { startReplicaRefresh } from './domain/replica-refresh.ts';
 import type { ReplicaRefresh } from './domain/replica-refresh.ts';
-import { CoalescingPublisher } from './events/coalescing-publisher.ts';
+import { CoalescingPublisher } from './domain/coalescing-publisher.ts';
 import { startIdentityConsumer } from './events/identity-consumer.ts';
 import { registerIngestionRoutes } from './http/routes.ts';
 

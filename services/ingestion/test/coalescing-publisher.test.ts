@@ -9,7 +9,7 @@ import type { AcceptedLog } from '@skald/contracts';
 import type { PublishInput } from '@skald/ports';
 import { createTestDeps } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
-import { CoalescingPublisher } from '../src/events/coalescing-publisher.ts';
+import { CoalescingPublisher } from '../src/domain/coalescing-publisher.ts';
 import { RecordingBus } from './support/doubles.ts';
 
 function logs(prefix: string, count: number): AcceptedLog[] {

@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { SecretBox } from '@skald/service-kit';
-import type { IdentityPublisher } from '../events/identity-publisher.ts';
+import type { IdentityPublisher } from './identity-publisher.ts';
 import type { TokenIssuer } from './access-tokens.ts';
 import type { MailQueue } from './mail-queue.ts';
 import type { ScryptCost } from './passwords.ts';

@@ -5,7 +5,7 @@
  */
 import { UserSessionsRevokedEvent, UserUpdatedEvent, identityMessage } from '@skald/contracts';
 import type { AccessClaims } from '@skald/service-kit';
-import type { AuditInput } from '../events/identity-publisher.ts';
+import type { AuditInput } from './identity-publisher.ts';
 import type { AuthContext } from './context.ts';
 import type { AuthStore, UserDoc } from './store.ts';
 

@@ -15,7 +15,7 @@
 import type { DocumentStore, EventBus } from '@skald/ports';
 import { UserSessionsRevokedEvent, UserSiteRoleChangedEvent, identityMessage } from '@skald/contracts';
 import type { SiteRole, UserSiteRoleChanged } from '@skald/contracts';
-import { createIdentityPublisher } from '../events/identity-publisher.ts';
+import { createIdentityPublisher } from './identity-publisher.ts';
 import type { Actor, AuthContext } from './context.ts';
 import { openAuthStore } from './store.ts';
 import type { UserDoc } from './store.ts';

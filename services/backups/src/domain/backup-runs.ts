@@ -12,7 +12,7 @@ import type { ObjectStore } from '@skald/ports';
 import { HttpError } from '@skald/service-kit';
 import { SYSTEM_ACTOR } from '@skald/service-kit';
 import type { AuditPublisher, OutboundGuard } from '@skald/service-kit';
-import type { CatalogPublisher } from '../events/catalog-publisher.ts';
+import type { CatalogPublisher } from './catalog-publisher.ts';
 import { INTERRUPTED_REASON, objectKeyOf } from './backup-records.ts';
 import type { BackupDocument, BackupRecords, BackupTrigger } from './backup-records.ts';
 import { isComplete } from './backup-settings.ts';

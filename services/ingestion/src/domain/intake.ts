@@ -13,7 +13,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '@skald/service-kit';
 import type { Counters, ObjectStore } from '@skald/ports';
-import type { CoalescingPublisher } from '../events/coalescing-publisher.ts';
+import type { CoalescingPublisher } from './coalescing-publisher.ts';
 import { toAccepted } from './accepted-log.ts';
 import type { KeyOwner } from './key-directory.ts';
 import type { LogInput } from './log-input.ts';

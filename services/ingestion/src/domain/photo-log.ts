@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ObjectStore } from '@skald/ports';
-import type { CoalescingPublisher } from '../events/coalescing-publisher.ts';
+import type { CoalescingPublisher } from './coalescing-publisher.ts';
 import { toAccepted } from './accepted-log.ts';
 import type { PhotoKeys } from './accepted-log.ts';
 import type { LogInput } from './log-input.ts';

@@ -1,6 +1,6 @@
 import type { Counters, ObjectStore } from '@skald/ports';
 import type { KeyDirectory } from '../domain/key-directory.ts';
-import type { CoalescingPublisher } from '../events/coalescing-publisher.ts';
+import type { CoalescingPublisher } from '../domain/coalescing-publisher.ts';
 
 /** Everything the ingestion route files use, built once by the service factory. */
 export interface IngestionRouteDeps {

@@ -7,7 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { BackupCatalogChangedEvent, MAX_BACKUP_CATALOG, eventMessage } from '@skald/contracts';
 import type { EventBus } from '@skald/ports';
-import type { BackupRecords } from '../domain/backup-records.ts';
+import type { BackupRecords } from './backup-records.ts';
 
 export interface CatalogPublisher {
   publish(serverId: string): Promise<void>;

@@ -10,7 +10,7 @@
 import { eventMessage, LOG_LIMITS, LogsBatchAcceptedEvent } from '@skald/contracts';
 import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
 import type { PublishInput } from '@skald/ports';
-import { uuidv7 } from '../domain/uuidv7.ts';
+import { uuidv7 } from './uuidv7.ts';
 
 /** Target upper bound of one message's JSON, below Kafka's 1 MB default with room for the envelope. */
 export const MAX_MESSAGE_BYTES = 768 * 1024;
