@@ -14,7 +14,8 @@
  *   by indexOf on the lower-cased text, and counts exactly up to TOTAL_CAP, then estimates from the rows seen.
  * Not the store: no tail table, deletes or photo logs (they live outside the measured path); see the note.
  *
- * Run: `PROTO_ROWS=1000000 PROTO_DATA=bench|fivem node_modules/.bin/node scripts/bench/storage-prototype.ts`.
+ * Imported by storage.bench.ts for the layout's bytes per log. Run alone:
+ * `PROTO_ROWS=1000000 PROTO_DATA=bench|fivem node_modules/.bin/node scripts/bench/storage-prototype.ts`.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -174,11 +175,15 @@ function code(d: Dict, v: string): number {
   return c;
 }
 
-/** The UUIDv7's timestamp is the log's createdAt (ingestion makes both): only its other 10 bytes are kept. */
-function idTail(id: string, createdAt: number): Buffer {
+/**
+ * A UUIDv7's timestamp is usually the log's createdAt (ingestion makes both): kept as its difference from
+ * createdAt (zigzag varint, 0 and one byte in the usual case), and the other 10 bytes as they are.
+ */
+function idParts(id: string, createdAt: number): { delta: number; tail: Buffer } {
   const hex = id.replaceAll('-', '');
-  if (hex.length !== 32 || parseInt(hex.slice(0, 12), 16) !== createdAt) throw new Error(`prototype: id ${id} is not a UUIDv7 of its createdAt`);
-  return Buffer.from(hex.slice(12), 'hex');
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`prototype: id ${id} is not a UUID (the store would keep such ids as text)`);
+  const d = parseInt(hex.slice(0, 12), 16) - createdAt;
+  return { delta: d >= 0 ? d * 2 : -d * 2 - 1, tail: Buffer.from(hex.slice(12), 'hex') };
 }
 
 const MEASURE_WORD_INDEX = process.env['PROTO_WORD_INDEX'] === '1';
@@ -212,7 +217,7 @@ function wordIndexSize(messages: string[], metas: string[]): number {
   return compress(Buffer.from(words.join('\0'))).length + compress(w.done()).length;
 }
 
-interface Sealed {
+export interface Sealed {
   stream: string;
   minAt: number;
   maxAt: number;
@@ -224,7 +229,7 @@ interface Sealed {
   text: Buffer;
 }
 
-function seal(stream: string, rows: LogRecord[]): Sealed {
+export function seal(stream: string, rows: LogRecord[]): Sealed {
   rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const levels = dict();
   const types = dict();
@@ -242,7 +247,9 @@ function seal(stream: string, rows: LogRecord[]): Sealed {
     w.varint(r.createdAt - prev);
     prev = r.createdAt;
   }
-  for (const r of rows) w.bytes(idTail(r.id, r.createdAt));
+  const parts = rows.map((r) => idParts(r.id, r.createdAt));
+  for (const p of parts) w.varint(p.delta);
+  for (const p of parts) w.bytes(p.tail);
   for (const r of rows) w.varint(code(levels, r.level));
   for (const r of rows) w.varint(code(types, r.type));
   for (const r of rows) w.varint(code(resources, r.resource));
@@ -290,6 +297,8 @@ function seal(stream: string, rows: LogRecord[]): Sealed {
 
 interface BlockMeta {
   createdAt: number[];
+  /** The ids' timestamps and their other 10 bytes. */
+  idAt: number[];
   tails: Buffer;
   level: number[];
   type: number[];
@@ -310,6 +319,11 @@ function decodeMeta(blob: Uint8Array): BlockMeta {
   let t = r.varint();
   const createdAt = new Array<number>(n);
   for (let i = 0; i < n; i++) createdAt[i] = t += r.varint();
+  const idAt = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const z = r.varint();
+    idAt[i] = createdAt[i]! + (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+  }
   const tails = r.bytes(10 * n);
   const col = (): number[] => {
     const out = new Array<number>(n);
@@ -321,7 +335,7 @@ function decodeMeta(blob: Uint8Array): BlockMeta {
   const resource = col();
   col(); // expires deltas
   const strings = (): string[] => Array.from({ length: r.varint() }, () => r.string());
-  return { createdAt, tails, level, type, resource, levels: strings(), types: strings(), resources: strings() };
+  return { createdAt, idAt, tails, level, type, resource, levels: strings(), types: strings(), resources: strings() };
 }
 
 function isAscii(s: string): boolean {
@@ -356,7 +370,7 @@ interface Answer {
   blocksRead: number;
 }
 
-class BlockStore {
+export class BlockStore {
   readonly db: DatabaseSync;
   directory: Entry[] = [];
   readonly #insert;
@@ -473,7 +487,7 @@ class BlockStore {
         const meta = md;
         // A block's rows are in (createdAt, id) order: only its newest `want` matches can enter the page.
         const newest = [...rows].sort((a, b) => b - a).slice(0, want);
-        for (const i of newest) page.push({ at: meta.createdAt[i]!, id: hexId(meta.createdAt[i]!, meta.tails.subarray(i * 10, i * 10 + 10)) });
+        for (const i of newest) page.push({ at: meta.createdAt[i]!, id: hexId(meta.idAt[i]!, meta.tails.subarray(i * 10, i * 10 + 10)) });
         page.sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1));
         page.length = Math.min(page.length, want);
       }
@@ -608,4 +622,4 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
-await main();
+if (import.meta.main) await main();

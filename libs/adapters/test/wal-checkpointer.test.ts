@@ -114,6 +114,21 @@ describe('WAL checkpointer', () => {
     expect(existsSync(`${c.file}-wal`)).toBe(false);
   });
 
+  it('brings the next checkpoint forward when a commit finds the WAL past its bound, else waits for the interval', async () => {
+    const checkpointer = new WalCheckpointer({ intervalMs: 60_000, walBoundBytes: 200_000 });
+    const small = open(checkpointer, 'small.db');
+    small.write(1, 10);
+    // Under the bound: nothing before the (minute-long) interval.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(small.checkpointsHere()).toBe(0);
+    // Past it (a commit 20 ms or more after the last look): checkpointed at once.
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    small.write(1, 400);
+    await waitFor(() => small.checkpointsHere() === 1, 'the checkpoint brought forward', 2_000);
+    await small.wal.close();
+    small.db.close();
+  });
+
   it('resets and truncates a WAL past its bound once no reader holds it, where PASSIVE checkpoints alone leave it growing', () => {
     const file = join(dir, 'bounded.db');
     const writer = new DatabaseSync(file);

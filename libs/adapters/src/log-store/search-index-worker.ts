@@ -12,10 +12,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { IndexSchedule } from './index-schedule.ts';
 import { SearchIndexer } from './sqlite-log-search.ts';
+import { checkpointBounded, walPastBound } from '../sqlite/wal-bound.ts';
 import type { SearchIndexReply, SearchIndexRequest, SearchIndexWorkerData } from './search-index-messages.ts';
 
 /** The worker blocks on the store's write lock (its own thread: nothing else waits on it). */
 const LOCK_WAIT_MS = 10_000;
+/** How long a reset of an oversized WAL waits for the store's write transactions (short) and its readers. */
+const RESET_WAIT_MS = 1_000;
 
 /**
  * Linux nice value of this thread: 19, the lowest priority short of SCHED_IDLE, a weight of ~1.5% of a normal
@@ -61,6 +64,10 @@ function start(port: NonNullable<typeof parentPort>, data: SearchIndexWorkerData
     } finally {
       reply({ kind: 'chunk-done', rows });
     }
+    // Right after its commit this thread holds no lock: the moment a WAL past its bound can be reset. The
+    // checkpointer's own tries meet this thread's write transactions (long ones at nice 19 under load) and can
+    // keep failing, and the WAL then grows by every chunk (measured: 550 MiB for 50,000 FiveM lines).
+    if (walPastBound(data.file)) checkpointBounded(db, RESET_WAIT_MS, LOCK_WAIT_MS);
     if (rows < maxRows) reply({ kind: 'caught-up' });
     return rows;
   });

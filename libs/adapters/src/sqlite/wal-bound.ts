@@ -9,10 +9,16 @@
  * It waits at most `busyMs` for the lock and readers (0 on a thread that must not block): when it cannot, nothing
  * is lost and the next checkpoint tries again.
  */
+import { statSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 
-/** The WAL size past which a checkpoint also resets and truncates it (the stores' bound is twice this). */
-export const WAL_BOUND_BYTES = 32 * 1024 * 1024;
+/**
+ * The WAL size past which a checkpoint also resets and truncates it. Measured under the storage bench's ingest
+ * (~100 MiB of WAL a second while the log store takes batches), the WAL peaked at ~34 MiB: the bound plus what
+ * arrives until a reset succeeds. Resets are tried by the checkpointer (brought forward by a commit that finds
+ * the WAL past this) and by the log store's indexing worker right after each of its commits.
+ */
+export const WAL_BOUND_BYTES = 16 * 1024 * 1024;
 
 export interface BoundedCheckpoint {
   /** Frames the WAL held after the PASSIVE pass, and how many of them were copied. */
@@ -46,5 +52,14 @@ export function checkpointBounded(db: DatabaseSync, busyMs: number, restoreBusyM
     return { walFrames, copiedFrames, truncated: Number(truncate?.['busy'] ?? 1) === 0 };
   } finally {
     db.exec(`PRAGMA busy_timeout = ${restoreBusyMs}`);
+  }
+}
+
+/** Whether `file`'s WAL is past `boundBytes` (one stat; false when there is no WAL). */
+export function walPastBound(file: string, boundBytes = WAL_BOUND_BYTES): boolean {
+  try {
+    return statSync(`${file}-wal`).size > boundBytes;
+  } catch {
+    return false;
   }
 }

@@ -7,7 +7,8 @@
  *
  * Instead an owner turns wal_autocheckpoint off on its connection, registers its file here and says when it
  * committed (`wrote`). About once a second, each file written since the last look is checkpointed PASSIVE (never
- * waits for the owner's writes, never blocks them), so the WAL stays short:
+ * waits for the owner's writes, never blocks them), at once when a commit finds its WAL past the bound of
+ * wal-bound.ts (whose TRUNCATE checkpoint then resets it), so the WAL stays short:
  * - on the owner's own connection while writes are light: a checkpoint costs ~32 µs per WAL frame here, so a
  *   few commits a second cost well under a millisecond;
  * - by a worker thread on a connection of its own once they are heavy: HEAVY_TICKS checkpoints in a row that
@@ -19,10 +20,12 @@
  * ends after a minute without work, and the files go back to their owners' connections. If it fails, they stay
  * there (warned once).
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_THREADS } from '../background-threads.ts';
 import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
+import { WAL_BOUND_BYTES } from './wal-bound.ts';
 
 export interface WalCheckpointerOptions {
   /** How long after a write its file is checkpointed (the files written meanwhile go together). Default 1000 ms. */
@@ -36,6 +39,8 @@ export interface WalCheckpointerOptions {
   readonly heavyCheckpointMs?: number;
   readonly heavyTicks?: number;
   readonly veryHeavyCheckpointMs?: number;
+  /** Tests: the WAL size past which a commit brings the next checkpoint forward (default wal-bound.ts's bound). */
+  readonly walBoundBytes?: number;
 }
 
 /** A registered file: its owner says when it committed, and closes this before its own connection. */
@@ -47,6 +52,9 @@ export interface WalFile {
 
 interface Registration {
   readonly file: string;
+  /** The file's WAL (its size is looked at after commits, at most every WAL_LOOK_MS). */
+  readonly wal: string;
+  lookedAt: number;
   /** Runs a PASSIVE checkpoint on the owner's connection. */
   readonly checkpointHere: () => void;
   dirty: boolean;
@@ -59,6 +67,8 @@ interface Registration {
 }
 
 const DEFAULT_INTERVAL_MS = 1_000;
+/** How often a file's WAL size is looked at after its commits. */
+const WAL_LOOK_MS = 20;
 const DEFAULT_IDLE_WORKER_MS = 60_000;
 /** A checkpoint on the owner's connection that took longer than this is heavy. */
 const HEAVY_CHECKPOINT_MS = 8;
@@ -75,6 +85,7 @@ export class WalCheckpointer {
   readonly #heavyCheckpointMs: number;
   readonly #heavyTicks: number;
   readonly #veryHeavyCheckpointMs: number;
+  readonly #walBoundBytes: number;
   readonly #registrations = new Set<Registration>();
   /** Per file, the registrations whose request the worker has not answered yet, in the order sent. */
   readonly #awaiting = new Map<string, Registration[]>();
@@ -83,6 +94,8 @@ export class WalCheckpointer {
   #worker: Worker | null = null;
   #failed = false;
   #tick: NodeJS.Timeout | null = null;
+  /** The delay #tick was set with (0: brought forward by a WAL past its bound). */
+  #tickDelay = 0;
   #idle: NodeJS.Timeout | null = null;
   /** Files whose last checkpoint failed (warned once until one succeeds). */
   readonly #failing = new Set<string>();
@@ -95,6 +108,7 @@ export class WalCheckpointer {
     this.#heavyCheckpointMs = options.heavyCheckpointMs ?? HEAVY_CHECKPOINT_MS;
     this.#heavyTicks = options.heavyTicks ?? HEAVY_TICKS;
     this.#veryHeavyCheckpointMs = options.veryHeavyCheckpointMs ?? VERY_HEAVY_CHECKPOINT_MS;
+    this.#walBoundBytes = options.walBoundBytes ?? WAL_BOUND_BYTES;
   }
 
   /**
@@ -102,7 +116,7 @@ export class WalCheckpointer {
    * `PRAGMA wal_checkpoint(PASSIVE)` on that connection.
    */
   register(file: string, checkpointHere: () => void): WalFile {
-    const registration: Registration = { file: resolve(file), checkpointHere, dirty: false, heavyTicks: 0, heavy: false, inFlight: false, closed: false };
+    const registration: Registration = { file: resolve(file), wal: `${resolve(file)}-wal`, lookedAt: 0, checkpointHere, dirty: false, heavyTicks: 0, heavy: false, inFlight: false, closed: false };
     this.#registrations.add(registration);
     return {
       wrote: () => this.#wrote(registration),
@@ -118,9 +132,26 @@ export class WalCheckpointer {
   #wrote(registration: Registration): void {
     if (registration.closed) return;
     registration.dirty = true;
-    if (this.#tick !== null) return;
-    this.#tick = setTimeout(() => this.#checkpointDirty(), this.#intervalMs);
+    // Fast writers fill a WAL far quicker than once a second (a log store's batches: ~100 MiB/s): past its
+    // bound the checkpoint runs at once, so it resets the WAL (wal-bound.ts) before it grows much further.
+    const now = this.#walPastBound(registration);
+    if (this.#tick !== null && !(now && this.#tickDelay > 0)) return;
+    if (this.#tick !== null) clearTimeout(this.#tick);
+    this.#tickDelay = now ? 0 : this.#intervalMs;
+    this.#tick = setTimeout(() => this.#checkpointDirty(), this.#tickDelay);
     this.#tick.unref();
+  }
+
+  /** Whether the WAL file is past WAL_BOUND_BYTES; looked at (a stat) at most every WAL_LOOK_MS per file. */
+  #walPastBound(registration: Registration): boolean {
+    const now = performance.now();
+    if (now - registration.lookedAt < WAL_LOOK_MS) return false;
+    registration.lookedAt = now;
+    try {
+      return statSync(registration.wal).size > this.#walBoundBytes;
+    } catch {
+      return false;
+    }
   }
 
   #checkpointDirty(): void {
