@@ -14,7 +14,6 @@
  * Deterministic: batch `start` of a data set is the same whatever was generated before it (seeded per batch).
  */
 import type { LogRecord } from '@skald/ports';
-import { uuidv7 } from '@skald/ingestion-service/testing';
 
 const DAY = 86_400_000;
 
@@ -137,13 +136,22 @@ function line(rand: (n: number) => number): Line {
   };
 }
 
+/**
+ * A UUIDv7 of `createdAt` (random bits from `rand`), as ingestion mints them. Not ingestion's uuidv7(): that one
+ * is monotonic per process, so a data set generated after another (later) one would get ids of other times.
+ */
+function idOf(createdAt: number, rand: (n: number) => number): string {
+  const h = `${createdAt.toString(16).padStart(12, '0')}7${hex(rand, 3)}${'89ab'[rand(4)]}${hex(rand, 15)}`;
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 /** `count` logs, numbers start..start+count of a data set of `total` logs spread over `spanDays` from t0. */
 export function fivemBatch(serverId: string, start: number, count: number, total: number, t0: number, spanDays = 30): LogRecord[] {
   const rand = random(start);
   const out = new Array<LogRecord>(count);
   for (let i = 0; i < count; i++) {
     const createdAt = t0 + Math.floor(((start + i) / total) * spanDays * DAY);
-    out[i] = { id: uuidv7(createdAt), serverId, createdAt, ...line(rand), logType: 'text', imageKey: null, thumbKey: null, expiresAt: createdAt + 60 * DAY };
+    out[i] = { id: idOf(createdAt, rand), serverId, createdAt, ...line(rand), logType: 'text', imageKey: null, thumbKey: null, expiresAt: createdAt + 60 * DAY };
   }
   return out;
 }

@@ -11,7 +11,7 @@
  * - bytes per log of the compressed-block layout (storage-prototype.ts) for the same logs;
  * - the largest WAL file seen during ingest and indexing (target < 64 MiB), and what the close leaves (target 0);
  * - the ingest rate (logs/s, wall clock).
- * Run: `npm run bench -- storage` or `BENCH_STORAGE_ROWS=50000 npm run bench -- storage`.
+ * Run: `npm run bench -- storage` or `BENCH_STORAGE_ROWS=50000 BENCH_STORAGE_DATA=fivem npm run bench -- storage`.
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -58,47 +58,103 @@ const DATA_SETS: readonly DataSet[] = [
   { name: 'FiveM logs', batch: (start) => fivemBatch('bench-server', start, GENERATED, ROWS, T0) },
 ];
 
-/** NDJSON bytes and zstd -3 of that stream (8 MiB windows, within ~1% of `zstd -3` of the whole file). */
-function baselines(data: DataSet): { ndjson: number; zstd3: number } {
-  let ndjson = 0;
-  let zstd3 = 0;
-  let window: Buffer[] = [];
-  let windowBytes = 0;
-  const flush = (): void => {
-    zstd3 += zstdCompressSync(Buffer.concat(window), { params: { [constants.ZSTD_c_compressionLevel]: 3 } }).length;
-    window = [];
-    windowBytes = 0;
-  };
-  for (let start = 0; start < ROWS; start += GENERATED) {
-    const chunk = Buffer.from(`${data.batch(start).map(ndjsonLine).join('\n')}\n`);
-    ndjson += chunk.length;
-    window.push(chunk);
-    windowBytes += chunk.length;
-    if (windowBytes >= 8 * MIB) flush();
+/** NDJSON bytes of the logs and zstd -3 of that stream (8 MiB windows, within ~1% of `zstd -3` of the whole file). */
+class Baselines {
+  ndjson = 0;
+  zstd3 = 0;
+  #window: Buffer[] = [];
+  #windowBytes = 0;
+  add(logs: readonly LogRecord[]): void {
+    const chunk = Buffer.from(`${logs.map(ndjsonLine).join('\n')}\n`);
+    this.ndjson += chunk.length;
+    this.#window.push(chunk);
+    this.#windowBytes += chunk.length;
+    if (this.#windowBytes >= 8 * MIB) this.flush();
   }
-  if (windowBytes > 0) flush();
-  return { ndjson, zstd3 };
+  flush(): void {
+    if (this.#windowBytes === 0) return;
+    this.zstd3 += zstdCompressSync(Buffer.concat(this.#window), { params: { [constants.ZSTD_c_compressionLevel]: 3 } }).length;
+    this.#window = [];
+    this.#windowBytes = 0;
+  }
 }
 
-/** The store's file per log after ingest, indexing and a graceful close; the WAL's high-water mark meanwhile. */
-async function rowStore(dir: string, data: DataSet): Promise<{ bytes: number; maxWal: number; walLeft: number; rate: number; indexedAfterMs: number }> {
+/** The compressed-block layout (docs/STORAGE.md) of the same logs: per-level streams sealed into blocks. */
+class BlockLayout {
+  readonly #file: string;
+  readonly #store: BlockStore;
+  readonly #streams = new Map<string, LogRecord[]>();
+  constructor(dir: string) {
+    this.#file = join(dir, 'blocks.db');
+    this.#store = new BlockStore(this.#file);
+  }
+  add(logs: readonly LogRecord[]): void {
+    this.#store.db.exec('BEGIN');
+    for (const r of logs) {
+      const key = r.level.toLowerCase();
+      const rows = this.#streams.get(key) ?? [];
+      rows.push(r);
+      this.#streams.set(key, rows);
+      if (rows.length === BLOCK_ROWS) {
+        this.#store.write(seal(key, rows));
+        this.#streams.set(key, []);
+      }
+    }
+    this.#store.db.exec('COMMIT');
+  }
+  /** Seals what the streams hold and answers the file's size with its WAL checkpointed away. */
+  finish(): number {
+    for (const [key, rows] of this.#streams) if (rows.length > 0) this.#store.write(seal(key, rows));
+    this.#store.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    this.#store.db.close();
+    return sizeOf(this.#file);
+  }
+}
+
+interface Run {
+  readonly bytes: number;
+  readonly blockBytes: number;
+  readonly ndjson: number;
+  readonly zstd3: number;
+  readonly maxWal: number;
+  readonly walLeft: number;
+  readonly rate: number;
+  readonly indexedAfterMs: number;
+}
+
+/**
+ * One pass over the data set (generated once: its UUIDv7 ids depend on the generator's clock state): each
+ * generated batch goes to the store, to the block layout and to the baselines. The ingest rate counts only the
+ * time not spent on the latter two. Then the store's file per log after indexing and a graceful close, and the
+ * WAL's high-water mark meanwhile.
+ */
+async function run(dir: string, data: DataSet): Promise<Run> {
   const file = join(dir, 'logs.db');
   const wal = `${file}-wal`;
   const store = new SqliteLogStore(file);
+  const blocks = new BlockLayout(dir);
+  const baselines = new Baselines();
   let maxWal = 0;
   const sample = (): void => {
     maxWal = Math.max(maxWal, sizeOf(wal));
   };
+  let aside = 0;
   const started = performance.now();
   for (let start = 0; start < ROWS; start += GENERATED) {
     const logs = data.batch(start);
+    const t = performance.now();
+    baselines.add(logs);
+    blocks.add(logs);
+    aside += performance.now() - t;
     for (let i = 0; i < logs.length; i += BATCH) {
       await store.insertBatch(logs.slice(i, i + BATCH));
       sample();
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  const rate = Math.round(ROWS / ((performance.now() - started) / 1000));
+  const rate = Math.round(ROWS / ((performance.now() - started - aside) / 1000));
+  baselines.flush();
+  const blockBytes = blocks.finish();
   // A reader as searches would be: short read transactions, now and then.
   const check = new DatabaseSync(file, { readOnly: true });
   const deadline = Date.now() + INDEX_TIMEOUT_MS;
@@ -111,45 +167,21 @@ async function rowStore(dir: string, data: DataSet): Promise<{ bytes: number; ma
   const indexedAfterMs = Math.round(performance.now() - started);
   check.close();
   await store.close();
-  return { bytes: sizeOf(file), maxWal, walLeft: sizeOf(wal), rate, indexedAfterMs };
-}
-
-/** The compressed-block layout (docs/STORAGE.md) of the same logs: per-level streams sealed into blocks. */
-function blockLayout(dir: string, data: DataSet): number {
-  const file = join(dir, 'blocks.db');
-  const store = new BlockStore(file);
-  const streams = new Map<string, LogRecord[]>();
-  store.db.exec('BEGIN');
-  for (let start = 0; start < ROWS; start += GENERATED) {
-    for (const r of data.batch(start)) {
-      const key = r.level.toLowerCase();
-      const rows = streams.get(key) ?? [];
-      rows.push(r);
-      streams.set(key, rows);
-      if (rows.length === BLOCK_ROWS) {
-        store.write(seal(key, rows));
-        streams.set(key, []);
-      }
-    }
-  }
-  for (const [key, rows] of streams) if (rows.length > 0) store.write(seal(key, rows));
-  store.db.exec('COMMIT');
-  store.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
-  store.db.close();
-  return sizeOf(file);
+  return { bytes: sizeOf(file), blockBytes, ndjson: baselines.ndjson, zstd3: baselines.zstd3, maxWal, walLeft: sizeOf(wal), rate, indexedAfterMs };
 }
 
 export default async function storageBenchmark(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const perLog = (bytes: number): number => Number((bytes / ROWS).toFixed(1));
-  for (const data of DATA_SETS) {
+  // BENCH_STORAGE_DATA=fivem (or bench): one data set only.
+  const only = process.env['BENCH_STORAGE_DATA']?.toLowerCase();
+  for (const data of DATA_SETS.filter((d) => only === undefined || d.name.toLowerCase().includes(only))) {
     const dir = await mkdtemp(join(tmpdir(), 'skald-bench-storage-'));
     try {
-      const { ndjson, zstd3 } = baselines(data);
-      const baseline = `NDJSON ${perLog(ndjson)} B/log; zstd -3 of it ${perLog(zstd3)} B/log`;
-      const store = await rowStore(dir, data);
-      console.log(`${data.name}: row store ${perLog(store.bytes)} B/log, WAL max ${(store.maxWal / MIB).toFixed(1)} MiB, left ${store.walLeft} B (${load()})`);
-      const blocks = blockLayout(dir, data);
+      const store = await run(dir, data);
+      const blocks = store.blockBytes;
+      const baseline = `NDJSON ${perLog(store.ndjson)} B/log; zstd -3 of it ${perLog(store.zstd3)} B/log`;
+      console.log(`${data.name}: row store ${perLog(store.bytes)} B/log, blocks ${perLog(blocks)} B/log, WAL max ${(store.maxWal / MIB).toFixed(1)} MiB, left ${store.walLeft} B (${load()})`);
       const size = `${ROWS.toLocaleString('en-US')} logs`;
       rows.push({
         name: `${data.name}: bytes per log on disk, row store with its search index`,

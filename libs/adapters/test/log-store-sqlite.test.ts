@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +132,47 @@ describe('SQLite log store specifics', () => {
       expect(statSync(`${file}-wal`).size).toBe(0);
       expect(Number(other.prepare('SELECT count(*) AS n FROM logs').get()?.['n'])).toBe(2000);
       other.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('loses no acknowledged log and stays readable after a SIGKILL during ingest, indexing and WAL resets', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-logs-crash-'));
+    try {
+      const file = join(dir, 'logs.db');
+      const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/log-store-ingest-forever.ts', import.meta.url)), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let acked = 0;
+      let walPeak = 0;
+      let resets = 0;
+      let killAt = 0;
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        for (const m of chunk.matchAll(/acked (\d+)/g)) acked = Math.max(acked, Number(m[1]));
+        const wal = existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0;
+        // A WAL that shrank was reset (truncated) by a checkpoint: kill a few batches after the second one.
+        if (wal < walPeak / 2) resets += 1;
+        walPeak = wal < walPeak / 2 ? wal : Math.max(walPeak, wal);
+        if (resets >= 2 && killAt === 0) killAt = acked + 1_000;
+        if ((killAt > 0 && acked >= killAt) || acked >= 200_000) child.kill('SIGKILL');
+      });
+      expect(await exited).toBe('SIGKILL');
+      expect(resets, 'the WAL was reset during the run').toBeGreaterThanOrEqual(2);
+      const ackedAtKill = acked;
+      const reopened = new SqliteLogStore(file, { searchIndex: 'eager' });
+      const stored = await reopened.count('srv-crash');
+      expect(stored).toBeGreaterThanOrEqual(ackedAtKill);
+      // Every acknowledged id is there (the last page of them read back by keys), and searches answer.
+      const last = await reopened.getByKeys('srv-crash', [{ id: `log-${String(ackedAtKill - 1).padStart(8, '0')}`, createdAt: 1_750_000_000_000 + ackedAtKill - 1 }]);
+      expect(last).toHaveLength(1);
+      reopened.indexPending();
+      const found = await reopened.query({ serverId: 'srv-crash', search: 'player 42 joined', level: 'error', offset: 0, limit: 5 });
+      expect(found.items.length).toBeGreaterThan(0);
+      await reopened.close();
+      const check = new DatabaseSync(file);
+      expect(check.prepare('PRAGMA integrity_check').get()?.['integrity_check']).toBe('ok');
+      check.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

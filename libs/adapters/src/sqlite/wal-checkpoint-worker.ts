@@ -10,7 +10,7 @@ import { checkpointBounded } from './wal-bound.ts';
 
 
 /** How long a reset of an oversized WAL waits for the write lock and the readers on this thread. */
-const TRUNCATE_BUSY_MS = 100;
+const TRUNCATE_BUSY_MS = 500;
 const connections = new Map<string, DatabaseSync>();
 
 function connection(file: string): DatabaseSync {
