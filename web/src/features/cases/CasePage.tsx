@@ -102,7 +102,7 @@ function CaseView({ data }: { data: Case }) {
           </Button>
         )}
         {writer && !confirming && (
-          <Button danger icon={<DeleteOutlined />} onClick={() => setConfirming(true)}>
+          <Button className="webhook-danger" icon={<DeleteOutlined />} onClick={() => setConfirming(true)}>
             {CASE_TEXT.delete}
           </Button>
         )}
@@ -111,7 +111,7 @@ function CaseView({ data }: { data: Case }) {
         <div className="case-delete-confirm" role="group" aria-label={CASE_TEXT.delete}>
           <p>{CASE_TEXT.deleteConfirm}</p>
           <Space wrap>
-            <Button danger type="primary" onClick={() => void destroy()} loading={removing.isLoading}>
+            <Button type="primary" className="webhook-danger" onClick={() => void destroy()} loading={removing.isLoading}>
               {CASE_TEXT.confirmDelete}
             </Button>
             <Button onClick={() => setConfirming(false)}>{CASE_TEXT.cancel}</Button>
