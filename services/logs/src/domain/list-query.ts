@@ -54,7 +54,11 @@ function nonBlank(value: string | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-export function toLogQuery(input: ListQuery, logType: LogType | undefined, defaultPageSize: number): ListQueryResult {
+/**
+ * `serverId` is the server the route's guard granted (serverAccessOf), never the query string's own field
+ * read a second time: the checked id and the queried id are one by construction.
+ */
+export function toLogQuery(serverId: string, input: ListQuery, logType: LogType | undefined, defaultPageSize: number): ListQueryResult {
   let from: number | undefined;
   let to: number | undefined;
   const dateFrom = nonBlank(input.dateFrom);
@@ -87,7 +91,7 @@ export function toLogQuery(input: ListQuery, logType: LogType | undefined, defau
   const paged = input.page !== undefined;
   const pageSize = input.pageSize ?? defaultPageSize;
   const query: LogQuery = {
-    serverId: input.serverId,
+    serverId,
     ...(logType ? { logType } : {}),
     ...optional('search', nonBlank(input.search)),
     ...optional('type', nonBlank(input.type)),

@@ -5,7 +5,7 @@ import Type from 'typebox';
 import { LogHistogramSchema, TOTAL_COUNT_CAP } from '@skald/contracts';
 import type { LogHistogram } from '@skald/contracts';
 import type { LogType } from '@skald/ports';
-import { HttpError, requireServerRole } from '@skald/service-kit';
+import { HttpError, requireServerRole, serverAccessOf } from '@skald/service-kit';
 import { ListQuerySchema, toLogQuery } from '../domain/list-query.ts';
 import type { ListQuery } from '../domain/list-query.ts';
 import { MAX_BARS, planBuckets, toHistogramAnswer } from '../domain/log-histogram.ts';
@@ -28,8 +28,8 @@ export async function registerHistogramRoute(app: FastifyInstance, deps: LogsRou
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const member = { preHandler: [app.authenticate, requireServerRole(deps.directory, 'user')] };
 
-  async function histogram(query: HistogramQuery, logType: LogType): Promise<LogHistogram> {
-    const parsed = toLogQuery(query, logType, 1);
+  async function histogram(serverId: string, query: HistogramQuery, logType: LogType): Promise<LogHistogram> {
+    const parsed = toLogQuery(serverId, query, logType, 1);
     if (!parsed.ok) throw new HttpError(400, parsed.error);
     const { offset: _offset, limit: _limit, ...scan } = parsed.query;
     const timeZone = query.timeZone?.trim() || 'UTC';
@@ -54,7 +54,7 @@ export async function registerHistogramRoute(app: FastifyInstance, deps: LogsRou
         response: { 200: LogHistogramSchema, ...MEMBER_ERRORS },
       },
     },
-    async (request) => histogram(request.query, 'text'),
+    async (request) => histogram(serverAccessOf(request).serverId, request.query, 'text'),
   );
 
   typed.get(
@@ -69,6 +69,6 @@ export async function registerHistogramRoute(app: FastifyInstance, deps: LogsRou
         response: { 200: LogHistogramSchema, ...MEMBER_ERRORS },
       },
     },
-    async (request) => histogram(request.query, 'photo'),
+    async (request) => histogram(serverAccessOf(request).serverId, request.query, 'photo'),
   );
 }

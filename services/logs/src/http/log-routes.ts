@@ -1,25 +1,20 @@
 /** GET /logs/my, /logs/my/combined, /photologs/my, /logs/stats and DELETE /logs/cleanup. */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { ApiLogListSchema, CleanupAnswerSchema, DashboardStatsSchema, PhotoLogPageSchema, TOTAL_CAPPED_HEADER, TOTAL_COUNT_CAP } from '@skald/contracts';
-import type { ApiLog } from '@skald/contracts';
 import type { LogType } from '@skald/ports';
-import { HttpError, requireServerRole, serverAccessOf, userIdFromRequest } from '@skald/service-kit';
-import { DAY_MS } from '../domain/days.ts';
-import { DEFAULT_LOG_PAGE_SIZE, DEFAULT_PHOTO_PAGE_SIZE, ListQuerySchema, MAX_PAGE_SIZE, UNPAGED_LIMIT, toLogQuery } from '../domain/list-query.ts';
+import { requireServerRole, serverAccessOf, userIdFromRequest } from '@skald/service-kit';
+import { DEFAULT_LOG_PAGE_SIZE, DEFAULT_PHOTO_PAGE_SIZE, ListQuerySchema, MAX_PAGE_SIZE, UNPAGED_LIMIT } from '../domain/list-query.ts';
 import type { ListQuery } from '../domain/list-query.ts';
 import { toApiLog } from '../domain/log-view.ts';
 import { BREAKDOWN_ROWS, RECENT_PHOTOS, buildDashboardStats, statsRange } from '../domain/dashboard-stats.ts';
+import { CLEANUP_DAYS_ERROR, cleanUpLogs } from '../domain/log-cleanup.ts';
+import { listLogs } from '../domain/log-list.ts';
+import type { LogList } from '../domain/log-list.ts';
 import { tierOfServer } from '../domain/server-directory.ts';
-import { deleteObjects } from '../domain/store-batch.ts';
-import { upkeep } from '../domain/players/record-players.ts';
 import type { LogsRouteDeps } from './deps.ts';
 import { ADMIN_ERRORS, MEMBER_ERRORS, ServerIdQuerySchema, ServerIdSchema } from './route-schemas.ts';
-
-export const CLEANUP_DAYS_ERROR = 'Insert a valid amount of days (0 or more)';
-/** Upper bound on cleanup days (about 270 years): keeps `now - days` a sane epoch. */
-const MAX_CLEANUP_DAYS = 100_000;
 
 /** `days` stays a string for the schema: the spec's own message answers every bad value, not the validator's. */
 const CleanupQuery = Type.Object({ serverId: ServerIdSchema, days: Type.Optional(Type.String({ maxLength: 32 })) }, { additionalProperties: false });
@@ -34,19 +29,12 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
   const member = { preHandler: [app.authenticate, requireServerRole(deps.directory, 'user')] };
   const admin = { preHandler: [app.authenticate, requireServerRole(deps.directory, 'admin')] };
 
-  async function list(
-    query: ListQuery,
-    reply: FastifyReply,
-    logType: LogType | undefined,
-    defaultPageSize: number,
-  ): Promise<{ logs: ApiLog[]; total: number; totalCapped: boolean }> {
-    const parsed = toLogQuery(query, logType, defaultPageSize);
-    if (!parsed.ok) throw new HttpError(400, parsed.error);
-    const page = await deps.logStore.query(parsed.query);
-    const now = deps.now();
-    reply.header('x-total-count', String(page.total));
-    reply.header(TOTAL_CAPPED_HEADER, String(page.totalCapped));
-    return { logs: page.items.map((r) => toApiLog(r, deps.signer, now)), total: page.total, totalCapped: page.totalCapped };
+  /** A page of the granted server's logs, its total in X-Total-Count (and X-Total-Capped). */
+  async function list(request: FastifyRequest<{ Querystring: ListQuery }>, reply: FastifyReply, logType: LogType | undefined, defaultPageSize: number): Promise<LogList> {
+    const result = await listLogs(deps, serverAccessOf(request).serverId, request.query, logType, defaultPageSize);
+    reply.header('x-total-count', String(result.total));
+    reply.header(TOTAL_CAPPED_HEADER, String(result.totalCapped));
+    return result;
   }
 
   typed.get(
@@ -61,7 +49,7 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
         response: { 200: ApiLogListSchema, ...MEMBER_ERRORS },
       },
     },
-    async (request, reply) => (await list(request.query, reply, 'text', DEFAULT_LOG_PAGE_SIZE)).logs,
+    async (request, reply) => (await list(request, reply, 'text', DEFAULT_LOG_PAGE_SIZE)).logs,
   );
 
   typed.get(
@@ -76,7 +64,7 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
         response: { 200: ApiLogListSchema, ...MEMBER_ERRORS },
       },
     },
-    async (request, reply) => (await list(request.query, reply, undefined, DEFAULT_LOG_PAGE_SIZE)).logs,
+    async (request, reply) => (await list(request, reply, undefined, DEFAULT_LOG_PAGE_SIZE)).logs,
   );
 
   typed.get(
@@ -95,7 +83,7 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
       const { serverId } = serverAccessOf(request);
       // `stored` ignores the filters: the screen's 'n / max photologs stored.' (a rollup sum, not a row count).
       const [result, tier, stored] = await Promise.all([
-        list(request.query, reply, 'photo', DEFAULT_PHOTO_PAGE_SIZE),
+        list(request, reply, 'photo', DEFAULT_PHOTO_PAGE_SIZE),
         tierOfServer(deps.directory, serverId),
         deps.logStore.count(serverId, 'photo'),
       ]);
@@ -138,22 +126,6 @@ export async function registerLogRoutes(app: FastifyInstance, deps: LogsRouteDep
         response: { 200: CleanupAnswerSchema, ...ADMIN_ERRORS },
       },
     },
-    async (request) => {
-      const { serverId } = serverAccessOf(request);
-      const { days } = request.query;
-      const parsedDays = days !== undefined && /^\d{1,6}$/.test(days.trim()) ? Number(days.trim()) : Number.NaN;
-      if (!Number.isInteger(parsedDays) || parsedDays < 0 || parsedDays > MAX_CLEANUP_DAYS) throw new HttpError(400, CLEANUP_DAYS_ERROR);
-      // days = 0 deletes everything up to now; days = n keeps the last n days.
-      const before = deps.now() - parsedDays * DAY_MS;
-      const result = await deps.logStore.deleteBefore(serverId, before);
-      await deleteObjects(deps, result.objectKeys);
-      await upkeep(deps.log, 'a cleanup', async () => {
-        await deps.recorder.catchUp();
-        await deps.players.forgetBefore(serverId, { at: before, logId: '' });
-      });
-      if (result.deletedCount > 0) await deps.counts.mark(serverId);
-      await deps.audit.publish({ actorId: userIdFromRequest(request) ?? '', serverId, action: 'logs.deleted', details: { days: parsedDays, deletedCount: result.deletedCount } });
-      return { deletedCount: result.deletedCount };
-    },
+    async (request) => cleanUpLogs(deps, serverAccessOf(request).serverId, userIdFromRequest(request) ?? '', request.query.days),
   );
 }

@@ -61,7 +61,7 @@ export async function registerTailRoute(app: FastifyInstance, deps: LogsRouteDep
     },
     async (request, reply) => {
       const { serverId } = serverAccessOf(request);
-      const parsed = toLogQuery(request.query, 'text', 1);
+      const parsed = toLogQuery(serverId, request.query, 'text', 1);
       if (!parsed.ok) throw new HttpError(400, parsed.error);
       const lastEventId = request.headers['last-event-id']?.trim() ?? '';
       if (lastEventId !== '' && !isLogId(lastEventId)) throw new HttpError(400, LAST_EVENT_ID_ERROR);
