@@ -10,7 +10,7 @@
  * Without multi-document transactions the log write and the rollup $inc are two writes: a crash
  * between them leaves rollups off by that batch (documented in docs/DOCUMENT_STORE.md).
  */
-import { MongoBulkWriteError, MongoClient } from 'mongodb';
+import { MongoBulkWriteError, MongoClient, MongoServerError } from 'mongodb';
 import type { AnyBulkWriteOperation, Collection, Db, Document, Filter, Sort } from 'mongodb';
 import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType, NeighbourDirection } from '@skald/ports';
 import { EMPTY_HISTOGRAM, HistogramCounts, combineSpans, countedRange, validateHistogramEdges } from './log-histogram-shared.ts';
@@ -160,6 +160,11 @@ class RollupDelta {
   }
 }
 
+/** WiredTiger's per-collection setting for zstd-compressed blocks. */
+export const ZSTD_BLOCKS = 'block_compressor=zstd';
+/** MongoDB's error code for a createCollection of a name that exists. */
+const NAMESPACE_EXISTS = 48;
+
 export interface MongoLogStoreOptions {
   readonly countCap?: number;
   readonly deleteChunkSize?: number;
@@ -184,8 +189,27 @@ export class MongoLogStore implements LogStore {
     this.#chunk = options.deleteChunkSize ?? 5_000;
   }
 
+  /**
+   * Creates the collections that do not exist yet with WiredTiger's zstd block compressor instead of the default
+   * snappy (log text compresses ~1.5-2x better with it, docs/STORAGE.md). A collection that exists keeps the
+   * compressor it was created with: MongoDB cannot change it in place (a data folder moves by dump and restore).
+   */
+  async #createCompressed(names: readonly string[]): Promise<void> {
+    const existing = new Set((await this.#db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+    for (const name of names) {
+      if (existing.has(name)) continue;
+      try {
+        await this.#db.createCollection(name, { storageEngine: { wiredTiger: { configString: ZSTD_BLOCKS } } });
+      } catch (error) {
+        // Created meanwhile by another instance starting at the same time.
+        if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+      }
+    }
+  }
+
   /** Same access paths as the SQLite indexes (see sqlite-log-schema.ts). */
   async ensureIndexes(): Promise<void> {
+    await this.#createCompressed(['logs', 'log_rollup_days', 'log_rollup_dims']);
     await this.#logs.createIndexes([
       { key: { serverId: 1, createdAt: -1, _id: -1 }, name: 'server_time' },
       { key: { serverId: 1, levelLc: 1, createdAt: -1 }, name: 'server_level' },
