@@ -24,9 +24,10 @@ await describeWithMongo('LogStore contract: mongo', (url) => {
       const adapter = await createLogStore({ kind: 'mongo', url, database: db.database });
       const client = new MongoClient(url);
       try {
-        const collections = await client.db(db.database).listCollections().toArray();
+        const collections = await client.db(db.database).listCollections({}, { nameOnly: false }).toArray();
         for (const name of ['logs', 'log_rollup_days', 'log_rollup_dims']) {
-          const options = collections.find((c) => c.name === name)?.options as { storageEngine?: { wiredTiger?: { configString?: string } } } | undefined;
+          const found = collections.find((c) => c.name === name);
+          const options = (found !== undefined && 'options' in found ? found.options : undefined) as { storageEngine?: { wiredTiger?: { configString?: string } } } | undefined;
           expect(options?.storageEngine?.wiredTiger?.configString, name).toBe(ZSTD_BLOCKS);
         }
       } finally {
