@@ -2,6 +2,7 @@ import { CaretDownOutlined, CaretRightOutlined } from '@ant-design/icons';
 import type { ApiLog, LevelColors } from '@skald/contracts/api';
 import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Highlight } from '../common/Highlight.tsx';
+import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
 import { ContextButton } from './LogContext.tsx';
 import { formatTime } from './LogCard.tsx';
 import { LogMetadata } from './LogMetadata.tsx';
@@ -155,6 +156,7 @@ export function LogTable({ logs, colors, highlight, serverId, focusId }: Props) 
                       {serverId && (
                         <div className="log-actions">
                           <ContextButton serverId={serverId} log={log} />
+                          <AddToCaseButton serverId={serverId} log={log} />
                         </div>
                       )}
                     </td>
