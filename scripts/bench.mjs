@@ -1,23 +1,30 @@
 #!/usr/bin/env node
-// `npm run bench [-- <filter>...]`: runs every scripts/bench/*.bench.ts (or those whose name contains a
+// `npm run bench [-- <filter>...]`: runs every scripts/bench/benchmarks/*.bench.ts (or those whose name contains a
 // filter), each in its own Node process, one after the other, and prints one table of figure vs target
-// and baseline. A benchmark file default-exports `async () => BenchRow[]` (see scripts/bench/bench-row.ts);
+// and baseline. A benchmark file default-exports `async () => BenchRow[]` (see scripts/bench/harness/bench-row.ts);
 // a named `run` export is accepted too. Exit code: non-zero only when a benchmark crashes or returns no
 // rows; a missed target is printed as MISSED but does not fail the run (figures, not gates).
 // Environment: BENCH_ROWS (log-store benchmark size, default 5,000,000) and whatever each file documents.
 import './require-node.mjs';
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = new URL('..', import.meta.url).pathname;
 const benchDir = join(root, 'scripts', 'bench');
+// Benchmarks live in scripts/bench/benchmarks/; one left directly in scripts/bench/ still runs.
+const benchmarkDirs = [join(benchDir, 'benchmarks'), benchDir];
 const MARKER = '@@bench-rows@@';
 
 const filters = process.argv.slice(2);
-const files = readdirSync(benchDir)
-  .filter((f) => f.endsWith('.bench.ts'))
+/** Each benchmark file's path by its name (the first one found of a name). */
+const pathOf = new Map();
+for (const dir of benchmarkDirs) {
+  if (!existsSync(dir)) continue;
+  for (const f of readdirSync(dir)) if (f.endsWith('.bench.ts') && !pathOf.has(f)) pathOf.set(f, join(dir, f));
+}
+const files = [...pathOf.keys()]
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
 
@@ -27,7 +34,7 @@ const runner = join(benchDir, 'run-bench-file.mjs');
 function runOne(file) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [runner, pathToFileURL(join(benchDir, file)).href, MARKER], {
+    const child = spawn(process.execPath, [runner, pathToFileURL(pathOf.get(file)).href, MARKER], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' },

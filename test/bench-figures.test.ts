@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createCounters } from '@skald/adapters';
-import { okPerSecond } from '../scripts/bench/http-load.ts';
-import type { AutocannonResult } from '../scripts/bench/http-load.ts';
-import { unlimitedQuota } from '../scripts/bench/unlimited-quota.ts';
+import { okPerSecond } from '../scripts/bench/harness/http-load.ts';
+import type { AutocannonResult } from '../scripts/bench/harness/http-load.ts';
+import { unlimitedQuota } from '../scripts/bench/harness/unlimited-quota.ts';
 
 describe('bench figures', () => {
   it('a rate counts 2xx answers only, over the measured seconds', () => {

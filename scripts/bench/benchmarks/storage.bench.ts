@@ -1,0 +1,221 @@
+/**
+ * Disk per stored log and the write-ahead log under sustained ingest (docs/STORAGE.md). Each data set: the search
+ * bench's generator and realistic FiveM lines (fivem-logs.ts). BENCH_STORAGE_ROWS (default 200,000) logs of one
+ * server go through the SQLite log store as the service sends them: batches of BATCH, the event loop given a turn
+ * after each, the search index on (its background indexer and the process's WAL checkpointer running as in
+ * the service). Then the bench waits until every row is indexed and closes the store gracefully.
+ * Printed, each beside the NDJSON of the same logs in the native API's shape and zstd -3 of that stream,
+ * measured in the same run:
+ * - bytes per log of the store's file after close (everything: logs, search index, indexes, rollups);
+ *   target <= 60 B;
+ * - bytes per log of the compressed-block layout (storage-prototype.ts) for the same logs;
+ * - the largest WAL file seen during ingest and indexing (target < 64 MiB), and what the close leaves (target 0);
+ * - the ingest rate (logs/s, wall clock).
+ * Run: `npm run bench -- storage` or `BENCH_STORAGE_ROWS=50000 BENCH_STORAGE_DATA=fivem npm run bench -- storage`.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { constants, zstdCompressSync } from 'node:zlib';
+import type { LogRecord } from '@skald/ports';
+import { SqliteLogStore } from '../../../libs/adapters/src/log-store/sqlite-log-store.ts';
+import type { BenchRow } from '../harness/bench-row.ts';
+import { fivemBatch } from '../harness/fivem-logs.ts';
+import { makeBatch } from './search.bench.ts';
+import { BlockStore, seal } from '../harness/storage-prototype.ts';
+
+const ROWS = Number(process.env['BENCH_STORAGE_ROWS'] ?? 200_000);
+/** makeBatch's size (search.bench.ts); the store gets each split in BATCH-sized inserts. */
+const GENERATED = 1000;
+const BATCH = 100;
+const BLOCK_ROWS = 4096;
+const T0 = Date.UTC(2025, 0, 1);
+const MIB = 1024 * 1024;
+const INDEX_TIMEOUT_MS = 15 * 60_000;
+
+function load(): string {
+  return `load ${loadavg()[0]!.toFixed(1)}/${availableParallelism()} cores`;
+}
+
+function sizeOf(file: string): number {
+  return existsSync(file) ? statSync(file).size : 0;
+}
+
+function ndjsonLine(r: LogRecord): string {
+  // The native API's body for one log (POST /logs): what a game server sends.
+  return JSON.stringify({ level: r.level, type: r.type, message: r.message, resource: r.resource, ...(r.metadata === null ? {} : { metadata: r.metadata }) });
+}
+
+interface DataSet {
+  readonly name: string;
+  readonly batch: (start: number) => LogRecord[];
+}
+
+const DATA_SETS: readonly DataSet[] = [
+  { name: 'search bench logs', batch: (start) => makeBatch(start, ROWS, T0) },
+  { name: 'FiveM logs', batch: (start) => fivemBatch('bench-server', start, GENERATED, ROWS, T0) },
+];
+
+/** NDJSON bytes of the logs and zstd -3 of that stream (8 MiB windows, within ~1% of `zstd -3` of the whole file). */
+class Baselines {
+  ndjson = 0;
+  zstd3 = 0;
+  #window: Buffer[] = [];
+  #windowBytes = 0;
+  add(logs: readonly LogRecord[]): void {
+    const chunk = Buffer.from(`${logs.map(ndjsonLine).join('\n')}\n`);
+    this.ndjson += chunk.length;
+    this.#window.push(chunk);
+    this.#windowBytes += chunk.length;
+    if (this.#windowBytes >= 8 * MIB) this.flush();
+  }
+  flush(): void {
+    if (this.#windowBytes === 0) return;
+    this.zstd3 += zstdCompressSync(Buffer.concat(this.#window), { params: { [constants.ZSTD_c_compressionLevel]: 3 } }).length;
+    this.#window = [];
+    this.#windowBytes = 0;
+  }
+}
+
+/** The compressed-block layout (docs/STORAGE.md) of the same logs: per-level streams sealed into blocks. */
+class BlockLayout {
+  readonly #file: string;
+  readonly #store: BlockStore;
+  readonly #streams = new Map<string, LogRecord[]>();
+  constructor(dir: string) {
+    this.#file = join(dir, 'blocks.db');
+    this.#store = new BlockStore(this.#file);
+  }
+  add(logs: readonly LogRecord[]): void {
+    this.#store.db.exec('BEGIN');
+    for (const r of logs) {
+      const key = r.level.toLowerCase();
+      const rows = this.#streams.get(key) ?? [];
+      rows.push(r);
+      this.#streams.set(key, rows);
+      if (rows.length === BLOCK_ROWS) {
+        this.#store.write(seal(key, rows));
+        this.#streams.set(key, []);
+      }
+    }
+    this.#store.db.exec('COMMIT');
+  }
+  /** Seals what the streams hold and answers the file's size with its WAL checkpointed away. */
+  finish(): number {
+    for (const [key, rows] of this.#streams) if (rows.length > 0) this.#store.write(seal(key, rows));
+    this.#store.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    this.#store.db.close();
+    return sizeOf(this.#file);
+  }
+}
+
+interface Run {
+  readonly bytes: number;
+  readonly blockBytes: number;
+  readonly ndjson: number;
+  readonly zstd3: number;
+  readonly maxWal: number;
+  readonly walLeft: number;
+  readonly rate: number;
+  readonly indexedAfterMs: number;
+}
+
+/**
+ * One pass over the data set (generated once: its UUIDv7 ids depend on the generator's clock state): each
+ * generated batch goes to the store, to the block layout and to the baselines. The ingest rate counts only the
+ * time not spent on the latter two. Then the store's file per log after indexing and a graceful close, and the
+ * WAL's high-water mark meanwhile.
+ */
+async function run(dir: string, data: DataSet): Promise<Run> {
+  const file = join(dir, 'logs.db');
+  const wal = `${file}-wal`;
+  const store = new SqliteLogStore(file);
+  const blocks = new BlockLayout(dir);
+  const baselines = new Baselines();
+  let maxWal = 0;
+  const sample = (): void => {
+    maxWal = Math.max(maxWal, sizeOf(wal));
+  };
+  let aside = 0;
+  const started = performance.now();
+  for (let start = 0; start < ROWS; start += GENERATED) {
+    const logs = data.batch(start);
+    const t = performance.now();
+    baselines.add(logs);
+    blocks.add(logs);
+    aside += performance.now() - t;
+    for (let i = 0; i < logs.length; i += BATCH) {
+      await store.insertBatch(logs.slice(i, i + BATCH));
+      sample();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  const rate = Math.round(ROWS / ((performance.now() - started - aside) / 1000));
+  baselines.flush();
+  const blockBytes = blocks.finish();
+  // A reader as searches would be: short read transactions, now and then.
+  const check = new DatabaseSync(file, { readOnly: true });
+  const deadline = Date.now() + INDEX_TIMEOUT_MS;
+  for (;;) {
+    sample();
+    if (Number(check.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL').get()?.['n']) === 0) break;
+    if (Date.now() > deadline) throw new Error('the search index did not catch up within 15 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const indexedAfterMs = Math.round(performance.now() - started);
+  check.close();
+  await store.close();
+  return { bytes: sizeOf(file), blockBytes, ndjson: baselines.ndjson, zstd3: baselines.zstd3, maxWal, walLeft: sizeOf(wal), rate, indexedAfterMs };
+}
+
+export default async function storageBenchmark(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const perLog = (bytes: number): number => Number((bytes / ROWS).toFixed(1));
+  // BENCH_STORAGE_DATA=fivem (or bench): one data set only.
+  const only = process.env['BENCH_STORAGE_DATA']?.toLowerCase();
+  for (const data of DATA_SETS.filter((d) => only === undefined || d.name.toLowerCase().includes(only))) {
+    const dir = await mkdtemp(join(tmpdir(), 'skald-bench-storage-'));
+    try {
+      const store = await run(dir, data);
+      const blocks = store.blockBytes;
+      const baseline = `NDJSON ${perLog(store.ndjson)} B/log; zstd -3 of it ${perLog(store.zstd3)} B/log`;
+      console.log(`${data.name}: row store ${perLog(store.bytes)} B/log, blocks ${perLog(blocks)} B/log, WAL max ${(store.maxWal / MIB).toFixed(1)} MiB, left ${store.walLeft} B (${load()})`);
+      const size = `${ROWS.toLocaleString('en-US')} logs`;
+      rows.push({
+        name: `${data.name}: bytes per log on disk, row store with its search index`,
+        value: perLog(store.bytes),
+        unit: 'B/log',
+        target: '<= 60 B/log',
+        pass: store.bytes / ROWS <= 60,
+        baseline,
+        note: `${size}; file after a graceful close, every row indexed; ${load()}`,
+      });
+      rows.push({
+        name: `${data.name}: bytes per log, compressed-block layout prototype (docs/STORAGE.md)`,
+        value: perLog(blocks),
+        unit: 'B/log',
+        target: '<= 60 B/log',
+        pass: blocks / ROWS <= 60,
+        baseline,
+        note: `${size}; blocks of ${BLOCK_ROWS} per level stream, WAL checkpointed; ${load()}`,
+      });
+      rows.push({
+        name: `${data.name}: largest WAL during ingest and indexing`,
+        value: Number((store.maxWal / MIB).toFixed(1)),
+        unit: 'MiB',
+        target: '< 64 MiB',
+        pass: store.maxWal < 64 * MIB,
+        note: `sampled after every insert of ${BATCH} and every 250 ms until indexed (${(store.indexedAfterMs / 1000).toFixed(0)} s after the first insert); ${load()}`,
+      });
+      rows.push({ name: `${data.name}: WAL left after a graceful close`, value: store.walLeft, unit: 'bytes', target: '0', pass: store.walLeft === 0 });
+      rows.push({ name: `${data.name}: ingest with the search index on`, value: store.rate, unit: 'logs/s', note: `batches of ${BATCH}, the event loop given a turn after each; ${load()}` });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+if (import.meta.main) console.table(await storageBenchmark());
