@@ -65,6 +65,14 @@ const HASH_A = 'a'.repeat(64);
         expect(await model.roleOf('u3', 's1')).toBe('admin');
       });
 
+      it("follows a server's owner after a transfer (server.owner-changed)", async () => {
+        await publish('server.created.v1', 's-owned', { serverId: 's-owned', name: 'Owned', ownerId: 'first', tier: 'free', suspended: false, createdAt: new Date().toISOString() });
+        await until(async () => (await model.server('s-owned'))?.ownerId === 'first');
+        await publish('server.owner-changed.v1', 's-owned', { serverId: 's-owned', ownerId: 'next' });
+        await until(async () => (await model.server('s-owned'))?.ownerId === 'next');
+        expect(await model.server('s-owned')).toEqual({ id: 's-owned', name: 'Owned', ownerId: 'next', tier: 'free', suspended: false });
+      });
+
       it("keeps each user's e-mail from user.registered and user.updated (audit entries name the actor)", async () => {
         expect(await model.emailOf('u7')).toBeNull();
         await publish('user.registered.v1', 'u7', { userId: 'u7', username: 'seven', email: 'seven@skald.test', role: 'admin', createdAt: new Date().toISOString() });

@@ -103,6 +103,14 @@ export const ServerRenamedEvent = event(
   Type.Object({ serverId: Id, name: Type.String() }, { additionalProperties: false }),
 );
 export const ServerDeletedEvent = event('server.deleted', Type.Object({ serverId: Id }, { additionalProperties: false }));
+/**
+ * The server has another owner (staff handed it over): a full value, published by auth in the same batch as
+ * the two membership role changes, so a read model that keeps a server's owner follows it.
+ */
+export const ServerOwnerChangedEvent = event(
+  'server.owner-changed',
+  Type.Object({ serverId: Id, ownerId: Id }, { additionalProperties: false }),
+);
 /** May be published by billing or admin; the auth service and every read model apply it. */
 export const ServerTierChangedEvent = event(
   'server.tier-changed',
@@ -143,6 +151,7 @@ export type UserSignedIn = Static<typeof UserSignedInEvent.schema>;
 export type ServerCreated = Static<typeof ServerCreatedEvent.schema>;
 export type ServerRenamed = Static<typeof ServerRenamedEvent.schema>;
 export type ServerDeleted = Static<typeof ServerDeletedEvent.schema>;
+export type ServerOwnerChanged = Static<typeof ServerOwnerChangedEvent.schema>;
 export type ServerTierChanged = Static<typeof ServerTierChangedEvent.schema>;
 export type ServerSuspensionChanged = Static<typeof ServerSuspensionChangedEvent.schema>;
 export type ApiKeyRotated = Static<typeof ApiKeyRotatedEvent.schema>;
@@ -163,6 +172,7 @@ export const IDENTITY_EVENTS = [
   ServerTierChangedEvent,
   ServerSuspensionChangedEvent,
   ApiKeyRotatedEvent,
+  ServerOwnerChangedEvent,
   MembershipAddedEvent,
   MembershipRoleChangedEvent,
   MembershipRemovedEvent,

@@ -19,6 +19,7 @@ import {
   MembershipRoleChangedEvent,
   ServerCreatedEvent,
   ServerDeletedEvent,
+  ServerOwnerChangedEvent,
   ServerRenamedEvent,
   ServerSuspensionChangedEvent,
   ServerTierChangedEvent,
@@ -170,6 +171,9 @@ export async function createIdentityReadModel(options: IdentityReadModelOptions)
     on(ServerDeletedEvent, async (data) => {
       await servers.deleteOne({ _id: data.serverId });
       await memberships.deleteMany({ serverId: data.serverId });
+    }),
+    on(ServerOwnerChangedEvent, async (data) => {
+      await servers.updateOne({ _id: data.serverId }, { $set: { ownerId: data.ownerId } });
     }),
     on(ServerTierChangedEvent, async (data) => {
       await servers.updateOne({ _id: data.serverId }, { $set: { tier: data.tier } });

@@ -4,7 +4,7 @@
  * and the server's ownerId change in ONE all-or-none write, guarded by the roles read just before. Of two
  * transfers at once only one applies; the other's guard misses and it answers 409 without changing anything.
  */
-import { MembershipRoleChangedEvent, identityMessage } from '@skald/contracts';
+import { MembershipRoleChangedEvent, ServerOwnerChangedEvent, identityMessage } from '@skald/contracts';
 import { HttpError } from '@skald/service-kit';
 import type { AuthContext } from './context.ts';
 import { NOT_A_MEMBER } from './memberships.ts';
@@ -49,6 +49,8 @@ export async function transferOwnership(
       // moment (nobody gains a right early), never with two.
       identityMessage(MembershipRoleChangedEvent, { serverId, userId: previous.userId, role: PREVIOUS_OWNER_ROLE }),
       identityMessage(MembershipRoleChangedEvent, { serverId, userId: target.userId, role: 'owner' }),
+      // The server's ownerId, as the write above set it: read models keeping a server's owner follow it.
+      identityMessage(ServerOwnerChangedEvent, { serverId, ownerId: target.userId }),
     ],
     {
       actorId: actor._id,
