@@ -161,6 +161,43 @@ describe('opening a case', () => {
   });
 });
 
+describe('failures', () => {
+  it('a copy that fails half-way answers 500 and leaves nothing: no case, no copied logs or photos, its place free', async () => {
+    const logs = await seedLogs();
+    const put = h.deps.objects.put.bind(h.deps.objects);
+    let puts = 0;
+    h.deps.objects.put = async (key, body, contentType) => {
+      if (key.startsWith('cases/') && ++puts === 3) throw new Error('disk full');
+      return put(key, body, contentType);
+    };
+    const res = await call('owner-1', 'POST', '/cases', { serverId: S, title: 'Half', logIds: [logs[10]!.id] });
+    expect(res.statusCode).toBe(500);
+    h.deps.objects.put = put;
+    expect((await storedObjects(h)).filter((k) => k.startsWith('cases/'))).toEqual([]);
+    const copies = await h.deps.docs.collection<{ _id: string }>('case_logs');
+    expect(await copies.count({})).toBe(0);
+    expect((await getAs(h, `/cases?serverId=${S}`, 'owner-1')).json<CaseList>().cases).toEqual([]);
+    // Every place of the tier is still there.
+    for (let i = 0; i < tierOf('free').maxCases; i++) await open([logs[i]!.id], { title: `case ${i}` });
+  });
+
+  it('the PDF says so where a photo copy cannot be read, and still holds every line', async (context) => {
+    if (!(await hasPdftotext())) {
+      console.log('skipped: pdftotext (poppler-utils) is not installed');
+      context.skip();
+    }
+    const logs = await seedLogs();
+    const opened = await open([logs[5]!.id]);
+    const copies = (await storedObjects(h)).filter((k) => k.startsWith(`cases/${opened.id}/`) && k.includes('-full'));
+    await h.deps.objects.put(copies[0]!, Buffer.from('not an image'), 'image/png');
+    const res = await getAs(h, `/cases/${opened.id}/pdf`, 'owner-1');
+    expect(res.statusCode).toBe(200);
+    const text = await pdfText(res.rawPayload);
+    expect(text).toContain('(the photo could not be read)');
+    for (const log of logs.slice(0, 16)) expect(text).toContain(log.message);
+  });
+});
+
 describe('adding logs to a case', () => {
   it('copies the new chosen logs with their context into the case, each line once, and ignores logs already chosen', async () => {
     const logs = await seedLogs();

@@ -202,8 +202,13 @@ export async function createCases(deps: CasesDeps): Promise<Cases> {
     const source = await deps.objects.get(sourceKey);
     if (source === null) return null;
     const key = `${targetKey}.${EXTENSIONS[source.contentType] ?? 'bin'}`;
-    const stored = await deps.objects.put(key, source.body, source.contentType);
-    return { key, size: stored.size, contentType: source.contentType };
+    try {
+      const stored = await deps.objects.put(key, source.body, source.contentType);
+      return { key, size: stored.size, contentType: source.contentType };
+    } finally {
+      // A put that failed before reading to the end leaves the source's file handle open: close it now, not at GC.
+      source.body.destroy();
+    }
   }
 
   /**
