@@ -3,6 +3,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 
+/** What a service's source never imports: adapters (the launcher picks them) and the test kit. */
+const SERVICE_SOURCE_IMPORTS = [
+  { name: '@skald/adapters', message: 'Services depend on ports; the launcher chooses adapters (gateway/src/process-deps.ts).' },
+  { name: '@skald/testing', message: 'The test kit is for tests only.' },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-output/**', '.ci/node/**', 'coverage/**'] },
   js.configs.recommended,
@@ -43,26 +49,20 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: '@skald/adapters', message: 'Services depend on ports; the launcher chooses adapters (gateway/src/process-deps.ts).' },
-            { name: '@skald/testing', message: 'The test kit is for tests only.' },
-          ],
+          paths: SERVICE_SOURCE_IMPORTS,
         },
       ],
     },
   },
   {
     // events/ holds inbound consumers; the rules and their publishers live in domain/, which never reaches
-    // up into events/ (the same paths as above, repeated: a later block replaces the rule's options).
+    // up into events/ (the paths above again: a later block replaces the rule's options).
     files: ['services/*/src/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: '@skald/adapters', message: 'Services depend on ports; the launcher chooses adapters (gateway/src/process-deps.ts).' },
-            { name: '@skald/testing', message: 'The test kit is for tests only.' },
-          ],
+          paths: SERVICE_SOURCE_IMPORTS,
           patterns: [{ regex: '^(\\.\\./)+events/', message: 'domain/ never imports events/ (consumers only); move what the domain needs into domain/.' }],
         },
       ],
