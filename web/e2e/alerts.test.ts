@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AlertList, ServerUsage } from '@skald/contracts/api';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAt, createServer, signIn, signUp, waitFor, type CreatedServer, type WalkthroughApi } from './api.ts';
+import { addMember, apiAt, type CreatedServer, createServer, signIn, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { seedSession } from './session.ts';
 import { DESKTOP, hasChromium, launchChromium, ViewCheck, VIEWS } from './walk.ts';
@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('the Alerts screen (all-in-one server, headless Ch
     await cli('servers:tier', created.id, 'starter');
     await waitFor(async () => (await api.call('GET', `/alerts?serverId=${created.id}`, { token: ownerToken })).body['limit'] === 3, 'the webhooks service to see the Starter tier');
     await api.ok('POST', '/webhooks', { token: ownerToken, body: { serverId: created.id, url: receiver.url, platform: 'discord', chat_id: null, event_type: null, log_level: null, resource: null } });
-    await waitFor(async () => (await api.call('POST', '/manage/add-user', { token: ownerToken, body: { serverId: created.id, email: `${member.username}@example.com`, role: 'user' } })).status === 201, 'the member to join');
+    await addMember(api, ownerToken, created.id, `${member.username}@example.com`, 'user');
     context = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
     page = await context.newPage();
     page.setDefaultTimeout(20_000);

@@ -76,6 +76,11 @@ export function createServer(api: WalkthroughApi, token: string, name: string): 
   return api.ok<CreatedServer>('POST', '/server/servers', { token, body: { name } });
 }
 
+/** Adds the account with `email` to the server with `role`, waiting until the server knows the account. */
+export async function addMember(api: WalkthroughApi, ownerToken: string, serverId: string, email: string, role: 'user' | 'admin' | 'owner'): Promise<void> {
+  await waitFor(async () => (await api.call('POST', '/manage/add-user', { token: ownerToken, body: { serverId, email, role } })).status === 201, `${email} to join as ${role}`);
+}
+
 /** Polls `check` every 500 ms until it holds; fails naming `what` after `ms`. */
 export async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;

@@ -5,14 +5,14 @@
 // the user role sees no "Add to case" and reads the case without its write actions. The list and the case
 // page are checked in light and dark, desktop and 375 px (screenshots in test-output/e2e/cases/, axe in each).
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
 import type { ApiLog, Case, CaseList, PlayerDetail } from '@skald/contracts/api';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
+import { addMember, apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, startAllInOne, type RunningServer } from './server.ts';
+import { gameServer, type GameServer } from './game-server.ts';
 import { seedSession } from './session.ts';
-import { DESKTOP, hasChromium, launchChromium, POLL, ViewCheck, VIEWS } from './walk.ts';
+import { DESKTOP, hasChromium, launchChromium, POLL, signedInPage, ViewCheck, VIEWS } from './walk.ts';
 
 const stamp = Date.now().toString(36);
 const owner = { username: `case_owner_${stamp}`, password: 'Correct-horse-battery-9' };
@@ -35,30 +35,9 @@ let ownerToken: string;
 let memberToken: string;
 let serverId: string;
 let serverName: string;
-let apiKey: string;
+let game: GameServer;
 let caseId = '';
 const walk = new ViewCheck('cases');
-
-async function postLog(log: Record<string, unknown>): Promise<void> {
-  await waitFor(async () => {
-    const res = await fetch(`${server.baseUrl}/api/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body: JSON.stringify(log) });
-    if (res.status !== 401 && res.status >= 300) throw new Error(`POST /api/logs answered ${res.status}: ${await res.text()}`);
-    return res.status < 300;
-  }, 'POST /api/logs to be accepted');
-}
-
-async function postPhoto(message: string): Promise<void> {
-  const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#2f6fdb' } }).png().toBuffer();
-  const form = new FormData();
-  form.append('message', message);
-  form.append('level', 'warn');
-  form.append('type', 'Screenshot');
-  form.append('resource', 'screenshot-basic');
-  form.append('metadata', JSON.stringify({ player: { name: IVAN.name, identifiers: [IVAN.license] } }));
-  form.append('photo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'shot.png');
-  const res = await fetch(`${server.baseUrl}/api/photologs`, { method: 'POST', headers: { 'X-API-Key': apiKey }, body: form });
-  expect(res.status, `POST /api/photologs answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(300);
-}
 
 function theCase(): Promise<Case> {
   return api.ok<Case>('GET', `/cases/${caseId}`, { token: ownerToken });
@@ -84,16 +63,13 @@ describe.skipIf(!hasChromium)('evidence cases: add to case, the list, a case pag
     const created = await createServer(api, ownerToken, `Cases ${stamp}`);
     serverId = created.id;
     serverName = created.name;
-    apiKey = created.api_key;
-    await waitFor(async () => (await api.call('POST', '/manage/add-user', { token: ownerToken, body: { serverId, email: `${member.username}@example.com`, role: 'user' } })).status === 201, 'the member to join');
-    for (const log of LOGS) await postLog(log);
-    await postPhoto(`Screenshot of ${IVAN.name} at the vault`);
+    game = gameServer(server.baseUrl, created.api_key);
+    await addMember(api, ownerToken, serverId, `${member.username}@example.com`, 'user');
+    for (const log of LOGS) await game.log(log);
+    await game.photo({ message: `Screenshot of ${IVAN.name} at the vault`, level: 'warn', metadata: { player: { name: IVAN.name, identifiers: [IVAN.license] } } });
     await waitFor(async () => (await api.ok<ApiLog[]>('GET', `/logs/my/combined?serverId=${serverId}`, { token: memberToken })).length === LOGS.length + 1, 'the logs stored and the member let in');
 
-    context = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP, acceptDownloads: true });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await seedSession(page, { token: ownerToken, serverId, serverName });
+    ({ context, page } = await signedInPage(browser, server.baseUrl, { token: ownerToken, serverId, serverName }, { acceptDownloads: true }));
   });
 
   afterAll(async () => {

@@ -7,12 +7,11 @@
 // each view).
 import type { PlayerDetail, PlayerList, PlayerLogPage } from '@skald/contracts/api';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, startAllInOne, type RunningServer } from './server.ts';
-import { seedSession } from './session.ts';
-import { DESKTOP, hasChromium, launchChromium, POLL, ViewCheck, VIEWS } from './walk.ts';
+import { gameServer, type GameServer } from './game-server.ts';
+import { hasChromium, launchChromium, POLL, signedInPage, ViewCheck, VIEWS } from './walk.ts';
 
 const stamp = Date.now().toString(36);
 const owner = { username: `pl_owner_${stamp}`, password: 'Correct-horse-battery-9' };
@@ -26,31 +25,8 @@ let context: BrowserContext;
 let page: Page;
 let token: string;
 let serverId: string;
-let apiKey: string;
+let game: GameServer;
 const walk = new ViewCheck('players');
-
-/** POST /api/logs as the game server does; a new key may take a moment to reach ingestion (401 until then). */
-async function postLog(log: Record<string, unknown>): Promise<void> {
-  await waitFor(async () => {
-    const res = await fetch(`${server.baseUrl}/api/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body: JSON.stringify(log) });
-    const answer = `${res.status}: ${await res.text()}`;
-    if (res.status !== 401 && res.status >= 300) throw new Error(`POST /api/logs answered ${answer}`);
-    return res.status < 300;
-  }, 'POST /api/logs to be accepted');
-}
-
-async function postPhoto(message: string, metadata: Record<string, unknown>): Promise<void> {
-  const png = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#2f6fdb' } }).png().toBuffer();
-  const form = new FormData();
-  form.append('message', message);
-  form.append('level', 'info');
-  form.append('type', 'Screenshot');
-  form.append('resource', 'screenshot-basic');
-  form.append('metadata', JSON.stringify(metadata));
-  form.append('photo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'shot.png');
-  const res = await fetch(`${server.baseUrl}/api/photologs`, { method: 'POST', headers: { 'X-API-Key': apiKey }, body: form });
-  expect(res.status, `POST /api/photologs answered ${res.status}: ${await res.clone().text()}`).toBeLessThan(300);
-}
 
 function players(search = ''): Promise<PlayerList> {
   const query = new URLSearchParams({ serverId, ...(search === '' ? {} : { search }) });
@@ -82,26 +58,23 @@ describe.skipIf(!hasChromium)('players: list, search, page, timeline, links from
     token = await signUp(api, owner);
     const created = await createServer(api, token, `Players ${stamp}`);
     serverId = created.id;
-    apiKey = created.api_key;
+    game = gameServer(server.baseUrl, created.api_key);
 
-    await postLog({ message: `${ANN.name} joined`, level: 'info', type: 'Join', resource: 'core', metadata: { player: { name: ANN.name, identifiers: [ANN.license, ANN.discord] } } });
-    await postLog({
+    await game.log({ message: `${ANN.name} joined`, level: 'info', type: 'Join', resource: 'core', metadata: { player: { name: ANN.name, identifiers: [ANN.license, ANN.discord] } } });
+    await game.log({
       message: `${ANN.name} killed ${BOB.name}`,
       level: 'warn',
       type: 'Death',
       resource: 'baseevents',
       metadata: { victim: { name: BOB.name, identifiers: [BOB.license, BOB.discord] }, killer: { name: ANN.name, identifiers: [ANN.license] }, weapon: 'WEAPON_PISTOL' },
     });
-    await postPhoto(`Screenshot of ${ANN.name}`, { player: { name: ANN.name, identifiers: [ANN.license] } });
+    await game.photo({ message: `Screenshot of ${ANN.name}`, metadata: { player: { name: ANN.name, identifiers: [ANN.license] } } });
     await waitFor(async () => {
       const list = await players();
       return list.total === 2 && list.players.find((p) => p.name === ANN.name)?.photoCount === 1;
     }, 'both players recorded, with the photo');
 
-    context = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
-    page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await seedSession(page, { token, serverId, serverName: created.name });
+    ({ context, page } = await signedInPage(browser, server.baseUrl, { token, serverId, serverName: created.name }));
   });
 
   afterAll(async () => {

@@ -6,10 +6,11 @@
 import type { ApiLog, SavedSearch, SavedSearchList } from '@skald/contracts/api';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
+import { addMember, apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, startAllInOne, type RunningServer } from './server.ts';
+import { gameServer, type GameServer } from './game-server.ts';
 import { seedSession } from './session.ts';
-import { DESKTOP, hasChromium, launchChromium, POLL, ViewCheck, VIEWS } from './walk.ts';
+import { DESKTOP, hasChromium, launchChromium, POLL, signedInPage, ViewCheck, VIEWS } from './walk.ts';
 
 const stamp = Date.now().toString(36);
 const owner = { username: `ss_owner_${stamp}`, password: 'Correct-horse-battery-9' };
@@ -30,18 +31,9 @@ let ownerToken: string;
 let memberToken: string;
 let serverId: string;
 let serverName: string;
-let apiKey: string;
+let game: GameServer;
 let ownersSearch: SavedSearch;
 const walk = new ViewCheck('saved-searches');
-
-async function postLog(log: Record<string, unknown>): Promise<void> {
-  await waitFor(async () => {
-    const res = await fetch(`${server.baseUrl}/api/logs`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-API-Key': apiKey }, body: JSON.stringify(log) });
-    const answer = `${res.status}: ${await res.text()}`;
-    if (res.status !== 401 && res.status >= 300) throw new Error(`POST /api/logs answered ${answer}`);
-    return res.status < 300;
-  }, 'POST /api/logs to be accepted');
-}
 
 const cards = (on: Page) => on.getByTestId('log-card');
 const menu = (on: Page) => on.getByRole('region', { name: 'Saved searches' });
@@ -85,16 +77,13 @@ describe.skipIf(!hasChromium)('saved searches on /logs: save, apply, delete by w
     const created = await createServer(api, ownerToken, `Saved ${stamp}`);
     serverId = created.id;
     serverName = created.name;
-    apiKey = created.api_key;
-    await waitFor(async () => (await api.call('POST', '/manage/add-user', { token: ownerToken, body: { serverId, email: `${member.username}@example.com`, role: 'user' } })).status === 201, 'the member to join');
-    for (const log of LOGS) await postLog(log);
+    game = gameServer(server.baseUrl, created.api_key);
+    await addMember(api, ownerToken, serverId, `${member.username}@example.com`, 'user');
+    for (const log of LOGS) await game.log(log);
     await waitFor(async () => (await api.ok<ApiLog[]>('GET', `/logs/my?serverId=${serverId}`, { token: memberToken })).length === LOGS.length, 'the logs stored and the member let in');
     ownersSearch = await api.ok<SavedSearch>('POST', '/saved-searches', { token: ownerToken, body: { serverId, name: 'Errors only', query: { level: 'error' } } });
 
-    memberContext = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
-    page = await memberContext.newPage();
-    page.setDefaultTimeout(20_000);
-    await seedSession(page, { token: memberToken, serverId, serverName });
+    ({ context: memberContext, page } = await signedInPage(browser, server.baseUrl, { token: memberToken, serverId, serverName }));
   });
 
   afterAll(async () => {

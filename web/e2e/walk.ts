@@ -2,10 +2,11 @@
 // and 375 px), and the per-view check each screen gets (no sideways scrolling at 375 px, a screenshot, axe).
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
 import { REPO_ROOT } from './server.ts';
+import { seedSession, type StoredSession } from './session.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 /** Without the background-networking flags Chromium keeps dialling out and the closed network refuses it. */
@@ -27,6 +28,18 @@ if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get inst
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A new desktop context signed in with `session` (its page waits up to 20 s for what it looks for: a loaded
+ * 2-core machine may take that long to show a list).
+ */
+export async function signedInPage(browser: Browser, baseUrl: string, session: StoredSession, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: DESKTOP, ...options });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await seedSession(page, session);
+  return { context, page };
 }
 
 /** Screenshots of one walk (under test-output/e2e/<name>/) and the axe findings of every view it checked. */
