@@ -409,7 +409,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.getByText('Page 1 of 1').waitFor();
       await page.getByText('[Type: Moderation] via admin-tools').waitFor();
       await page.getByRole('button', { name: /Show filters/ }).click();
-      await page.getByLabel('Search').fill('kicked');
+      await page.getByLabel('Search', { exact: true }).fill('kicked');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-card"]').length === 1);
       // Keyboard: the metadata toggle is a native summary that Enter opens.
       await page.getByText('View metadata').first().focus();
@@ -444,7 +444,8 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await postLogs(apiKey, [{ message: 'Server restart requested', level: 'fatal', type: 'Restart', resource: 'txadmin' }]);
       const serverId = await page.evaluate(() => window.localStorage.getItem('serverId'));
       await waitFor(async () => (await apiJson(`/logs/my?serverId=${serverId}&page=1&pageSize=1`)).total === '4', 'the fourth text log to be stored');
-      await page.reload();
+      // The unfiltered list: the address keeps the last step's search, so a reload would keep it too.
+      await page.goto('/logs');
       const chart = page.locator('.log-histogram-chart canvas');
       await chart.first().waitFor();
       await page.getByText(/^4 matching logs, /).waitFor();
@@ -1223,8 +1224,11 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       const created = await createServer(api, token, 'Live Server');
       return { token, apiKey: created.api_key, serverId: created.id };
     });
+    // Live is part of the page's address: a reload of a live view comes back live.
     const goLive = async () => {
-      await page.getByRole('switch', { name: 'Live' }).click();
+      const toggle = page.getByRole('switch', { name: 'Live' });
+      await toggle.waitFor();
+      if ((await toggle.getAttribute('aria-checked')) !== 'true') await toggle.click();
       await page.getByText('Live: new logs appear at the top as they arrive.').waitFor();
     };
 

@@ -1,6 +1,7 @@
 import { CaretDownOutlined, CaretRightOutlined } from '@ant-design/icons';
 import type { ApiLog, LevelColors } from '@skald/contracts/api';
 import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
 import { Highlight } from '../common/Highlight.tsx';
 import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
 import { ContextButton } from './LogContext.tsx';
