@@ -3,7 +3,6 @@ import type { ApiLog, LevelColors } from '@skald/contracts/api';
 import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
 import { Highlight } from '../common/Highlight.tsx';
-import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
 import { ContextButton } from './LogContext.tsx';
 import { formatTime } from './LogCard.tsx';
 import { LogMetadata } from './LogMetadata.tsx';
