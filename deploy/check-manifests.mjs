@@ -24,7 +24,7 @@
 // - deploy/gen-secrets.sh (run in a scratch copy) writes an Ed25519 pair that signs and verifies and a
 //   SECRETS_KEY the configuration accepts;
 // - processes: compose and the k8s base run exactly the processes of deploy/processes.ts (the
-//   list test/all-processes.test.ts starts), each on its PORT, each with every setting the list names for
+//   list test/all-processes.integration.test.ts starts), each on its PORT, each with every setting the list names for
 //   it, a setting named for one process reaching no other, and every service's jobs and counters on Redis.
 // Exits 1 listing every failure.
 import { execFileSync } from 'node:child_process';

@@ -3,7 +3,7 @@
  *   - deploy/check-manifests.mjs: docker-compose.yml and deploy/k8s/base must run exactly these
  *     processes, on these ports, and give each every setting named here for it (and the settings named
  *     for one process to no other);
- *   - test/all-processes.test.ts: starts exactly these processes on this machine, with a value for every
+ *   - test/all-processes.integration.test.ts: starts exactly these processes on this machine, with a value for every
  *     setting named here (it refuses to start a process otherwise), so what the test proves is what
  *     operators deploy. Only values differ: the test's stand-ins (SQLite, the file system, a local Stripe
  *     and receiver, ports of its own) are listed in the test.

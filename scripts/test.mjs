@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The README's test command: typecheck, lint, then every vitest suite (backend unit, contract and
 // integration; web components; browser end-to-end). Prints one closing line "N passed, N failed, N skipped".
+// `--tier unit|integration|browser` runs one tier's suites alone, without typecheck and lint
+// (docs/TESTING.md "Test tiers"; `npm run test:unit` and its siblings).
 import './require-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -26,6 +28,13 @@ function run(label, cmd, args, reportsItself = false) {
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+const tierArg = process.argv.indexOf('--tier');
+const tier = tierArg === -1 ? 'all' : process.argv[tierArg + 1];
+if (!['all', 'unit', 'integration', 'browser'].includes(tier)) {
+  console.error(`unknown tier "${tier}": use unit, integration or browser`);
+  process.exit(2);
+}
+const inTier = (name) => tier === 'all' || tier === name;
 let ok = true;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
@@ -77,15 +86,20 @@ function vitest(label, configArgs, reportName) {
 // The runtime every step below inherits (through npm: the `node` package's Node 26, whatever the machine has).
 console.log(`== node ${process.version} (${process.execPath})`);
 // Nx computes the project graph the module-boundary lint rule needs (its daemon does not start here).
-ok = run('project graph', bin('nx'), ['show', 'projects']) && ok;
-ok = run('typecheck (services, libs, gateway)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
-for (const project of ['web/tsconfig.json', 'web/tsconfig.e2e.json']) {
-  if (existsSync(join(root, project))) ok = run(`typecheck (${project})`, bin('tsc'), ['-p', project, '--noEmit']) && ok;
+if (tier === 'all') {
+  ok = run('project graph', bin('nx'), ['show', 'projects']) && ok;
+  ok = run('typecheck (services, libs, gateway)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
+  for (const project of ['web/tsconfig.json', 'web/tsconfig.e2e.json']) {
+    if (existsSync(join(root, project))) ok = run(`typecheck (${project})`, bin('tsc'), ['-p', project, '--noEmit']) && ok;
+  }
+  ok = run('lint', bin('eslint'), ['.', '--max-warnings', '0']) && ok;
 }
-ok = run('lint', bin('eslint'), ['.', '--max-warnings', '0']) && ok;
-ok = vitest('backend tests', [], 'vitest-backend') && ok;
-if (existsSync(join(root, 'web', 'vitest.config.ts'))) ok = vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web') && ok;
-if (existsSync(join(root, 'web', 'vitest.e2e.config.ts'))) ok = vitest('browser end-to-end', ['--config', 'web/vitest.e2e.config.ts'], 'vitest-e2e') && ok;
+// The backend's tiers are the two projects of vitest.config.ts; unit runs under the guard that refuses
+// child processes and connections out of the process (test/support/unit-tier-guard.ts).
+if (inTier('unit')) ok = vitest('backend unit tests', ['--project', 'unit'], 'vitest-backend-unit') && ok;
+if (inTier('unit') && existsSync(join(root, 'web', 'vitest.config.ts'))) ok = vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web') && ok;
+if (inTier('integration')) ok = vitest('backend integration tests', ['--project', 'integration'], 'vitest-backend-integration') && ok;
+if (inTier('browser') && existsSync(join(root, 'web', 'vitest.e2e.config.ts'))) ok = vitest('browser end-to-end', ['--config', 'web/vitest.e2e.config.ts'], 'vitest-e2e') && ok;
 
 if (failures.length > 0) console.log(`\n== what failed\n${failures.map((f) => `  - ${f}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -7,7 +7,8 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['test/**/*.test.tsx', 'test/**/*.test.ts'],
-    setupFiles: ['test/setup.ts'],
+    // The unit tier's guard (docs/TESTING.md "Test tiers"): no child process, no connection out of the process.
+    setupFiles: ['test/setup.ts', '../test/support/unit-tier-guard.ts'],
     css: false,
     // Screen tests drive antd through many renders; on a shared, loaded CI core a multi-step screen test
     // (user settings, 2FA) takes 3 to 6 s, so the 5 s default fails them for load, not for behaviour.

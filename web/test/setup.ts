@@ -47,6 +47,11 @@ window.getComputedStyle = (elt: Element, pseudo?: string | null) => computed(elt
 // test's first toast does not pay for it within the test's time limit.
 await import('../src/app/ToastHost.tsx');
 
+// Outside a test's mockApi, fetch fails as an unreachable server would, without leaving the process: a
+// request still pending when a test ends (a refetch after unstubAllGlobals) otherwise went to the jsdom
+// origin, localhost:3000, which the unit tier refuses (test/support/unit-tier-guard.ts).
+globalThis.fetch = () => Promise.reject(new TypeError('Failed to fetch (no mockApi handler outside a test)'));
+
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
