@@ -96,7 +96,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
         env: { ...process.env, ...topology.envOf('auth') },
       });
       superToken = await login(G, `all_${bus}_super`);
-    }, 150_000);
+    }, 150_000); // starts eight processes and waits for each to be ready
 
     afterAll(async () => {
       await topology?.stop();
@@ -107,6 +107,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
       if (root) rmSync(root, { recursive: true, force: true });
     });
 
+    // timeout: the whole flow through eight processes, then every /metrics
     it('runs the end-to-end flow through the gateway and every process reports it in /metrics', { timeout: 120_000 }, async () => {
       // Every process answers its own health; the gateway reports every upstream ready.
       const health = await api<{ status: string; services: Record<string, string> }>(G, 'GET', '/api/health');
@@ -195,7 +196,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
           const list = await api<{ id: string; status: string; size: number }[]>(G, 'GET', `/api/backups/${server.id}`, { token });
           const found = list.body.find((b) => b.id === created.body.id);
           return found && found.status !== 'running' ? found : undefined;
-        }, 60_000);
+        }, 60_000); // a paid tier, a webhook and a backup through separate processes
         expect(done.status).toBe('done');
         const download = await fetch(`${G}/api/backups/${server.id}/download/${done.id}`, { headers: { authorization: `Bearer ${token}` } });
         expect(download.status).toBe(200);
@@ -277,6 +278,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
       for (const proc of topology.everyProcess()) expect(proc.output()).not.toContain(server.api_key);
     });
 
+    // timeout: three SIGKILLs and restarts; on Kafka each restart waits out the killed members' sessions
     it('SIGKILL of logs, then ingestion, then the gateway mid-stream: every acknowledged log stored once, lag back to 0', { timeout: 180_000 }, async () => {
       const token = await registerAndLogin(G, `all_${bus}_faults`);
       const server = await createServer(G, token, `All ${bus} faults`);

@@ -168,7 +168,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
       body: [{ message: 'timestamp probe', type: 'Setup', timestamp: new Date().toISOString() }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-  }, 120_000);
+  }, 120_000); // starts the all-in-one and the Lua harness
 
   afterAll(async () => {
     await skald?.kill();
@@ -243,7 +243,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
 
     const photos = await api<PhotoLogPage>(skald.baseUrl, 'GET', `/api/photologs/my?serverId=${server.id}`, { token });
     expect(photos.body.photologs).toMatchObject([{ message: 'Screenshot of Bob', level: 'info', type: 'Screenshot', resource: 'harness-admin', metadata: { reason: 'report', player: BOB } }]);
-  }, 120_000);
+  }, 120_000); // runs the resource under lua5.4 through several batches
 
   it('enforces FXServer\'s net-safety: client events the resource did not register are dropped; deaths arrive, a flood is capped', async () => {
     const server = await readyServer('Net safety');
@@ -269,7 +269,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
       cause: 'player',
     });
     expect(JSON.stringify(logs)).not.toContain('forged');
-  }, 120_000);
+  }, 120_000); // runs the resource under lua5.4
 
   it('logs txAdmin\'s events with the admin\'s name and the target\'s identifiers', async () => {
     const server = await readyServer('txAdmin');
@@ -320,7 +320,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     expect(one(logs, '[SHUTDOWN] AdminAl shuts the server down in 5 seconds: maintenance')).toMatchObject({ level: 'warn', type: 'Shutdown', metadata: { admin, delayMs: 5000 } });
     expect(JSON.stringify(logs)).not.toContain('10.0.0.');
     expect(JSON.stringify(logs), 'hardware ids are not identifiers the resource sends').not.toContain('2:abcd');
-  }, 120_000);
+  }, 120_000); // runs the resource under lua5.4
 
   it('takes screenshots through screencapture or screenshot-basic, and says so when neither runs', async () => {
     const server = await readyServer('Screenshots');
@@ -346,14 +346,14 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     expect(photo('Legacy screenshot call')).toMatchObject({ level: 'warn', type: 'Evidence', metadata: { case: 7, player: BOB } });
     expect(photo('Screenshot through screencapture')).toMatchObject({ type: 'Screenshot', metadata: { reason: 'report', player: BOB } });
     expect(photo('Screenshot through screencapture')?.metadata).not.toHaveProperty('playerSource');
-  }, 120_000);
+  }, 120_000); // runs the resource under lua5.4
 
   it('sends ip identifiers only when the convar skald_log_ip is true', async () => {
     const server = await readyServer('IP on');
     await runHarness('ip', harnessEnv(server.api_key));
     const logs = await storedLogs(server.id, 1);
     expect(one(logs, '[JOIN] Ann Harness joined the server').metadata).toEqual({ player: { ...ANN, identifiers: [...ANN_IDS, 'ip:10.0.0.9'] } });
-  }, 120_000);
+  }, 120_000); // runs the resource under lua5.4
 
   it('keeps the batch on a 429 and sends it again only after the retryAfter of the body', async () => {
     const spent = await readyServer('Quota spent');
@@ -373,7 +373,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     expect(result.retriedCount).toBe(3);
     expect(result.queued, 'the refused logs are still queued').toBe(3);
     expect(result.console.some((line) => line.includes('Skald answered 429 (Log limit reached'))).toBe(true);
-  }, 120_000);
+  }, 120_000); // waits out the body's retryAfter
 
   it('survives an outage without losing a log, and says so when a full queue must drop the oldest', async () => {
     const server = await readyServer('Outage');
@@ -388,7 +388,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     const logs = await storedLogs(server.id, 5);
     expect(logs.map((l) => l.message).sort()).toEqual([1, 2, 3, 4, 5].map((i) => `during outage ${i}`));
     expectOwnTimes(logs, logRequestsOf(result));
-  }, 120_000);
+  }, 120_000); // an outage, then the queue drained after it
 });
 
 /**

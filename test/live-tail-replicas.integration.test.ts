@@ -63,7 +63,7 @@ describe.skipIf(!reachable)('live tail across two logs replicas over Redis Strea
     });
     processes.push(gateway);
     await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 60_000)));
-  }, 90_000);
+  }, 90_000); // starts two logs replicas on Redis
 
   afterAll(async () => {
     for (const client of clients) client.close();
@@ -72,6 +72,7 @@ describe.skipIf(!reachable)('live tail across two logs replicas over Redis Strea
     rmSync(root, { recursive: true, force: true });
   });
 
+  // timeout: a tail across two replicas and a resume
   it('a tail on replica A gets the logs replica B stored, and a resume on B with Last-Event-ID has no gap and no duplicate', { timeout: 120_000 }, async () => {
     const token = await registerAndLogin(gateway.baseUrl, 'tail_replicas');
     const server = await createServer(gateway.baseUrl, token, 'Tail Replicas');

@@ -42,6 +42,7 @@ async function start(name: string, env: Record<string, string>): Promise<{ proc:
 }
 
 describe('metrics of a running all-in-one', () => {
+  // timeout: starts the all-in-one as a child process and scrapes it
   it('serves request, ingestion, consumer-lag, queue and process metrics on its metrics port only', { timeout: 90_000 }, async () => {
     const { proc, metricsPort } = await start('all-in-one', { DATA_DIR: join(root, 'all'), SKIP_WEB_BUILD: '1' });
     const token = await registerAndLogin(proc.baseUrl, 'metrics_user');
@@ -75,6 +76,7 @@ describe('metrics of a running all-in-one', () => {
 });
 
 describe('metrics of one service alone', () => {
+  // timeout: starts TARGET=ingestion as a child process and scrapes it
   it('TARGET=ingestion serves its own routes (no /api), outcomes and its identity group lag', { timeout: 90_000 }, async () => {
     const keysDir = join(root, 'keys');
     mkdirSync(keysDir, { recursive: true });

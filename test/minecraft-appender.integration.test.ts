@@ -214,7 +214,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     token = await registerAndLogin(skald.baseUrl, 'minecraftowner');
     proxy = await startProxy(skald.baseUrl, () => currentKey);
     build = await building;
-  }, 400_000);
+  }, 400_000); // builds the appender with Maven (offline, javac) and starts the all-in-one
 
   afterAll(async () => {
     await proxy?.close();
@@ -275,7 +275,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     expect(stored, 'players\' addresses are masked unless configured').not.toContain('127.0.0.1:52814');
     expect(stored).not.toContain('203.0.113.7');
     expect(stored).not.toContain(server.api_key);
-  }, 200_000);
+  }, 200_000); // starts a JVM with the appender
 
   it('sends a burst in batches of at most 1,000: two full batches at once, the rest after the interval', async () => {
     const server = await readyServer('Burst');
@@ -299,7 +299,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     expect(proxy.seen.map((r) => [r.count, r.status])).toEqual([[1000, 201], [1000, 201], [500, 201]]);
     const logs = await storedLogs(server.id, 2500);
     expect(new Set(logs.map((l) => l.message)).size).toBe(2500);
-  }, 200_000);
+  }, 200_000); // starts a JVM and waits out the batch interval
 
   it('loses and repeats nothing when 8 threads log at once', async () => {
     const server = await readyServer('Threads');
@@ -313,7 +313,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     const logs = await storedLogs(server.id, 800);
     expect(new Set(logs.map((l) => l.message)).size).toBe(800);
     expect(logs).toHaveLength(800);
-  }, 200_000);
+  }, 200_000); // starts a JVM with 8 logging threads
 
   for (const status of [429, 503] as const) {
     it(`keeps the batch on a ${status} and sends it again after the body's retryAfter`, async () => {
@@ -327,7 +327,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
       expect(again!.at - refused!.at, 'not before the 2 s asked for').toBeGreaterThanOrEqual(1_900);
       expect(run.stdout).toContain(`Skald answered ${status} (${status === 429 ? 'Log limit reached' : 'Service unavailable'}); sending the 3 logs again in 2 s`);
       expect((await storedLogs(server.id, 3)).map((l) => l.message).sort()).toEqual(['burst 0', 'burst 1', 'burst 2']);
-    }, 200_000);
+    }, 200_000); // starts a JVM and waits out the body's retryAfter
   }
 
   it('waits when Skald itself answers 429 for a spent quota, without sending again early', async () => {
@@ -354,7 +354,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     } else {
       console.log(`the clock hour turned during the quota test (retryAfter ${delay} s): only the 429 and the announced delay are checked`);
     }
-  }, 200_000);
+  }, 200_000); // starts a JVM and waits out a spent quota
 
   it('keeps the newest logs when its queue fills while Skald holds a request, and reports the dropped count', async () => {
     const server = await readyServer('Queue');
@@ -376,5 +376,5 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     expect(messages.filter((m) => m.startsWith('first '))).toHaveLength(10);
     expect(messages.filter((m) => m.startsWith('more ')).sort()).toEqual(Array.from({ length: 50 }, (_, i) => `more ${150 + i}`).sort());
     expect(one(logs, '[skald] queue full (50 logs): dropped the 150 oldest')).toMatchObject({ type: 'SkaldQueue', level: 'warn', metadata: { dropped: 150 } });
-  }, 200_000);
+  }, 200_000); // starts a JVM and fills its queue while a request is held
 });

@@ -223,6 +223,7 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     await eventually('the suspension lifted at ingestion', async () => ((await logs(1)).status === 201 ? true : undefined));
   });
 
+  // timeout: starts auth, logs, admin and the gateway as processes
   it('staff admin area: the admin process counts what auth and logs publish; a disabled account is refused at once', { timeout: 150_000 }, async () => {
     const ownerToken = await registerAndLogin(gateway.baseUrl, 'multi_area_owner');
     const server = await createServer(gateway.baseUrl, ownerToken, 'Multi Area');

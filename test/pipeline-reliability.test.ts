@@ -56,7 +56,7 @@ beforeAll(async () => {
     },
   });
   await proc.start();
-}, 60_000);
+}, 60_000); // starts the all-in-one pipeline and seeds a server
 
 afterAll(async () => {
   await proc?.close();
@@ -173,5 +173,5 @@ describe('log pipeline reliability', () => {
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((line) => line.includes(apiKey))).toEqual([]);
     console.log(`reliability: stored while stopped ${JSON.stringify(storedWhileStopped)}; ${TOTAL_LOGS} logs accepted in ${ingestMs} ms, all stored after ${drainedMs} ms; ${refused429} early 429s retried`);
-  }, 240_000);
+  }, 240_000); // 100k logs through the pipeline while its consumer stops and restarts twice
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   serverId = server.id;
   key = server.api_key;
   await waitFor(async () => (await aio.inject({ method: 'GET', url: `/api/players?serverId=${serverId}`, headers: bearer(token) })).statusCode === 200, 'logs knows the server');
-}, 60_000);
+}, 60_000); // starts the all-in-one and seeds a server
 
 afterAll(async () => {
   await aio?.close();

@@ -113,6 +113,7 @@ if (kafkaMock.cluster === null) {
     KAFKA_SESSION_TIMEOUT_MS: '10000',
   };
   describe('all-in-one process on Kafka (librdkafka mock cluster)', () => {
+    // timeout: SIGKILLs and restarts the all-in-one; on Kafka the restart waits out the killed session
     it('keeps a log accepted just before a SIGKILL: stored once after the restart', { timeout: 180_000 }, async () => {
       const { proc: first } = await startAllInOne(kafkaDataDir, kafkaEnv);
       const token = await registerAndLogin(first.baseUrl, 'kafka_durable');
@@ -123,7 +124,7 @@ if (kafkaMock.cluster === null) {
           body: { message: 'on kafka before the crash', level: 'warn', type: 'Durability' },
         });
         return response.status >= 200 && response.status < 300 ? response : undefined;
-      }, 60_000);
+      }, 60_000); // the restarted process replays its journal before it answers
       expect(accepted.status).toBe(201);
       await first.kill('SIGKILL');
 

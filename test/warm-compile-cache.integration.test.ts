@@ -70,5 +70,5 @@ describe('compile cache warm-up', () => {
     expect(result.modules).toBeGreaterThan(300);
     expect(result.entries).toBeGreaterThan(result.modules);
     expect(strippedOnTheFly(dir, modules)).toBe(false);
-  }, 180_000);
+  }, 180_000); // starts each mode once to warm the cache, then again on it
 });

@@ -74,6 +74,7 @@ describe('public API -> webhooks', () => {
       await waitFor(async () => r.requests.length >= 1, `${platform} delivery`);
       PLATFORM_CHECKS[platform]!.check(r.requests[0]!);
     }
+    // A fixed wait, kept on purpose: it proves no second delivery and none to the other receivers, which send no signal.
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const r of byPlatform.values()) expect(r.requests).toHaveLength(1);
     expect(otherType.requests).toHaveLength(0);

@@ -68,7 +68,7 @@ beforeAll(async () => {
   };
   bus = await createEventBus({ kind: 'redis', url: REDIS_URL, prefix: `${prefix}:bus:` });
   receiver = await startReceiver();
-}, 60_000);
+}, 60_000); // starts the webhooks process and a receiver
 
 afterAll(async () => {
   for (const proc of started) await proc.kill('SIGKILL');
@@ -114,5 +114,5 @@ describe.skipIf(!reachable)('webhook delivery across a SIGKILL', () => {
     });
     expect(state.last_success).toBe(true);
     expect(second.output()).not.toContain(receiver.url);
-  }, 90_000);
+  }, 90_000); // SIGKILLs the process mid-delivery and waits for the redelivery
 });

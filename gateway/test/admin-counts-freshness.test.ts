@@ -106,7 +106,7 @@ beforeAll(async () => {
     return res.status === 201;
   });
   await msUntil('the first log listed', () => listed(1));
-}, 120_000);
+}, 120_000); // the all-in-one starts every service and its consumers in this process
 
 afterAll(async () => {
   await running?.close();
@@ -114,6 +114,7 @@ afterAll(async () => {
 });
 
 describe('log counts in the staff area', () => {
+  // timeout: waits for several stored batches to reach the admin read models, each within FRESH_MS
   it(`follow each stored batch within ${FRESH_MS / 1000} s in /admin/stats and /admin/servers`, { timeout: 120_000 }, async () => {
     const lags: number[] = [];
     let stored = 1;

@@ -101,6 +101,7 @@ describe('the audit trail in the all-in-one', () => {
       'every entry in the trail',
       10_000,
     );
+    // A fixed wait, kept on purpose: once every expected entry is there it proves no extra one follows; no later event signals that.
     await new Promise((resolve) => setTimeout(resolve, 200));
     page = (await aio.inject({ method: 'GET', url: `/api/server/${id}/audit-logs?pageSize=100`, headers: bearer(owner.token) })).json<AuditLogPage>();
     const chronological = [...page.logs].reverse();

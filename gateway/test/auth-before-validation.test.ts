@@ -225,7 +225,7 @@ describe('all-in-one: access is decided before the request is validated, on ever
 
     target = { inject: (request) => aio.inject(request), serverId: server.id, webhookId, alertId, caseId, strangerToken: stranger.token };
     operations = await bearerOperations(target.inject);
-  }, 60_000);
+  }, 60_000); // starts the all-in-one and seeds an account and a server per role
 
   afterAll(async () => {
     await aio?.close();
@@ -317,7 +317,7 @@ describe('distributed: the proxying gateway in front of each service alone', () 
     expect(created.statusCode, created.body).toBe(201);
     target = { inject, serverId: created.json<{ id: string }>().id, webhookId: 'no-such-webhook', alertId: 'no-such-alert', caseId: 'no-such-case', strangerToken };
     operations = await bearerOperations(inject);
-  }, 120_000);
+  }, 120_000); // starts the all-in-one and walks every OpenAPI route
 
   afterAll(async () => {
     await gateway?.close();

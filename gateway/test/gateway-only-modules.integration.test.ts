@@ -22,6 +22,7 @@ afterAll(async () => {
 });
 
 describe('a TARGET=gateway process', () => {
+  // timeout: starts a gateway child process and waits for its first answer
   it('has loaded no module of libs/adapters, of a service, nor a database or broker client once it answers', { timeout: 60_000 }, async () => {
     const list = join(dir, 'loaded.txt');
     const port = await freePort();

@@ -100,14 +100,14 @@ describe('an oversized POST /logs body gets a readable 413', () => {
       apiKey = (await aio.createServer(owner.token, 'Oversized')).api_key;
       await waitFor(async () => (await aio.inject({ method: 'POST', url: '/api/logs', headers: { 'x-api-key': apiKey }, payload: [] })).statusCode !== 401, 'the new key');
       port = await listen(aio.running.app);
-    }, 60_000);
+    }, 60_000); // starts the all-in-one before the tries
     afterAll(async () => {
       await aio?.close();
     });
 
     it(`${TRIES} of ${TRIES} tries, with a declared length and chunked`, async () => {
       await expectReadable413s(port, '/api/logs', apiKey);
-    }, 120_000);
+    }, 120_000); // TRIES uploads over the limit, each streamed in full
   });
 
   describe('through the ingestion service alone', () => {
@@ -144,7 +144,7 @@ describe('an oversized POST /logs body gets a readable 413', () => {
       await publishEvent(shared!.bus, ApiKeyRotatedEvent, 'srv-big', { serverId: 'srv-big', keyHash: hashApiKey(apiKey), previousKeyHash: null });
       await waitFor(async () => (await running.app.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': apiKey }, payload: [] })).statusCode !== 401, 'the key');
       port = await listen(running.app);
-    }, 60_000);
+    }, 60_000); // starts the all-in-one before the tries
     afterAll(async () => {
       await running?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -152,6 +152,6 @@ describe('an oversized POST /logs body gets a readable 413', () => {
 
     it(`${TRIES} of ${TRIES} tries, with a declared length and chunked`, async () => {
       await expectReadable413s(port, '/logs', apiKey);
-    }, 120_000);
+    }, 120_000); // TRIES uploads over the limit, each streamed in full
   });
 });

@@ -71,5 +71,5 @@ describe('PUBLIC_URL unset', () => {
       child.kill('SIGTERM');
       await exited;
     }
-  }, 60_000);
+  }, 60_000); // starts the all-in-one as a child process and waits for a mail
 });

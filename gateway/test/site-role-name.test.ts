@@ -107,7 +107,7 @@ beforeAll(async () => {
   staffToken = await setSiteRole(staff.userId, 'role_staff', 'superadmin');
   plain = await signUp('role_plain');
   await waitFor(async () => (await adminListRole(plain.userId)) !== undefined, 'the admin area to list the new account');
-}, 120_000);
+}, 120_000); // starts the all-in-one and seeds an account per site role
 
 afterAll(async () => {
   await running?.close();

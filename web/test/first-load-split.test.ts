@@ -88,7 +88,7 @@ beforeAll(async () => {
     build: { write: false },
     plugins: [chunkGraph(chunks)],
   });
-}, 120_000);
+}, 120_000); // builds the whole web app with vite
 
 describe('first load split', () => {
   it('the landing page loads no antd form, input, tabs or card code, no charts and no toasts', () => {

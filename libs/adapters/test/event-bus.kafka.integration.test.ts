@@ -403,6 +403,7 @@ for (const run of runs) {
 
 for (const run of runs) {
   describe(`kafka observer on ${run.label}`, () => {
+    // timeout: the mock cluster's group join and rebalance take seconds each
     it('joins a group of its own, starts at the end, and commits no offset (nothing stays behind)', { timeout: 120_000 }, async () => {
       const suffix = `${process.pid}-${Date.now()}`;
       const topic = `observer-offsets.${suffix}`;
@@ -447,6 +448,7 @@ for (const run of runs) {
 if (kafka.brokers !== null) {
   const brokers = kafka.brokers;
   describe('kafka topic settings on the broker', () => {
+    // timeout: creates topics on a real broker through the admin API
     it('creates a history topic with retention.ms=-1 and a normal topic with the broker default', { timeout: 120_000 }, async () => {
       const suffix = `${process.pid}-${Date.now()}`;
       const facts = `settings-history.${suffix}`;

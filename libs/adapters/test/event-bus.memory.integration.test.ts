@@ -80,7 +80,7 @@ describe('memory event bus: durability and housekeeping', () => {
     expect(received[0]!.id).toBe('acked-1');
     expect(received[0]!.payload).toEqual({ survived: true });
     await bus.close();
-  }, 20_000);
+  }, 20_000); // a publisher child process is started and SIGKILLed
 
   it('picks up messages another process appends to the same journal', async () => {
     const file = journalFile();
@@ -97,7 +97,7 @@ describe('memory event bus: durability and housekeeping', () => {
       child.kill('SIGKILL');
       await bus.close();
     }
-  }, 20_000);
+  }, 20_000); // another process starts and appends to the journal
 
   it('resumes each group from its committed offset after a restart', async () => {
     const file = journalFile();
@@ -270,7 +270,7 @@ describe('memory event bus: durability and housekeeping', () => {
     await waitFor(() => delivered.size === 200, 20_000);
     expect([...delivered].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, n) => n));
     await bus.close();
-  }, 30_000);
+  }, 30_000); // 200 messages of ~200 KB through the journal on disk
 
   describe('one shared, frozen copy of a payload for this instance\'s groups (shared topics)', () => {
     const bigLogs = (n: number) =>

@@ -137,6 +137,7 @@ describe('SQLite log store specifics', () => {
     }
   });
 
+  // timeout: SIGKILLs a writer during ingest, indexing and WAL resets, then reopens the store
   it('loses no acknowledged log and stays readable after a SIGKILL during ingest, indexing and WAL resets', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-logs-crash-'));
     try {

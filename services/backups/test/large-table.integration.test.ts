@@ -34,6 +34,7 @@ describe.skipIf(!available)('a 200,000-row table', () => {
     await dropDatabase(restored);
   });
 
+  // timeout: dumps and restores a large table on the machine's MariaDB
   it('restores exactly', { timeout: 120_000 }, async () => {
     await callAs(h, 'POST', '/backups/srv-big/settings', 'owner-1', localSettings(source));
     const id = (await callAs(h, 'POST', '/backups/srv-big/create', 'owner-1')).json<{ id: string }>().id;

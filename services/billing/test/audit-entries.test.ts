@@ -22,6 +22,8 @@ function entries(): [string, string, string, unknown][] {
     .filter((e) => e.serverId === S)
     .map((e) => [e.action, e.actorId, e.actorEmail, e.details]);
 }
+// A fixed wait, kept on purpose: after the awaited entries it proves no further entry follows, and the
+// in-memory bus gives no later signal that every handler has run (no idle event to wait for).
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 beforeEach(async () => {

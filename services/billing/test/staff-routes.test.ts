@@ -27,6 +27,8 @@ const suspend = (role: SiteRole | null, suspended: unknown, server = S) => put(`
 
 const current = async () => (await getAs(h, `/tiers/current-tier/${S}`, 'owner-1')).json();
 const facts = () => publishedFacts(h, S);
+// A fixed wait, kept on purpose: the checks after it prove nothing more happened (no further entry or
+// change), and the in-memory bus gives no later signal that every handler has run.
 const settle = async () => new Promise((resolve) => setTimeout(resolve, 150));
 
 interface AuditData {

@@ -15,6 +15,8 @@ const clock = { now: Date.now() };
 
 const current = async () => (await getAs(h, `/tiers/current-tier/${S}`, 'owner-1')).json();
 const facts = () => publishedFacts(h, S);
+// A fixed wait, kept on purpose: the checks after it prove nothing more happened (no second change),
+// and the in-memory bus gives no later signal that every handler has run.
 const settle = async () => new Promise((resolve) => setTimeout(resolve, 150));
 
 beforeEach(async () => {

@@ -97,7 +97,7 @@ describe('POST /photologs', () => {
     expect(res.statusCode).toBe(413);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(await h.objectKeys()).toEqual([]);
-  }, 60_000);
+  }, 60_000); // builds a 14000x14000 PNG header and uploads it
 
   it('answers 400 without a photo, with a bad metadata string, or with a second file', async () => {
     const none = form([{ name: 'message', value: 'x' }]);

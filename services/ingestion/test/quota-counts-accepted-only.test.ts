@@ -43,7 +43,7 @@ describe('the hourly quota counts accepted logs only', () => {
     expect(await postPhoto(Buffer.concat([await png(), Buffer.alloc(10 * 1024 * 1024 + 1)]))).toBe(413);
     expect(await postPhoto(pngHeaderOnly(14_000, 14_000))).toBe(413);
     expect(await h.quotaUsed(SERVER)).toBe(0);
-  }, 60_000);
+  }, 60_000); // uploads a photo over 10 MB and a pixel bomb
 
   it('a photo log refused with 400 or 503 costs nothing; an accepted one costs one', async () => {
     const badMeta = form([{ name: 'metadata', value: '[1]' }, { name: 'photo', filename: 'a.png', type: 'image/png', data: await png() }], KEY);

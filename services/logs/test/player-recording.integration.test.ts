@@ -242,6 +242,7 @@ describe('recording players on the worker thread', () => {
     }
   });
 
+  // timeout: starts, SIGKILLs and restarts a recording child process
   it('keeps every queued log across a SIGKILL while the worker records: recorded once after the restart', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-players-crash-'));
     try {

@@ -76,6 +76,7 @@ describe('logs.server-counts facts', () => {
     expect(first.days.reduce((n, d) => n + d.logs, 0)).toBe(4);
     // Nothing changed: no further fact.
     const before = countFacts(S).length;
+    // A fixed wait, kept on purpose: it proves no further fact is published, and nothing signals that none will be.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(countFacts(S)).toHaveLength(before);
     // A cleanup of every log: the next fact says 0.

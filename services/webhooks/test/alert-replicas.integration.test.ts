@@ -153,7 +153,7 @@ describe.skipIf(!reachable)('alert rules across two webhooks replicas (Redis Str
     // Replica B reads the server from the shared store (replica A's identity consumer may have written it).
     await waitFor(async () => (await as(replicas[1]!.harness, 'owner', 'GET', `/alerts?serverId=${SERVER}`)).statusCode === 200, 'replica B knows the server');
     webhookId = (await createWebhook(a, 'owner', { serverId: SERVER, url: receiver.url, platform: 'generic' })).id;
-  }, 60_000);
+  }, 60_000); // starts two webhooks replicas on Redis
 
   afterAll(async () => {
     // Replica B first: it borrowed A's document store.
@@ -167,6 +167,7 @@ describe.skipIf(!reachable)('alert rules across two webhooks replicas (Redis Str
     if (reachable) await deleteRedisKeys(TEST_REDIS_URL, prefix);
   });
 
+  // timeout: a burst and its fall-back span two alert windows
   it('a burst through both replicas fires once, and resolves once after it falls back', { timeout: 90_000 }, async () => {
     const rule = await createRule({ name: 'Replicated burst', kind: 'threshold', filter: { level: 'error', type: 'AntiCheat' }, threshold: 10, windowSeconds: 60 });
     // Eight matching logs, one batch each, each evaluated before the next: the group hands them to both consumers in turn.
@@ -208,6 +209,7 @@ describe.skipIf(!reachable)('alert rules across two webhooks replicas (Redis Str
     await as(first().harness, 'owner', 'DELETE', `/alerts/${rule.id}`);
   });
 
+  // timeout: an absence rule fires only after its silent window
   it('an absence rule fires once across both replicas, and resolves once on the next log', { timeout: 90_000 }, async () => {
     const rule = await createRule({ name: 'Replicated heartbeat', kind: 'absence', filter: { type: 'Heartbeat' }, threshold: null, windowSeconds: 120 });
     await moreTicks(2);

@@ -36,6 +36,8 @@ async function webhookState(serverId: string, id: string) {
   return list.webhooks.find((w) => w.id === id)!;
 }
 
+// A fixed wait, kept on purpose: after the awaited deliveries it proves no second delivery follows;
+// a receiver that got nothing gives no signal to wait for.
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 beforeAll(async () => {
