@@ -16,7 +16,8 @@ export interface PhotoLog {
 }
 
 export interface GameServer {
-  log(log: Record<string, unknown>): Promise<void>;
+  /** One log, or a batch of them in one request. */
+  log(log: Record<string, unknown> | readonly Record<string, unknown>[]): Promise<void>;
   photo(photo: PhotoLog): Promise<void>;
 }
 

@@ -8,10 +8,10 @@
 // test-output/e2e/investigation/, axe in each view).
 import type { ApiLog, PlayerList } from '@skald/contracts/api';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
+import { addMember, apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, startAllInOne, type RunningServer } from './server.ts';
+import { gameServer, type GameServer } from './game-server.ts';
 import { seedSession } from './session.ts';
 import { DESKTOP, hasChromium, launchChromium, POLL, ViewCheck, VIEWS } from './walk.ts';
 
@@ -33,28 +33,8 @@ let memberToken: string;
 let strangerToken: string;
 let serverId: string;
 let serverName: string;
-let apiKey: string;
+let game: GameServer;
 const walk = new ViewCheck('investigation');
-
-async function post(path: string, body: BodyInit, headers: Record<string, string> = {}): Promise<void> {
-  await waitFor(async () => {
-    const res = await fetch(`${server.baseUrl}/api${path}`, { method: 'POST', headers: { 'X-API-Key': apiKey, ...headers }, body });
-    const answer = `${res.status}: ${await res.text()}`;
-    if (res.status !== 401 && res.status >= 300) throw new Error(`POST ${path} answered ${answer}`);
-    return res.status < 300;
-  }, `POST ${path} to be accepted`);
-}
-
-async function postPhoto(message: string): Promise<void> {
-  const png = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#2f6fdb' } }).png().toBuffer();
-  const form = new FormData();
-  form.append('message', message);
-  form.append('level', 'info');
-  form.append('type', 'Screenshot');
-  form.append('resource', 'screenshot-basic');
-  form.append('photo', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'shot.png');
-  await post('/photologs', form);
-}
 
 async function logId(message: string): Promise<string> {
   const found = await api.ok<ApiLog[]>('GET', `/logs/my?serverId=${serverId}&search=${encodeURIComponent(message)}`, { token: ownerToken });
@@ -87,9 +67,9 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
     const created = await createServer(api, ownerToken, `Investigation ${stamp}`);
     serverId = created.id;
     serverName = created.name;
-    apiKey = created.api_key;
+    game = gameServer(server.baseUrl, created.api_key);
     await createServer(api, strangerToken, `Elsewhere ${stamp}`);
-    await waitFor(async () => (await api.call('POST', '/manage/add-user', { token: ownerToken, body: { serverId, email: `${member.username}@example.com`, role: 'user' } })).status === 201, 'the member to join');
+    await addMember(api, ownerToken, serverId, `${member.username}@example.com`, 'user');
 
     // One batch: every fifth event a robbery (12 of them), the rest chat; one names a player.
     const batch = Array.from({ length: EVENTS }, (_, n) => {
@@ -98,8 +78,8 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
         ? { message: eventName(i), level: 'error', type: 'Robbery', resource: 'heists', metadata: { i } }
         : { message: eventName(i), level: 'info', type: 'Chat', resource: 'chat', metadata: { i, ...(i === 7 ? { player: { name: 'Ann Walker', identifiers: [`license:a11ce${stamp}`] } } : {}) } };
     });
-    await post('/logs', JSON.stringify(batch), { 'Content-Type': 'application/json' });
-    await postPhoto('Screenshot at the bank');
+    await game.log(batch);
+    await game.photo({ message: 'Screenshot at the bank', width: 320, height: 180 });
     await waitFor(async () => (await api.ok<ApiLog[]>('GET', `/logs/my?serverId=${serverId}&pageSize=100`, { token: memberToken })).length === EVENTS, 'the logs stored and the member let in');
 
     memberContext = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
