@@ -114,6 +114,7 @@ describe('memory event bus: durability and housekeeping', () => {
     const seenAfter: string[] = [];
     await second.subscribe({ group: 'g', topics: ['t'], handler: async (m) => void seenAfter.push(m.id) });
     await waitFor(() => seenAfter.length === 1);
+    // A fixed wait, kept on purpose: it proves no earlier message is delivered again, which sends no signal.
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(seenAfter).toEqual(['c']);
     await second.close();

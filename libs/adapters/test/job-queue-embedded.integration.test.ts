@@ -94,6 +94,7 @@ describe('embedded job queue survives restarts', () => {
     });
     await eventually(() => expect(seen).toHaveLength(1));
     expect(seen[0]).toMatchObject({ id: 'mid-job-1', name: 'killed-mid-job', data: { step: 'working' } });
+    // A fixed wait, kept on purpose: it proves the job is not run a second time, which sends no signal.
     await sleep(200);
     expect(seen).toHaveLength(1);
     expect(await queue.deadJobs('crash')).toEqual([]);
@@ -150,6 +151,7 @@ describe('embedded job queue shared within one process', () => {
       await eventually(() => expect(seenByB).toEqual(['from-a']), 500);
       await b.close();
       release();
+      // A fixed wait, kept on purpose: it proves b's closed handle does not run the job again, which sends no signal.
       await sleep(200);
       expect(runs).toBe(1);
       // a is still usable after b's handle closed.

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogTailEnd } from '@skald/contracts';
 import type { LogQuery, LogRecord, LogStore } from '@skald/ports';
-import { createTestDeps } from '@skald/testing';
+import { createTestDeps, waitFor } from '@skald/testing';
 import type { TestDeps } from '@skald/testing';
 import { createLiveLogFeed } from '../src/domain/tail/live-feed.ts';
 import type { LiveLogFeed } from '../src/domain/tail/live-feed.ts';
@@ -163,7 +163,8 @@ describe('LogTail hand-over from the store to the live feed', () => {
     const reason: LogTailEnd = { error: 'gone', message: 'gone', reconnect: false };
     const tail = newTail(deps.logStore, null, out, async () => reason);
     await tail.start();
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    // The end comes at the first heartbeat (20 ms): waited for, not slept for.
+    await waitFor(() => tail.closed, 'the tail to end at a heartbeat');
     expect(tail.closed).toBe(true);
     expect(out.text).toContain(': ping\n\n');
     expect(frames(out.text).at(-1)).toEqual({ event: 'end', data: reason });
