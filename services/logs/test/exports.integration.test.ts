@@ -177,6 +177,22 @@ describe('PDF', () => {
     expect(text).not.toContain('was cut');
   });
 
+  it('prints Cyrillic, Greek, CJK and Hangul names, not question marks', async (context) => {
+    await seedServer(h, { serverId: 'pdfnames', ownerId: 'owner', name: 'Северный · 北方', tier: 'legend' });
+    const names = ['Иван Петров', 'Αλέξης Παπαδόπουλος', '王小明', 'たなか ゆき', '김민준'];
+    await h.deps.logStore.insertBatch(names.map((name, i) => record('pdfnames', { createdAt: NOW - 100 + i, resource: 'bank', message: `${name} robbed the bank` })));
+    const res = await getAs(h, '/exports/logs/pdf?serverId=pdfnames', 'owner');
+    expect(res.statusCode).toBe(200);
+    if (!pdftotext) {
+      console.log('skipped: pdftotext missing');
+      context.skip();
+    }
+    const text = await pdfText(res.rawPayload);
+    expect(text).not.toContain('?');
+    expect(text).toContain('Северный · 北方: Logs');
+    for (const name of names) expect(text).toContain(`${name} robbed the bank`);
+  });
+
   it(`holds at most ${PDF_ROW_CAP} rows and then says it was cut and how to get the rest`, async (context) => {
     await seedServer(h, { serverId: 'pdfcap', ownerId: 'owner', name: 'Capped', tier: 'legend' });
     await h.deps.logStore.insertBatch(Array.from({ length: PDF_ROW_CAP + 1 }, (_, i) => record('pdfcap', { createdAt: NOW - 1_000_000 + i, message: `capped ${i}` })));

@@ -5,10 +5,11 @@
  * more, says so on its first page and points to the CSV export, which has every row. The document is built
  * in memory (bounded by the cap) and sent whole, so a failure while building answers an error, not half a file.
  *
- * Text uses the PDF standard font Helvetica (WinAnsi): characters outside Latin-1 are printed as '?'.
+ * Text in any script: the Noto fonts of ../pdf/script-fonts.ts, per character, as in the case PDF.
  */
 import type { ExportType } from '@skald/contracts';
 import type { ExportRow } from './export-rows.ts';
+import { openPdf, printableText } from '../pdf/script-fonts.ts';
 
 /** Most rows a PDF export holds (about 120 pages). */
 export const PDF_ROW_CAP = 5000;
@@ -44,9 +45,9 @@ const AUDIT_TABLE: readonly ColumnSpec[] = [
 
 const TITLES: Record<ExportType, string> = { logs: 'Logs', photologs: 'Photo logs', auditlogs: 'Audit logs' };
 
-/** Printable in WinAnsi: control characters and anything past Latin-1 become '?'; line breaks a space. */
-function printable(text: string): string {
-  return text.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7E\xA0-\xFF]/gu, '?');
+/** One line of text: line breaks and tabs become a space, other control characters go. */
+function oneLine(text: string): string {
+  return printableText(text.replace(/[\r\n\t]+/g, ' '));
 }
 
 export interface PdfHeading {
@@ -74,9 +75,7 @@ export async function collectRows(rows: AsyncIterable<ExportRow[]>, cap = PDF_RO
 }
 
 export async function buildPdf(heading: PdfHeading, rows: readonly ExportRow[], cut: { readonly cut: boolean; readonly cap: number }): Promise<Buffer> {
-  // Loaded on the first PDF export, not at start-up: pdfkit and its font stack cost ~25 MB (idle RSS).
-  const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: `${heading.serverName}: ${TITLES[heading.kind]}`, Creator: 'Skald' } });
+  const { doc, fonts } = await openPdf({ size: 'A4', layout: 'landscape', margin: MARGIN, info: { Title: `${heading.serverName}: ${TITLES[heading.kind]}`, Creator: 'Skald' } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<void>((resolve, reject) => {
@@ -87,29 +86,30 @@ export async function buildPdf(heading: PdfHeading, rows: readonly ExportRow[], 
   const bottom = doc.page.height - MARGIN;
   let y = MARGIN;
 
-  doc.font('Helvetica-Bold').fontSize(14).text(printable(`${heading.serverName}: ${TITLES[heading.kind]}`), MARGIN, y);
+  doc.fontSize(14);
+  fonts.text(oneLine(`${heading.serverName}: ${TITLES[heading.kind]}`), MARGIN, y, { bold: true });
   y += 20;
-  doc.font('Helvetica').fontSize(9).text(printable(`Period: ${heading.period}    Rows: ${rows.length}    Generated: ${heading.generatedAt}`), MARGIN, y);
+  doc.fontSize(9);
+  fonts.text(oneLine(`Period: ${heading.period}    Rows: ${rows.length}    Generated: ${heading.generatedAt}`), MARGIN, y, {});
   y += 14;
   if (cut.cut) {
-    doc.font('Helvetica-Bold').fontSize(9).text(cutNotice(cut.cap), MARGIN, y);
+    fonts.text(cutNotice(cut.cap), MARGIN, y, { bold: true });
     y += 14;
   }
 
   const header = (): void => {
     let x = MARGIN;
-    doc.font('Helvetica-Bold').fontSize(FONT_SIZE);
+    doc.fontSize(FONT_SIZE);
     for (const column of table) {
-      doc.text(column.title, x, y, { width: column.width - 4, lineBreak: false });
+      fonts.text(column.title, x, y, { width: column.width - 4, lineBreak: false, bold: true });
       x += column.width;
     }
     y += ROW_HEIGHT;
     doc.moveTo(MARGIN, y - 3).lineTo(MARGIN + table.reduce((w, c) => w + c.width, 0), y - 3).lineWidth(0.5).stroke();
-    doc.font('Helvetica').fontSize(FONT_SIZE);
   };
 
   header();
-  if (rows.length === 0) doc.text('No rows in this period.', MARGIN, y);
+  if (rows.length === 0) fonts.text('No rows in this period.', MARGIN, y, {});
   for (const row of rows) {
     if (y + ROW_HEIGHT > bottom) {
       doc.addPage();
@@ -119,7 +119,7 @@ export async function buildPdf(heading: PdfHeading, rows: readonly ExportRow[], 
     let x = MARGIN;
     for (const column of table) {
       // One line per cell: a longer text is cut with an ellipsis (the CSV holds it whole).
-      doc.text(printable(column.cell(row)), x, y, { width: column.width - 4, height: ROW_HEIGHT, ellipsis: true });
+      fonts.text(oneLine(column.cell(row)), x, y, { width: column.width - 4, height: ROW_HEIGHT, ellipsis: true });
       x += column.width;
     }
     y += ROW_HEIGHT;
