@@ -1,6 +1,6 @@
 /**
  * The store's side of its indexing worker (search-index-worker.ts): started when indexing on the store's
- * thread got heavy (sqlite-log-store.ts), told of every commit of new rows, retired after a minute with
+ * thread got heavy (sqlite-log-indexing.ts), told of every commit of new rows, retired after a minute with
  * nothing to index (a worker holds 15-18 MiB while it lives; an idle all-in-one should not pay for one),
  * which hands indexing back to the store's thread (`onRetired`). If the worker fails, `onFailed` does the
  * same for good: nothing waits for a worker that is gone.

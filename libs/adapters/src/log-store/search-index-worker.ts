@@ -4,7 +4,7 @@
  * run, off the event loop that answers requests. A chunk takes ~6-20 ms (200 rows at 30-100 µs); on the
  * store's thread every request that arrived meanwhile waited for it, which made most of the single-log
  * p99 (docs/PERFORMANCE.md). Its transactions hold SQLite's write lock; the store's connection does not wait
- * on the lock but retries its write a moment later (sqlite-log-store.ts, #write), and reads never wait.
+ * on the lock but retries its write a moment later (sqlite-log-connection.ts, write), and reads never wait.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';

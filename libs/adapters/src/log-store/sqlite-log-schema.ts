@@ -27,7 +27,11 @@
  *                                             after each retention sweep; other deletes may leave it low)
  *     rollup_dim (server, dim, value, logType) -> n      perLevel/perType/perResource, facets, filter totals
  *   so stats and facets never read raw logs. `value` keeps the first spelling seen (NOCASE key).
+ *
+ * migrateLogSchema() brings a file of any earlier layout up to this one when the store opens.
  */
+import type { DatabaseSync } from 'node:sqlite';
+import { MIGRATE_TO_V3_SQL, MIGRATE_TO_V4_SQL, SEARCH_SCHEMA_SQL } from './sqlite-log-search.ts';
 
 export const DIM_LEVEL = 0;
 export const DIM_TYPE = 1;
@@ -150,3 +154,25 @@ PRAGMA mmap_size = 4294967296;
 PRAGMA journal_size_limit = 67108864;
 PRAGMA wal_autocheckpoint = 10000;
 `;
+
+/**
+ * Creates the schema, upgrading older files in place (inside `transaction`): the first layout (see
+ * MIGRATE_FROM_V1_SQL), and layout 2, which gains the search index's column and indexes (its rows are then
+ * indexed in the background), layout 3, whose index is emptied to be rebuilt with level codes in the
+ * background (MIGRATE_TO_V4_SQL), and any layout before 5, which gains the arrival column (MIGRATE_TO_V5_SQL).
+ */
+export function migrateLogSchema(db: DatabaseSync, transaction: (work: () => void) => void): void {
+  const version = Number(db.prepare('PRAGMA user_version').get()?.['user_version'] ?? 0);
+  if (version >= SCHEMA_VERSION) return;
+  const hasColumn = (name: string): boolean => db.prepare('SELECT 1 AS yes FROM pragma_table_info(\'logs\') WHERE name = ?').get(name) !== undefined;
+  transaction(() => {
+    if (hasColumn('seq')) db.exec(MIGRATE_FROM_V1_SQL);
+    const hasLogs = hasColumn('id');
+    if (hasLogs && !hasColumn('fts_rowid')) db.exec(MIGRATE_TO_V3_SQL);
+    if (hasLogs && !hasColumn('received_at')) db.exec(MIGRATE_TO_V5_SQL);
+    db.exec(SCHEMA_SQL);
+    db.exec(SEARCH_SCHEMA_SQL);
+    if (version === 3) db.exec(MIGRATE_TO_V4_SQL);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  });
+}

@@ -19,7 +19,7 @@
  * (created_at, id) order as rows are indexed and always past the server's last slot. A late row takes the
  * next slot, so slot order follows time order except for such rows, which only ever sit later: every row
  * with created_at >= C has slot >= base(C), which is what the exact newest-first page relies on
- * (sqlite-log-store.ts, #searchPage).
+ * (sqlite-log-indexed-search.ts, searchPage).
  */
 import type { DatabaseSync, SQLOutputValue, StatementSync } from 'node:sqlite';
 import { StatementCache } from '../sqlite/statements.ts';

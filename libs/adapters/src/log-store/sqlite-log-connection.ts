@@ -1,0 +1,174 @@
+/**
+ * The embedded log store's own connection and the rules every statement on it follows: opened with the
+ * store's pragmas, migrated, registered with the WAL checkpointer; its prepared statements (cached by SQL
+ * text), the small integer key of each server id, and the three ways work runs on it: a write transaction,
+ * a write from an async path that retries while the indexing worker holds the lock, and a read snapshot.
+ * The read, write and delete modules hold one of these; only this module knows about the lock shared with
+ * the indexing worker (search-index-thread.ts) and about keeping the search indexer's caches coherent with it.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
+import { num } from './sqlite-log-rows.ts';
+import { PAGE_SIZE_SQL, PRAGMAS_SQL, migrateLogSchema } from './sqlite-log-schema.ts';
+import { SearchIndexer } from './sqlite-log-search.ts';
+import { checkpointBounded } from '../sqlite/wal-bound.ts';
+import { StatementCache } from '../sqlite/statements.ts';
+import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
+
+/** A write that met the indexing worker's lock tries again after 1, 2, 4 ... up to this many ms. */
+const BUSY_RETRY_MAX_MS = 16;
+/** ... and gives up (the caller fails, the bus delivers the batch again) after this long. */
+export const BUSY_GIVE_UP_MS = 30_000;
+/** SQLite's SQLITE_BUSY (primary code): another connection holds the write lock. */
+const SQLITE_BUSY = 5;
+
+function isBusy(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'errcode' in error && typeof error.errcode === 'number' && (error.errcode & 0xff) === SQLITE_BUSY;
+}
+
+export class LogConnection {
+  readonly db: DatabaseSync;
+  /** The search index's writer on this connection; its cached cursors follow this connection's transactions. */
+  readonly indexer: SearchIndexer;
+  readonly #statements: StatementCache;
+  readonly #serverKeys = new Map<string, number>();
+  /** Writes waiting for the worker's lock (write()), woken when one of its chunks ends. */
+  readonly #lockWaiters: (() => void)[] = [];
+  /** The file as registered with the WAL checkpointer (null: SQLite checkpoints inside the commits). */
+  readonly #wal: WalFile | null;
+  #shared = false;
+
+  /** `checkpointer` null leaves the checkpoints to SQLite inside the commits (wal_autocheckpoint). */
+  constructor(file: string, checkpointer: WalCheckpointer | null) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new DatabaseSync(file);
+    this.#statements = new StatementCache(this.db);
+    this.indexer = new SearchIndexer(this.db);
+    this.db.exec(PAGE_SIZE_SQL);
+    this.db.exec(PRAGMAS_SQL);
+    this.#wal = this.#registerWal(file, checkpointer);
+    migrateLogSchema(this.db, (work) => this.transaction(work));
+  }
+
+  /**
+   * Whether another connection (the indexing worker) may write the index beside this one: a store file
+   * indexed in the background. Its cached cursors are then read again in every transaction, a search reads
+   * in one snapshot, and writes meeting the lock retry (write()).
+   */
+  get shared(): boolean {
+    return this.#shared;
+  }
+
+  /** From now on the indexing worker writes beside this connection: writes meeting its lock retry from the event loop instead of sleeping in SQLite. */
+  shareWithIndexWorker(): void {
+    this.#shared = true;
+    this.db.exec('PRAGMA busy_timeout = 0');
+  }
+
+  /** The lock may be free (a chunk of the worker ended, or the worker is gone): writes waiting for it go now rather than at the end of their backoff. */
+  wakeWriters(): void {
+    for (const wake of this.#lockWaiters.splice(0)) wake();
+  }
+
+  /** Tells the WAL checkpointer that a commit (of this or the worker's connection) grew the WAL. */
+  wrote(): void {
+    this.#wal?.wrote();
+  }
+
+  prepare(sql: string): StatementSync {
+    return this.#statements.get(sql);
+  }
+
+  /** The small integer standing for a server id; undefined for a server that never stored a log. */
+  serverKey(serverId: string, create: boolean): number | undefined {
+    const cached = this.#serverKeys.get(serverId);
+    if (cached !== undefined) return cached;
+    let row = this.prepare('SELECT key FROM servers WHERE server_id = ?').get(serverId);
+    if (row === undefined) {
+      if (!create) return undefined;
+      this.prepare('INSERT INTO servers (server_id) VALUES (?)').run(serverId);
+      row = this.prepare('SELECT key FROM servers WHERE server_id = ?').get(serverId);
+    }
+    const key = num(row?.['key']);
+    this.#serverKeys.set(serverId, key);
+    return key;
+  }
+
+  #registerWal(file: string, checkpointer: WalCheckpointer | null): WalFile | null {
+    if (checkpointer === null || file === ':memory:') return null;
+    this.db.exec('PRAGMA wal_autocheckpoint = 0');
+    return checkpointer.register(file, () => {
+      // busy 0: the event loop never waits for the indexer's write lock (an oversized WAL is reset by a later
+      // try); afterwards the connection's own busy timeout again (0 beside the indexing worker, else PRAGMAS_SQL's).
+      if (this.db.isOpen) checkpointBounded(this.db, 0, this.#shared ? 0 : 5000);
+    });
+  }
+
+  transaction<R>(work: () => R): R {
+    this.db.exec('BEGIN IMMEDIATE');
+    // The worker's commits may have moved the cursors and next rowids this connection read before.
+    if (this.#shared) this.indexer.forgetCaches();
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      this.#wal?.wrote();
+      return result;
+    } catch (err) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK');
+      // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
+      this.#serverKeys.clear();
+      this.indexer.reset();
+      throw err;
+    }
+  }
+
+  /**
+   * A write transaction from an async path. Beside the indexing worker, BEGIN IMMEDIATE may meet the worker's
+   * lock (SQLITE_BUSY, answered at once: this connection never blocks the event loop on it); the write then
+   * tries again when the worker's chunk ends (or after a backoff of 1 to 16 ms, whichever comes first), while
+   * this thread answers other work. `work` runs only once the lock is held.
+   */
+  async write<R>(work: () => R): Promise<R> {
+    const started = Date.now();
+    for (let wait = 1; ; wait = Math.min(wait * 2, BUSY_RETRY_MAX_MS)) {
+      try {
+        return this.transaction(work);
+      } catch (err) {
+        if (!isBusy(err) || Date.now() - started > BUSY_GIVE_UP_MS) throw err;
+      }
+      await new Promise<void>((resolve) => {
+        this.#lockWaiters.push(resolve);
+        setTimeout(resolve, wait);
+      });
+    }
+  }
+
+  /**
+   * Reads that must agree with each other (a search's cursor, index and scans) in one snapshot: beside the
+   * indexing worker a commit of it could fall between two statements otherwise. Synchronous work only.
+   */
+  snapshot<R>(work: () => R): R {
+    if (!this.#shared) return work();
+    this.db.exec('BEGIN');
+    this.indexer.forgetCaches();
+    try {
+      return work();
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  /** Closes the connection once the indexing worker has closed its own (the caller awaits that first). */
+  async close(): Promise<void> {
+    if (!this.db.isOpen) return;
+    await this.#wal?.close();
+    // Keeps planner statistics fresh for the next start (cheap: analyses only what changed a lot).
+    this.db.exec('PRAGMA optimize');
+    // A graceful stop leaves no WAL behind: its pages go into the database file and the file is cut to zero, even
+    // when another connection (a reader elsewhere in the process) keeps it from being deleted at this close.
+    this.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    this.db.close();
+  }
+}
