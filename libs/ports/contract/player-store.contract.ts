@@ -135,6 +135,13 @@ export function playerStoreContract(name: string, build: () => Promise<PlayerSto
       expect((await store.list({ serverId: SERVER, offset: 0, limit: 10, itemsPerRow: 5 })).total).toBe(2);
     });
 
+    it('a batch partly delivered before counts only its new logs, also past one insert of many rows', async () => {
+      const logs = Array.from({ length: 250 }, (_, k) => mention(T0 + k, [player(['license:a'])]));
+      await store.record(logs.slice(100, 150));
+      await store.record(logs);
+      expect(await detail(await idOf('license:a'))).toMatchObject({ logCount: 250, photoCount: 0, firstSeen: T0, lastSeen: T0 + 249 });
+    });
+
     it('joins identifiers seen together into one player across logs', async () => {
       await store.record([mention(T0, [player(['license:a', 'discord:1'])]), mention(T0 + 1, [player(['discord:1', 'steam:9'])])]);
       const id = await idOf('license:a');

@@ -47,7 +47,7 @@ const RUNS = Number(process.env['PLAYERS_BENCH_RUNS'] ?? 200);
 const INGEST_ROUNDS = Number(process.env['PLAYERS_BENCH_INGEST_ROUNDS'] ?? 8);
 const INGEST_ROWS = 20_000;
 const EVENT_LOGS = 1000;
-const SERVER = '0195f2c4-0000-7000-8000-0000000b3e4c';
+export const SERVER = '0195f2c4-0000-7000-8000-0000000b3e4c';
 const USER = 'bench-owner';
 const ONLINE = 500;
 const SPAN_MS = 30 * 86_400_000;
@@ -82,7 +82,8 @@ function playerObject(p: number, i: number): Record<string, unknown> {
   return { name: nameOf(p), serverId: (p % 128) + 1, identifiers: identifiersOf(p) };
 }
 
-function logAt(i: number): AcceptedLog {
+/** Log `i` of the benchmark (also used by profiling scripts). */
+export function logAt(i: number): AcceptedLog {
   const createdAt = START + Math.floor((i / ROWS) * SPAN_MS);
   const kind = i % 20;
   const p = playerAt(i, 1);

@@ -44,11 +44,29 @@ export interface SqlitePlayerStoreOptions {
 
 type Row = Record<string, SQLInputValue>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Lower-case hex digit values by char code (-1: not one); a UUID is only lower case here, as ingestion writes it. */
+const HEX = new Int8Array(128).fill(-1);
+for (let c = 0; c < 16; c++) HEX['0123456789abcdef'.charCodeAt(c)] = c;
+
+/** The 16 bytes of a lower-case UUID (8-4-4-4-12), or null. A hand parser: it runs for every recorded log. */
+function uuidBytes(id: string): Uint8Array | null {
+  if (id.length !== 36 || id.charCodeAt(8) !== 0x2d || id.charCodeAt(13) !== 0x2d || id.charCodeAt(18) !== 0x2d || id.charCodeAt(23) !== 0x2d) return null;
+  const bytes = Buffer.allocUnsafe(16);
+  let b = 0;
+  for (let i = 0; i < 36; i += 2) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) i++;
+    const high = id.charCodeAt(i);
+    const low = id.charCodeAt(i + 1);
+    const value = high < 128 && low < 128 ? (HEX[high]! << 4) | HEX[low]! : -1;
+    if (value < 0) return null;
+    bytes[b++] = value;
+  }
+  return bytes;
+}
 
 /** A UUID (every id ingestion gives) is kept as its 16 bytes; their order is the order of the text. */
 function encodeLogId(id: string): Uint8Array | string {
-  return UUID.test(id) ? Buffer.from(id.replaceAll('-', ''), 'hex') : id;
+  return uuidBytes(id) ?? id;
 }
 
 function decodeLogId(value: SQLInputValue): string {
@@ -97,6 +115,8 @@ export class SqlitePlayerStore implements PlayerStore {
   readonly #wal: WalFile | null;
   readonly #queue: SqlitePlayerQueue;
   readonly #chunk: number;
+  /** The values of one full insert of (player, log) rows, reused run after run. */
+  readonly #chunkValues: SQLInputValue[] = new Array<SQLInputValue>(ROW_VALUES * ROWS_PER_INSERT);
   /** Per server, a linking identifier's player (a cache of player_identifiers). */
   readonly #owners = new Map<string, Map<string, number>>();
   #ownersCached = 0;
@@ -423,22 +443,38 @@ export class SqlitePlayerStore implements PlayerStore {
     }
   }
 
-  /** Inserts the batch's (player, log) rows, and adds what was new (not an earlier delivery) to the players. */
+  /**
+   * Inserts the batch's (player, log) rows, and adds what was new (not an earlier delivery) to the players.
+   * A chunk whose every row was new (nearly always) adds its rows' counts and times as the batch holds them;
+   * a chunk holding rows already stored (a redelivery, a run recorded again after a crash) has its players
+   * counted again from their rows. No row comes back from SQLite: RETURNING a row object per inserted row
+   * cost more than the insert itself (garbage).
+   */
   #flushRows(batch: RecordBatch): void {
     const rows = batch.rows;
-    const gained = new Map<number, { logs: number; photos: number; first: number; last: number; next: number }>();
-    for (let start = 0; start < rows.length; start += ROW_VALUES * ROWS_PER_INSERT) {
-      const part = rows.slice(start, start + ROW_VALUES * ROWS_PER_INSERT);
-      for (const row of this.#insertRows(part.length / ROW_VALUES).all(...part)) {
-        const playerId = num(row['player_id']);
-        const at = num(row['at']);
-        const expires = num(row['expires_at']);
+    const gained = new Map<number, Gain>();
+    const recount = new Set<number>();
+    const chunkValues = ROW_VALUES * ROWS_PER_INSERT;
+    for (let start = 0; start < rows.length; start += chunkValues) {
+      const end = Math.min(rows.length, start + chunkValues);
+      const values = end - start === chunkValues ? fillChunk(this.#chunkValues, rows, start) : rows.slice(start, end);
+      const inserted = Number(this.#insertRows(values.length / ROW_VALUES).run(...values).changes);
+      const allNew = inserted === values.length / ROW_VALUES;
+      for (let o = start; o < end; o += ROW_VALUES) {
+        const playerId = rows[o] as number;
+        if (!allNew) {
+          recount.add(playerId);
+          continue;
+        }
+        const photo = rows[o + 1] as number;
+        const at = rows[o + 2] as number;
+        const expires = rows[o + 4] as number;
         const sum = gained.get(playerId);
         if (sum === undefined) {
-          gained.set(playerId, { logs: num(row['photo']) === 1 ? 0 : 1, photos: num(row['photo']), first: at, last: at, next: expires });
+          gained.set(playerId, { logs: 1 - photo, photos: photo, first: at, last: at, next: expires });
         } else {
-          if (num(row['photo']) === 1) sum.photos++;
-          else sum.logs++;
+          sum.logs += 1 - photo;
+          sum.photos += photo;
           if (at < sum.first) sum.first = at;
           if (at > sum.last) sum.last = at;
           if (expires < sum.next) sum.next = expires;
@@ -447,6 +483,7 @@ export class SqlitePlayerStore implements PlayerStore {
     }
     rows.length = 0;
     for (const [playerId, sum] of gained) {
+      if (recount.has(playerId)) continue;
       this.#run(
         `UPDATE players SET log_count = log_count + ?, photo_count = photo_count + ?, first_seen = min(first_seen, ?), last_seen = max(last_seen, ?),
            next_expiry = min(coalesce(next_expiry, ?), ?) WHERE id = ?`,
@@ -459,6 +496,7 @@ export class SqlitePlayerStore implements PlayerStore {
         playerId,
       );
     }
+    for (const playerId of recount) this.#recount(playerId);
     for (const playerId of batch.renamed) {
       const known = this.#known.get(playerId);
       if (known !== undefined && known.name !== null) {
@@ -468,11 +506,9 @@ export class SqlitePlayerStore implements PlayerStore {
     batch.renamed.clear();
   }
 
-  /** `INSERT OR IGNORE` of n rows answering the rows it inserted (a row already stored is an earlier delivery). */
+  /** `INSERT OR IGNORE` of n rows (a row already stored is an earlier delivery: its `changes` tell). */
   #insertRows(n: number): StatementSync {
-    return this.#statements.get(
-      `INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) VALUES ${new Array<string>(n).fill('(?, ?, ?, ?, ?)').join(', ')} RETURNING player_id, photo, at, expires_at`,
-    );
+    return this.#statements.get(`INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) VALUES ${new Array<string>(n).fill('(?, ?, ?, ?, ?)').join(', ')}`);
   }
 
   /** Another connection remembering players or identifier owners lets go of them (#followOtherConnections). */
@@ -779,6 +815,21 @@ export class SqlitePlayerStore implements PlayerStore {
 class RecordBatch {
   readonly rows: SQLInputValue[] = [];
   readonly renamed = new Set<number>();
+}
+
+/** What a run's new (player, log) rows add to one player. */
+interface Gain {
+  logs: number;
+  photos: number;
+  first: number;
+  last: number;
+  next: number;
+}
+
+/** `into` filled with the `into.length` values of `rows` from `start` (no new array per insert). */
+function fillChunk(into: SQLInputValue[], rows: readonly SQLInputValue[], start: number): SQLInputValue[] {
+  for (let k = 0; k < into.length; k++) into[k] = rows[start + k]!;
+  return into;
 }
 
 /** A seen-time row as read: written as it is. */
