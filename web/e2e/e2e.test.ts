@@ -770,6 +770,9 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       expect(await currentPlan.count(), "one card says 'Current Plan'").toBe(1);
       expect(await upgrades.count()).toBe(7);
       expect(await card('free').getByRole('button', { name: /^Upgrade/ }).count()).toBe(0);
+      // The tiers' alert rules and evidence cases, as the server's catalogue gives them (docs/TIERS.md).
+      for (const line of ['0 alert rules', '3 evidence cases']) await card('free').getByText(line, { exact: true }).waitFor();
+      for (const line of ['100 alert rules', '1,000 evidence cases']) await card('legend').getByText(line, { exact: true }).waitFor();
       await shootAll('billing', () => card('free').getByText('Current Plan', { exact: true }).waitFor());
     });
 

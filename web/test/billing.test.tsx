@@ -107,11 +107,11 @@ describe('Subscription plans: which card offers what (docs/spec/part-2.txt secti
     expect(within(card('free')).getByText('€0.00 / month')).toBeTruthy();
     const starter = within(card('starter'));
     expect(starter.getByText('€9.99 / month')).toBeTruthy();
-    for (const line of ['3,000 logs per hour', '21 days retention', '30 photo logs', '4 server users', '15 exports per month', '2 webhooks', '2 database backups']) {
+    for (const line of ['3,000 logs per hour', '21 days retention', '30 photo logs', '4 server users', '15 exports per month', '2 webhooks', '2 database backups', '2 alert rules', '5 evidence cases']) {
       expect(starter.getByText(line)).toBeTruthy();
     }
     const lite = within(card('lite'));
-    for (const line of ['1 webhook', '1 database backup']) expect(lite.getByText(line)).toBeTruthy();
+    for (const line of ['1 webhook', '1 database backup', '1 alert rule', '4 evidence cases']) expect(lite.getByText(line)).toBeTruthy();
     expect(upgradeTiers()).toEqual(LABELS.slice(1));
     expect(screen.queryByRole('button', { name: 'Manage Subscription' })).toBeNull();
     expect(screen.getByTestId('current-summary').textContent).toBe('Current plan: Free');

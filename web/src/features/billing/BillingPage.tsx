@@ -74,6 +74,10 @@ function limitLines(tier: ApiTier): string[] {
     counted(tier.maxExportsPerMonth, 'export per month', 'exports per month'),
     counted(tier.maxWebhooks, 'webhook', 'webhooks'),
     counted(tier.maxBackups, 'database backup', 'database backups'),
+    // Beyond the spec's seven limits: the tiers also bound alert rules and evidence cases, and a plan card
+    // is where an owner compares what an upgrade brings (docs/TIERS.md).
+    counted(tier.maxAlertRules, 'alert rule', 'alert rules'),
+    counted(tier.maxCases, 'evidence case', 'evidence cases'),
   ];
 }
 
