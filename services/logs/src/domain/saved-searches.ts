@@ -2,10 +2,8 @@
  * Saved searches: named filters of /logs shared by every member of a server (docs/LOGS_API.md "Saved
  * searches"), kept in the logs service's document store, collection `saved_searches`.
  *
- * At most SAVED_SEARCH_LIMITS.maxPerServer per server, held by the store itself rather than by a count read
- * before the insert (two members saving the 50th at once would both see 49): each search takes one of the
- * server's numbered slots, and a unique index on (serverId, slot) lets only one insert have a slot. Names
- * are unique on the server ignoring case, by a second unique index.
+ * At most SAVED_SEARCH_LIMITS.maxPerServer per server, held by the store (bounded-slots.ts: numbered slots
+ * under a unique index). Names are unique on the server ignoring case, by a second unique index.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -19,8 +17,8 @@ import {
   validationSentence,
 } from '@skald/contracts';
 import type { SavedSearch, SavedSearchQuery } from '@skald/contracts';
-import { DuplicateKeyError } from '@skald/ports';
 import type { BaseDocument, Collection, DocumentStore } from '@skald/ports';
+import { insertInFreeSlot } from './bounded-slots.ts';
 
 interface SavedSearchDocument extends BaseDocument {
   readonly serverId: string;
@@ -137,32 +135,27 @@ export async function createSavedSearches(docs: DocumentStore): Promise<SavedSea
       const filters = normaliseQuery(input.query);
       if ('refused' in filters) return filters;
       const nameKey = named.name.toLowerCase();
-      // A slot another member takes between the read and the insert is a duplicate key: read again and retry.
-      for (let attempt = 0; attempt < SAVED_SEARCH_LIMITS.maxPerServer; attempt++) {
-        const existing = await ofServer(input.serverId);
-        if (existing.some((doc) => doc.nameKey === nameKey)) return { refused: 'conflict', message: SAVED_SEARCH_NAME_TAKEN };
-        const taken = new Set(existing.map((doc) => doc.slot));
-        let slot = 0;
-        while (taken.has(slot)) slot++;
-        if (slot >= SAVED_SEARCH_LIMITS.maxPerServer) return { refused: 'conflict', message: SAVED_SEARCHES_FULL };
-        const doc: SavedSearchDocument = {
-          _id: randomUUID(),
-          serverId: input.serverId,
-          slot,
-          name: named.name,
-          nameKey,
-          query: filters.query,
-          createdBy: input.createdBy,
-          createdAt: input.now,
-        };
-        try {
+      const inserted = await insertInFreeSlot({
+        max: SAVED_SEARCH_LIMITS.maxPerServer,
+        held: () => ofServer(input.serverId),
+        refuse: (held): SavedSearchRefusal | null => (held.some((doc) => doc.nameKey === nameKey) ? { refused: 'conflict', message: SAVED_SEARCH_NAME_TAKEN } : null),
+        insert: async (slot) => {
+          const doc: SavedSearchDocument = {
+            _id: randomUUID(),
+            serverId: input.serverId,
+            slot,
+            name: named.name,
+            nameKey,
+            query: filters.query,
+            createdBy: input.createdBy,
+            createdAt: input.now,
+          };
           await collection.insertOne(doc);
-          return fromDocument(doc);
-        } catch (error) {
-          if (!(error instanceof DuplicateKeyError)) throw error;
-        }
-      }
-      return { refused: 'conflict', message: SAVED_SEARCHES_FULL };
+          return doc;
+        },
+      });
+      if (inserted === null) return { refused: 'conflict', message: SAVED_SEARCHES_FULL };
+      return 'refused' in inserted ? inserted : fromDocument(inserted);
     },
 
     async remove(id) {

@@ -21,6 +21,7 @@ import {
 import type { CaseStatus, Tier } from '@skald/contracts';
 import { DuplicateKeyError } from '@skald/ports';
 import type { DocumentStore, LogRecord, LogStore, ObjectStore } from '@skald/ports';
+import { insertInFreeSlot } from '../bounded-slots.ts';
 import { STALE_INCOMPLETE_MS, caseObjectPrefix, openCaseCollections } from './case-store.ts';
 import type { CaseDocument, CaseEntry, CaseLogDocument } from './case-store.ts';
 
@@ -138,37 +139,30 @@ export async function createCases(deps: CasesDeps): Promise<Cases> {
   /** Takes a free place of the server under the tier's count, or says the tier is full. */
   async function reserve(input: CreateCaseInput, title: string, notes: string): Promise<CaseDocument | CaseRefusal> {
     const max = input.tier.maxCases;
-    for (let attempt = 0; attempt <= max; attempt++) {
-      const existing = await cases.find({ serverId: input.serverId });
-      if (existing.length >= max) return { refused: 'full', message: casesFull(max, input.tier.label) };
-      const taken = new Set(existing.map((doc) => doc.slot));
-      let slot = 0;
-      while (taken.has(slot)) slot++;
-      if (slot >= max) return { refused: 'full', message: casesFull(max, input.tier.label) };
-      const doc: CaseDocument = {
-        _id: randomUUID(),
-        serverId: input.serverId,
-        slot,
-        title,
-        notes,
-        status: 'open',
-        createdBy: input.createdBy,
-        createdAt: input.now,
-        updatedAt: input.now,
-        complete: false,
-        version: 0,
-        entries: [],
-        bytes: 0,
-      };
-      try {
+    const reserved = await insertInFreeSlot({
+      max,
+      held: () => cases.find({ serverId: input.serverId }),
+      insert: async (slot) => {
+        const doc: CaseDocument = {
+          _id: randomUUID(),
+          serverId: input.serverId,
+          slot,
+          title,
+          notes,
+          status: 'open',
+          createdBy: input.createdBy,
+          createdAt: input.now,
+          updatedAt: input.now,
+          complete: false,
+          version: 0,
+          entries: [],
+          bytes: 0,
+        };
         await cases.insertOne(doc);
         return doc;
-      } catch (error) {
-        // Another create took the place between the read and the insert: read again.
-        if (!(error instanceof DuplicateKeyError)) throw error;
-      }
-    }
-    return { refused: 'full', message: casesFull(max, input.tier.label) };
+      },
+    });
+    return reserved ?? { refused: 'full', message: casesFull(max, input.tier.label) };
   }
 
   /** The chosen logs of the server, or the sentence naming the ids it has none for. */
