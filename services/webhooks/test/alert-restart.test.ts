@@ -6,7 +6,7 @@
  *  - a transition whose notification could not be queued (the queue failing, then the process gone) is
  *    notified once by the next instance, from the rule's outbox.
  */
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ALERTS_CONSUMER_GROUP } from '../src/events/alert-consumer.ts';
 import { DELIVERY_QUEUE } from '../src/domain/delivery.ts';
 import type { AcceptedLog, AlertHistory, ApiAlertRule } from '@skald/contracts';
@@ -16,11 +16,15 @@ import type { TestDeps } from '@skald/testing';
 import { acceptedLog, as, createHarness, createWebhook, publishBatch, seedServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { startReceiver } from './support/receiver.ts';
-import type { Receiver } from './support/receiver.ts';
+import type { ReceivedRequest, Receiver } from './support/receiver.ts';
 
 const A = 'srv-restart';
 let clock = Date.UTC(2026, 10, 2, 8, 0, 0);
 const open: { harness?: Harness; deps: TestDeps[]; receiver?: Receiver } = { deps: [] };
+
+beforeAll(async () => {
+  open.receiver = await startReceiver();
+});
 
 afterAll(async () => {
   await open.harness?.close();
@@ -31,29 +35,48 @@ afterAll(async () => {
 const ticks = { count: 0 };
 const options = { now: () => clock, alertTickMs: 25, alertMinWindowSeconds: 10, onAlertTick: () => void (ticks.count += 1) };
 
-it('fires an absence rule on time after a restart in the middle of its window', async () => {
-  const receiver = await startReceiver();
-  open.receiver = receiver;
-  const first = await createTestDeps({ service: 'webhooks' });
-  open.deps.push(first);
-  const before = await createHarness(options, { deps: first });
-  open.harness = before;
-  await before.identity.user('owner');
-  await seedServer(before, { serverId: A, ownerId: 'owner', tier: 'starter' });
-  const webhook = await createWebhook(before, 'owner', { serverId: A, url: receiver.url, platform: 'generic' });
-  const res = await as(before, 'owner', 'POST', '/alerts', { serverId: A, name: 'Server heartbeat', kind: 'absence', filter: { type: 'Heartbeat' }, windowSeconds: 600, webhookIds: [webhook.id], enabled: true });
+/**
+ * An instance of the service: over a new folder, or over the files of `shareWith` (a restart: its document
+ * store opened anew, the same bus). `jobs` wraps the queue this instance sees.
+ */
+async function startInstance(from: { shareWith?: TestDeps; jobs?: (jobs: JobQueue) => JobQueue } = {}): Promise<{ deps: TestDeps; harness: Harness }> {
+  const deps = await createTestDeps(from.shareWith ? { service: 'webhooks', shareWith: from.shareWith } : { service: 'webhooks' });
+  open.deps.push(deps);
+  const harness = await createHarness(options, { deps: from.jobs ? { ...deps, jobs: from.jobs(deps.jobs) } : deps });
+  open.harness = harness;
+  return { deps, harness };
+}
+
+/** The running instance stops (its files stay for the next). */
+async function stopInstance(): Promise<void> {
+  await open.harness?.close();
+  open.harness = undefined;
+}
+
+/** The owner, the server, a generic webhook to the receiver, and the enabled rule sending to it (201). */
+async function createRule(h: Harness, serverId: string, rule: Record<string, unknown>): Promise<ApiAlertRule> {
+  await h.identity.user('owner');
+  await seedServer(h, { serverId, ownerId: 'owner', tier: 'starter' });
+  const webhook = await createWebhook(h, 'owner', { serverId, url: open.receiver!.url, platform: 'generic' });
+  const res = await as(h, 'owner', 'POST', '/alerts', { serverId, ...rule, webhookIds: [webhook.id], enabled: true });
   expect(res.statusCode).toBe(201);
-  const rule = res.json<{ alert: ApiAlertRule }>().alert;
+  return res.json<{ alert: ApiAlertRule }>().alert;
+}
+
+/** The messages the receiver got about the rule. */
+const messagesOf = (ruleId: string): ReceivedRequest[] =>
+  open.receiver!.requests.filter((r) => (r.body['data'] as { rule?: { id?: string } } | undefined)?.rule?.id === ruleId);
+
+it('fires an absence rule on time after a restart in the middle of its window', async () => {
+  const receiver = open.receiver!;
+  const { deps: first, harness: before } = await startInstance();
+  const rule = await createRule(before, A, { name: 'Server heartbeat', kind: 'absence', filter: { type: 'Heartbeat' }, windowSeconds: 600 });
 
   clock += 300_000;
-  await before.close();
-  open.harness = undefined;
+  await stopInstance();
 
   // A new instance over the same files (its document store opened anew); the fake clock goes on.
-  const second = await createTestDeps({ service: 'webhooks', shareWith: first });
-  open.deps.push(second);
-  const after = await createHarness(options, { deps: second });
-  open.harness = after;
+  const { harness: after } = await startInstance({ shareWith: first });
   clock += 299_000;
   const listed = await as(after, 'owner', 'GET', `/alerts?serverId=${A}`);
   expect(listed.json<{ alerts: ApiAlertRule[] }>().alerts[0]).toMatchObject({ id: rule.id, state: 'ok' });
@@ -78,17 +101,9 @@ const stateOf = async (h: Harness, serverId: string, id: string) => (await as(h,
 
 it('counts a batch handed out again once, before and after a restart', async () => {
   const server = 'srv-redelivered';
-  const receiver = open.receiver!;
-  const first = await createTestDeps({ service: 'webhooks' });
-  open.deps.push(first);
-  const before = await createHarness(options, { deps: first });
-  open.harness = before;
-  await before.identity.user('owner');
-  await seedServer(before, { serverId: server, ownerId: 'owner', tier: 'starter' });
-  const webhook = await createWebhook(before, 'owner', { serverId: server, url: receiver.url, platform: 'generic' });
-  const created = await as(before, 'owner', 'POST', '/alerts', { serverId: server, name: 'Cheaters', kind: 'threshold', filter: { type: 'AntiCheat' }, threshold: 3, windowSeconds: 600, webhookIds: [webhook.id], enabled: true });
-  const rule = created.json<{ alert: ApiAlertRule }>().alert;
-  const messages = () => receiver.requests.filter((r) => (r.body['data'] as { rule?: { id?: string } } | undefined)?.rule?.id === rule.id);
+  const { deps: first, harness: before } = await startInstance();
+  const rule = await createRule(before, server, { name: 'Cheaters', kind: 'threshold', filter: { type: 'AntiCheat' }, threshold: 3, windowSeconds: 600 });
+  const messages = () => messagesOf(rule.id);
 
   // Two matching logs, then the same batch again (as the bus redelivers it): 2 in the window, not 4.
   const batch = antiCheat(2);
@@ -97,14 +112,10 @@ it('counts a batch handed out again once, before and after a restart', async () 
   await publishBatch(before, server, batch);
   await evaluated(first);
   expect(await stateOf(before, server, rule.id)).toBe('ok');
-  await before.close();
-  open.harness = undefined;
+  await stopInstance();
 
   // After the restart the batch comes once more: still 2. A third matching log makes 3 and fires.
-  const second = await createTestDeps({ service: 'webhooks', shareWith: first });
-  open.deps.push(second);
-  const after = await createHarness(options, { deps: second });
-  open.harness = after;
+  const { deps: second, harness: after } = await startInstance({ shareWith: first });
   clock += 1_000;
   await publishBatch(after, server, batch);
   await evaluated(second);
@@ -113,8 +124,7 @@ it('counts a batch handed out again once, before and after a restart', async () 
   await publishBatch(after, server, antiCheat(1));
   await waitFor(() => messages().length === 1, 'the firing message');
   expect(messages()[0]!.body).toMatchObject({ type: 'alert.firing', data: { count: 3 } });
-  await after.close();
-  open.harness = undefined;
+  await stopInstance();
 });
 
 /** The job queue, refusing alert notifications while `refuse.on` (the queue down at that moment). */
@@ -139,32 +149,20 @@ function refusingAlerts(jobs: JobQueue, refuse: { on: boolean; refused: number }
 
 it('notifies a transition once after a restart when its notification could not be queued', async () => {
   const server = 'srv-outbox';
-  const receiver = open.receiver!;
-  const base = await createTestDeps({ service: 'webhooks' });
-  open.deps.push(base);
   const refuse = { on: true, refused: 0 };
-  const before = await createHarness(options, { deps: { ...base, jobs: refusingAlerts(base.jobs, refuse) } });
-  open.harness = before;
-  await before.identity.user('owner');
-  await seedServer(before, { serverId: server, ownerId: 'owner', tier: 'starter' });
-  const webhook = await createWebhook(before, 'owner', { serverId: server, url: receiver.url, platform: 'generic' });
-  const created = await as(before, 'owner', 'POST', '/alerts', { serverId: server, name: 'Outbox', kind: 'threshold', filter: { type: 'AntiCheat' }, threshold: 3, windowSeconds: 600, webhookIds: [webhook.id], enabled: true });
-  const rule = created.json<{ alert: ApiAlertRule }>().alert;
-  const messages = () => receiver.requests.filter((r) => (r.body['data'] as { rule?: { id?: string } } | undefined)?.rule?.id === rule.id);
+  const { deps: base, harness: before } = await startInstance({ jobs: (jobs) => refusingAlerts(jobs, refuse) });
+  const rule = await createRule(before, server, { name: 'Outbox', kind: 'threshold', filter: { type: 'AntiCheat' }, threshold: 3, windowSeconds: 600 });
+  const messages = () => messagesOf(rule.id);
 
   // The transition is stored (firing) but its notification is refused, by the batch and by the ticks after it.
   await publishBatch(before, server, antiCheat(3));
   await waitFor(async () => (await stateOf(before, server, rule.id)) === 'firing', 'the rule firing');
   await waitFor(() => refuse.refused >= 3, 'the notification refused by the batch and by later ticks');
   expect(messages()).toHaveLength(0);
-  await before.close();
-  open.harness = undefined;
+  await stopInstance();
 
   // The next instance (the queue working again) sends it from the outbox: once, with the firing's facts.
-  const second = await createTestDeps({ service: 'webhooks', shareWith: base });
-  open.deps.push(second);
-  const after = await createHarness(options, { deps: second });
-  open.harness = after;
+  const { harness: after } = await startInstance({ shareWith: base });
   await waitFor(() => messages().length === 1, 'the firing message from the outbox');
   const seen = ticks.count;
   await waitFor(() => ticks.count >= seen + 3, 'three more ticks');
@@ -172,6 +170,5 @@ it('notifies a transition once after a restart when its notification could not b
   expect(messages()[0]!.body).toMatchObject({ type: 'alert.firing', data: { count: 3, logs: [{ message: 'speed hack suspected' }, {}, {}] } });
   const history = (await as(after, 'owner', 'GET', `/alerts/${rule.id}/history`)).json<AlertHistory>();
   expect(history.events.map((e) => [e.state, e.count])).toEqual([['firing', 3]]);
-  await after.close();
-  open.harness = undefined;
+  await stopInstance();
 });
