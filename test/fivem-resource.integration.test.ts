@@ -12,18 +12,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TIERS } from '@skald/contracts';
-import type { ApiLog, ApiLogList, PhotoLogPage } from '@skald/contracts/api';
+import type { ApiLog, PhotoLogPage } from '@skald/contracts/api';
 // The players view's grouping: the resource's metadata must name each player apart, and only them.
 import { extractPlayers } from '../services/logs/src/domain/identity/extract-players.ts';
-import { api, createServer, registerAndLogin } from './support/api-client.ts';
-import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
+import { api } from './support/api-client.ts';
+import { eventually, freePort, REPO_ROOT } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
+import { oneLog, startGameSkald } from './support/game-skald.ts';
+import type { GameSkald } from './support/game-skald.ts';
 
 const HARNESS = join(REPO_ROOT, 'integrations', 'fivem', 'test', 'harness.lua');
 
@@ -100,48 +100,12 @@ const logRequestsOf = (result: HarnessResult) => result.requests.filter((r) => r
 const photoRequestsOf = (result: HarnessResult) => result.requests.filter((r) => r.path.endsWith('/api/photologs'));
 
 describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a running Skald', () => {
+  let game: GameSkald;
   let skald: SkaldProcess;
-  let dataDir: string;
   let token: string;
-
-  /** A server whose key ingestion already accepts (it arrives through the identity events). */
-  async function readyServer(name: string): Promise<{ id: string; api_key: string }> {
-    const server = await createServer(skald.baseUrl, token, name);
-    await eventually('the API key accepted', async () => {
-      const res = await api(skald.baseUrl, 'POST', '/api/logs', { headers: { 'x-api-key': server.api_key }, body: { message: 'warm-up', type: 'Setup' } });
-      return res.status === 201 ? true : undefined;
-    });
-    return server;
-  }
 
   function harnessEnv(apiKey: string): Record<string, string> {
     return { SKALD_URL: `${skald.baseUrl}/`, SKALD_API_KEY: apiKey };
-  }
-
-  /** Every text log of the server but the warm-up, page by page (newest first). */
-  async function textLogs(serverId: string): Promise<ApiLog[]> {
-    const all: ApiLog[] = [];
-    for (let page = 1; ; page++) {
-      const res = await api<ApiLogList>(skald.baseUrl, 'GET', `/api/logs/my?serverId=${serverId}&pageSize=250&page=${page}`, { token });
-      expect(res.status).toBe(200);
-      all.push(...res.body.filter((l) => l.type !== 'Setup'));
-      if (res.body.length < 250) return all;
-    }
-  }
-
-  /** The server's text logs once `count` of them are stored. */
-  async function storedLogs(serverId: string, count: number): Promise<ApiLog[]> {
-    return eventually(`${count} logs stored`, async () => {
-      const all = await textLogs(serverId);
-      return all.length >= count ? all : undefined;
-    });
-  }
-
-  /** The one stored log with this message. */
-  function one(logs: readonly ApiLog[], message: string): ApiLog {
-    const found = logs.filter((l) => l.message === message);
-    expect(found.map((l) => l.message), `one log "${message}" among:\n${logs.map((l) => l.message).join('\n')}`).toEqual([message]);
-    return found[0]!;
   }
 
   /** Each stored log's time is the time the resource sent with it. */
@@ -156,13 +120,11 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   }
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'skald-fivem-'));
-    skald = spawnSkald('all-in-one', await freePort(), { TARGET: 'all', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-    await waitForOk(skald, '/api/health', 60_000);
-    token = await registerAndLogin(skald.baseUrl, 'fivemowner');
+    game = await startGameSkald('fivem');
+    ({ skald, token } = game);
     // The resource sends each log's time (Config.SendTimestamp, on by default) and this Skald takes it; the
     // resource dropping it for a Skald that refuses the field is tested below with a fake older Skald.
-    const probe = await readyServer('Timestamp probe');
+    const probe = await game.readyServer('Timestamp probe');
     const res = await api<{ field?: string }>(skald.baseUrl, 'POST', '/api/logs', {
       headers: { 'x-api-key': probe.api_key },
       body: [{ message: 'timestamp probe', type: 'Setup', timestamp: new Date().toISOString() }],
@@ -171,12 +133,11 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   }, 120_000); // starts the all-in-one and the Lua harness
 
   afterAll(async () => {
-    await skald?.kill();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await game?.stop();
   });
 
   it('logs joins, chat, deaths and leaves with identifiers, the exports (Skald and fmsdk names), batched, and a screenshot', async () => {
-    const server = await readyServer('FiveM RP');
+    const server = await game.readyServer('FiveM RP');
     const result = await runHarness('players', harnessEnv(server.api_key));
     const logRequests = logRequestsOf(result);
     expect(result.beforeFlush, 'nothing is sent before the flush interval').toBe(0);
@@ -195,15 +156,15 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     expect(photoRequestsOf(result)).toMatchObject([{ status: 201, keyInHeader: true }]);
 
     const logs = await eventually('the resource logs stored', async () => {
-      const all = await textLogs(server.id);
+      const all = await game.textLogs(server.id);
       return all.filter((l) => l.type !== 'Burst').length >= 15 && all.filter((l) => l.type === 'Burst').length === 250 ? all : undefined;
     });
-    expect(one(logs, '[JOIN] Ann Harness joined the server')).toMatchObject({ level: 'info', type: 'Join', resource: 'skald', metadata: { player: ANN } });
-    expect(one(logs, '[JOIN] Bob Harness joined the server').metadata).toEqual({ player: BOB });
-    expect(one(logs, 'Ann Harness: hello from the harness')).toMatchObject({ level: 'info', type: 'Chat', metadata: { player: ANN } });
+    expect(oneLog(logs, '[JOIN] Ann Harness joined the server')).toMatchObject({ level: 'info', type: 'Join', resource: 'skald', metadata: { player: ANN } });
+    expect(oneLog(logs, '[JOIN] Bob Harness joined the server').metadata).toEqual({ player: BOB });
+    expect(oneLog(logs, 'Ann Harness: hello from the harness')).toMatchObject({ level: 'info', type: 'Chat', metadata: { player: ANN } });
     // Deaths come from the dying player's client; the resource sends them at level 'warning', which Skald stores as warn.
-    expect(one(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)')).toMatchObject({ level: 'warn', type: 'Death', resource: 'skald' });
-    expect(one(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)').metadata).toEqual({
+    expect(oneLog(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)')).toMatchObject({ level: 'warn', type: 'Death', resource: 'skald' });
+    expect(oneLog(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)').metadata).toEqual({
       victim: ANN,
       killer: BOB,
       cause: 'player',
@@ -214,28 +175,28 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
       position: { x: 101.5, y: -20.25, z: 30.13 },
     });
     // Victim and killer are two players, each with only their own identifiers and name.
-    expect(playersIn(one(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)'))).toEqual([
+    expect(playersIn(oneLog(logs, '[DEATH] Ann Harness was killed by Bob Harness (WEAPON_PISTOL)'))).toEqual([
       { linking: ANN_IDS, names: ['Ann Harness'] },
       { linking: BOB_IDS, names: ['Bob Harness'] },
     ]);
-    expect(playersIn(one(logs, '[JOIN] Ann Harness joined the server'))).toEqual([{ linking: ANN_IDS, names: ['Ann Harness'] }]);
-    expect(one(logs, '[DEATH] Bob Harness died')).toMatchObject({ level: 'warn', type: 'Death', metadata: { victim: BOB, cause: 'none', killerType: 0, position: { x: 1, y: 2, z: 3 } } });
-    const byAnimal = one(logs, '[DEATH] Bob Harness was killed (WEAPON_ANIMAL)');
+    expect(playersIn(oneLog(logs, '[JOIN] Ann Harness joined the server'))).toEqual([{ linking: ANN_IDS, names: ['Ann Harness'] }]);
+    expect(oneLog(logs, '[DEATH] Bob Harness died')).toMatchObject({ level: 'warn', type: 'Death', metadata: { victim: BOB, cause: 'none', killerType: 0, position: { x: 1, y: 2, z: 3 } } });
+    const byAnimal = oneLog(logs, '[DEATH] Bob Harness was killed (WEAPON_ANIMAL)');
     expect(byAnimal.metadata).toMatchObject({ victim: BOB, cause: 'other', weapon: 'WEAPON_ANIMAL', weaponHash: -100946242, killerType: 28 });
     expect(byAnimal.metadata).not.toHaveProperty('killer');
-    expect(one(logs, '[LEAVE] Ann Harness left the server (Exiting)')).toMatchObject({ level: 'info', type: 'Leave', metadata: { player: ANN, reason: 'Exiting' } });
+    expect(oneLog(logs, '[LEAVE] Ann Harness left the server (Exiting)')).toMatchObject({ level: 'info', type: 'Leave', metadata: { player: ANN, reason: 'Exiting' } });
     // exports.skald:log(level, message, metadata, type), and the first release's (level, type, message, metadata).
-    expect(one(logs, 'Bank desync on account 12')).toMatchObject({ level: 'error', type: 'Economy', resource: 'harness-bank', metadata: { account: 12 } });
-    expect(one(logs, 'first-release argument order')).toMatchObject({ level: 'warn', type: 'Legacy', resource: 'harness-legacy', metadata: { v: 1 } });
-    expect(one(logs, 'sent through the skald:log event')).toMatchObject({ level: 'debug', type: 'Custom' });
+    expect(oneLog(logs, 'Bank desync on account 12')).toMatchObject({ level: 'error', type: 'Economy', resource: 'harness-bank', metadata: { account: 12 } });
+    expect(oneLog(logs, 'first-release argument order')).toMatchObject({ level: 'warn', type: 'Legacy', resource: 'harness-legacy', metadata: { v: 1 } });
+    expect(oneLog(logs, 'sent through the skald:log event')).toMatchObject({ level: 'debug', type: 'Custom' });
     // Fivemanage fmsdk's names: the dataset is the type ('default' is none), playerSource/targetSource become players.
-    const logMessage = one(logs, 'fmsdk LogMessage');
+    const logMessage = oneLog(logs, 'fmsdk LogMessage');
     expect(logMessage).toMatchObject({ level: 'info', type: 'General', resource: 'harness-fm', metadata: { player: BOB } });
     expect(logMessage.metadata).not.toHaveProperty('playerSource');
-    expect(one(logs, 'fmsdk Log to the bank dataset')).toMatchObject({ level: 'warn', type: 'bank', resource: 'harness-fm', metadata: { amount: 5 } });
-    expect(one(logs, 'fmsdk Info')).toMatchObject({ level: 'info', type: 'General', resource: 'harness-fm' });
-    expect(one(logs, 'fmsdk Warn')).toMatchObject({ level: 'warn', type: 'anticheat', metadata: { target: BOB } });
-    expect(one(logs, 'fmsdk Error')).toMatchObject({ level: 'error', type: 'General' });
+    expect(oneLog(logs, 'fmsdk Log to the bank dataset')).toMatchObject({ level: 'warn', type: 'bank', resource: 'harness-fm', metadata: { amount: 5 } });
+    expect(oneLog(logs, 'fmsdk Info')).toMatchObject({ level: 'info', type: 'General', resource: 'harness-fm' });
+    expect(oneLog(logs, 'fmsdk Warn')).toMatchObject({ level: 'warn', type: 'anticheat', metadata: { target: BOB } });
+    expect(oneLog(logs, 'fmsdk Error')).toMatchObject({ level: 'error', type: 'General' });
     // Never the IP without the convar.
     expect(JSON.stringify(logs)).not.toContain('10.0.0.');
     expect(JSON.stringify(logs)).not.toContain('ip:');
@@ -246,7 +207,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   }, 120_000); // runs the resource under lua5.4 through several batches
 
   it('enforces FXServer\'s net-safety: client events the resource did not register are dropped; deaths arrive, a flood is capped', async () => {
-    const server = await readyServer('Net safety');
+    const server = await game.readyServer('Net safety');
     const result = await runHarness('netsafety', harnessEnv(server.api_key));
     // A client cannot write logs, fake a txAdmin ban or chat through the resource's server-side events.
     expect(result.console).toEqual(
@@ -261,9 +222,9 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     expect(result.console.filter((line) => line.includes('player 3 reported more than 10 deaths in a minute'))).toHaveLength(1);
     expect(result.console).toContain('^3[skald]^7 deaths are reported by the baseevents resource, which is not started: add `ensure baseevents` to server.cfg');
     expect(result.queued).toBe(0);
-    const logs = await storedLogs(server.id, 11);
+    const logs = await game.storedLogs(server.id, 11);
     expect(logs.filter((l) => l.message === '[DEATH] Cat Harness died')).toHaveLength(10);
-    expect(one(logs, '[DEATH] Cat Harness was killed by Ann Harness (WEAPON_UNARMED)').metadata).toMatchObject({
+    expect(oneLog(logs, '[DEATH] Cat Harness was killed by Ann Harness (WEAPON_UNARMED)').metadata).toMatchObject({
       victim: { name: 'Cat Harness', serverId: 3, identifiers: CAT_IDS },
       killer: ANN,
       cause: 'player',
@@ -272,16 +233,16 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   }, 120_000); // runs the resource under lua5.4
 
   it('logs txAdmin\'s events with the admin\'s name and the target\'s identifiers', async () => {
-    const server = await readyServer('txAdmin');
+    const server = await game.readyServer('txAdmin');
     const result = await runHarness('txadmin', harnessEnv(server.api_key));
     expect(result.requestsBeforeShutdown).toBe(0);
     expect(result.requestsRightAfterShutdown, 'the shutdown announcement sends what waits at once').toBe(1);
     expect(logRequestsOf(result).every((r) => r.status === 201)).toBe(true);
     expect(result.queued).toBe(0);
-    const logs = await storedLogs(server.id, 17);
+    const logs = await game.storedLogs(server.id, 17);
     expect(logs).toHaveLength(17);
     const admin = { username: 'AdminAl' };
-    const ban = one(logs, '[BAN] AdminAl banned Ann Harness (2 days): cheating');
+    const ban = oneLog(logs, '[BAN] AdminAl banned Ann Harness (2 days): cheating');
     expect(ban).toMatchObject({ level: 'warn', type: 'Ban', resource: 'skald' });
     expect(ban.metadata).toEqual({
       event: 'txAdmin:events:playerBanned',
@@ -295,35 +256,35 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     });
     // The banned player is the log's one player; the admin's name is not taken for one of theirs.
     expect(playersIn(ban)).toEqual([{ linking: ANN_IDS, names: ['Ann Harness'] }]);
-    expect(one(logs, '[BAN] AdminAl banned Offline Olly (permanent): alt account').metadata).toMatchObject({
+    expect(oneLog(logs, '[BAN] AdminAl banned Offline Olly (permanent): alt account').metadata).toMatchObject({
       admin,
       target: { name: 'Offline Olly', identifiers: ['license:offline1', 'steam:110000100000099'] },
       permanent: true,
     });
-    expect(one(logs, '[WARN] AdminAl warned Bob Harness: RDM')).toMatchObject({ level: 'warn', type: 'AdminWarning', metadata: { admin, target: BOB, reason: 'RDM', actionId: 'WAAA-0001' } });
-    expect(one(logs, '[KICK] AdminAl kicked Bob Harness: AFK')).toMatchObject({ level: 'warn', type: 'Kick', metadata: { admin, target: BOB, reason: 'AFK' } });
-    expect(one(logs, '[KICK] txAdmin kicked every player: restart')).toMatchObject({ type: 'Kick', metadata: { admin: { username: 'txAdmin' }, everyone: true } });
-    expect(one(logs, '[HEAL] AdminAl healed Bob Harness')).toMatchObject({ level: 'info', type: 'Heal', metadata: { admin, target: BOB } });
-    expect(one(logs, '[HEAL] AdminAl healed every player')).toMatchObject({ type: 'Heal', metadata: { everyone: true } });
-    expect(one(logs, '[DM] AdminAl to Ann Harness: please stop')).toMatchObject({ level: 'info', type: 'DirectMessage', metadata: { admin, target: ANN, text: 'please stop' } });
-    expect(one(logs, '[WHITELIST] AdminAl whitelisted Newbie Ned')).toMatchObject({ type: 'Whitelist', metadata: { admin, target: { name: 'Newbie Ned', identifiers: ['license:new1'] }, action: 'added' } });
-    expect(one(logs, '[WHITELIST] AdminAl pre-approved discord:333 (Pre Pat)')).toMatchObject({ metadata: { target: { name: 'Pre Pat', identifiers: ['discord:333'] } } });
-    expect(one(logs, '[WHITELIST] Req Rae asked to be whitelisted (R1234)')).toMatchObject({ metadata: { target: { name: 'Req Rae', identifiers: ['license:req1'] }, requestId: 'R1234' } });
-    expect(one(logs, '[WHITELIST] AdminAl denied every whitelist request').metadata).toMatchObject({ admin, action: 'deniedAll' });
-    expect(one(logs, '[REVOKE] AdminBea revoked the ban BYYY-5678 of Offline Olly')).toMatchObject({
+    expect(oneLog(logs, '[WARN] AdminAl warned Bob Harness: RDM')).toMatchObject({ level: 'warn', type: 'AdminWarning', metadata: { admin, target: BOB, reason: 'RDM', actionId: 'WAAA-0001' } });
+    expect(oneLog(logs, '[KICK] AdminAl kicked Bob Harness: AFK')).toMatchObject({ level: 'warn', type: 'Kick', metadata: { admin, target: BOB, reason: 'AFK' } });
+    expect(oneLog(logs, '[KICK] txAdmin kicked every player: restart')).toMatchObject({ type: 'Kick', metadata: { admin: { username: 'txAdmin' }, everyone: true } });
+    expect(oneLog(logs, '[HEAL] AdminAl healed Bob Harness')).toMatchObject({ level: 'info', type: 'Heal', metadata: { admin, target: BOB } });
+    expect(oneLog(logs, '[HEAL] AdminAl healed every player')).toMatchObject({ type: 'Heal', metadata: { everyone: true } });
+    expect(oneLog(logs, '[DM] AdminAl to Ann Harness: please stop')).toMatchObject({ level: 'info', type: 'DirectMessage', metadata: { admin, target: ANN, text: 'please stop' } });
+    expect(oneLog(logs, '[WHITELIST] AdminAl whitelisted Newbie Ned')).toMatchObject({ type: 'Whitelist', metadata: { admin, target: { name: 'Newbie Ned', identifiers: ['license:new1'] }, action: 'added' } });
+    expect(oneLog(logs, '[WHITELIST] AdminAl pre-approved discord:333 (Pre Pat)')).toMatchObject({ metadata: { target: { name: 'Pre Pat', identifiers: ['discord:333'] } } });
+    expect(oneLog(logs, '[WHITELIST] Req Rae asked to be whitelisted (R1234)')).toMatchObject({ metadata: { target: { name: 'Req Rae', identifiers: ['license:req1'] }, requestId: 'R1234' } });
+    expect(oneLog(logs, '[WHITELIST] AdminAl denied every whitelist request').metadata).toMatchObject({ admin, action: 'deniedAll' });
+    expect(oneLog(logs, '[REVOKE] AdminBea revoked the ban BYYY-5678 of Offline Olly')).toMatchObject({
       type: 'Revoke',
       metadata: { admin: { username: 'AdminBea' }, target: { name: 'Offline Olly', identifiers: ['license:offline1'] }, issuedBy: 'AdminAl', reason: 'alt account' },
     });
-    expect(one(logs, '[ANNOUNCEMENT] AdminAl: Server event at 8')).toMatchObject({ level: 'info', type: 'Announcement', metadata: { admin } });
-    expect(one(logs, '[RESTART] scheduled restart in 30 minutes')).toMatchObject({ level: 'info', type: 'Restart', metadata: { secondsRemaining: 1800 } });
-    expect(one(logs, '[RESTART] AdminAl skipped the scheduled restart due in 10 minutes')).toMatchObject({ type: 'Restart', metadata: { admin } });
-    expect(one(logs, '[SHUTDOWN] AdminAl shuts the server down in 5 seconds: maintenance')).toMatchObject({ level: 'warn', type: 'Shutdown', metadata: { admin, delayMs: 5000 } });
+    expect(oneLog(logs, '[ANNOUNCEMENT] AdminAl: Server event at 8')).toMatchObject({ level: 'info', type: 'Announcement', metadata: { admin } });
+    expect(oneLog(logs, '[RESTART] scheduled restart in 30 minutes')).toMatchObject({ level: 'info', type: 'Restart', metadata: { secondsRemaining: 1800 } });
+    expect(oneLog(logs, '[RESTART] AdminAl skipped the scheduled restart due in 10 minutes')).toMatchObject({ type: 'Restart', metadata: { admin } });
+    expect(oneLog(logs, '[SHUTDOWN] AdminAl shuts the server down in 5 seconds: maintenance')).toMatchObject({ level: 'warn', type: 'Shutdown', metadata: { admin, delayMs: 5000 } });
     expect(JSON.stringify(logs)).not.toContain('10.0.0.');
     expect(JSON.stringify(logs), 'hardware ids are not identifiers the resource sends').not.toContain('2:abcd');
   }, 120_000); // runs the resource under lua5.4
 
   it('takes screenshots through screencapture or screenshot-basic, and says so when neither runs', async () => {
-    const server = await readyServer('Screenshots');
+    const server = await game.readyServer('Screenshots');
     const result = await runHarness('screenshots', harnessEnv(server.api_key));
     expect(result.none).toBe(false);
     expect(result.console).toContain('^3[skald]^7 no screenshot: neither screenshot-basic nor screencapture is started (ensure one of them in server.cfg)');
@@ -349,14 +310,14 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   }, 120_000); // runs the resource under lua5.4
 
   it('sends ip identifiers only when the convar skald_log_ip is true', async () => {
-    const server = await readyServer('IP on');
+    const server = await game.readyServer('IP on');
     await runHarness('ip', harnessEnv(server.api_key));
-    const logs = await storedLogs(server.id, 1);
-    expect(one(logs, '[JOIN] Ann Harness joined the server').metadata).toEqual({ player: { ...ANN, identifiers: [...ANN_IDS, 'ip:10.0.0.9'] } });
+    const logs = await game.storedLogs(server.id, 1);
+    expect(oneLog(logs, '[JOIN] Ann Harness joined the server').metadata).toEqual({ player: { ...ANN, identifiers: [...ANN_IDS, 'ip:10.0.0.9'] } });
   }, 120_000); // runs the resource under lua5.4
 
   it('keeps the batch on a 429 and sends it again only after the retryAfter of the body', async () => {
-    const spent = await readyServer('Quota spent');
+    const spent = await game.readyServer('Quota spent');
     // The free tier's hourly quota, less the warm-up log readyServer sent.
     const fill = Array.from({ length: FREE_LOGS_PER_HOUR - 1 }, (_, i) => ({ message: `fill ${i}` }));
     await eventually('the free tier quota spent', async () => {
@@ -376,7 +337,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
   }, 120_000); // waits out the body's retryAfter
 
   it('survives an outage without losing a log, and says so when a full queue must drop the oldest', async () => {
-    const server = await readyServer('Outage');
+    const server = await game.readyServer('Outage');
     const closedPort = await freePort();
     const result = await runHarness('outage', { ...harnessEnv(server.api_key), SKALD_URL: skald.baseUrl, SKALD_DOWN_URL: `http://127.0.0.1:${closedPort}` });
     expect(result.failedAttempts as number).toBeGreaterThanOrEqual(2);
@@ -385,7 +346,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
     expect(result.queuedAfterRecovery).toBe(0);
     expect(result.queuedAfterOverflow).toBe(10);
     expect(result.console).toContain('^3[skald]^7 queue full (10 logs): dropped the 5 oldest');
-    const logs = await storedLogs(server.id, 5);
+    const logs = await game.storedLogs(server.id, 5);
     expect(logs.map((l) => l.message).sort()).toEqual([1, 2, 3, 4, 5].map((i) => `during outage ${i}`));
     expectOwnTimes(logs, logRequestsOf(result));
   }, 120_000); // an outage, then the queue drained after it

@@ -8,17 +8,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { TIERS } from '@skald/contracts';
-import type { ApiLog, ApiLogList } from '@skald/contracts/api';
-import { api, createServer, registerAndLogin } from './support/api-client.ts';
-import { eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
+import { api } from './support/api-client.ts';
+import { eventually, REPO_ROOT } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
+import { oneLog, startGameSkald } from './support/game-skald.ts';
+import type { GameSkald } from './support/game-skald.ts';
 
 const PROJECT = join(REPO_ROOT, 'integrations', 'minecraft');
 const MODULE = join(PROJECT, 'skald-minecraft');
@@ -159,44 +160,18 @@ async function startProxy(target: string, apiKey: () => string): Promise<{ url: 
 }
 
 describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a running Skald', () => {
+  let game: GameSkald;
   let skald: SkaldProcess;
   let dataDir: string;
-  let token: string;
   let proxy: Awaited<ReturnType<typeof startProxy>>;
   let currentKey = '';
   let build: { status: number | null; output: string };
 
+  /** A server whose key ingestion accepts, and the key the proxy checks from now on. */
   async function readyServer(name: string): Promise<{ id: string; api_key: string }> {
-    const server = await createServer(skald.baseUrl, token, name);
-    await eventually('the API key accepted', async () => {
-      const res = await api(skald.baseUrl, 'POST', '/api/logs', { headers: { 'x-api-key': server.api_key }, body: { message: 'warm-up', type: 'Setup' } });
-      return res.status === 201 ? true : undefined;
-    });
+    const server = await game.readyServer(name);
     currentKey = server.api_key;
     return server;
-  }
-
-  async function textLogs(serverId: string): Promise<ApiLog[]> {
-    const all: ApiLog[] = [];
-    for (let page = 1; ; page++) {
-      const res = await api<ApiLogList>(skald.baseUrl, 'GET', `/api/logs/my?serverId=${serverId}&pageSize=250&page=${page}`, { token });
-      expect(res.status).toBe(200);
-      all.push(...res.body.filter((l) => l.type !== 'Setup'));
-      if (res.body.length < 250) return all;
-    }
-  }
-
-  async function storedLogs(serverId: string, count: number): Promise<ApiLog[]> {
-    return eventually(`${count} logs stored`, async () => {
-      const all = await textLogs(serverId);
-      return all.length >= count ? all : undefined;
-    });
-  }
-
-  function one(logs: readonly ApiLog[], message: string): ApiLog {
-    const found = logs.filter((l) => l.message === message);
-    expect(found.map((l) => l.message), `one log "${message}" among:\n${logs.map((l) => l.message).join('\n')}`).toEqual([message]);
-    return found[0]!;
   }
 
   beforeAll(async () => {
@@ -208,18 +183,15 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
       child.on('close', (status) => done({ status, output }));
     });
-    dataDir = mkdtempSync(join(tmpdir(), 'skald-minecraft-'));
-    skald = spawnSkald('all-in-one', await freePort(), { TARGET: 'all', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-    await waitForOk(skald, '/api/health', 60_000);
-    token = await registerAndLogin(skald.baseUrl, 'minecraftowner');
+    game = await startGameSkald('minecraft');
+    ({ skald, dataDir } = game);
     proxy = await startProxy(skald.baseUrl, () => currentKey);
     build = await building;
   }, 400_000); // builds the appender with Maven (offline, javac) and starts the all-in-one
 
   afterAll(async () => {
     await proxy?.close();
-    await skald?.kill();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await game?.stop();
   });
 
   it('builds the jar (appender, parsers, Paper plugin, no stub classes) and passes its JUnit tests', () => {
@@ -253,21 +225,21 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     const run = await runDriver('console', { 'skald.url': proxy.url, 'skald.expect': '36' }, server.api_key);
     expect(run.result.sent).toBe(36);
     expect(proxy.seen.every((r) => r.keyInHeader && !r.keyInUrl && r.path === '/api/logs' && r.status === 201)).toBe(true);
-    const logs = await storedLogs(server.id, 36);
+    const logs = await game.storedLogs(server.id, 36);
     const steve = { name: 'Steve', uuid: '069a79f4-44e9-4726-a5be-fca90e38aaf5' };
-    expect(one(logs, 'Steve joined the game')).toMatchObject({ type: 'Join', level: 'info', resource: 'minecraft', metadata: { player: steve } });
-    expect(one(logs, '<Steve> hello there')).toMatchObject({ type: 'Chat', metadata: { player: steve, text: 'hello there' } });
-    expect(one(logs, 'Steve was shot by Skeleton using [Bow of Doom]')).toMatchObject({
+    expect(oneLog(logs, 'Steve joined the game')).toMatchObject({ type: 'Join', level: 'info', resource: 'minecraft', metadata: { player: steve } });
+    expect(oneLog(logs, '<Steve> hello there')).toMatchObject({ type: 'Chat', metadata: { player: steve, text: 'hello there' } });
+    expect(oneLog(logs, 'Steve was shot by Skeleton using [Bow of Doom]')).toMatchObject({
       type: 'Death',
       level: 'warn',
       metadata: { victim: steve, killer: { name: 'Skeleton' }, weapon: 'Bow of Doom', deathMessage: 'death.attack.arrow.item' },
     });
-    expect(one(logs, 'Alex_99 issued server command: /tpa Steve')).toMatchObject({ type: 'Command', metadata: { source: 'player', command: '/tpa Steve' } });
-    expect(one(logs, 'CONSOLE issued server command: /whitelist add Bob')).toMatchObject({ type: 'Command', metadata: { source: 'console' } });
-    expect(one(logs, 'Done (3.214s)! For help, type "help"')).toMatchObject({ type: 'ServerStart', metadata: { startupSeconds: 3.214, version: '1.21.1' } });
+    expect(oneLog(logs, 'Alex_99 issued server command: /tpa Steve')).toMatchObject({ type: 'Command', metadata: { source: 'player', command: '/tpa Steve' } });
+    expect(oneLog(logs, 'CONSOLE issued server command: /whitelist add Bob')).toMatchObject({ type: 'Command', metadata: { source: 'console' } });
+    expect(oneLog(logs, 'Done (3.214s)! For help, type "help"')).toMatchObject({ type: 'ServerStart', metadata: { startupSeconds: 3.214, version: '1.21.1' } });
     expect(logs.filter((l) => l.type === 'ServerStop')).toHaveLength(2);
-    expect(one(logs, "Can't keep up! Is the server overloaded? Running 2045ms or 40 ticks behind")).toMatchObject({ type: 'Lag', level: 'warn' });
-    const error = one(logs, 'Could not pass event PlayerJoinEvent to Essentials v2.20.1');
+    expect(oneLog(logs, "Can't keep up! Is the server overloaded? Running 2045ms or 40 ticks behind")).toMatchObject({ type: 'Lag', level: 'warn' });
+    const error = oneLog(logs, 'Could not pass event PlayerJoinEvent to Essentials v2.20.1');
     expect(error).toMatchObject({ type: 'Error', level: 'error', resource: 'Essentials', metadata: { logger: 'Essentials', exception: { class: 'java.lang.IllegalStateException', message: 'kit not found: starter' } } });
     // Each log keeps the time it was logged, not the time its batch arrived.
     expect(logs.every((l) => Date.parse(l.created_at) <= Date.parse(l.received_at ?? l.created_at))).toBe(true);
@@ -297,7 +269,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     const run = await runDriver('burst', { 'skald.url': proxy.url, 'skald.count': '2500', 'skald.expect': '2500', 'skald.flushIntervalMillis': '3000' }, server.api_key);
     expect(run.result).toMatchObject({ sent: 2500, requests: 3, dropped: 0 });
     expect(proxy.seen.map((r) => [r.count, r.status])).toEqual([[1000, 201], [1000, 201], [500, 201]]);
-    const logs = await storedLogs(server.id, 2500);
+    const logs = await game.storedLogs(server.id, 2500);
     expect(new Set(logs.map((l) => l.message)).size).toBe(2500);
   }, 200_000); // starts a JVM and waits out the batch interval
 
@@ -310,7 +282,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     // Each thread's lines were queued in the order it logged them: requests in order, logs in order within each.
     const sentOrder = proxy.seen.flatMap((r) => (JSON.parse(r.body) as { message: string }[]).map((l) => l.message));
     for (let t = 0; t < 8; t++) expect(sentOrder.filter((m) => m.startsWith(`t${t} `))).toEqual(Array.from({ length: 100 }, (_, i) => `t${t} ${i}`));
-    const logs = await storedLogs(server.id, 800);
+    const logs = await game.storedLogs(server.id, 800);
     expect(new Set(logs.map((l) => l.message)).size).toBe(800);
     expect(logs).toHaveLength(800);
   }, 200_000); // starts a JVM with 8 logging threads
@@ -326,7 +298,7 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
       expect(again!.body, 'the same logs, with their own times').toBe(refused!.body);
       expect(again!.at - refused!.at, 'not before the 2 s asked for').toBeGreaterThanOrEqual(1_900);
       expect(run.stdout).toContain(`Skald answered ${status} (${status === 429 ? 'Log limit reached' : 'Service unavailable'}); sending the 3 logs again in 2 s`);
-      expect((await storedLogs(server.id, 3)).map((l) => l.message).sort()).toEqual(['burst 0', 'burst 1', 'burst 2']);
+      expect((await game.storedLogs(server.id, 3)).map((l) => l.message).sort()).toEqual(['burst 0', 'burst 1', 'burst 2']);
     }, 200_000); // starts a JVM and waits out the body's retryAfter
   }
 
@@ -371,10 +343,10 @@ describe.skipIf(missing.length > 0)('Minecraft appender (log4j2) against a runni
     expect(appended).toMatch(/^APPENDED dropped=150 queued=50 sent=0 /);
     expect(run.result).toMatchObject({ sent: 61, dropped: 150 });
     expect(run.stdout).toContain('queue full (50 logs): dropped the 150 oldest');
-    const logs = await storedLogs(server.id, 61);
+    const logs = await game.storedLogs(server.id, 61);
     const messages = logs.map((l) => l.message);
     expect(messages.filter((m) => m.startsWith('first '))).toHaveLength(10);
     expect(messages.filter((m) => m.startsWith('more ')).sort()).toEqual(Array.from({ length: 50 }, (_, i) => `more ${150 + i}`).sort());
-    expect(one(logs, '[skald] queue full (50 logs): dropped the 150 oldest')).toMatchObject({ type: 'SkaldQueue', level: 'warn', metadata: { dropped: 150 } });
+    expect(oneLog(logs, '[skald] queue full (50 logs): dropped the 150 oldest')).toMatchObject({ type: 'SkaldQueue', level: 'warn', metadata: { dropped: 150 } });
   }, 200_000); // starts a JVM and fills its queue while a request is held
 });
