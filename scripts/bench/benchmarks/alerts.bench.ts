@@ -19,25 +19,19 @@
  * order flipped every round; the figures are medians.
  * Run: `npm run bench -- alerts` or `node scripts/bench/benchmarks/alerts.bench.ts`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { loadConfig } from '@skald/config';
-import { LogsBatchAcceptedEvent, ServerTierChangedEvent, eventMessage, publishEvent } from '@skald/contracts';
+import { loadavg } from 'node:os';
+import { LogsBatchAcceptedEvent, eventMessage } from '@skald/contracts';
 import type { AlertList } from '@skald/contracts';
-import { createIngestionService } from '@skald/ingestion-service';
 import type { EventBus } from '@skald/ports';
 import { createHttpApp, signAccessToken } from '@skald/service-kit';
-import type { ServiceDeps } from '@skald/service-kit';
 import { createIdentitySeeder, createTestDeps, waitFor } from '@skald/testing';
 import { createWebhooksServiceWith } from '@skald/webhooks-service/testing';
-import { buildAllInOne } from '../../../gateway/src/all-in-one.ts';
 import { ALERTS_CONSUMER_GROUP } from '../../../services/webhooks/src/events/alert-consumer.ts';
 import { acceptedData } from '../harness/accepted-event.ts';
+import { startBenchAllInOne } from '../harness/bench-all-in-one.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
+import { postRequests } from '../harness/http-load.ts';
 import { describeSpread, spread } from '../harness/pinned/stats.ts';
-import { unlimitedQuota } from '../harness/unlimited-quota.ts';
 
 const ROUNDS = Number(process.env['BENCH_ALERTS_ROUNDS'] ?? 7);
 const BATCHES = Number(process.env['BENCH_ALERTS_BATCHES'] ?? 200);
@@ -136,38 +130,10 @@ async function alertsDrained(bus: EventBus): Promise<void> {
 
 /** The ingest path: the all-in-one's auth, ingestion and webhooks, two Legend servers, one with the 100 rules. */
 async function setUpIngest() {
-  const dir = await mkdtemp(join(tmpdir(), 'skald-bench-alerts-'));
-  const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: 'warn' });
-  let ingestionDeps: ServiceDeps | undefined;
-  let webhooksDeps: ServiceDeps | undefined;
-  const proc = await buildAllInOne(config, {
-    services: ['auth', 'ingestion', 'webhooks'],
-    webDist: join(dir, 'no-web'),
-    logStream: new Writable({ write: (_c, _e, cb) => cb() }),
-    factories: {
-      ingestion: async (deps) => {
-        ingestionDeps = { ...deps, counters: unlimitedQuota(deps.counters) };
-        return createIngestionService(ingestionDeps);
-      },
-      webhooks: async (deps) => {
-        webhooksDeps = deps;
-        return createWebhooksServiceWith(deps);
-      },
-    },
-  });
-  await proc.start();
-  const address = await proc.app.listen({ port: 0, host: '127.0.0.1' });
-  const app = proc.app;
-  const password = 'correct horse battery staple 42';
-  await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'bench', password, email: 'bench@example.com' } });
-  const token = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bench', password } })).json<{ token: string }>().token;
-  const auth = { authorization: `Bearer ${token}` };
-  const servers: { id: string; apiKey: string }[] = [];
-  for (const name of ['With rules', 'Without rules']) {
-    const created = (await app.inject({ method: 'POST', url: '/api/server/servers', headers: auth, payload: { name } })).json<{ id: string; api_key: string }>();
-    await publishEvent(ingestionDeps!.bus, ServerTierChangedEvent, created.id, { serverId: created.id, tier: 'legend' });
-    servers.push({ id: created.id, apiKey: created.api_key });
-  }
+  const bench = await startBenchAllInOne({ name: 'alerts', services: ['auth', 'ingestion', 'webhooks'], factories: { webhooks: (deps) => createWebhooksServiceWith(deps) } });
+  const { app, address, auth } = bench;
+  const servers = [await bench.legendServer('With rules'), await bench.legendServer('Without rules')];
+  const webhooksBus = bench.depsOf('webhooks').bus;
   const [withRules, without] = servers as [{ id: string; apiKey: string }, { id: string; apiKey: string }];
   await waitFor(async () => (await app.inject({ method: 'GET', url: `/api/alerts?serverId=${without.id}`, headers: auth })).json<AlertList>().limit === RULES, 'the Legend tier in the webhooks service', 20_000);
   await waitFor(async () => (await app.inject({ method: 'GET', url: `/api/alerts?serverId=${withRules.id}`, headers: auth })).json<AlertList>().limit === RULES, 'the Legend tier in the webhooks service', 20_000);
@@ -187,32 +153,19 @@ async function setUpIngest() {
     /** Posts REQUESTS requests of 100 logs for the server (8 at a time), until the alerts group consumed them: logs/s. */
     async run(serverId: string): Promise<Run> {
       const apiKey = servers.find((s) => s.id === serverId)!.apiKey;
-      await alertsDrained(webhooksDeps!.bus);
+      await alertsDrained(webhooksBus);
       const cpu = process.cpuUsage();
       const started = performance.now();
-      let next = 0;
-      let accepted = 0;
-      await Promise.all(
-        Array.from({ length: CONNECTIONS }, async () => {
-          while (next < REQUESTS) {
-            next += 1;
-            const response = await fetch(`${address}/api/logs`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body });
-            await response.arrayBuffer();
-            if (response.status === 201) accepted += LOGS_PER_BATCH;
-          }
-        }),
-      );
-      await alertsDrained(webhooksDeps!.bus);
+      const { created } = await postRequests(`${address}/api/logs`, body, { 'x-api-key': apiKey }, { requests: REQUESTS, connections: CONNECTIONS });
+      const accepted = created * LOGS_PER_BATCH;
+      await alertsDrained(webhooksBus);
       if (accepted < REQUESTS * LOGS_PER_BATCH) throw new Error(`only ${accepted} of ${REQUESTS * LOGS_PER_BATCH} logs accepted`);
       return { rate: accepted / ((performance.now() - started) / 1000), cpuPerLog: cpuMicros(cpu) / accepted };
     },
     async firing(): Promise<number> {
       return (await app.inject({ method: 'GET', url: `/api/alerts?serverId=${withRules.id}`, headers: auth })).json<AlertList>().alerts.filter((a) => a.state !== 'ok').length;
     },
-    async close() {
-      await proc.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close: () => bench.close(),
   };
 }
 

@@ -15,19 +15,12 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { loadConfig } from '@skald/config';
-import { ServerTierChangedEvent, publishEvent, quotaKey, quotaWindowStart } from '@skald/contracts';
-import type { ServiceDeps } from '@skald/service-kit';
-import { createIngestionService } from '@skald/ingestion-service';
+import { availableParallelism, loadavg } from 'node:os';
+import { quotaKey, quotaWindowStart } from '@skald/contracts';
 import { createWebhooksServiceWith } from '@skald/webhooks-service/testing';
-import { buildAllInOne } from '../../../gateway/src/all-in-one.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
-import { DURATION_S, okPerSecond, postLoad } from '../harness/http-load.ts';
-import { unlimitedQuota } from '../harness/unlimited-quota.ts';
+import { startBenchAllInOne } from '../harness/bench-all-in-one.ts';
+import { DURATION_S, okPerSecond, postLoad, postRequests } from '../harness/http-load.ts';
 
 const BATCH = 100;
 const CONNECTIONS = 8;
@@ -90,40 +83,20 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'skald-bench-webhooks-'));
   const receiver = await startReceiver();
-  const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: 'warn', OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' });
-  let ingestionDeps: ServiceDeps | undefined;
-  let logsDeps: ServiceDeps | undefined;
-  const { createLogsService } = await import('@skald/logs-service');
-  const proc = await buildAllInOne(config, {
+  const bench = await startBenchAllInOne({
+    name: 'webhooks',
     services: ['auth', 'ingestion', 'logs', 'webhooks'],
-    webDist: join(dir, 'no-web'),
-    logStream: new Writable({ write: (_c, _e, cb) => cb() }),
-    factories: {
-      ingestion: async (deps) => {
-        ingestionDeps = { ...deps, counters: unlimitedQuota(deps.counters) };
-        return createIngestionService(ingestionDeps);
-      },
-      logs: async (deps) => {
-        logsDeps = deps;
-        return createLogsService(deps);
-      },
-      webhooks: (deps) => createWebhooksServiceWith(deps),
-    },
+    env: { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' },
+    factories: { webhooks: (deps) => createWebhooksServiceWith(deps) },
   });
   try {
-    await proc.start();
-    const address = await proc.app.listen({ port: 0, host: '127.0.0.1' });
-    const app = proc.app;
-    const password = 'correct horse battery staple 42';
-    await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'bench', password, email: 'bench@example.com' } });
-    const token: string = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bench', password } })).json().token;
-    const auth = { authorization: `Bearer ${token}` };
-    const { id: serverId, api_key: apiKey } = (await app.inject({ method: 'POST', url: '/api/server/servers', headers: auth, payload: { name: 'Bench' } })).json() as { id: string; api_key: string };
+    const { app, address, auth } = bench;
+    const { id: serverId, apiKey } = await bench.legendServer('Bench');
+    const ingestionDeps = bench.depsOf('ingestion');
+    const logsDeps = bench.depsOf('logs');
     const headers = { 'x-api-key': apiKey };
-    await publishEvent(ingestionDeps!.bus, ServerTierChangedEvent, serverId, { serverId, tier: 'legend' });
-    const resetQuota = () => ingestionDeps!.counters.reset(quotaKey(serverId, quotaWindowStart(Date.now())));
+    const resetQuota = () => ingestionDeps.counters.reset(quotaKey(serverId, quotaWindowStart(Date.now())));
     const log = (i: number, type: string) => ({ message: `bench log line ${i}`, level: 'info', type, resource: `res-${i % 10}`, metadata: { i } });
     // 1 % of the load matches the webhook of phase 1b.
     const mixed = JSON.stringify(Array.from({ length: BATCH }, (_, i) => log(i, i === 0 ? 'Alert' : 'Bench')));
@@ -135,7 +108,7 @@ export async function run(): Promise<BenchRow[]> {
     }
 
     // Each phase starts with the logs service's store caught up, so no phase pays for the previous one's backlog.
-    const drainLogs = () => settle(() => logsDeps!.logStore.count(serverId), 1_000, 300_000);
+    const drainLogs = () => settle(() => logsDeps.logStore.count(serverId), 1_000, 300_000);
     // Without and with the webhook, twice each, alternating (A B A B): a machine whose load drifts during the
     // run then weighs on both figures alike. Each phase starts with the logs store caught up.
     /** Accepted logs per second of one measured phase (2xx answers only). */
@@ -188,18 +161,7 @@ export async function run(): Promise<BenchRow[]> {
     await resetQuota();
     const alerts = JSON.stringify(Array.from({ length: BATCH }, (_, i) => log(i, 'Alert')));
     const started = performance.now();
-    let next = 0;
-    let refused = 0;
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async () => {
-        while (next < MATCHING_LOGS / BATCH) {
-          next += 1;
-          const response = await fetch(`${address}/api/logs`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: alerts });
-          await response.arrayBuffer();
-          if (response.status !== 201) refused += 1;
-        }
-      }),
-    );
+    const { refused } = await postRequests(`${address}/api/logs`, alerts, headers, { requests: MATCHING_LOGS / BATCH, connections: CONNECTIONS });
     const ingestSeconds = (performance.now() - started) / 1000;
     const complete = await until(() => receiver.latencies.length >= MATCHING_LOGS, 300_000);
     const deliveredSeconds = (performance.now() - started) / 1000;
@@ -218,9 +180,8 @@ export async function run(): Promise<BenchRow[]> {
       { name: 'ingest-to-delivery p95', value: p95, unit: 'ms', target: '< 2000 ms', pass: complete && p95 < 2000 },
     ];
   } finally {
-    await proc.close();
+    await bench.close();
     await receiver.close();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

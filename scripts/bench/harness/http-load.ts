@@ -51,3 +51,29 @@ export async function bareFastifyLoad(body: string, connections: number): Promis
     await app.close();
   }
 }
+
+/**
+ * Posts the same JSON body `requests` times, `connections` requests in flight (fetch, each answer read
+ * whole): how many were answered 201 and how many otherwise.
+ */
+export async function postRequests(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  load: { readonly requests: number; readonly connections: number },
+): Promise<{ created: number; refused: number }> {
+  let next = 0;
+  const counts = { created: 0, refused: 0 };
+  await Promise.all(
+    Array.from({ length: load.connections }, async () => {
+      while (next < load.requests) {
+        next += 1;
+        const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+        await response.arrayBuffer();
+        if (response.status === 201) counts.created += 1;
+        else counts.refused += 1;
+      }
+    }),
+  );
+  return counts;
+}
