@@ -9,15 +9,7 @@ import { MongoClient, MongoServerError } from 'mongodb';
 import type { Collection as MongoCollection, Db, Document, Filter as MongoFilter, Sort, UpdateFilter } from 'mongodb';
 import { DuplicateKeyError } from '@skald/ports';
 import type { BaseDocument, Collection, DocumentStore, Filter, FindOptions, GuardedUpdate, IndexSpec, Update } from '@skald/ports';
-import {
-  assertCollectionName,
-  indexName,
-  validateDocument,
-  validateFilter,
-  validateFindOptions,
-  validateIndexes,
-  validateUpdate,
-} from './query-validation.ts';
+import { indexName, validateCollection, validateDocument, validateFilter, validateFindOptions, validateGuardedUpdates, validateUpdate } from './query-validation.ts';
 import type { FieldCondition, ValidatedSort, ValidatedUpdate } from './query-validation.ts';
 
 const DUPLICATE_KEY = 11000;
@@ -161,8 +153,7 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async collection<T extends BaseDocument>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
-    assertCollectionName(name);
-    validateIndexes(indexes);
+    validateCollection(name, indexes);
     const c = this.#db.collection<Document>(name);
     for (const index of indexes) {
       const keys = Object.fromEntries(index.fields.map((f) => [f, 1 as const]));
@@ -176,10 +167,7 @@ export class MongoDocumentStore implements DocumentStore {
 
   async updateAllOrNone(updates: readonly GuardedUpdate[]): Promise<boolean> {
     // Everything is validated before the transaction starts: a refused query changes nothing.
-    const steps = updates.map((u) => {
-      assertCollectionName(u.collection);
-      return { collection: u.collection, filter: mongoFilter(validateFilter(u.filter)), update: mongoUpdate(validateUpdate(u.update)) };
-    });
+    const steps = validateGuardedUpdates(updates).map((u) => ({ collection: u.collection, filter: mongoFilter(u.conditions), update: mongoUpdate(u.update) }));
     if (steps.length === 0) return true;
     // A multi-document transaction (MongoDB runs as a replica set: docker-compose, k8s, the test container).
     // withTransaction retries a transient write conflict from the start, where a concurrent winner's change

@@ -7,7 +7,7 @@
  * interpreted by the database. Both adapters share it, so they accept exactly the same language.
  */
 import { InvalidQueryError } from '@skald/ports';
-import type { Filter, FindOptions, IndexSpec, Scalar, Update } from '@skald/ports';
+import type { Filter, FindOptions, GuardedUpdate, IndexSpec, Scalar, Update } from '@skald/ports';
 
 /**
  * Field names are plain identifiers: no leading `$` (operator), no `.` (Mongo path), nothing that would
@@ -240,4 +240,25 @@ export function validateIndexes(indexes: readonly IndexSpec[]): void {
 /** Stable index name shared by both adapters, e.g. `ux_email` / `ix_serverId_createdAt`. */
 export function indexName(index: IndexSpec): string {
   return `${index.unique === true ? 'ux' : 'ix'}_${index.fields.join('_')}`;
+}
+
+/** A collection's name and declared indexes, checked before an adapter creates either. */
+export function validateCollection(name: string, indexes: readonly IndexSpec[]): void {
+  assertCollectionName(name);
+  validateIndexes(indexes);
+}
+
+/** One step of updateAllOrNone, validated: the adapter translates its conditions and update. */
+export interface ValidatedGuardedUpdate {
+  readonly collection: string;
+  readonly conditions: FieldCondition[];
+  readonly update: ValidatedUpdate;
+}
+
+/** Every step of updateAllOrNone, validated before the adapter's transaction starts: a refused query changes nothing. */
+export function validateGuardedUpdates(updates: readonly GuardedUpdate[]): ValidatedGuardedUpdate[] {
+  return updates.map((u) => {
+    assertCollectionName(u.collection);
+    return { collection: u.collection, conditions: validateFilter(u.filter), update: validateUpdate(u.update) };
+  });
 }

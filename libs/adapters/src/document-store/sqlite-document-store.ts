@@ -13,16 +13,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { DuplicateKeyError } from '@skald/ports';
 import type { BaseDocument, Collection, DocumentStore, Filter, FindOptions, GuardedUpdate, IndexSpec, Update } from '@skald/ports';
-import {
-  assertCollectionName,
-  equalityFields,
-  indexName,
-  validateDocument,
-  validateFilter,
-  validateFindOptions,
-  validateIndexes,
-  validateUpdate,
-} from './query-validation.ts';
+import { equalityFields, indexName, validateCollection, validateDocument, validateFilter, validateFindOptions, validateGuardedUpdates, validateUpdate } from './query-validation.ts';
 import type { ValidatedUpdate } from './query-validation.ts';
 import { StatementCache } from '../sqlite/statements.ts';
 import { fieldExpr, orderByClause, whereClause } from './sqlite-filter-sql.ts';
@@ -196,8 +187,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async collection<T extends BaseDocument>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
-    assertCollectionName(name);
-    validateIndexes(indexes);
+    validateCollection(name, indexes);
     const table = tableOf(name);
     this.#db.exec(`CREATE TABLE IF NOT EXISTS ${table} (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
     for (const index of indexes) {
@@ -209,10 +199,7 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async updateAllOrNone(updates: readonly GuardedUpdate[]): Promise<boolean> {
     // Everything is validated before the transaction opens: a refused query changes nothing.
-    const steps = updates.map((u) => {
-      assertCollectionName(u.collection);
-      return { collection: u.collection, where: whereClause(validateFilter(u.filter)), set: updateExpr(validateUpdate(u.update)) };
-    });
+    const steps = validateGuardedUpdates(updates).map((u) => ({ collection: u.collection, where: whereClause(u.conditions), set: updateExpr(u.update) }));
     // Synchronous from BEGIN to COMMIT: no other call of this process runs in between, and IMMEDIATE takes
     // the write lock up front against another process on the same file (an operator command).
     this.#db.exec('BEGIN IMMEDIATE');

@@ -1,10 +1,11 @@
 /** Object store factory. The MinIO client is imported only when chosen, so the fs processes never load it. */
 import type { ObjectStore } from '@skald/ports';
+import type { S3Settings } from '@skald/config';
 import { FsObjectStore } from './fs-object-store.ts';
 
 export type ObjectStoreConfig =
   | { kind: 'fs'; root: string }
-  | { kind: 'minio'; endPoint: string; port: number; useSSL: boolean; accessKey: string; secretKey: string; bucket: string; region?: string };
+  | ({ kind: 'minio' } & S3Settings);
 
 /** Async: the filesystem store prepares its folders, the MinIO store ensures its bucket. */
 export async function createObjectStore(config: ObjectStoreConfig): Promise<ObjectStore> {

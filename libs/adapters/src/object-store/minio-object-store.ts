@@ -15,6 +15,7 @@ import { Agent as HttpsAgent } from 'node:https';
 import { Client } from 'minio';
 import { assertValidObjectKey } from '@skald/ports';
 import type { ObjectInfo, ObjectStore, StoredObject } from '@skald/ports';
+import type { S3Settings } from '@skald/config';
 import { assertValidContentType } from './content-type.ts';
 
 /** S3's minimum part size; also the most memory one upload holds at a time. */
@@ -22,15 +23,8 @@ const PART_SIZE = 5 * 1024 * 1024;
 const DELETE_BATCH = 1000;
 const STAT_CONCURRENCY = 8;
 
-export interface MinioObjectStoreOptions {
-  readonly endPoint: string;
-  readonly port: number;
-  readonly useSSL: boolean;
-  readonly accessKey: string;
-  readonly secretKey: string;
-  readonly bucket: string;
-  readonly region?: string;
-}
+/** The S3 settings the configuration reads (S3_ENDPOINT and the rest): the store opens with exactly those. */
+export type MinioObjectStoreOptions = S3Settings;
 
 export class MinioObjectStore implements ObjectStore {
   readonly #client: Client;
