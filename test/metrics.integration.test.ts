@@ -9,6 +9,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMBEDDED_ADAPTERS_ENV } from '@skald/testing';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
 import { eventually, freePort, metricsPortOf, spawnSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
@@ -85,7 +86,7 @@ describe('metrics of one service alone', () => {
     const { proc, metricsPort } = await start('ingestion', {
       TARGET: 'ingestion',
       DATA_DIR: join(root, 'ingestion'),
-      EVENT_BUS: 'memory', DOC_STORE: 'sqlite', LOG_STORE: 'sqlite', OBJECT_STORE: 'fs', JOB_QUEUE: 'embedded', COUNTERS: 'memory', MAILER: 'outbox',
+      ...EMBEDDED_ADAPTERS_ENV,
       JWT_PUBLIC_KEY_FILE: join(keysDir, 'public.pem'),
       SECRETS_KEY: randomBytes(32).toString('base64'),
     });

@@ -14,7 +14,7 @@ import { createEventBus } from '@skald/adapters';
 import { LogsBatchAcceptedEvent, MembershipAddedEvent, ServerCreatedEvent, ServerTierChangedEvent, eventMessage, identityMessage } from '@skald/contracts';
 import type { EventBus } from '@skald/ports';
 import { signAccessToken } from '@skald/service-kit';
-import { deleteRedisKeys, redisReachable } from '@skald/testing';
+import { EMBEDDED_ADAPTERS_ENV, deleteRedisKeys, redisReachable } from '@skald/testing';
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api } from './support/api-client.ts';
@@ -53,15 +53,10 @@ beforeAll(async () => {
   env = {
     TARGET: 'webhooks',
     DATA_DIR: join(root, 'webhooks'),
+    ...EMBEDDED_ADAPTERS_ENV,
     EVENT_BUS: 'redis',
     REDIS_URL,
     REDIS_PREFIX: prefix,
-    DOC_STORE: 'sqlite',
-    LOG_STORE: 'sqlite',
-    OBJECT_STORE: 'fs',
-    JOB_QUEUE: 'embedded',
-    COUNTERS: 'memory',
-    MAILER: 'outbox',
     JWT_PUBLIC_KEY_FILE: join(keys, 'public.pem'),
     SECRETS_KEY: randomBytes(32).toString('base64'),
     OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',

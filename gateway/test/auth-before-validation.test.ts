@@ -20,7 +20,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@skald/config';
 import { loadOrCreateKeys, SERVICE_NAMES, signAccessToken } from '@skald/service-kit';
 import type { ServiceName } from '@skald/service-kit';
-import { waitFor } from '@skald/testing';
+import { EMBEDDED_ADAPTERS_ENV, waitFor } from '@skald/testing';
 import { buildGateway } from '../src/gateway-only.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
 import { buildSingleService } from '../src/single-service.ts';
@@ -277,13 +277,7 @@ describe('distributed: the proxying gateway in front of each service alone', () 
         JWT_PUBLIC_KEY_FILE: join(keys, 'jwt-public.pem'),
         JWT_PRIVATE_KEY_FILE: join(keys, 'jwt-private.pem'),
         SECRETS_KEY: secretsKey,
-        EVENT_BUS: 'memory',
-        DOC_STORE: 'sqlite',
-        LOG_STORE: 'sqlite',
-        OBJECT_STORE: 'fs',
-        JOB_QUEUE: 'embedded',
-        COUNTERS: 'memory',
-        MAILER: 'outbox',
+        ...EMBEDDED_ADAPTERS_ENV,
       });
       const service = await buildSingleService(config, name);
       running.push(service);

@@ -8,6 +8,7 @@ import Type from 'typebox';
 import { loadConfig } from '@skald/config';
 import { loadOrCreateKeys, SERVICE_NAMES } from '@skald/service-kit';
 import type { ServiceFactory, ServiceName } from '@skald/service-kit';
+import { EMBEDDED_ADAPTERS_ENV } from '@skald/testing';
 import { buildAllInOne } from '../src/all-in-one.ts';
 import { buildGateway } from '../src/gateway-only.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
@@ -166,13 +167,7 @@ describe('single service: GET /openapi.json', () => {
       LOG_LEVEL: 'silent',
       JWT_PUBLIC_KEY_FILE: join(dir, 'secrets', 'keys', 'jwt-public.pem'),
       SECRETS_KEY: secretsKey,
-      EVENT_BUS: 'memory',
-      DOC_STORE: 'sqlite',
-      LOG_STORE: 'sqlite',
-      OBJECT_STORE: 'fs',
-      JOB_QUEUE: 'embedded',
-      COUNTERS: 'memory',
-      MAILER: 'outbox',
+      ...EMBEDDED_ADAPTERS_ENV,
     });
     running = await buildSingleService(config, 'logs');
     await running.start();

@@ -16,7 +16,7 @@ import { createSharedAdapters } from '@skald/adapters';
 import type { SharedAdapters } from '@skald/adapters';
 import { ApiKeyRotatedEvent, hashApiKey, publishEvent, ServerCreatedEvent } from '@skald/contracts';
 import type { FastifyInstance } from 'fastify';
-import { waitFor } from '@skald/testing';
+import { EMBEDDED_ADAPTERS_ENV, waitFor } from '@skald/testing';
 import { buildSingleService } from '../src/single-service.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
 import { startAllInOne } from './support/all-in-one.ts';
@@ -125,13 +125,7 @@ describe('an oversized POST /logs body gets a readable 413', () => {
         TARGET: 'ingestion',
         DATA_DIR: join(dir, 'data'),
         LOG_LEVEL: 'warn',
-        EVENT_BUS: 'memory',
-        DOC_STORE: 'sqlite',
-        LOG_STORE: 'sqlite',
-        OBJECT_STORE: 'fs',
-        JOB_QUEUE: 'embedded',
-        COUNTERS: 'memory',
-        MAILER: 'outbox',
+        ...EMBEDDED_ADAPTERS_ENV,
         JWT_PUBLIC_KEY_FILE: publicKeyFile,
         SECRETS_KEY: randomBytes(32).toString('base64'),
       });

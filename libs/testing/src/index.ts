@@ -8,6 +8,7 @@ export * from './test-deps.ts';
 export * from './test-service.ts';
 export * from './identity-seeder.ts';
 export * from './wait-for.ts';
+export * from './embedded-env.ts';
 export * from './free-port.ts';
 export * from './event-stream.ts';
 export * from './test-redis.ts';
