@@ -5,6 +5,7 @@
  */
 import Type from 'typebox';
 import type { Static } from 'typebox';
+import { SPEC_TIER_LIMITS } from './billing.ts';
 import { SiteRoleSchema } from './identity.ts';
 
 /** Days the admin dashboard covers (docs/spec/part-2.txt section 9), today (UTC) included; top lists show TOP_SERVERS. */
@@ -109,16 +110,7 @@ export const AdminServerDetailSchema = Type.Object(
     name: Type.String(),
     tier: Type.String(),
     tierInfo: Type.Object(
-      {
-        label: Type.String(),
-        limit: Type.Integer(),
-        retentionDays: Type.Integer(),
-        maxPhotoLogs: Type.Integer(),
-        maxServerUsers: Type.Integer(),
-        maxExportsPerMonth: Type.Integer(),
-        maxWebhooks: Type.Integer(),
-        maxBackups: Type.Integer(),
-      },
+      { label: Type.String(), ...SPEC_TIER_LIMITS },
       { additionalProperties: false },
     ),
     created_at: Type.String(),

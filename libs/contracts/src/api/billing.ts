@@ -17,6 +17,18 @@ const TierKeySchema = Type.Union([
   Type.Literal('legend'),
 ]);
 
+/** The limits of a tier the specification names (part-2 section 3), in its order; the admin's tierInfo has them too. */
+export const SPEC_TIER_LIMITS = {
+  /** Logs per hour. */
+  limit: Type.Integer(),
+  retentionDays: Type.Integer(),
+  maxPhotoLogs: Type.Integer(),
+  maxServerUsers: Type.Integer(),
+  maxExportsPerMonth: Type.Integer(),
+  maxWebhooks: Type.Integer(),
+  maxBackups: Type.Integer(),
+};
+
 /** One tier (docs/spec/part-2.txt section 3): the values of libs/contracts/src/tiers.ts. */
 export const ApiTierSchema = Type.Object(
   {
@@ -24,14 +36,7 @@ export const ApiTierSchema = Type.Object(
     label: Type.String(),
     /** Euro per month. */
     price: Type.Number(),
-    /** Logs per hour. */
-    limit: Type.Integer(),
-    retentionDays: Type.Integer(),
-    maxPhotoLogs: Type.Integer(),
-    maxServerUsers: Type.Integer(),
-    maxExportsPerMonth: Type.Integer(),
-    maxWebhooks: Type.Integer(),
-    maxBackups: Type.Integer(),
+    ...SPEC_TIER_LIMITS,
     /** Alert rules per server (docs/ALERTS.md). */
     maxAlertRules: Type.Integer(),
     /** Evidence cases per server (docs/CASES.md). */
