@@ -10,7 +10,7 @@ import { colorLevel, discordType } from '../src/domain/compat/discord.ts';
 import { splitTags } from '../src/domain/compat/compat-log.ts';
 import { parseLabelText, parseLokiProtobuf } from '../src/domain/compat/loki.ts';
 import { CompatShapeError } from '../src/domain/compat/compat-log.ts';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
 const KEY = 'sk_compat_key_0123456789abcdef';
@@ -18,12 +18,9 @@ const KEY = 'sk_compat_key_0123456789abcdef';
 describe('compatible endpoints on the ingestion service alone', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await createHarness();
-    await h.server({ serverId: 'srv-c', apiKey: KEY });
+    h = await harnessWithServer({ serverId: 'srv-c', apiKey: KEY });
   });
-  afterEach(async () => {
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   it('decodes a gzip Loki push and a deflate Datadog batch', async () => {
     const push = { streams: [{ stream: { event: 'join' }, values: [['1', 'plain line']] }] };

@@ -5,7 +5,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { LOGS_BATCH_ACCEPTED_TYPE, TOPICS } from '@skald/contracts';
 import { waitFor } from '@skald/testing';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
 const KEY = 'sk_test_key_0123456789abcdef';
@@ -17,12 +17,9 @@ function storedIds(h: Harness): string[] {
 describe('POST /logs', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await createHarness();
-    await h.server({ serverId: 'srv-a', apiKey: KEY });
+    h = await harnessWithServer({ serverId: 'srv-a', apiKey: KEY });
   });
-  afterEach(async () => {
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   it('accepts one log with the key in X-API-Key and publishes it durably with defaults', async () => {
     const res = await h.inject({ method: 'POST', url: '/logs', headers: { 'x-api-key': KEY }, payload: { message: 'player joined' } });

@@ -4,7 +4,7 @@
  * game servers sent. Labels carry route patterns and reasons only, never a key or a server id.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { ingestOutcome } from '../src/http/routes.ts';
 
@@ -13,12 +13,9 @@ const KEY = 'sk_test_key_metrics_0123456789';
 describe('ingestion metrics', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await createHarness();
-    await h.server({ serverId: 'srv-metrics', apiKey: KEY });
+    h = await harnessWithServer({ serverId: 'srv-metrics', apiKey: KEY });
   });
-  afterEach(async () => {
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   /** The value of one series (0 when absent): the harness's own key probes count too, so tests compare deltas. */
   const valueOf = async (series: string): Promise<number> => {

@@ -5,7 +5,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import sharp from 'sharp';
 import type { LogsBatchAccepted } from '@skald/contracts';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { form as encodeForm, pngHeaderOnly } from './support/photo-forms.ts';
 import type { FormPart } from './support/photo-forms.ts';
@@ -33,12 +33,9 @@ function onlyBatch(h: Harness): LogsBatchAccepted {
 describe('POST /photologs', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await createHarness();
-    await h.server({ serverId: 'srv-p', apiKey: KEY });
+    h = await harnessWithServer({ serverId: 'srv-p', apiKey: KEY });
   });
-  afterEach(async () => {
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   it('stores a re-encoded photo without EXIF plus a WebP thumbnail, and publishes their keys', async () => {
     const original = await jpegWithExif();

@@ -10,7 +10,7 @@ import protobuf from 'protobufjs';
 import sharp from 'sharp';
 import snappy from 'snappyjs';
 import type { AcceptedLog } from '@skald/contracts';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { form } from './support/photo-forms.ts';
 
@@ -19,12 +19,9 @@ const HOUR = 3600_000;
 
 let h: Harness;
 beforeEach(async () => {
-  h = await createHarness();
-  await h.server({ serverId: 'srv-t', apiKey: KEY });
+  h = await harnessWithServer({ serverId: 'srv-t', apiKey: KEY });
 });
-afterEach(async () => {
-  await h.close();
-});
+afterEach(() => h.close());
 
 function published(): AcceptedLog[] {
   return h.batches().flatMap((batch) => batch.logs);

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { LOG_LIMITS } from '@skald/contracts';
 import { InvalidFieldError, parseLogBody } from '../src/domain/log-input.ts';
 import { METADATA_MAX_DEPTH, metadataShape } from '../src/domain/metadata-shape.ts';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { form } from './support/photo-forms.ts';
 
@@ -119,12 +119,9 @@ describe('metadata size limit, decided by a bound before any serialising (unit)'
 describe('POST /logs and /photologs with deeply nested metadata', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness();
-    await h.server({ serverId: SERVER, apiKey: KEY });
+    h = await harnessWithServer({ serverId: SERVER, apiKey: KEY });
   });
-  afterAll(async () => {
-    await h.close();
-  });
+  afterAll(() => h.close());
 
   for (const levels of [4_000, 100_000]) {
     it(`answers 400 naming metadata for ${levels} levels, in a single log and in a batch, and stores nothing`, async () => {

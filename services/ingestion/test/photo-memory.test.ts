@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import type { Metadata, Sharp } from 'sharp';
 import { MAX_PHOTOS_IN_FLIGHT, photoGate } from '../src/domain/photo-memory.ts';
 import { STORED_MAX_PIXELS, STORED_MAX_PIXELS_WEBP_ALPHA } from '../src/domain/photo-size.ts';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { form } from './support/photo-forms.ts';
 
@@ -24,12 +24,9 @@ function flat(width: number, height: number, channels: 3 | 4): Sharp {
 describe('POST /photologs: memory bounds', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await createHarness();
-    await h.server({ serverId: SERVER, apiKey: KEY });
+    h = await harnessWithServer({ serverId: SERVER, apiKey: KEY });
   });
-  afterEach(async () => {
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   async function upload(data: Buffer, filename: string): Promise<{ status: number; stored: Metadata | null; retryAfter: unknown; body: unknown }> {
     const { payload, headers } = form([{ name: 'photo', filename, type: 'application/octet-stream', data }], KEY);

@@ -5,7 +5,7 @@
  */
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import sharp from 'sharp';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 import { form, pngHeaderOnly } from './support/photo-forms.ts';
 
@@ -19,12 +19,9 @@ async function png(): Promise<Buffer> {
 describe('the hourly quota counts accepted logs only', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await createHarness();
-    await h.server({ serverId: SERVER, apiKey: KEY });
+    h = await harnessWithServer({ serverId: SERVER, apiKey: KEY });
   });
-  afterEach(async () => {
-    await h.close();
-  });
+  afterEach(() => h.close());
 
   const postPhoto = async (data: Buffer): Promise<number> => {
     const { payload, headers } = form([{ name: 'message', value: 'shot' }, { name: 'photo', filename: 'a.png', type: 'image/png', data }], KEY);

@@ -4,7 +4,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fc from 'fast-check';
-import { createHarness } from './support/harness.ts';
+import { harnessWithServer } from './support/harness.ts';
 import type { Harness } from './support/harness.ts';
 
 const SECRET = 'SKALDSECRETKEY0123456789abcdefXYZ';
@@ -12,12 +12,9 @@ const SECRET = 'SKALDSECRETKEY0123456789abcdefXYZ';
 describe('the API key never reaches a log line', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness();
-    await h.server({ serverId: 'srv-r', apiKey: SECRET });
+    h = await harnessWithServer({ serverId: 'srv-r', apiKey: SECRET });
   });
-  afterAll(async () => {
-    await h.close();
-  });
+  afterAll(() => h.close());
 
   it('valid key, invalid key, 404, 413, 400, 503 and a failing dependency: SECRET appears nowhere', async () => {
     const q = `apiKey=${SECRET}`;
@@ -54,12 +51,9 @@ describe('fuzzed bodies and query strings never produce a 5xx', () => {
   let h: Harness;
   const KEY = 'fuzz-key-0123456789';
   beforeAll(async () => {
-    h = await createHarness();
-    await h.server({ serverId: 'srv-f', apiKey: KEY, tier: 'legend' });
+    h = await harnessWithServer({ serverId: 'srv-f', apiKey: KEY, tier: 'legend' });
   });
-  afterAll(async () => {
-    await h.close();
-  });
+  afterAll(() => h.close());
 
   const logLike = fc.record(
     {

@@ -42,6 +42,13 @@ function batchOf(message: PublishInput): LogsBatchAccepted {
   return envelope.data;
 }
 
+/** A harness with one server whose key ingestion already accepts: how most route tests start. */
+export async function harnessWithServer(server: Parameters<Harness['server']>[0]): Promise<Harness> {
+  const h = await createHarness();
+  await h.server(server);
+  return h;
+}
+
 export async function createHarness(): Promise<Harness> {
   const logLines: string[] = [];
   const logStream = new Writable({
