@@ -66,14 +66,16 @@ export function documentStoreConfig(config: SkaldConfig, service: string): Docum
 
 export function logStoreConfig(config: SkaldConfig): LogStoreConfig {
   return config.adapters.logStore === 'sqlite'
-    ? { kind: 'sqlite', file: join(config.dataDir, 'logs', 'logs.db') }
+    ? { kind: 'sqlite', file: logStoreFile(config) }
     : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: 'skald_logs' };
 }
+
+const logStoreFile = (config: SkaldConfig): string => join(config.dataDir, 'logs', 'logs.db');
 
 /** The logs service's players: beside its logs (the same adapter kind, the same Mongo database). */
 export function playerStoreConfig(config: SkaldConfig): PlayerStoreConfig {
   return config.adapters.logStore === 'sqlite'
-    ? { kind: 'sqlite', file: join(config.dataDir, 'logs', 'players.db') }
+    ? { kind: 'sqlite', file: join(config.dataDir, 'logs', 'players.db'), logFile: logStoreFile(config) }
     : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: 'skald_logs' };
 }
 

@@ -108,9 +108,19 @@ export interface QueuedLog {
   readonly metadata: Readonly<Record<string, unknown>> | null;
 }
 
+/**
+ * A queued log as queued() answers it. Its metadata may come as the JSON text a store already keeps (the
+ * embedded store reads queued logs back from the log store by key): extraction parses it only when the
+ * text may hold an identifier.
+ */
+export interface RecordableLog extends Omit<QueuedLog, 'metadata'> {
+  /** The metadata object, or its JSON text (JSON.stringify of the object), or null. */
+  readonly metadata: QueuedLog['metadata'] | string;
+}
+
 /** The oldest queued logs, and the queue position that record() drops through once they are recorded. */
 export interface PlayerQueuePage {
-  readonly logs: readonly QueuedLog[];
+  readonly logs: readonly RecordableLog[];
   readonly through: number;
 }
 

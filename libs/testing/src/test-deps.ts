@@ -59,9 +59,11 @@ export async function createTestDeps(options: TestDepsOptions = {}): Promise<Tes
   const counters = o.counters ?? shared?.counters ?? (await open(() => createCounters({ kind: 'memory' })));
   const mailer =
     o.mailer ?? shared?.mailer ?? (await open(() => createMailer({ kind: 'outbox', dir: join(root, 'outbox'), from: 'skald@skald.test', publishLine: () => {} })));
-  // The logs service's own: beside its logs, as the launcher gives it.
-  const playerStore =
-    o.playerStore ?? (service === 'logs' ? await open(() => createPlayerStore({ kind: 'sqlite', file: join(root, 'logs', 'players.db') })) : undefined);
+  // The logs service's own: beside its logs, as the launcher gives it (its queue reads logs back from the
+  // log store's file when that store is the one made here).
+  const ownLogStore = o.logStore === undefined && shared?.logStore === undefined;
+  const playerFiles = { file: join(root, 'logs', 'players.db'), ...(ownLogStore ? { logFile: join(root, 'logs', 'logs.db') } : {}) };
+  const playerStore = o.playerStore ?? (service === 'logs' ? await open(() => createPlayerStore({ kind: 'sqlite', ...playerFiles })) : undefined);
   const log = options.logStream ? pino({ level: 'info' }, options.logStream) : pino({ level: 'silent' });
   return {
     root,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_IDENTIFIER_LENGTH } from '@skald/contracts';
-import { identifiersIn, isLinking } from '../src/domain/identity/identifiers.ts';
+import { IDENTIFIER_KINDS, MAX_IDENTIFIER_LENGTH } from '@skald/contracts';
+import { identifiersIn, isLinking, mayHoldIdentifier } from '../src/domain/identity/identifiers.ts';
 import { MAX_GROUPS_PER_LOG, extractPlayers } from '../src/domain/identity/extract-players.ts';
 import type { PlayerGroup } from '../src/domain/identity/extract-players.ts';
 
@@ -73,6 +73,23 @@ describe('identifiers in a text', () => {
     expect(isLinking(DISCORD)).toBe(true);
     expect(isLinking('ip:1.2.3.4')).toBe(false);
     expect(isLinking('token:2:abc')).toBe(false);
+  });
+});
+
+describe('the cheap test before parsing', () => {
+  it('passes every text holding an identifier of any kind in any case, also as JSON text', () => {
+    for (const kind of IDENTIFIER_KINDS) {
+      for (const written of [kind, kind.toUpperCase()]) {
+        const text = `killed by (${written}:abc)`;
+        expect(identifiersIn(text)).toHaveLength(1);
+        expect(mayHoldIdentifier(text)).toBe(true);
+        expect(mayHoldIdentifier(JSON.stringify({ who: { ids: [`${written}:x"y`] } }))).toBe(true);
+      }
+    }
+  });
+
+  it('refuses text without a kind right before a colon', () => {
+    for (const text of ['Server tick 12: 40 vehicles', JSON.stringify({ license: 'abc', steam: 7, note: 'ip 1.2.3.4' }), '']) expect(mayHoldIdentifier(text)).toBe(false);
   });
 });
 

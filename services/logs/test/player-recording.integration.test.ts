@@ -142,6 +142,21 @@ describe('recording players', () => {
     expect(await deps.playerStore!.byIdentifier(S, 'license:dee')).toMatchObject({ logCount: 2, firstSeen: 1_750_000_000_000, lastSeen: 1_750_000_001_000 });
   });
 
+  it('reads metadata given as JSON text (as the log store keeps it), parsing only text that may name an identifier', () => {
+    const at = { serverId: S, at: 5, logType: 'text', expiresAt: 99 } as const;
+    const silent = pino({ level: 'silent' });
+    const logs = [
+      { ...at, logId: 'j', message: 'joined', metadata: JSON.stringify({ player: { name: 'Jo', identifiers: ['License:jo', 'ip:1.2.3.4'] } }) },
+      // Never parsed: neither it nor the message holds a kind before a colon (it is not even JSON).
+      { ...at, logId: 'k', message: 'nobody', metadata: '{not json' },
+      { ...at, logId: 'l', message: 'by license:lu', metadata: JSON.stringify({ playerName: 'Lu' }) },
+    ];
+    expect(mentionsOf(logs, silent)).toEqual([
+      { ...at, logId: 'j', players: [{ linking: ['license:jo'], listed: ['ip:1.2.3.4'], names: ['Jo'] }] },
+      { ...at, logId: 'l', players: [{ linking: ['license:lu'], listed: [], names: ['Lu'] }] },
+    ]);
+  });
+
   it('takes the log time, type and expiry of each queued log', () => {
     const queued: QueuedLog = { logId: 'f', serverId: S, at: 5, logType: 'photo', expiresAt: 99, message: 'joined license:fay', metadata: null };
     expect(mentionsOf([queued, { ...queued, logId: 'g', message: 'nobody' }], pino({ level: 'silent' }))).toEqual([
@@ -253,7 +268,7 @@ describe('recording players on the worker thread', () => {
       const [, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
       expect(out).toContain('queued');
       expect(signal).toBe('SIGKILL');
-      const reopened = new SqlitePlayerStore(file);
+      const reopened = new SqlitePlayerStore(file, { logFile: join(dir, 'logs.db') });
       const after = createPlayerRecorder({ store: reopened, log: logger() });
       after.start();
       try {

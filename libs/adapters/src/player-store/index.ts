@@ -5,12 +5,13 @@
 import type { PlayerStore } from '@skald/ports';
 import { SqlitePlayerStore } from './sqlite-player-store.ts';
 
-export type PlayerStoreConfig = { kind: 'sqlite'; file: string } | { kind: 'mongo'; url: string; database: string };
+/** `logFile`: the embedded log store's file beside it, which the queue's keys are read back from (SqlitePlayerStoreOptions). */
+export type PlayerStoreConfig = { kind: 'sqlite'; file: string; logFile?: string } | { kind: 'mongo'; url: string; database: string };
 
 export async function createPlayerStore(config: PlayerStoreConfig): Promise<PlayerStore> {
   switch (config.kind) {
     case 'sqlite':
-      return new SqlitePlayerStore(config.file);
+      return new SqlitePlayerStore(config.file, config.logFile === undefined ? {} : { logFile: config.logFile });
     case 'mongo': {
       const { MongoPlayerStore } = await import('./mongo-player-store.ts');
       const store = new MongoPlayerStore(config.url, config.database);

@@ -12,6 +12,8 @@ export interface PlayerStoreWorkerData {
   /** Marks the data as this worker's: the module does nothing in a thread started for anything else. */
   readonly role: 'skald-player-store';
   readonly file: string;
+  /** The log store's file the queue's keys are read back from (SqlitePlayerStoreOptions.logFile). */
+  readonly logFile: string | undefined;
   /** The module to run (file URL): its default export is a PlayerStoreWorkerMain. */
   readonly module: string;
   readonly data: unknown;
@@ -22,7 +24,7 @@ function isOwnData(data: unknown): data is PlayerStoreWorkerData {
 }
 
 async function start(port: NonNullable<typeof parentPort>, data: PlayerStoreWorkerData): Promise<void> {
-  const store = new SqlitePlayerStore(data.file, { walCheckpointer: null });
+  const store = new SqlitePlayerStore(data.file, { walCheckpointer: null, ...(data.logFile === undefined ? {} : { logFile: data.logFile }) });
   const loaded = (await import(data.module)) as { default: PlayerStoreWorkerMain };
   await loaded.default(store, port, data.data);
 }

@@ -25,6 +25,7 @@ import type {
   PlayerSummary,
   PlayerTimelineQuery,
   QueuedLog,
+  RecordableLog,
 } from '@skald/ports';
 import { BACKGROUND_THREADS } from '../background-threads.ts';
 import { StatementCache } from '../sqlite/statements.ts';
@@ -33,6 +34,7 @@ import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import { PLAYER_PRAGMAS_SQL, PLAYER_SCHEMA_SQL, PLAYER_SCHEMA_VERSION } from './sqlite-player-schema.ts';
 import { foldName, isLinking, joinOf, newestOf, normalizedIdentifier, packQueued, playerIdOf, playerSearchOf, queuedFromMentions, unpackQueued } from './player-store-shared.ts';
 import type { PlayerStoreWorkerData } from './player-store-worker.ts';
+import { SqliteLogTexts, isKeysRow, packKeys } from './sqlite-log-texts.ts';
 import { SqlitePlayerQueue, queueFileOf } from './sqlite-player-queue.ts';
 
 export interface SqlitePlayerStoreOptions {
@@ -40,6 +42,12 @@ export interface SqlitePlayerStoreOptions {
   readonly walCheckpointer?: WalCheckpointer | null;
   /** Players handled per transaction by the deletions (retention, cleanup); default 200. */
   readonly maintenanceChunk?: number;
+  /**
+   * The embedded log store's file (logs.db) holding every log queued here: the queue then keeps each log's
+   * keys only and reads its message and metadata back from there (sqlite-log-texts.ts). Without it the queue
+   * keeps whole logs.
+   */
+  readonly logFile?: string;
 }
 
 type Row = Record<string, SQLInputValue>;
@@ -115,6 +123,8 @@ export class SqlitePlayerStore implements PlayerStore {
   readonly #wal: WalFile | null;
   readonly #queue: SqlitePlayerQueue;
   readonly #chunk: number;
+  readonly #logFile: string | undefined;
+  readonly #logTexts: SqliteLogTexts | null;
   /** The values of one full insert of (player, log) rows, reused run after run. */
   readonly #chunkValues: SQLInputValue[] = new Array<SQLInputValue>(ROW_VALUES * ROWS_PER_INSERT);
   /** Per server, a linking identifier's player (a cache of player_identifiers). */
@@ -138,6 +148,8 @@ export class SqlitePlayerStore implements PlayerStore {
     this.#statements = new StatementCache(this.#db);
     this.#db.exec(PLAYER_PRAGMAS_SQL);
     this.#chunk = options.maintenanceChunk ?? 200;
+    this.#logFile = options.logFile;
+    this.#logTexts = options.logFile === undefined ? null : new SqliteLogTexts(options.logFile);
     const checkpointer = options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer;
     if (checkpointer !== null && file !== ':memory:') {
       this.#db.exec('PRAGMA wal_autocheckpoint = 0');
@@ -216,17 +228,23 @@ export class SqlitePlayerStore implements PlayerStore {
 
   async queue(logs: readonly QueuedLog[]): Promise<void> {
     if (logs.length === 0) return;
-    this.#queue.add(packQueued(logs));
+    this.#queue.add(this.#logTexts === null ? packQueued(logs) : packKeys(logs));
   }
 
   async queued(limit: number): Promise<PlayerQueuePage> {
-    const logs: QueuedLog[] = [];
+    const logs: RecordableLog[] = [];
     let through = -1;
-    for (const row of this.#queue.rows()) {
-      for (const log of unpackQueued(row.logs)) logs.push(log);
-      through = row.seq;
-      if (logs.length >= limit) break;
-    }
+    const read = (): void => {
+      for (const row of this.#queue.rows()) {
+        if (!isKeysRow(row.logs)) for (const log of unpackQueued(row.logs)) logs.push(log);
+        // Keys without the log store's file (a store opened without it): nothing to read them from.
+        else if (this.#logTexts !== null) this.#logTexts.logsOf(row.logs, logs);
+        through = row.seq;
+        if (logs.length >= limit) break;
+      }
+    };
+    if (this.#logTexts === null) read();
+    else this.#logTexts.reading(read);
     return { logs, through };
   }
 
@@ -265,7 +283,7 @@ export class SqlitePlayerStore implements PlayerStore {
   /** A worker thread with its own connection to this file, running `options.module` (player-store-worker.ts). */
   startWorker(options: PlayerStoreWorkerOptions): Worker {
     if (this.#file === ':memory:') throw new Error('player store: an in-memory database has no second connection');
-    const workerData: PlayerStoreWorkerData = { role: 'skald-player-store', file: this.#file, module: options.module.href, data: options.data };
+    const workerData: PlayerStoreWorkerData = { role: 'skald-player-store', file: this.#file, logFile: this.#logFile, module: options.module.href, data: options.data };
     return new Worker(new URL('./player-store-worker.ts', import.meta.url), { workerData, name: BACKGROUND_THREADS.playerStore });
   }
 
@@ -808,6 +826,7 @@ export class SqlitePlayerStore implements PlayerStore {
     this.#db.exec('PRAGMA optimize');
     this.#db.close();
     await this.#queue.close();
+    this.#logTexts?.close();
   }
 }
 

@@ -48,6 +48,18 @@ const LONGEST_KIND = Math.max(...IDENTIFIER_KINDS.map((kind) => kind.length));
 /** `ip:`, `token:`: compared with startsWith (no string cut and hashed per identifier). */
 const NON_LINKING_PREFIXES = NON_LINKING_IDENTIFIER_KINDS.map((kind) => `${kind}:`);
 
+/** A known kind right before a colon, in any case: what every identifier holds. */
+const KIND_BEFORE_COLON = new RegExp(`(?:${IDENTIFIER_KINDS.join('|')}):`, 'i');
+
+/**
+ * Whether `text` may hold an identifier: false means it holds none. A cheap test (one pass of a regular
+ * expression) that lets a log's metadata, kept as JSON text, go unparsed when it names nobody; JSON text
+ * writes a kind and its colon as they are (it escapes only quotes, backslashes and control characters).
+ */
+export function mayHoldIdentifier(text: string): boolean {
+  return KIND_BEFORE_COLON.test(text);
+}
+
 /** The kind of an identifier as answered here (`license:abc` → `license`). */
 export function kindOf(identifier: string): string {
   return identifier.slice(0, identifier.indexOf(':'));
