@@ -1,7 +1,8 @@
 /**
  * The alert evaluator's memory (docs/ALERTS.md, "Cost"): the grouped matcher finds exactly the logs each
  * rule's own filter finds, and a server's rules kept in memory between bus reads follow a change written
- * by another replica (straight into the shared store here), read from the server's version.
+ * through this replica's store at once, and one written by another replica (a second store object over the
+ * same documents here) once the server's version is read again (REFRESH_MS of wall time, a fake wall clock).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
@@ -12,6 +13,7 @@ import type { TestDeps } from '@skald/testing';
 import { createAlertEvaluator } from '../src/domain/alerts/alert-evaluator.ts';
 import { alertMatches } from '../src/domain/alerts/alert-filter.ts';
 import { createRuleMatcher } from '../src/domain/alerts/alert-matcher.ts';
+import { REFRESH_MS } from '../src/domain/alerts/alert-server-cache.ts';
 import { createAlertStore } from '../src/domain/alerts/alert-store.ts';
 import type { AlertSettings, AlertStore } from '../src/domain/alerts/alert-store.ts';
 import { DELIVERY_QUEUE } from '../src/domain/delivery.ts';
@@ -33,6 +35,12 @@ describe('the grouped rule matcher', () => {
       { metadata: { source: '3' } },
       { type: 'Chat', resource: 'chat', level: 'info', search: 'hello', metadata: { citizenid: 'ABC1' } },
       { type: 'AntiCheat' },
+      // Found through the map of metadata (the first entry), the second entry checked by the test.
+      { metadata: { citizenid: 'ABC1', source: '0' } },
+      // Searches alone: found through one expression of all of them, then each tested.
+      { search: 'JOINED' },
+      { search: 'world' },
+      { search: 'hack (' },
     ];
     const rules = filters.map((filter, i) => ({ id: `r${i}`, filter }));
     const types = ['AntiCheat', 'anticheat', 'Chat', 'General'];
@@ -66,12 +74,16 @@ describe("a server's rules in memory", () => {
   const serverId = 'srv-cache';
   let deps: TestDeps;
   let store: AlertStore;
+  /** Another replica's store: the same documents, its own object (its writes are not seen in this process). */
+  let elsewhere: AlertStore;
   const queued: string[] = [];
   const clock = { now: Date.UTC(2026, 10, 5, 10, 0, 0) };
+  const wall = { ms: 0 };
 
   beforeAll(async () => {
     deps = await createTestDeps({ service: 'webhooks' });
     store = await createAlertStore(deps.docs);
+    elsewhere = await createAlertStore(deps.docs);
   });
   afterAll(async () => deps.cleanup());
 
@@ -94,30 +106,86 @@ describe("a server's rules in memory", () => {
       publicUrl: 'https://skald.test',
       log: pino({ level: 'silent' }),
       now: () => clock.now,
-    });
+    }, { wallMs: () => wall.ms });
   const batch = (logs: AcceptedLog[]): LogsBatchAccepted => ({ serverId, logs });
   const logsOf = (type: string, n: number) => Array.from({ length: n }, () => acceptedLog({ type }));
   const settings = (type: string): AlertSettings => ({ name: 'Cached', kind: 'threshold', filter: { type }, threshold: 2, windowSeconds: 60, webhookIds: [webhook.id], cooldownSeconds: 0, enabled: true });
 
-  it('follows an edit, a new rule and a delete written by another replica, at the next read', async () => {
+  it('follows an edit, a new rule and a delete written by another replica, once it reads the version again', async () => {
     const a = evaluator();
-    const rule = await store.create(serverId, settings('AntiCheat'), clock.now);
+    const rule = await elsewhere.create(serverId, settings('AntiCheat'), clock.now);
     await a.onBatches([batch(logsOf('Chat', 1))]);
     expect(queued).toHaveLength(0);
 
     // Another replica changes the rule's filter: this one's memory must not go on counting AntiCheat.
     clock.now += 1_000;
-    await store.update(serverId, rule.id, settings('Chat'), clock.now);
+    await elsewhere.update(serverId, rule.id, settings('Chat'), clock.now);
+    wall.ms += REFRESH_MS;
     await a.onBatches([batch(logsOf('AntiCheat', 3))]);
     expect(queued).toHaveLength(0);
     await a.onBatches([batch(logsOf('Chat', 2))]);
     expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`]);
 
-    // A rule added elsewhere is evaluated at the next read; one deleted elsewhere is not.
-    const added = await store.create(serverId, settings('Heartbeat'), clock.now);
-    await store.remove(serverId, rule.id);
+    // A rule added elsewhere is evaluated once the version is read again; one deleted elsewhere is not.
+    const added = await elsewhere.create(serverId, settings('Heartbeat'), clock.now);
+    await elsewhere.remove(serverId, rule.id);
     clock.now += 1_000;
+    wall.ms += REFRESH_MS;
     await a.onBatches([batch([...logsOf('Heartbeat', 2), ...logsOf('Chat', 5)])]);
     expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`, `alert_${added.id}_1_firing_${webhook.id}`]);
+    await store.remove(serverId, added.id);
+  });
+
+  it("follows this replica's own writes at once, without reading the version", async () => {
+    queued.length = 0;
+    const a = evaluator();
+    await a.onBatches([batch(logsOf('Chat', 1))]);
+    // Within the refresh period: only the store object's own notice can make the evaluator see these.
+    const rule = await store.create(serverId, settings('Kill'), clock.now);
+    await a.onBatches([batch(logsOf('Kill', 2))]);
+    expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`]);
+    await store.update(serverId, rule.id, settings('Revive'), clock.now);
+    await a.onBatches([batch(logsOf('Revive', 2))]);
+    expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`, `alert_${rule.id}_2_firing_${webhook.id}`]);
+    await store.remove(serverId, rule.id);
+  });
+
+  it('resolves an absence rule at the tick when the log that ended the silence reached a replica that had it as ok', async () => {
+    queued.length = 0;
+    const a = evaluator();
+    const b = evaluator();
+    const rule = await store.create(serverId, { ...settings('Heartbeat'), kind: 'absence', threshold: null }, clock.now);
+    // Replica A has the rule in memory, as ok.
+    await a.onBatches([batch(logsOf('Chat', 1))]);
+    // Replica B's tick fires it after the silent window (B's writes are not A's store object's here: a second evaluator over `elsewhere`).
+    clock.now += 61_000;
+    const other = createAlertEvaluator(
+      {
+        alerts: elsewhere,
+        webhooks: { byId: async (id) => (id === webhook.id ? webhook : null) },
+        directory: { server: async (id) => ({ id, name: 'Cache test', ownerId: 'owner', tier: 'starter', suspended: false }) },
+        jobs,
+        publicUrl: 'https://skald.test',
+        log: pino({ level: 'silent' }),
+        now: () => clock.now,
+      },
+      { wallMs: () => wall.ms },
+    );
+    await other.tick();
+    expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`]);
+    // Within the refresh period the heartbeat reaches A, which still has the rule as ok: it only moves the clock.
+    clock.now += 2_000;
+    await a.onBatches([batch(logsOf('Heartbeat', 1))]);
+    expect(queued).toHaveLength(1);
+    // The next tick, on any replica, sees a match after the firing and resolves it, once.
+    clock.now += 1_000;
+    await b.tick();
+    await other.tick();
+    expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`, `alert_${rule.id}_1_resolved_${webhook.id}`]);
+    const events = await store.history(rule.id, 10);
+    expect(events.map((e) => [e.state, e.count])).toEqual([
+      ['resolved', 63],
+      ['firing', 61],
+    ]);
   });
 });

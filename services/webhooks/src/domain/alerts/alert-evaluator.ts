@@ -13,8 +13,8 @@
  *    holds fewer than `threshold` (and fires one whose window, summed over every replica, holds enough), and
  *    fires an absence rule once `windowSeconds` passed since its last matching log (lastMatchAt is stored,
  *    so a restart does not reset the clock).
- * Between bus reads a server's rules stay in memory (alert-server-cache.ts): one version read per server
- * and read tells whether a rule changed, here or on another replica.
+ * Between bus reads a server's rules stay in memory (alert-server-cache.ts): this replica's writes reload
+ * them at once, another replica's within a second (its version read at most once a second per server).
  * Transitions are edge-triggered (the store's conditional updates): one message per transition, none while
  * firing, and no firing within `cooldownSeconds` of the last resolve. Rules are served like webhooks: the
  * oldest maxAlertRules of the server's tier, none while the server is suspended.
@@ -78,9 +78,9 @@ function toWebhookLog(log: AcceptedLog): WebhookLog {
 const cooledDown = (rule: AlertRule, at: number) => rule.lastResolvedAt === null || at - rule.lastResolvedAt >= rule.cooldownSeconds * 1000;
 
 export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEvaluatorOptions = {}): AlertEvaluator {
-  const cache = createServerCache({ alerts: deps.alerts, directory: deps.directory });
   const flushMs = options.flushMs ?? 1_000;
   const wallMs = options.wallMs ?? (() => performance.now());
+  const cache = createServerCache({ alerts: deps.alerts, directory: deps.directory, wallMs });
   const pending = new Map<string, Pending>();
   /** Keys (server and first log id) of batches counted, oldest first. */
   const seen = new Set<string>();
@@ -171,12 +171,15 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     // The counts behind a firing are stored first: the tick, deciding from the store, must not see less.
     await flushServer(rule.serverId, at);
     const fired = await deps.alerts.fire(rule, noticeOf('firing', count, sample, at));
-    if (fired !== null) await deliver(fired);
+    // Lost to another replica (or the rule changed there): this replica's copy of the rules is behind.
+    if (fired === null) cache.invalidate(rule.serverId);
+    else await deliver(fired);
   }
 
   async function resolve(rule: AlertRule, count: number, sample: readonly WebhookLog[], at: number, lastMatchAt?: number): Promise<void> {
     const resolved = await deps.alerts.resolve(rule, noticeOf('resolved', count, sample, at), lastMatchAt);
-    if (resolved !== null) await deliver(resolved);
+    if (resolved === null) cache.invalidate(rule.serverId);
+    else await deliver(resolved);
   }
 
   async function evaluateServer(serverId: string, batches: readonly LogsBatchAccepted[], at: number, redelivered: boolean): Promise<void> {
@@ -302,6 +305,14 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     }
     const silenceMs = at - rule.lastMatchAt;
     if (rule.state === 'ok' && silenceMs >= rule.windowSeconds * 1000) await fire(rule, Math.floor(silenceMs / 1000), [], at);
+    // A matching log after the firing that only moved the clock: the replica that took it still had the rule
+    // as ok in memory (another replica fired it within the last REFRESH_MS). The silence: the firing's (from
+    // the history; the window when it is missing) plus the time from the firing to that log.
+    else if (rule.state === 'firing' && rule.lastFiredAt !== null && rule.lastMatchAt > rule.lastFiredAt) {
+      const firing = (await deps.alerts.history(rule.id, 1))[0];
+      const silenceAtFiring = firing?.state === 'firing' ? firing.count : rule.windowSeconds;
+      await resolve(rule, silenceAtFiring + Math.floor((rule.lastMatchAt - rule.lastFiredAt) / 1000), [], at);
+    }
   }
 }
 

@@ -1,18 +1,19 @@
 /**
  * Which accepted logs an alert rule counts: every field the filter gives must match. level, type and
  * resource compare equal ignoring case (as webhook filters do); search looks for the text in the message,
- * ignoring case; metadata names top-level keys whose value, as text, must equal the one given.
+ * ignoring case (Unicode case folding: a regular expression of the text, so no message is copied to lower
+ * case); metadata names top-level keys whose value, as text, must equal the one given.
  */
 import type { AlertFilter } from '@skald/contracts';
 import type { WebhookLog } from '../platforms/index.ts';
 
-function metadataText(value: unknown): string {
+export function metadataText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 type FilterableLog = Pick<WebhookLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>;
 
-/** A log with the fields filters compare lower-cased once, however many rules look at it. */
+/** A log with level, type and resource lower-cased once, however many rules look at it; the message as it came. */
 export interface PreparedLog {
   readonly level: string;
   readonly type: string;
@@ -22,7 +23,14 @@ export interface PreparedLog {
 }
 
 export function prepareLog(log: FilterableLog): PreparedLog {
-  return { level: log.level.toLowerCase(), type: log.type.toLowerCase(), resource: log.resource.toLowerCase(), message: log.message.toLowerCase(), metadata: log.metadata };
+  return { level: log.level.toLowerCase(), type: log.type.toLowerCase(), resource: log.resource.toLowerCase(), message: log.message, metadata: log.metadata };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
+/** Finds any of the texts in a message, ignoring case. */
+export function searchPattern(texts: readonly string[]): RegExp {
+  return new RegExp(texts.map(escapeRegExp).join('|'), 'iu');
 }
 
 /** The filter as a test of prepared logs, its texts lower-cased once (a rule is compared with every log of a read). */
@@ -30,11 +38,11 @@ export function compileAlertFilter(filter: AlertFilter): (log: PreparedLog) => b
   const level = filter.level?.toLowerCase();
   const type = filter.type?.toLowerCase();
   const resource = filter.resource?.toLowerCase();
-  const search = filter.search?.toLowerCase();
+  const search = filter.search === undefined ? undefined : searchPattern([filter.search]);
   const metadata = filter.metadata === undefined ? [] : Object.entries(filter.metadata);
   return (log) => {
     if ((level !== undefined && level !== log.level) || (type !== undefined && type !== log.type) || (resource !== undefined && resource !== log.resource)) return false;
-    if (search !== undefined && !log.message.includes(search)) return false;
+    if (search !== undefined && !search.test(log.message)) return false;
     for (const [key, value] of metadata) {
       const actual = log.metadata?.[key];
       if (actual === undefined || metadataText(actual) !== value) return false;

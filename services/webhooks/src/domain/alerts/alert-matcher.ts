@@ -1,12 +1,18 @@
 /**
  * A server's alert rules as one matcher, built once per set of rules (the evaluator keeps it between bus
- * reads): rules with the same filter share one compiled test, and filters that name a type, a resource or
- * a level are found through a map of that value, so a log is tested only against the filters that can
- * match it, plus those that name none of the three (search or metadata only). A log is lower-cased once,
- * and only in the fields some filter compares.
+ * reads), so that a log is tested only against the filters that can match it:
+ *  - rules with the same filter share one compiled test;
+ *  - filters naming a type, else a resource, else a level are found through a map of that value;
+ *  - filters of a search alone (no type, resource or level) are tested only when one regular expression of
+ *    all their texts finds one of them in the message;
+ *  - filters of metadata alone are found through a map of their first key and value;
+ *  - filters naming nothing (all logs) are tested with every log.
+ * Per log nothing is allocated: one view of the log is reused, with type and resource lower-cased only when
+ * some filter compares them, through a memo of the few values a server sends (a lower-cased copy per log
+ * was a new string to allocate and hash for every map lookup).
  */
 import type { AlertFilter } from '@skald/contracts';
-import { compileAlertFilter } from './alert-filter.ts';
+import { compileAlertFilter, metadataText, searchPattern } from './alert-filter.ts';
 import type { PreparedLog } from './alert-filter.ts';
 
 type MatchableLog = Pick<PreparedLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>;
@@ -21,6 +27,8 @@ interface CompiledFilter<R> {
   /** Its place in the per-call tallies. */
   readonly index: number;
   readonly test: (log: PreparedLog) => boolean;
+  /** The filter names one field and nothing else, so being found through that field's map is the match. */
+  exact: boolean;
   readonly rules: R[];
 }
 
@@ -29,7 +37,38 @@ export interface RuleMatcher<R> {
   match<L extends MatchableLog>(logs: readonly L[]): Map<R, FilterMatches<L>>;
 }
 
-const EMPTY: readonly never[] = [];
+/** The one view of the log being matched, rewritten per log. */
+interface LogView {
+  level: string;
+  type: string;
+  resource: string;
+  message: string;
+  metadata: PreparedLog['metadata'];
+}
+
+type Index<R> = Map<string, CompiledFilter<R>[]>;
+
+/** Distinct types or resources remembered lower-cased at most (a server sends a few dozen). */
+const MAX_LOWERED = 4_096;
+
+/** text.toLowerCase(), remembered: the same few values come in every batch. */
+function lowerCaser(): (text: string) => string {
+  const lowered = new Map<string, string>();
+  return (text) => {
+    let lower = lowered.get(text);
+    if (lower === undefined) {
+      if (lowered.size >= MAX_LOWERED) lowered.clear();
+      lowered.set(text, (lower = text.toLowerCase()));
+    }
+    return lower;
+  };
+}
+
+function addTo<R>(index: Index<R>, value: string, filter: CompiledFilter<R>): void {
+  const list = index.get(value);
+  if (list) list.push(filter);
+  else index.set(value, [filter]);
+}
 
 export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(rules: readonly R[], sampleSize: number): RuleMatcher<R> {
   const distinct = new Map<string, CompiledFilter<R>>();
@@ -37,60 +76,87 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
     const key = JSON.stringify(rule.filter);
     const known = distinct.get(key);
     if (known) known.rules.push(rule);
-    else distinct.set(key, { index: distinct.size, test: compileAlertFilter(rule.filter), rules: [rule] });
+    else distinct.set(key, { index: distinct.size, test: compileAlertFilter(rule.filter), exact: false, rules: [rule] });
   }
-  const byType = new Map<string, CompiledFilter<R>[]>();
-  const byResource = new Map<string, CompiledFilter<R>[]>();
-  const byLevel = new Map<string, CompiledFilter<R>[]>();
-  const unindexed: CompiledFilter<R>[] = [];
-  let needsMessage = false;
+  const byType: Index<R> = new Map();
+  const byResource: Index<R> = new Map();
+  const byLevel: Index<R> = new Map();
+  /** Metadata key -> value as text -> filters of metadata alone whose first entry it is. */
+  const byMetadata = new Map<string, Index<R>>();
+  /** byMetadata as arrays, walked per log. */
+  const metadataKeys: string[] = [];
+  const metadataValues: Index<R>[] = [];
+  const bySearch: CompiledFilter<R>[] = [];
+  const searches: string[] = [];
+  const everything: CompiledFilter<R>[] = [];
   let needsType = false;
   let needsResource = false;
-  const add = (index: Map<string, CompiledFilter<R>[]>, value: string, filter: CompiledFilter<R>) => {
-    const list = index.get(value);
-    if (list) list.push(filter);
-    else index.set(value, [filter]);
-  };
   for (const [key, compiled] of distinct) {
     const filter = JSON.parse(key) as AlertFilter;
-    if (filter.search !== undefined) needsMessage = true;
     if (filter.type !== undefined) needsType = true;
     if (filter.resource !== undefined) needsResource = true;
+    const metadata = Object.entries(filter.metadata ?? {});
+    const named = [filter.type, filter.resource, filter.level, filter.search].filter((v) => v !== undefined).length + metadata.length;
+    // A search alone is not exact: the regular expression of every search only says one of them is there.
+    compiled.exact = named === 1 && filter.search === undefined;
+    const firstMetadata = metadata[0];
     // One index per filter, the field most likely to set a log apart first; the compiled test checks the rest.
-    if (filter.type !== undefined) add(byType, filter.type.toLowerCase(), compiled);
-    else if (filter.resource !== undefined) add(byResource, filter.resource.toLowerCase(), compiled);
-    else if (filter.level !== undefined) add(byLevel, filter.level.toLowerCase(), compiled);
-    else unindexed.push(compiled);
+    if (filter.type !== undefined) addTo(byType, filter.type.toLowerCase(), compiled);
+    else if (filter.resource !== undefined) addTo(byResource, filter.resource.toLowerCase(), compiled);
+    else if (filter.level !== undefined) addTo(byLevel, filter.level.toLowerCase(), compiled);
+    else if (filter.search !== undefined) {
+      bySearch.push(compiled);
+      searches.push(filter.search);
+    } else if (firstMetadata !== undefined) {
+      const [name, value] = firstMetadata;
+      let byValue = byMetadata.get(name);
+      if (byValue === undefined) byMetadata.set(name, (byValue = new Map()));
+      addTo(byValue, value, compiled);
+    } else everything.push(compiled);
   }
+  for (const [name, byValue] of byMetadata) {
+    metadataKeys.push(name);
+    metadataValues.push(byValue);
+  }
+  const anySearch = bySearch.length === 0 ? null : searchPattern(searches);
+  const view: LogView = { level: '', type: '', resource: '', message: '', metadata: null };
+  const lower = lowerCaser();
 
   return {
     match(logs) {
+      type Log = (typeof logs)[number];
       // Per filter: how many logs matched, and a ring of the last sampleSize of them (no shifting per match).
       const counts = new Array<number>(distinct.size).fill(0);
-      const rings: (typeof logs)[number][][] = [];
-      const consider = (candidates: readonly CompiledFilter<R>[], prepared: PreparedLog, log: (typeof logs)[number]) => {
+      const rings: Log[][] = [];
+      const consider = (candidates: readonly CompiledFilter<R>[] | undefined, log: Log) => {
+        if (candidates === undefined) return;
         for (const compiled of candidates) {
-          if (!compiled.test(prepared)) continue;
+          if (!compiled.exact && !compiled.test(view)) continue;
           const seen = counts[compiled.index]!;
           counts[compiled.index] = seen + 1;
           (rings[compiled.index] ??= [])[seen % sampleSize] = log;
         }
       };
       for (const log of logs) {
-        const prepared: PreparedLog = {
-          // Levels are one of five lower-case words (the accepted-logs schema).
-          level: log.level,
-          type: needsType ? log.type.toLowerCase() : log.type,
-          resource: needsResource ? log.resource.toLowerCase() : log.resource,
-          message: needsMessage ? log.message.toLowerCase() : log.message,
-          metadata: log.metadata,
-        };
-        if (byType.size > 0) consider(byType.get(prepared.type) ?? EMPTY, prepared, log);
-        if (byResource.size > 0) consider(byResource.get(prepared.resource) ?? EMPTY, prepared, log);
-        if (byLevel.size > 0) consider(byLevel.get(prepared.level) ?? EMPTY, prepared, log);
-        if (unindexed.length > 0) consider(unindexed, prepared, log);
+        // Levels are one of five lower-case words (the accepted-logs schema).
+        view.level = log.level;
+        view.type = needsType ? lower(log.type) : log.type;
+        view.resource = needsResource ? lower(log.resource) : log.resource;
+        view.message = log.message;
+        view.metadata = log.metadata;
+        if (byType.size > 0) consider(byType.get(view.type), log);
+        if (byResource.size > 0) consider(byResource.get(view.resource), log);
+        if (byLevel.size > 0) consider(byLevel.get(view.level), log);
+        if (anySearch !== null && anySearch.test(log.message)) consider(bySearch, log);
+        if (metadataKeys.length > 0 && log.metadata !== null) {
+          for (let i = 0; i < metadataKeys.length; i++) {
+            const actual = log.metadata[metadataKeys[i]!];
+            if (actual !== undefined) consider(metadataValues[i]!.get(metadataText(actual)), log);
+          }
+        }
+        if (everything.length > 0) consider(everything, log);
       }
-      const perRule = new Map<R, FilterMatches<(typeof logs)[number]>>();
+      const perRule = new Map<R, FilterMatches<Log>>();
       for (const compiled of distinct.values()) {
         const count = counts[compiled.index]!;
         if (count === 0) continue;

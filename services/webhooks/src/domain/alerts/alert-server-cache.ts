@@ -2,12 +2,13 @@
  * A server's alert rules kept in memory between bus reads, with what evaluating a batch needs ready: the
  * rules served (enabled, within the tier's limit), one matcher for them (alert-matcher.ts), each threshold
  * rule's window and when its absence clock was last written.
- * Staying true across replicas: every write evaluation depends on (a rule created, edited or deleted, a
- * transition, on any replica) moves the server's version in the store, and each read of the bus reads that
- * one number per server; when it moved, the server's rules and windows are read again. The windows then go
+ * Staying true without a read per batch: every write evaluation depends on (a rule created, edited or
+ * deleted, a transition) moves the server's version in the store. This replica's own writes go through its
+ * AlertStore object, which tells the cache at once (onVersionMoved); another replica's are seen by reading
+ * the version at most once a second per server (REFRESH_MS, with the server's tier and suspension from the
+ * identity read model). When it moved, the server's rules and windows are read again. The windows then go
  * on in memory with this replica's own batches: what other replicas count reaches them at the next reload,
- * and the tick decides from the stored sum meanwhile (docs/ALERTS.md, "Evaluation"). The server's tier and
- * suspension come from the identity read model, read again at most once a second per server.
+ * and the tick decides from the stored sum meanwhile (docs/ALERTS.md, "Evaluation").
  */
 import { ALERT_LIMITS, tierOf } from '@skald/contracts';
 import type { ServerDirectory } from '../limits.ts';
@@ -16,8 +17,12 @@ import type { RuleMatcher } from './alert-matcher.ts';
 import { bucketMsOf } from './alert-store.ts';
 import type { AlertRule, AlertStore } from './alert-store.ts';
 
-/** How long a server's tier and suspension are taken from memory (wall time, not the evaluation clock). */
-const SERVER_VIEW_MS = 1_000;
+/**
+ * How long a server's version, tier and suspension are taken from memory (wall time, not the evaluation
+ * clock): a write of another replica, a downgrade or a suspension applies here within this. Reading the
+ * version per bus read instead cost more than the matching (docs/ALERTS.md, "Cost").
+ */
+export const REFRESH_MS = 1_000;
 /** Servers kept in memory at most; the least recently evaluated one makes room. */
 const MAX_SERVERS = 10_000;
 
@@ -82,20 +87,40 @@ export interface ServerState {
 }
 
 interface Entry {
-  version: number;
-  rules: readonly AlertRule[];
-  limit: number | null;
+  readonly version: number;
+  readonly rules: readonly AlertRule[];
+  limit: number;
   state: ServerState | null;
-  viewAt: number;
+  /** Wall time the version and the server's view were last read. */
+  checkedAt: number;
 }
 
 export interface ServerCache {
   /** The server's evaluation state for a read at `at`; null when no rule of it is served. */
   get(serverId: string, at: number): Promise<ServerState | null>;
+  /** Forgets the server: its next read loads the rules again (a transition this replica lost to another). */
+  invalidate(serverId: string): void;
 }
 
-export function createServerCache(deps: { readonly alerts: AlertStore; readonly directory: Pick<ServerDirectory, 'server'> }): ServerCache {
+export interface ServerCacheDeps {
+  readonly alerts: AlertStore;
+  readonly directory: Pick<ServerDirectory, 'server'>;
+  /** Wall clock of the refreshes; default performance.now. */
+  readonly wallMs?: () => number;
+}
+
+export function createServerCache(deps: ServerCacheDeps): ServerCache {
+  const wallMs = deps.wallMs ?? (() => performance.now());
   const entries = new Map<string, Entry>();
+  /**
+   * Servers whose version moved through this replica's store since their entry was read: checked when a read
+   * starts, so a write landing while a read is loading the rules still makes the next read load them again.
+   */
+  const moved = new Set<string>();
+  const invalidate = (serverId: string) => {
+    moved.add(serverId);
+  };
+  deps.alerts.onVersionMoved(invalidate);
 
   async function limitOf(serverId: string): Promise<number> {
     const server = await deps.directory.server(serverId);
@@ -110,30 +135,36 @@ export function createServerCache(deps: { readonly alerts: AlertStore; readonly 
     return { served, matcher: createRuleMatcher(served, ALERT_LIMITS.sampleSize), windows, touched: new Map() };
   }
 
+  async function load(serverId: string, at: number, wall: number, known: Entry | undefined): Promise<Entry> {
+    const version = await deps.alerts.version(serverId);
+    const limit = await limitOf(serverId);
+    if (known !== undefined && known.version === version) {
+      known.checkedAt = wall;
+      if (limit !== known.limit) {
+        known.limit = limit;
+        known.state = await build(serverId, known.rules, limit, at);
+      }
+      return known;
+    }
+    const rules = await deps.alerts.list(serverId);
+    return { version, rules, limit, state: rules.length === 0 ? null : await build(serverId, rules, limit, at), checkedAt: wall };
+  }
+
   return {
+    invalidate,
     async get(serverId, at) {
-      const version = await deps.alerts.version(serverId);
       let entry = entries.get(serverId);
       if (entry !== undefined) {
         // Most recently used last: the first entry is the one to drop when full.
         entries.delete(serverId);
         entries.set(serverId, entry);
       }
-      if (entry === undefined || entry.version !== version) {
-        const rules = await deps.alerts.list(serverId);
-        entry = { version, rules, limit: null, state: null, viewAt: 0 };
+      const wall = wallMs();
+      const stale = moved.delete(serverId);
+      if (entry === undefined || stale || wall - entry.checkedAt >= REFRESH_MS) {
+        entry = await load(serverId, at, wall, stale ? undefined : entry);
         entries.set(serverId, entry);
         if (entries.size > MAX_SERVERS) entries.delete(entries.keys().next().value!);
-      }
-      if (entry.rules.length === 0) return null;
-      const wall = performance.now();
-      if (entry.limit === null || wall - entry.viewAt >= SERVER_VIEW_MS) {
-        const limit = await limitOf(serverId);
-        entry.viewAt = wall;
-        if (limit !== entry.limit) {
-          entry.limit = limit;
-          entry.state = await build(serverId, entry.rules, limit, at);
-        }
       }
       return entry.state;
     },

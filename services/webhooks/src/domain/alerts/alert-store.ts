@@ -131,6 +131,11 @@ export interface AlertStore {
   withOutbox(): Promise<AlertRule[]>;
   /** The server's version: moves with every rule write and transition (created at 0 on first sight). */
   version(serverId: string): Promise<number>;
+  /**
+   * Calls `listener` after each write of THIS store object that moved a server's version (a rule written,
+   * a transition): the evaluator of the same replica follows it at once, without reading the version.
+   */
+  onVersionMoved(listener: (serverId: string) => void): void;
   /** Records what was counted since the last write (counts and the keys of the batches counted), in one write. */
   addDelta(serverId: string, at: number, counts: DeltaCounts, keys: readonly string[]): Promise<void>;
   /** Keys of the batches the server's deltas since `since` counted (every replica's). */
@@ -223,8 +228,13 @@ export async function createAlertStore(docs: DocumentStore): Promise<AlertStore>
   const buckets: Collection<BucketDoc> = await docs.collection<BucketDoc>(BUCKETS, [{ fields: ['ruleId', 'start'] }]);
   const events: Collection<EventDoc> = await docs.collection<EventDoc>('alert_events', [{ fields: ['ruleId', 'at'] }]);
 
+  const listeners: ((serverId: string) => void)[] = [];
+  const moved = (serverId: string) => {
+    for (const listener of listeners) listener(serverId);
+  };
   const bump = async (serverId: string) => {
     await versions.updateOne({ _id: serverId }, { $inc: { version: 1 } }, { upsert: true });
+    moved(serverId);
   };
   const bumpStep = (serverId: string): GuardedUpdate => ({ collection: VERSIONS, filter: { _id: serverId }, update: { $inc: { version: 1 } } });
 
@@ -233,6 +243,7 @@ export async function createAlertStore(docs: DocumentStore): Promise<AlertStore>
     // The version document exists for any server with rules (created with its first rule, or by version()).
     await versions.updateOne({ _id: rule.serverId }, { $inc: { version: 0 } }, { upsert: true });
     if (!(await docs.updateAllOrNone([step, bumpStep(rule.serverId)]))) return null;
+    moved(rule.serverId);
     const doc = await rules.findOne({ _id: rule.id });
     return doc === null ? null : toRule(doc);
   };
@@ -281,6 +292,9 @@ export async function createAlertStore(docs: DocumentStore): Promise<AlertStore>
       // Created on first sight (a server without rules, or rules stored before versions): later writes move it.
       await versions.updateOne({ _id: serverId }, { $inc: { version: 0 } }, { upsert: true });
       return 0;
+    },
+    onVersionMoved(listener) {
+      listeners.push(listener);
     },
     async addDelta(serverId, at, counts, keys) {
       await deltas.insertOne({ _id: `${serverId}.${at}.${randomUUID().slice(0, 8)}`, serverId, at, counts, keys, folded: false });
