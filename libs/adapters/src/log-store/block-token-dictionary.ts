@@ -1,0 +1,325 @@
+/**
+ * The token dictionary of one block of logs (docs/STORAGE.md, "Token dictionaries"): every distinct word of the
+ * block's searched text with how many of its rows hold it. A search reads it instead of the block's text to
+ * skip the block or to count its matches exactly, and reads the text only when the dictionary cannot decide.
+ *
+ * The search it serves is the row store's: a case-insensitive substring of the message or metadata JSON (SQL
+ * `LIKE '%needle%'`, which folds ASCII letters only). Words are therefore cut so that a substring's
+ * occurrences can be reasoned about from them:
+ * - a word is a maximal run of characters that are not ASCII separators (anything but ASCII letters, digits
+ *   and `_`), ASCII-lower-cased: `Tony Vercetti (WEAPON_KNIFE)` holds `tony`, `vercetti`, `weapon_knife`;
+ *   characters beyond ASCII belong to words, so any needle splits the same way its matches do;
+ * - a needle without separators lies inside one word wherever it occurs, so the rows holding it are exactly
+ *   the rows holding a word that contains it: one such word in the block gives the exact count;
+ * - a needle with separators (`tony vercetti`, `license:`) splits into pieces, each of which must be a word,
+ *   or a word's start, end or inside, depending on the separators around it: a block lacking such a word for
+ *   any piece holds no match, otherwise its text decides.
+ * Words of digits only (amounts, positions, balances) and long hex words (identifiers, hashes) are left out by
+ * default: they are most of a block's distinct words, and a needle made of them is rare enough that the
+ * blocks' bloom filters skip most blocks for it. A piece that could lie inside such a word then constrains
+ * nothing (below, `constrains`).
+ */
+
+/** True for the characters that end a word: ASCII other than letters, digits and `_`. */
+function isSeparatorCode(code: number): boolean {
+  if (code >= 0x80) return false;
+  return !((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f);
+}
+
+/** ASCII lower case: what SQL LIKE folds (other letters keep their case). */
+export function foldAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+}
+
+const HEX_WORD_MIN = 8;
+
+/** Words the dictionary leaves out unless told to keep every word: digits only, or 8+ hex digits with a digit. */
+export function isHighEntropyWord(word: string): boolean {
+  return /^[0-9]+$/.test(word) || (word.length >= HEX_WORD_MIN && /^[0-9a-f]+$/.test(word) && /[0-9]/.test(word));
+}
+
+/**
+ * Whether a dictionary lacking every word fit for `piece` proves that no row holds it. A whole word proves
+ * it unless such words are left out; a part of a word does only when no left-out word could contain it,
+ * i.e. it holds a character that is neither a digit nor a-f.
+ */
+function constrains(piece: NeedlePiece, keepAllWords: boolean): boolean {
+  if (keepAllWords) return true;
+  if (piece.atStart && piece.atEnd) return !isHighEntropyWord(piece.text);
+  return /[^0-9a-f]/.test(piece.text);
+}
+
+/** The distinct folded words of `text`, added to `into`. */
+export function addWords(text: string, into: Set<string>, keepAllWords = false): void {
+  const folded = foldAscii(text);
+  let start = -1;
+  for (let i = 0; i <= folded.length; i++) {
+    const separator = i === folded.length || isSeparatorCode(folded.charCodeAt(i));
+    if (!separator) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) {
+      const word = folded.slice(start, i);
+      if (keepAllWords || !isHighEntropyWord(word)) into.add(word);
+      start = -1;
+    }
+  }
+}
+
+/** A word's rows are listed (not only counted) while it has at most this many in the block. */
+export const LISTED_ROWS_MAX = 16;
+
+function writeVarint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v >>>= 7;
+  }
+  out.push(v);
+}
+
+/** Reads varints from a buffer, from `pos` on. */
+class VarintReader {
+  pos: number;
+  readonly #buf: Uint8Array;
+
+  constructor(buf: Uint8Array, pos = 0) {
+    this.#buf = buf;
+    this.pos = pos;
+  }
+
+  next(): number {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = this.#buf[this.pos++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return v;
+    }
+  }
+}
+
+/**
+ * Builds a block's dictionary from its rows in block order: for each row, the texts a search matches
+ * (message, metadata JSON).
+ */
+export class TokenDictionaryBuilder {
+  readonly #rows = new Map<string, number>();
+  /** The rows of each word while it has at most LISTED_ROWS_MAX of them. */
+  readonly #lists = new Map<string, number[]>();
+  readonly #keepAllWords: boolean;
+  #row = 0;
+
+  constructor(options: { keepAllWords?: boolean } = {}) {
+    this.#keepAllWords = options.keepAllWords ?? false;
+  }
+
+  addRow(texts: readonly string[]): void {
+    const words = new Set<string>();
+    for (const text of texts) addWords(text, words, this.#keepAllWords);
+    for (const word of words) {
+      const rows = (this.#rows.get(word) ?? 0) + 1;
+      this.#rows.set(word, rows);
+      if (rows === 1) this.#lists.set(word, [this.#row]);
+      else if (rows <= LISTED_ROWS_MAX) this.#lists.get(word)!.push(this.#row);
+      else if (rows === LISTED_ROWS_MAX + 1) this.#lists.delete(word);
+    }
+    this.#row++;
+  }
+
+  /** The words at least `minRows` rows hold, with their row counts. */
+  frequent(minRows: number): [string, number][] {
+    return [...this.#rows].filter(([, rows]) => rows >= minRows);
+  }
+
+  /**
+   * The count of words, each word's row count, the row lists of the words with at most LISTED_ROWS_MAX rows
+   * (as gaps), all varints; then the sorted words, each followed by a NUL (UTF-8).
+   */
+  encode(): Buffer {
+    const words = [...this.#rows.keys()].sort();
+    const numbers: number[] = [];
+    writeVarint(numbers, words.length);
+    for (const word of words) writeVarint(numbers, this.#rows.get(word)!);
+    for (const word of words) {
+      let previous = -1;
+      for (const row of this.#lists.get(word) ?? []) {
+        writeVarint(numbers, row - previous - 1);
+        previous = row;
+      }
+    }
+    return Buffer.concat([Buffer.from(numbers), Buffer.from(words.map((w) => `${w}\0`).join(''), 'utf8')]);
+  }
+}
+
+/** A decoded dictionary: the words as one NUL-separated string (searched with indexOf), their row counts and lists. */
+export class TokenDictionary {
+  /** `\0word0\0word1\0...wordN\0`: every word is found as `\0word\0`. */
+  readonly #joined: string;
+  /** Start of each word in #joined. */
+  readonly #starts: Uint32Array;
+  readonly #counts: Uint32Array;
+  /** Where each listed word's rows start in #lists (-1: not listed). */
+  readonly #listAt: Int32Array;
+  readonly #lists: Uint8Array;
+
+  private constructor(joined: string, starts: Uint32Array, counts: Uint32Array, listAt: Int32Array, lists: Uint8Array) {
+    this.#joined = joined;
+    this.#starts = starts;
+    this.#counts = counts;
+    this.#listAt = listAt;
+    this.#lists = lists;
+  }
+
+  static decode(bytes: Uint8Array): TokenDictionary {
+    const reader = new VarintReader(bytes);
+    const n = reader.next();
+    const counts = new Uint32Array(n);
+    for (let i = 0; i < n; i++) counts[i] = reader.next();
+    const listAt = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      if (counts[i]! > LISTED_ROWS_MAX) continue;
+      listAt[i] = reader.pos;
+      for (let r = 0; r < counts[i]!; r++) reader.next();
+    }
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const joined = `\0${buf.toString('utf8', reader.pos)}`;
+    const starts = new Uint32Array(n);
+    let at = 1;
+    for (let i = 0; i < n; i++) {
+      starts[i] = at;
+      at = joined.indexOf('\0', at) + 1;
+    }
+    return new TokenDictionary(joined, starts, counts, listAt, bytes);
+  }
+
+  get size(): number {
+    return this.#starts.length;
+  }
+
+  word(index: number): string {
+    const start = this.#starts[index]!;
+    return this.#joined.slice(start, this.#joined.indexOf('\0', start));
+  }
+
+  /** How many of the block's rows hold word `index`. */
+  rows(index: number): number {
+    return this.#counts[index]!;
+  }
+
+  /** The rows holding word `index`, ascending, when it has at most LISTED_ROWS_MAX of them; otherwise null. */
+  rowList(index: number): number[] | null {
+    const at = this.#listAt[index]!;
+    if (at < 0) return null;
+    const reader = new VarintReader(this.#lists, at);
+    const rows: number[] = [];
+    let row = -1;
+    for (let r = 0; r < this.#counts[index]!; r++) rows.push((row += reader.next() + 1));
+    return rows;
+  }
+
+  /** The index of the word whose text spans position `at` of the joined string. */
+  #wordAt(at: number): number {
+    let lo = 0;
+    let hi = this.#starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.#starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
+   * The words a piece must be, found by indexOf over the joined words (no per-word loop): `\0piece\0` for a
+   * whole word, `\0piece` for a start, `piece\0` for an end, `piece` anywhere for the inside of a word.
+   */
+  matching(piece: NeedlePiece): number[] {
+    const pattern = `${piece.atStart ? '\0' : ''}${piece.text}${piece.atEnd ? '\0' : ''}`;
+    const found: number[] = [];
+    let last = -1;
+    for (let at = this.#joined.indexOf(pattern); at >= 0; at = this.#joined.indexOf(pattern, at + 1)) {
+      // A match starting at a word's leading NUL belongs to the word after it.
+      const index = this.#wordAt(piece.atStart ? at + 1 : at);
+      if (index !== last) found.push(index);
+      last = index;
+    }
+    return found;
+  }
+}
+
+/** One word-run of a needle and where it must sit in a word of a matching row. */
+export interface NeedlePiece {
+  readonly text: string;
+  /** A separator precedes it in the needle: it starts a word. */
+  readonly atStart: boolean;
+  /** A separator follows it in the needle: it ends a word. */
+  readonly atEnd: boolean;
+}
+
+/** The word-runs of a folded needle (empty when it holds no word character). */
+export function needlePieces(needle: string): NeedlePiece[] {
+  const folded = foldAscii(needle);
+  const pieces: NeedlePiece[] = [];
+  let start = -1;
+  for (let i = 0; i <= folded.length; i++) {
+    const separator = i === folded.length || isSeparatorCode(folded.charCodeAt(i));
+    if (!separator) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) {
+      pieces.push({ text: folded.slice(start, i), atStart: start > 0, atEnd: i < folded.length });
+      start = -1;
+    }
+  }
+  return pieces;
+}
+
+/** What a block's dictionary says of a needle's matches among its rows' message and metadata. */
+export type DictionaryVerdict =
+  /** No row of the block holds the needle. */
+  | { readonly kind: 'none' }
+  /**
+   * Exactly `rows` rows hold it: one word of the block contains it, or several whose rows are all listed. The
+   * rows themselves (ascending) when listed, else null (the text finds them).
+   */
+  | { readonly kind: 'exact'; readonly rows: number; readonly rowList: readonly number[] | null }
+  /** The block may hold it: its text decides. `atMost` bounds the rows when known. */
+  | { readonly kind: 'read'; readonly atMost: number };
+
+/** The union of the listed rows of `words`, or null when one of them is not listed. */
+function listedUnion(dictionary: TokenDictionary, words: readonly number[]): number[] | null {
+  const union = new Set<number>();
+  for (const w of words) {
+    const rows = dictionary.rowList(w);
+    if (rows === null) return null;
+    for (const r of rows) union.add(r);
+  }
+  return [...union].sort((a, b) => a - b);
+}
+
+/**
+ * The verdict for a needle on one block. `keepAllWords` must be what the dictionary was built with: a piece
+ * that could lie inside a left-out word cannot be looked up.
+ */
+export function dictionaryVerdict(dictionary: TokenDictionary, needle: string, keepAllWords = false): DictionaryVerdict {
+  const pieces = needlePieces(needle);
+  let atMost = Number.POSITIVE_INFINITY;
+  let single: number[] | null = null;
+  for (const piece of pieces) {
+    if (!constrains(piece, keepAllWords)) continue;
+    const words = dictionary.matching(piece);
+    if (words.length === 0) return { kind: 'none' };
+    let rows = 0;
+    for (const w of words) rows += dictionary.rows(w);
+    atMost = Math.min(atMost, rows);
+    if (pieces.length === 1 && !piece.atStart && !piece.atEnd) single = words;
+  }
+  if (single !== null) {
+    if (single.length === 1) return { kind: 'exact', rows: dictionary.rows(single[0]!), rowList: dictionary.rowList(single[0]!) };
+    const union = listedUnion(dictionary, single);
+    if (union !== null) return { kind: 'exact', rows: union.length, rowList: union };
+  }
+  return { kind: 'read', atMost };
+}
