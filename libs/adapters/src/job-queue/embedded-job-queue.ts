@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { DeadJob, Job, JobHandler, JobOptions, JobQueue, QueueDepth, Worker } from '@skald/ports';
 import { assertJobOptions, backoffDelayMs, errorMessage } from './backoff.ts';
+import { writeTransaction } from '../sqlite/transaction.ts';
 
 /** Safety net: even without a known due time, workers look again this often. */
 const MAX_SLEEP_MS = 1000;
@@ -90,13 +91,9 @@ export class EmbeddedJobQueue implements JobQueue {
     const id = options.jobId ?? randomUUID();
     const now = Date.now();
     const delayMs = options.delayMs ?? 0;
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
+    writeTransaction(this.#db, () => {
       const existing = this.#db.prepare('SELECT state FROM jobs WHERE queue = ? AND id = ?').get(queue, id) as { state: string } | undefined;
-      if (existing && existing.state !== 'dead') {
-        this.#db.exec('COMMIT');
-        return id;
-      }
+      if (existing && existing.state !== 'dead') return;
       // A dead job with the same id is replaced: the new add is a fresh job.
       if (existing) this.#db.prepare('DELETE FROM jobs WHERE queue = ? AND id = ?').run(queue, id);
       this.#db
@@ -116,11 +113,7 @@ export class EmbeddedJobQueue implements JobQueue {
           now + delayMs,
           scheduleId,
         );
-      this.#db.exec('COMMIT');
-    } catch (error) {
-      this.#db.exec('ROLLBACK');
-      throw error;
-    }
+    });
     return id;
   }
 

@@ -13,6 +13,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { IndexSchedule } from './index-schedule.ts';
 import { SearchIndexer } from './sqlite-log-search.ts';
 import { checkpointBounded, walPastBound } from '../sqlite/wal-bound.ts';
+import { writeTransaction } from '../sqlite/transaction.ts';
 import type { SearchIndexReply, SearchIndexRequest, SearchIndexWorkerData } from './search-index-messages.ts';
 
 /** The worker blocks on the store's write lock (its own thread: nothing else waits on it). */
@@ -50,15 +51,14 @@ function start(port: NonNullable<typeof parentPort>, data: SearchIndexWorkerData
   const indexer = new SearchIndexer(db);
   const reply = (message: SearchIndexReply) => port.postMessage(message);
   const schedule = new IndexSchedule({ chunkRows: data.chunkRows, gatherMs: data.gatherMs }, (maxRows) => {
-    db.exec('BEGIN IMMEDIATE');
     let rows = 0;
     try {
-      // The store's connection commits between this thread's chunks (inserts, deletes, its own indexPending).
-      indexer.forgetCaches();
-      rows = indexer.indexChunk(maxRows);
-      db.exec('COMMIT');
+      rows = writeTransaction(db, () => {
+        // The store's connection commits between this thread's chunks (inserts, deletes, its own indexPending).
+        indexer.forgetCaches();
+        return indexer.indexChunk(maxRows);
+      });
     } catch (error) {
-      if (db.isTransaction) db.exec('ROLLBACK');
       indexer.reset();
       throw error;
     } finally {

@@ -15,6 +15,7 @@ import { PAGE_SIZE_SQL, PRAGMAS_SQL, migrateLogSchema } from './sqlite-log-schem
 import { SearchIndexer } from './sqlite-log-search.ts';
 import { checkpointBounded } from '../sqlite/wal-bound.ts';
 import { StatementCache } from '../sqlite/statements.ts';
+import { writeTransaction } from '../sqlite/transaction.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 
 /** A write that met the indexing worker's lock tries again after 1, 2, 4 ... up to this many ms. */
@@ -107,21 +108,21 @@ export class LogConnection {
   }
 
   transaction<R>(work: () => R): R {
-    this.db.exec('BEGIN IMMEDIATE');
-    // The worker's commits may have moved the cursors and next rowids this connection read before.
-    if (this.#shared) this.indexer.forgetCaches();
+    let result: R;
     try {
-      const result = work();
-      this.db.exec('COMMIT');
-      this.#wal?.wrote();
-      return result;
+      result = writeTransaction(this.db, () => {
+        // The worker's commits may have moved the cursors and next rowids this connection read before.
+        if (this.#shared) this.indexer.forgetCaches();
+        return work();
+      });
     } catch (err) {
-      if (this.db.isTransaction) this.db.exec('ROLLBACK');
       // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
       this.#serverKeys.clear();
       this.indexer.reset();
       throw err;
     }
+    this.#wal?.wrote();
+    return result;
   }
 
   /**

@@ -10,6 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
 import { sharedWalCheckpointer } from '../../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer, WalFile } from '../../sqlite/wal-checkpointer.ts';
+import { writeTransaction } from '../../sqlite/transaction.ts';
 
 export interface JournalRow {
   readonly seq: number;
@@ -147,18 +148,9 @@ export class Journal {
   }
 
   #transaction<T>(work: () => T): T {
-    // IMMEDIATE takes the write lock up front so a concurrent writer waits (busy_timeout)
-    // instead of failing half-way through.
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.#db.exec('COMMIT');
-      this.#wal?.wrote();
-      return result;
-    } catch (error) {
-      this.#db.exec('ROLLBACK');
-      throw error;
-    }
+    const result = writeTransaction(this.#db, work);
+    this.#wal?.wrote();
+    return result;
   }
 
   ensureTopics(names: readonly string[]): void {
