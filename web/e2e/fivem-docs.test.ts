@@ -1,25 +1,17 @@
-// The FiveM guide (/games/fivem) in headless Chromium against the real all-in-one server: the server.cfg
-// lines addressed to this installation, the tables of built-in and txAdmin logs with their types and
-// levels, the export API and the Fivemanage mapping, in light and dark, desktop and 375 px: no sideways
-// scrolling on the phone, no axe finding, no console error. Screenshots go to test-output/e2e/.
-import { existsSync, mkdirSync } from 'node:fs';
+// The game guides (/games/fivem, /games/minecraft) in headless Chromium against the real all-in-one server:
+// FiveM's server.cfg lines addressed to this installation, the tables of built-in and txAdmin logs with their
+// types and levels, the export API and the Fivemanage mapping; Minecraft's build command, plugin config,
+// log4j2.xml lines and console lines. Each in light and dark, desktop and 375 px: no sideways scrolling of the
+// page or of a code box on the phone, no axe finding, no console error. Screenshots go to test-output/e2e/.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations } from './accessibility.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
+import { hasChromium, launchChromium, VIEWS } from './walk.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const VIEWS = [
-  ['light', 'desktop', { width: 1440, height: 900 }],
-  ['dark', 'desktop', { width: 1440, height: 900 }],
-  ['light', 'mobile', { width: 375, height: 812 }],
-  ['dark', 'mobile', { width: 375, height: 812 }],
-] as const;
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
 /** The rows of the table whose caption is `caption`, as the text of their cells. */
 async function tableRows(page: Page, caption: string): Promise<string[][]> {
@@ -35,7 +27,7 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
     mkdirSync(SHOTS, { recursive: true });
     buildWeb();
     server = await startAllInOne();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -43,7 +35,12 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
     await server?.stop();
   });
 
-  it('shows install lines, the logs with type and level, the exports and the Fivemanage mapping in every theme and size', { timeout: 180_000 }, async () => {
+  /**
+   * Opens /games/<slug> in each theme and size in a fresh context, waits for its heading, runs `check`, then
+   * asks of every view: no sideways scrolling of the page, nor of any code box, at 375 px; no axe finding
+   * (all collected, then reported together); no console error; a screenshot.
+   */
+  async function walkGuide(slug: string, title: string, check: (page: Page, view: string) => Promise<void>): Promise<void> {
     const findings: string[] = [];
     for (const [theme, device, viewport] of VIEWS) {
       const context = await browser.newContext({ baseURL: server.baseUrl, viewport });
@@ -54,13 +51,33 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
         if (msg.type() === 'error') errors.push(msg.text());
       });
       page.on('pageerror', (err) => errors.push(err.message));
-      await page.goto('/games/fivem');
+      await page.goto(`/games/${slug}`);
       await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
       await page.reload();
       await page.locator(`.skald-${theme}`).first().waitFor();
-      await page.getByRole('heading', { level: 1, name: 'FiveM', exact: true }).waitFor();
-      const view = `games-fivem-guide-${theme}-${device}`;
+      await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+      const view = `games-${slug}-guide-${theme}-${device}`;
+      await check(page, view);
 
+      if (device === 'mobile') {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${view} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
+        const scrollingCode = await page.locator('pre[role="group"]').evaluateAll((boxes) =>
+          boxes.filter((box) => box.scrollWidth - box.clientWidth > 1).map((box) => box.getAttribute('aria-label')),
+        );
+        expect(scrollingCode, `${view}: code boxes that scroll sideways at 375 px`).toEqual([]);
+      }
+      const { violations } = await checkAccessibility(page);
+      if (violations.length > 0) findings.push(formatViolations(view, violations));
+      await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
+      expect(errors, `${view}: console errors`).toEqual([]);
+      await context.close();
+    }
+    expect(findings.join('\n'), 'accessibility findings').toBe('');
+  }
+
+  it('shows install lines, the logs with type and level, the exports and the Fivemanage mapping in every theme and size', { timeout: 180_000 }, async () => {
+    await walkGuide('fivem', 'FiveM', async (page, view) => {
       // Addressed to this installation, with baseevents for deaths.
       const cfg = await page.getByRole('group', { name: 'server.cfg lines' }).innerText();
       expect(cfg.split('\n'), view).toEqual(['ensure baseevents', 'ensure screenshot-basic', `set skald_url "${server.baseUrl}"`, 'set skald_api_key "YOUR_API_KEY"', 'ensure skald']);
@@ -85,39 +102,13 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
       expect(exportsCode, view).toContain("exports.skald:screenshot(source, 'Reported for cheating', { reportId = 42 })");
       const fivemanage = (await tableRows(page, 'Fivemanage exports')).map((cells) => cells[0]);
       expect(fivemanage, view).toEqual(['LogMessage(level, message, metadata)', 'Log(datasetId, level, message, metadata)', 'Info, Warn, Error(datasetId, message, metadata)', 'metadata.playerSource, targetSource', 'takeImage, takeServerImage']);
-
-      if (device === 'mobile') {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${view} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
-      }
-      const { violations } = await checkAccessibility(page);
-      if (violations.length > 0) findings.push(formatViolations(view, violations));
-      await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
-      expect(errors, `${view}: console errors`).toEqual([]);
-      await context.close();
-    }
-    expect(findings.join('\n'), 'accessibility findings').toBe('');
+    });
   });
 
   // The Minecraft guide (/games/minecraft): the build command, the plugin's config and the log4j2.xml lines
   // addressed to this installation, the console lines with their types and levels.
   it('shows the Minecraft guide: download, plugin config, log4j2.xml lines and what each line becomes, in every theme and size', { timeout: 180_000 }, async () => {
-    const findings: string[] = [];
-    for (const [theme, device, viewport] of VIEWS) {
-      const context = await browser.newContext({ baseURL: server.baseUrl, viewport });
-      const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      const errors: string[] = [];
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') errors.push(msg.text());
-      });
-      page.on('pageerror', (err) => errors.push(err.message));
-      await page.goto('/games/minecraft');
-      await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-      await page.reload();
-      await page.locator(`.skald-${theme}`).first().waitFor();
-      await page.getByRole('heading', { level: 1, name: 'Minecraft', exact: true }).waitFor();
-      const view = `games-minecraft-guide-${theme}-${device}`;
+    await walkGuide('minecraft', 'Minecraft', async (page, view) => {
       expect(await page.getByText('coming soon').count(), view).toBe(0);
       for (const heading of ['Download', 'Paper, Spigot and Folia: the plugin', 'Any server: log4j2.xml', 'What it logs', 'Metadata', 'Batching, retries and outages']) {
         await page.getByRole('heading', { level: 2, name: heading, exact: true }).waitFor();
@@ -141,17 +132,6 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
       expect(typeOf('Done ('), view).toEqual(['ServerStart', 'info']);
       expect(typeOf('Stopping server'), view).toEqual(['ServerStop', 'info']);
       expect((await tableRows(page, 'Appender settings')).map((cells) => cells[0]), view).toEqual(['url', 'apiKey, apiKeyEnv', 'level', 'batchSize', 'queueCapacity', 'logAddresses', 'resource']);
-
-      if (device === 'mobile') {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${view} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
-      }
-      const { violations } = await checkAccessibility(page);
-      if (violations.length > 0) findings.push(formatViolations(view, violations));
-      await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
-      expect(errors, `${view}: console errors`).toEqual([]);
-      await context.close();
-    }
-    expect(findings.join('\n'), 'accessibility findings').toBe('');
+    });
   });
 });
