@@ -1,6 +1,8 @@
 import type { AdminLogEntry } from '@skald/contracts/api';
 import { Alert, Space, Spin } from 'antd';
 import { useState } from 'react';
+import { FilterSelect } from '../common/FilterSelect.tsx';
+import { ScrollTable } from '../common/ScrollTable.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { useAdminLogsQuery } from './adminApi.ts';
 import { ADMIN_TEXT, detailsText, formatDateTime } from './adminText.ts';
@@ -29,19 +31,13 @@ export default function AdminLogsPage() {
   const logs = data?.logs ?? [];
   const shown = logs.filter((l) => matches(l, filters));
   const select = (which: keyof Filters, label: string, pick: (l: AdminLogEntry) => string) => (
-    <div className="filter-field">
-      <label className="field-label" htmlFor={`admin-logs-${which}`}>
-        {label}
-      </label>
-      <select id={`admin-logs-${which}`} className="native-select" value={filters[which]} onChange={(e) => setFilters({ ...filters, [which]: e.target.value })}>
-        <option value="">All</option>
-        {optionsOf(logs, filters, which, pick).map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </div>
+    <FilterSelect
+      id={`admin-logs-${which}`}
+      label={label}
+      value={filters[which]}
+      options={[{ value: '', label: 'All' }, ...optionsOf(logs, filters, which, pick)]}
+      onChange={(value) => setFilters({ ...filters, [which]: value })}
+    />
   );
   return (
     <div className="page">
@@ -58,40 +54,26 @@ export default function AdminLogsPage() {
       ) : isError ? (
         <Alert type="error" title={ADMIN_TEXT.noAccess} showIcon />
       ) : (
-        <div className="table-scroll" role="region" aria-label="Admin logs table" tabIndex={0}>
-          <table className="audit-table">
-            <caption className="sr-only">Admin logs</caption>
-            <thead>
-              <tr>
-                {['ID', 'Admin', 'Server', 'Action', 'Details', 'Timestamp'].map((h) => (
-                  <th scope="col" key={h}>
-                    {h}
-                  </th>
-                ))}
+        <ScrollTable label="Admin logs table" caption="Admin logs" className="audit-table" head={['ID', 'Admin', 'Server', 'Action', 'Details', 'Timestamp']}>
+          {shown.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="audit-empty">
+                {ADMIN_TEXT.adminLogsEmpty}
+              </td>
+            </tr>
+          ) : (
+            shown.map((l) => (
+              <tr key={l.id} data-testid="admin-log-row">
+                <td className="audit-id">{l.id}</td>
+                <td>{l.admin_email || l.admin_user_id}</td>
+                <td>{l.server_name ?? '-'}</td>
+                <td>{l.action}</td>
+                <td className="audit-details">{detailsText(l.details)}</td>
+                <td>{formatDateTime(l.created_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {shown.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="audit-empty">
-                    {ADMIN_TEXT.adminLogsEmpty}
-                  </td>
-                </tr>
-              ) : (
-                shown.map((l) => (
-                  <tr key={l.id} data-testid="admin-log-row">
-                    <td className="audit-id">{l.id}</td>
-                    <td>{l.admin_email || l.admin_user_id}</td>
-                    <td>{l.server_name ?? '-'}</td>
-                    <td>{l.action}</td>
-                    <td className="audit-details">{detailsText(l.details)}</td>
-                    <td>{formatDateTime(l.created_at)}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+            ))
+          )}
+        </ScrollTable>
       )}
     </div>
   );

@@ -2,6 +2,8 @@ import type { AdminServerSummary } from '@skald/contracts/api';
 import { Alert, Input, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { FilterSelect } from '../common/FilterSelect.tsx';
+import { ScrollTable } from '../common/ScrollTable.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { useAdminServersQuery } from './adminApi.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT, TIER_FILTER, formatBytes, formatDate } from './adminText.ts';
@@ -31,18 +33,7 @@ export default function AdminServersPage() {
     <div className="page">
       <PageTitle>Servers</PageTitle>
       <div className="audit-filters">
-        <div className="filter-field">
-          <label className="field-label" htmlFor="admin-tier-filter">
-            Tier
-          </label>
-          <select id="admin-tier-filter" className="native-select" value={tier} onChange={(e) => setTier(e.target.value as ServerFilters['tier'])}>
-            {TIER_FILTER.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect id="admin-tier-filter" label="Tier" value={tier} options={TIER_FILTER} onChange={(v) => setTier(v as ServerFilters['tier'])} />
         <div className="filter-field">
           <label className="field-label" htmlFor="admin-server-search">
             Search by name
@@ -57,39 +48,25 @@ export default function AdminServersPage() {
       ) : isError || !data ? (
         <Alert type="error" title={ADMIN_TEXT.noAccess} showIcon />
       ) : (
-        <div className="table-scroll" role="region" aria-label="Servers table" tabIndex={0}>
-          <table className="audit-table admin-table">
-            <caption className="sr-only">Servers</caption>
-            <thead>
-              <tr>
-                {['Name', 'Tier', 'Users', 'Logs', 'Photo Logs', 'Audit Logs', 'DB Backups', 'Status', 'Created on'].map((h) => (
-                  <th scope="col" key={h}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((s) => (
-                <tr key={s.id} data-testid="admin-server-row" className={s.is_suspended ? 'admin-row-suspended' : undefined}>
-                  <td>
-                    <Link to={`/admin/servers/${encodeURIComponent(s.id)}`}>{s.name}</Link>
-                  </td>
-                  <td>{s.tier}</td>
-                  <td>{s.userCount}</td>
-                  <td>{s.logCount.toLocaleString()}</td>
-                  <td>{s.photoLogCount}</td>
-                  <td>{s.auditLogCount}</td>
-                  <td>
-                    {s.backupCount} / {formatBytes(s.totalBackupSize)}
-                  </td>
-                  <td>{s.is_suspended ? 'Suspended' : 'Active'}</td>
-                  <td>{formatDate(s.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Servers table" caption="Servers" className="audit-table admin-table" head={['Name', 'Tier', 'Users', 'Logs', 'Photo Logs', 'Audit Logs', 'DB Backups', 'Status', 'Created on']}>
+          {rows.map((s) => (
+            <tr key={s.id} data-testid="admin-server-row" className={s.is_suspended ? 'admin-row-suspended' : undefined}>
+              <td>
+                <Link to={`/admin/servers/${encodeURIComponent(s.id)}`}>{s.name}</Link>
+              </td>
+              <td>{s.tier}</td>
+              <td>{s.userCount}</td>
+              <td>{s.logCount.toLocaleString()}</td>
+              <td>{s.photoLogCount}</td>
+              <td>{s.auditLogCount}</td>
+              <td>
+                {s.backupCount} / {formatBytes(s.totalBackupSize)}
+              </td>
+              <td>{s.is_suspended ? 'Suspended' : 'Active'}</td>
+              <td>{formatDate(s.created_at)}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </div>
   );

@@ -3,6 +3,7 @@ import { Alert, Button, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../app/errors.ts';
 import { useToast } from '../../app/toast.tsx';
+import { ScrollTable } from '../common/ScrollTable.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { useAdminUsersQuery, useSetUserActiveMutation, useSetUserRoleMutation } from './adminApi.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT, formatDateTime } from './adminText.ts';
@@ -45,59 +46,45 @@ export default function AdminUsersPage() {
       ) : isError || !data ? (
         <Alert type="error" title={ADMIN_TEXT.noAccess} showIcon />
       ) : (
-        <div className="table-scroll" role="region" aria-label="Users table" tabIndex={0}>
-          <table className="audit-table admin-table">
-            <caption className="sr-only">All users</caption>
-            <thead>
-              <tr>
-                {['Email', 'Username', 'Role', '2FA', 'Servers', 'Active', 'Created at', 'Last login', 'Actions'].map((h) => (
-                  <th scope="col" key={h}>
-                    {h}
-                  </th>
-                ))}
+        <ScrollTable label="Users table" caption="All users" className="audit-table admin-table" head={['Email', 'Username', 'Role', '2FA', 'Servers', 'Active', 'Created at', 'Last login', 'Actions']}>
+          {data.users.map((user) => {
+            const rowBusy = busy === user.id;
+            return (
+              <tr key={user.id} data-testid="admin-user-row" data-user={user.email}>
+                <td>{user.email}</td>
+                <td>{user.username}</td>
+                <td>{user.role}</td>
+                <td>{user.twoFAEnabled ? 'Yes' : 'No'}</td>
+                <td>{user.serverCount}</td>
+                <td>{user.active ? 'Yes' : 'No'}</td>
+                <td>{formatDateTime(user.created_at)}</td>
+                <td>{formatDateTime(user.last_successful_login)}</td>
+                <td>
+                  <div className="admin-actions">
+                    <select
+                      className="native-select"
+                      aria-label={`Role of ${user.email}`}
+                      value={user.role}
+                      disabled={!user.twoFAEnabled || rowBusy}
+                      title={user.twoFAEnabled ? undefined : ADMIN_TEXT.needs2FA}
+                      onChange={(e) => changeRole(user, e.target.value as SiteRole)}
+                    >
+                      {SITE_ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                    {!user.twoFAEnabled && <span className="muted admin-hint">{ADMIN_TEXT.needs2FA}</span>}
+                    <Button size="small" disabled={rowBusy} loading={rowBusy} onClick={() => toggleActive(user)} aria-label={`${user.active ? 'Disable' : 'Enable'} ${user.email}`}>
+                      {user.active ? 'Disable' : 'Enable'}
+                    </Button>
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.users.map((user) => {
-                const rowBusy = busy === user.id;
-                return (
-                  <tr key={user.id} data-testid="admin-user-row" data-user={user.email}>
-                    <td>{user.email}</td>
-                    <td>{user.username}</td>
-                    <td>{user.role}</td>
-                    <td>{user.twoFAEnabled ? 'Yes' : 'No'}</td>
-                    <td>{user.serverCount}</td>
-                    <td>{user.active ? 'Yes' : 'No'}</td>
-                    <td>{formatDateTime(user.created_at)}</td>
-                    <td>{formatDateTime(user.last_successful_login)}</td>
-                    <td>
-                      <div className="admin-actions">
-                        <select
-                          className="native-select"
-                          aria-label={`Role of ${user.email}`}
-                          value={user.role}
-                          disabled={!user.twoFAEnabled || rowBusy}
-                          title={user.twoFAEnabled ? undefined : ADMIN_TEXT.needs2FA}
-                          onChange={(e) => changeRole(user, e.target.value as SiteRole)}
-                        >
-                          {SITE_ROLES.map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                        {!user.twoFAEnabled && <span className="muted admin-hint">{ADMIN_TEXT.needs2FA}</span>}
-                        <Button size="small" disabled={rowBusy} loading={rowBusy} onClick={() => toggleActive(user)} aria-label={`${user.active ? 'Disable' : 'Enable'} ${user.email}`}>
-                          {user.active ? 'Disable' : 'Enable'}
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ScrollTable>
       )}
     </div>
   );

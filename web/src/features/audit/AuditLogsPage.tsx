@@ -2,7 +2,9 @@ import { AUDIT_PAGE_SIZE, SERVER_AUDIT_ACTIONS, STAFF_AUDIT_ACTIONS } from '@ska
 import { Alert, Empty, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { useAppSelector } from '../../app/hooks.ts';
+import { FilterSelect } from '../common/FilterSelect.tsx';
 import { Panel } from '../common/Panel.tsx';
+import { ScrollTable } from '../common/ScrollTable.tsx';
 import { Pager } from '../common/Pager.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { detailsText, useAuditLogsQuery } from './auditApi.ts';
@@ -19,23 +21,6 @@ export const AUDIT_TEXT = {
 const ACTIONS = [...SERVER_AUDIT_ACTIONS, ...STAFF_AUDIT_ACTIONS.filter((a) => a.startsWith('staff.'))];
 
 const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
-function FilterSelect({ id, label, value, options, onChange }: { id: string; label: string; value: string; options: readonly { value: string; label: string }[]; onChange(value: string): void }) {
-  return (
-    <div className="filter-field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <select id={id} className="native-select" value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 export default function AuditLogsPage() {
   const { serverId, serverName } = useAppSelector((s) => s.session);
@@ -83,42 +68,27 @@ export default function AuditLogsPage() {
         </Space>
       ) : (
         <>
-          {/* Focusable so keyboard users can scroll the table sideways on a narrow screen. */}
-          <div className="table-scroll" role="region" aria-label="Audit logs table" tabIndex={0}>
-            <table className="audit-table">
-              <caption className="sr-only">Audit logs of {serverName}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">ID</th>
-                  <th scope="col">User</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Details</th>
-                  <th scope="col">Timestamp</th>
+          <ScrollTable label="Audit logs table" caption={<>Audit logs of {serverName}</>} className="audit-table" head={['ID', 'User', 'Action', 'Details', 'Timestamp']}>
+            {data.logs.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="audit-empty">
+                  {AUDIT_TEXT.empty}
+                </td>
+              </tr>
+            ) : (
+              data.logs.map((entry) => (
+                <tr key={entry.id} data-testid="audit-row">
+                  <td className="audit-id">{entry.id}</td>
+                  <td>{entry.user_email || entry.user_id}</td>
+                  <td>{entry.action}</td>
+                  <td className="audit-details">{detailsText(entry.details)}</td>
+                  <td>
+                    <time dateTime={entry.created_at}>{TIME.format(new Date(entry.created_at))}</time>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.logs.length === 0 ? (
-                  <tr>
-                    <td colSpan={5} className="audit-empty">
-                      {AUDIT_TEXT.empty}
-                    </td>
-                  </tr>
-                ) : (
-                  data.logs.map((entry) => (
-                    <tr key={entry.id} data-testid="audit-row">
-                      <td className="audit-id">{entry.id}</td>
-                      <td>{entry.user_email || entry.user_id}</td>
-                      <td>{entry.action}</td>
-                      <td className="audit-details">{detailsText(entry.details)}</td>
-                      <td>
-                        <time dateTime={entry.created_at}>{TIME.format(new Date(entry.created_at))}</time>
-                      </td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+              ))
+            )}
+          </ScrollTable>
           <Pager page={page} pages={pages} onPage={setPage} />
         </>
       )}

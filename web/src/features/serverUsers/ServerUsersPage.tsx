@@ -4,6 +4,7 @@ import { Navigate } from 'react-router';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useMeQuery } from '../auth/authApi.ts';
 import { Panel } from '../common/Panel.tsx';
+import { ScrollTable } from '../common/ScrollTable.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
 import { AddUserForm } from './AddUserForm.tsx';
 import { ServerUserRow } from './ServerUserRow.tsx';
@@ -47,25 +48,11 @@ export default function ServerUsersPage() {
           <Spin /> <span>{SERVER_USERS_TEXT.loading}</span>
         </div>
       ) : (
-        // Focusable and named: on a phone the table scrolls sideways, which keyboards must reach too.
-        <div className="table-scroll" role="region" aria-label="Server users" tabIndex={0}>
-          <table className="plain-table">
-            <caption className="sr-only">Users of {server?.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((user) => (
-                <ServerUserRow key={user.id} serverId={serverId} user={user} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Server users" caption={<>Users of {server?.name}</>} className="plain-table" head={['Username', 'E-mail', 'Role', 'Actions']}>
+          {users.data.map((user) => (
+            <ServerUserRow key={user.id} serverId={serverId} user={user} />
+          ))}
+        </ScrollTable>
       )}
     </Panel>
   );

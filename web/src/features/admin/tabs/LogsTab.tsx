@@ -1,6 +1,7 @@
 import { ADMIN_LOGS_PAGE_SIZE, type AdminServerLogs } from '@skald/contracts/api';
 import { Alert, Spin } from 'antd';
 import { useMemo, useState } from 'react';
+import { FilterSelect } from '../../common/FilterSelect.tsx';
 import { Pager } from '../../common/Pager.tsx';
 import { useAdminServerLogsQuery } from '../adminApi.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT, formatDateTime, pageCount } from '../adminText.ts';
@@ -10,23 +11,6 @@ const LEVELS = ['all', 'info', 'warn', 'error'] as const;
 
 function distinct(logs: readonly Log[], pick: (l: Log) => string): string[] {
   return [...new Set(logs.map(pick))].sort((a, b) => a.localeCompare(b));
-}
-
-function Filter({ id, label, value, options, onChange }: { id: string; label: string; value: string; options: readonly string[]; onChange(v: string): void }) {
-  return (
-    <div className="filter-field">
-      <label className="field-label" htmlFor={id}>
-        {label}
-      </label>
-      <select id={id} className="native-select" value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
 }
 
 /** Logs tab (docs/spec/part-2.txt sections 2, 9): level, type and resource filters from the data, client-side pages of 50; refreshed every 10 s. */
@@ -51,9 +35,9 @@ export function LogsTab({ id }: { id: string }) {
   return (
     <div>
       <div className="audit-filters">
-        <Filter id="admin-log-level" label="Level" value={level} options={LEVELS} onChange={set(setLevel)} />
-        <Filter id="admin-log-type" label="Type" value={type} options={['all', ...distinct(logs, (l) => l.type)]} onChange={set(setType)} />
-        <Filter id="admin-log-resource" label="Resource" value={resource} options={['all', ...distinct(logs, (l) => l.resource)]} onChange={set(setResource)} />
+        <FilterSelect id="admin-log-level" label="Level" value={level} options={LEVELS} onChange={set(setLevel)} />
+        <FilterSelect id="admin-log-type" label="Type" value={type} options={['all', ...distinct(logs, (l) => l.type)]} onChange={set(setType)} />
+        <FilterSelect id="admin-log-resource" label="Resource" value={resource} options={['all', ...distinct(logs, (l) => l.resource)]} onChange={set(setResource)} />
       </div>
       {shown.length === 0 ? (
         <p className="muted">{ADMIN_TEXT.logsEmpty}</p>

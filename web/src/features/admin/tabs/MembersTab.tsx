@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { errorText } from '../../../app/errors.ts';
 import { useToast } from '../../../app/toast.tsx';
 import { useMeQuery } from '../../auth/authApi.ts';
+import { ScrollTable } from '../../common/ScrollTable.tsx';
 import { ADMIN_MEMBER_ROLES, type AdminMemberRole, useAddAdminServerUserMutation, useAdminServerUsersQuery, useChangeAdminServerUserRoleMutation, useRemoveAdminServerUserMutation } from '../adminApi.ts';
 import { canManageServers } from '../adminNav.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT } from '../adminText.ts';
@@ -91,49 +92,36 @@ export function MembersTab({ id }: { id: string }) {
         </form>
       )}
       {formError && <Alert type="error" title={formError} showIcon className="admin-inline-error" />}
-      <div className="table-scroll" role="region" aria-label="Server users table" tabIndex={0}>
-        <table className="audit-table">
-          <caption className="sr-only">Server users</caption>
-          <thead>
-            <tr>
-              <th scope="col">Username</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              {manage && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {data.users.map((u) => (
-              <tr key={u.id} data-testid="admin-member-row" data-user={u.email}>
-                <td>{u.username}</td>
-                <td>{u.email}</td>
-                <td>
-                  {manage && u.role !== 'owner' ? (
-                    <select className="native-select" aria-label={`Role of ${u.email}`} value={u.role} onChange={(e) => void setMemberRole(u.id, e.target.value as AdminMemberRole)}>
-                      {ADMIN_MEMBER_ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    u.role
-                  )}
-                </td>
-                {manage && (
-                  <td>
-                    {u.role !== 'owner' && (
-                      <Button size="small" onClick={() => void removeMember(u.id)} aria-label={`Remove ${u.email}`}>
-                        Remove
-                      </Button>
-                    )}
-                  </td>
+      <ScrollTable label="Server users table" caption="Server users" className="audit-table" head={manage ? ['Username', 'Email', 'Role', 'Actions'] : ['Username', 'Email', 'Role']}>
+        {data.users.map((u) => (
+          <tr key={u.id} data-testid="admin-member-row" data-user={u.email}>
+            <td>{u.username}</td>
+            <td>{u.email}</td>
+            <td>
+              {manage && u.role !== 'owner' ? (
+                <select className="native-select" aria-label={`Role of ${u.email}`} value={u.role} onChange={(e) => void setMemberRole(u.id, e.target.value as AdminMemberRole)}>
+                  {ADMIN_MEMBER_ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                u.role
+              )}
+            </td>
+            {manage && (
+              <td>
+                {u.role !== 'owner' && (
+                  <Button size="small" onClick={() => void removeMember(u.id)} aria-label={`Remove ${u.email}`}>
+                    Remove
+                  </Button>
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </ScrollTable>
     </div>
   );
 }
