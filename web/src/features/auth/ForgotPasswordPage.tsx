@@ -1,14 +1,15 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorText } from '../../app/errors.ts';
 import { requiredRule } from '../../app/formRules.ts';
 import { AuthCard } from './AuthCard.tsx';
+import { AuthForm, type AuthAnswer } from './AuthForm.tsx';
 import { useForgotPasswordMutation } from './authApi.ts';
 
 export default function ForgotPasswordPage() {
   const [forgot, state] = useForgotPasswordMutation();
-  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [result, setResult] = useState<AuthAnswer | null>(null);
 
   const submit = async ({ email }: { email: string }) => {
     setResult(null);
@@ -22,15 +23,11 @@ export default function ForgotPasswordPage() {
 
   return (
     <AuthCard title="Forgot password">
-      <Form<{ email: string }> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} noValidate>
+      <AuthForm<{ email: string }> onSubmit={(v) => void submit(v)} submitLabel="Send reset link" busy={state.isLoading} answer={result} noValidate>
         <Form.Item label="Email" name="email" rules={[requiredRule('email')]}>
           <Input type="email" autoComplete="email" autoFocus />
         </Form.Item>
-        {result && <Alert type={result.kind} title={result.text} className="form-alert" showIcon />}
-        <Button type="primary" htmlType="submit" block loading={state.isLoading}>
-          Send reset link
-        </Button>
-      </Form>
+      </AuthForm>
       <div className="auth-links">
         <Link to="/login">Back to login</Link>
       </div>

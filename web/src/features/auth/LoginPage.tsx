@@ -5,6 +5,7 @@ import { errorText } from '../../app/errors.ts';
 import { requiredRule } from '../../app/formRules.ts';
 import { useAppDispatch, useAppSelector } from '../../app/hooks.ts';
 import { AuthCard } from './AuthCard.tsx';
+import { AuthForm } from './AuthForm.tsx';
 import { useLoginMutation, useTwoFactorLoginMutation } from './authApi.ts';
 import { completeSignIn } from './session.ts';
 import { emptyCode, isCompleteCode, TwoFactorCodeInput } from './TwoFactorCodeInput.tsx';
@@ -91,18 +92,14 @@ export default function LoginPage() {
 
   return (
     <AuthCard title="Login">
-      <Form<Credentials> layout="vertical" onFinish={(v) => void submitCredentials(v)} requiredMark={false}>
+      <AuthForm<Credentials> onSubmit={(v) => void submitCredentials(v)} submitLabel="Login" busy={loginState.isLoading} answer={error}>
         <Form.Item label="Username" name="username" rules={[requiredRule('username')]}>
           <Input autoComplete="username" autoFocus />
         </Form.Item>
         <Form.Item label="Password" name="password" rules={[requiredRule('password')]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        {error && <Alert type="error" title={error} className="form-alert" showIcon />}
-        <Button type="primary" htmlType="submit" block loading={loginState.isLoading}>
-          Login
-        </Button>
-      </Form>
+      </AuthForm>
       <div className="auth-links">
         <Link to="/forgot-password">Forgot password?</Link>
         <Link to="/register">Create an account</Link>

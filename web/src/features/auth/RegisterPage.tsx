@@ -1,10 +1,11 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { Form, Input } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { messageText } from '../../app/errors.ts';
 import { requiredRule } from '../../app/formRules.ts';
 import { useToast } from '../../app/toast.tsx';
 import { AuthCard } from './AuthCard.tsx';
+import { AuthForm } from './AuthForm.tsx';
 import { useRegisterMutation } from './authApi.ts';
 
 interface RegisterForm {
@@ -35,7 +36,7 @@ export default function RegisterPage() {
   return (
     <AuthCard title="Register">
       {/* noValidate: the e-mail field keeps its type (docs/spec/part-1.txt section 5) but the sentences shown are Skald's, not the browser's. */}
-      <Form<RegisterForm> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} noValidate>
+      <AuthForm<RegisterForm> onSubmit={(v) => void submit(v)} submitLabel="Register" busy={state.isLoading} answer={error} noValidate>
         <Form.Item label="Email" name="email" rules={[requiredRule('email')]}>
           <Input type="email" autoComplete="email" autoFocus />
         </Form.Item>
@@ -45,11 +46,7 @@ export default function RegisterPage() {
         <Form.Item label="Password" name="password" rules={[requiredRule('password')]}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        {error && <Alert type="error" title={error} className="form-alert" showIcon />}
-        <Button type="primary" htmlType="submit" block loading={state.isLoading}>
-          Register
-        </Button>
-      </Form>
+      </AuthForm>
       <div className="auth-links">
         <Link to="/login">Already have an account? Log in</Link>
       </div>

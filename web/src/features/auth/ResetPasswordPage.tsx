@@ -1,9 +1,10 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { Alert, Form, Input } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorText } from '../../app/errors.ts';
 import { requiredRule } from '../../app/formRules.ts';
 import { AuthCard } from './AuthCard.tsx';
+import { AuthForm } from './AuthForm.tsx';
 import { useResetPasswordMutation } from './authApi.ts';
 
 export const RESET_REDIRECT_MS = 3000;
@@ -37,15 +38,11 @@ export default function ResetPasswordPage() {
       {done ? (
         <Alert type="success" title="Password changed! Redirecting to login..." showIcon />
       ) : (
-        <Form<{ password: string }> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false}>
+        <AuthForm<{ password: string }> onSubmit={(v) => void submit(v)} submitLabel="Change Password" busy={state.isLoading} answer={error}>
           <Form.Item label="New password" name="password" rules={[requiredRule('password')]}>
             <Input.Password autoComplete="new-password" autoFocus />
           </Form.Item>
-          {error && <Alert type="error" title={error} className="form-alert" showIcon />}
-          <Button type="primary" htmlType="submit" block loading={state.isLoading}>
-            Change Password
-          </Button>
-        </Form>
+        </AuthForm>
       )}
       <div className="auth-links">
         <Link to="/login">Back to login</Link>
