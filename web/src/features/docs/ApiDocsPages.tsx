@@ -8,6 +8,14 @@ import { TIER_COLUMNS, TierTable } from './TierTable.tsx';
 // GET /api/openapi.json): fields, limits, answers and their status codes.
 
 /** The answers both ingestion routes give, with their status codes. */
+/** The curl command that posts `json` to this installation's Logs API with the server's key left to fill in. */
+function curlPostLogs(origin: string, json: string): string {
+  return `curl -X POST ${origin}/api/logs \\
+  -H "X-API-Key: YOUR_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '${json}'`;
+}
+
 function AnswersTable({ photo }: { photo: boolean }) {
   return (
     <DocTable
@@ -93,10 +101,7 @@ export function SetupDocsPage() {
       <h2>Try it with curl</h2>
       <CodeBlock
         label="first log with curl"
-        code={`curl -X POST ${origin}/api/logs \\
-  -H "X-API-Key: YOUR_API_KEY" \\
-  -H "Content-Type: application/json" \\
-  -d '{"message": "Hello from my server"}'`}
+        code={curlPostLogs(origin, '{"message": "Hello from my server"}')}
       />
       <p>
         The answer is <code>201</code> with the new log's id, for example <code>{'{"id":"0190f1c2-…"}'}</code>. A wrong key answers <code>401</code>{' '}
@@ -151,19 +156,13 @@ export function LogsApiDocsPage() {
       <h2>One log</h2>
       <CodeBlock
         label="one log with curl"
-        code={`curl -X POST ${origin}/api/logs \\
-  -H "X-API-Key: YOUR_API_KEY" \\
-  -H "Content-Type: application/json" \\
-  -d '{"message": "Player joined", "level": "info", "type": "Join", "resource": "core", "metadata": {"playerId": 12}}'`}
+        code={curlPostLogs(origin, '{"message": "Player joined", "level": "info", "type": "Join", "resource": "core", "metadata": {"playerId": 12}}')}
       />
       <h2>A batch</h2>
       <p>Send up to 1000 logs in one array (at most 5 MiB); the answer lists their ids in the same order. Batches are the efficient way to send many logs.</p>
       <CodeBlock
         label="a batch with curl"
-        code={`curl -X POST ${origin}/api/logs \\
-  -H "X-API-Key: YOUR_API_KEY" \\
-  -H "Content-Type: application/json" \\
-  -d '[{"message": "Server started", "type": "System"}, {"message": "Low disk space", "level": "warn", "type": "System"}]'`}
+        code={curlPostLogs(origin, '[{"message": "Server started", "type": "System"}, {"message": "Low disk space", "level": "warn", "type": "System"}]')}
       />
       <h2>From Lua (FiveM)</h2>
       <p>
