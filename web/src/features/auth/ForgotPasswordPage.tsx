@@ -22,15 +22,12 @@ export default function ForgotPasswordPage() {
   };
 
   return (
-    <AuthCard title="Forgot password">
+    <AuthCard title="Forgot password" links={<Link to="/login">Back to login</Link>}>
       <AuthForm<{ email: string }> onSubmit={(v) => void submit(v)} submitLabel="Send reset link" busy={state.isLoading} answer={result} noValidate>
         <Form.Item label="Email" name="email" rules={[requiredRule('email')]}>
           <Input type="email" autoComplete="email" autoFocus />
         </Form.Item>
       </AuthForm>
-      <div className="auth-links">
-        <Link to="/login">Back to login</Link>
-      </div>
     </AuthCard>
   );
 }

@@ -91,7 +91,7 @@ export default function LoginPage() {
   }
 
   return (
-    <AuthCard title="Login">
+    <AuthCard title="Login" links={<><Link to="/forgot-password">Forgot password?</Link><Link to="/register">Create an account</Link></>}>
       <AuthForm<Credentials> onSubmit={(v) => void submitCredentials(v)} submitLabel="Login" busy={loginState.isLoading} answer={error}>
         <Form.Item label="Username" name="username" rules={[requiredRule('username')]}>
           <Input autoComplete="username" autoFocus />
@@ -100,10 +100,6 @@ export default function LoginPage() {
           <Input.Password autoComplete="current-password" />
         </Form.Item>
       </AuthForm>
-      <div className="auth-links">
-        <Link to="/forgot-password">Forgot password?</Link>
-        <Link to="/register">Create an account</Link>
-      </div>
     </AuthCard>
   );
 }

@@ -34,7 +34,7 @@ export default function RegisterPage() {
   };
 
   return (
-    <AuthCard title="Register">
+    <AuthCard title="Register" links={<Link to="/login">Already have an account? Log in</Link>}>
       {/* noValidate: the e-mail field keeps its type (docs/spec/part-1.txt section 5) but the sentences shown are Skald's, not the browser's. */}
       <AuthForm<RegisterForm> onSubmit={(v) => void submit(v)} submitLabel="Register" busy={state.isLoading} answer={error} noValidate>
         <Form.Item label="Email" name="email" rules={[requiredRule('email')]}>
@@ -47,9 +47,6 @@ export default function RegisterPage() {
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </AuthForm>
-      <div className="auth-links">
-        <Link to="/login">Already have an account? Log in</Link>
-      </div>
     </AuthCard>
   );
 }

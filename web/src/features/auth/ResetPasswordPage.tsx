@@ -34,7 +34,7 @@ export default function ResetPasswordPage() {
   };
 
   return (
-    <AuthCard title="Set New Password">
+    <AuthCard title="Set New Password" links={<Link to="/login">Back to login</Link>}>
       {done ? (
         <Alert type="success" title="Password changed! Redirecting to login..." showIcon />
       ) : (
@@ -44,9 +44,6 @@ export default function ResetPasswordPage() {
           </Form.Item>
         </AuthForm>
       )}
-      <div className="auth-links">
-        <Link to="/login">Back to login</Link>
-      </div>
     </AuthCard>
   );
 }
