@@ -16,20 +16,29 @@ export function hitRanges(text: string, term: string): [number, number][] {
   return ranges;
 }
 
-export function Highlight({ text, term }: { text: string; term: string | undefined }) {
-  const ranges = term ? hitRanges(text, term) : [];
-  if (ranges.length === 0) return <>{text}</>;
+/**
+ * `text` with the `ranges` of hits inside it marked. `text` may be one piece of a longer text that starts at
+ * `offset` in it (the ranges are the longer text's): the parts of ranges outside the piece are left out.
+ */
+export function markRanges(text: string, ranges: readonly [number, number][], offset = 0): ReactNode[] {
   const parts: ReactNode[] = [];
   let last = 0;
   for (const [start, end] of ranges) {
-    if (start > last) parts.push(text.slice(last, start));
+    const from = Math.max(start - offset, last);
+    const to = Math.min(end - offset, text.length);
+    if (to <= from) continue;
+    if (from > last) parts.push(text.slice(last, from));
     parts.push(
-      <mark className="hit" key={start}>
-        {text.slice(start, end)}
+      <mark className="hit" key={from}>
+        {text.slice(from, to)}
       </mark>,
     );
-    last = end;
+    last = to;
   }
   if (last < text.length) parts.push(text.slice(last));
-  return <>{parts}</>;
+  return parts;
+}
+
+export function Highlight({ text, term }: { text: string; term: string | undefined }) {
+  return <>{markRanges(text, term ? hitRanges(text, term) : [])}</>;
 }

@@ -1,9 +1,6 @@
 import type { ApiLog, LevelColor } from '@skald/contracts/api';
 import { resolveApiUrl } from '../../app/api.ts';
-import { Highlight } from '../common/Highlight.tsx';
-import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
-import { ContextButton } from './LogContext.tsx';
-import { LogMetadata } from './LogMetadata.tsx';
+import { LogBody } from './LogBody.tsx';
 
 export function formatTime(iso: string): string {
   const date = new Date(iso);
@@ -56,20 +53,7 @@ export function LogCard({ log, color, highlight, onOpenPhoto, serverId, focused 
         <time dateTime={log.created_at}>{formatTime(log.created_at)}</time>
         <strong className="log-level">{log.level.toUpperCase()}</strong>
       </header>
-      <p className="log-message">
-        <Highlight text={log.message} term={highlight} />
-      </p>
-      <p className="log-origin">
-        [Type: {log.type}] via {log.resource}
-      </p>
-      <PhotoThumbnail log={log} onOpen={onOpenPhoto} />
-      <LogMetadata metadata={log.metadata} highlight={highlight} />
-      {serverId && (
-        <div className="log-actions">
-          <ContextButton serverId={serverId} log={log} />
-          <AddToCaseButton serverId={serverId} log={log} />
-        </div>
-      )}
+      <LogBody log={log} highlight={highlight} serverId={serverId} photo={<PhotoThumbnail log={log} onOpen={onOpenPhoto} />} />
     </article>
   );
 }

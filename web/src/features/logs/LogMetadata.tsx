@@ -1,7 +1,7 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks.ts';
-import { hitRanges } from '../common/Highlight.tsx';
+import { hitRanges, markRanges } from '../common/Highlight.tsx';
 import { identifierHref } from '../players/playersApi.ts';
 import { metadataPieces } from './metadataText.ts';
 
@@ -9,26 +9,6 @@ import { metadataPieces } from './metadataText.ts';
 // A search hit inside it opens it, marked. Identifiers and player names in it link to their player.
 export function hasMetadata(metadata: unknown): metadata is Record<string, unknown> {
   return typeof metadata === 'object' && metadata !== null && Object.keys(metadata).length > 0;
-}
-
-/** text, which starts at `offset` of the whole JSON text, with the search hits inside it marked. */
-function marked(text: string, offset: number, ranges: readonly [number, number][]): ReactNode[] {
-  const parts: ReactNode[] = [];
-  let last = 0;
-  for (const [start, end] of ranges) {
-    const from = Math.max(start - offset, last);
-    const to = Math.min(end - offset, text.length);
-    if (to <= from) continue;
-    if (from > last) parts.push(text.slice(last, from));
-    parts.push(
-      <mark className="hit" key={from}>
-        {text.slice(from, to)}
-      </mark>,
-    );
-    last = to;
-  }
-  if (last < text.length) parts.push(text.slice(last));
-  return parts;
 }
 
 export function LogMetadata({ metadata, highlight, open = false }: { metadata: unknown; highlight?: string | undefined; open?: boolean }) {
@@ -45,7 +25,7 @@ export function LogMetadata({ metadata, highlight, open = false }: { metadata: u
         {pieces.map((piece) => {
           const at = offset;
           offset += piece.text.length;
-          const content = marked(piece.text, at, ranges);
+          const content = markRanges(piece.text, ranges, at);
           return piece.player === undefined ? (
             <Fragment key={at}>{content}</Fragment>
           ) : (

@@ -1,11 +1,9 @@
 import { CaretDownOutlined, CaretRightOutlined } from '@ant-design/icons';
 import type { ApiLog, LevelColors } from '@skald/contracts/api';
 import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { AddToCaseButton } from '../cases/AddToCaseButton.tsx';
 import { Highlight } from '../common/Highlight.tsx';
-import { ContextButton } from './LogContext.tsx';
+import { LogBody } from './LogBody.tsx';
 import { formatTime } from './LogCard.tsx';
-import { LogMetadata } from './LogMetadata.tsx';
 import { colorForLevel } from './logsApi.ts';
 
 interface Props {
@@ -17,6 +15,15 @@ interface Props {
   /** A log to mark and scroll into view (the `?log=` view). */
   focusId?: string | undefined;
 }
+
+/** The table's columns; on a phone the type and resource columns are hidden (styles.css). */
+const COLUMNS = [
+  { label: 'Time', className: 'log-col-time' },
+  { label: 'Level', className: 'log-col-level' },
+  { label: 'Type', className: 'log-col-type' },
+  { label: 'Resource', className: 'log-col-resource' },
+  { label: 'Message', className: undefined },
+] as const;
 
 /** The next row index for a key of the table's own keys, or null for any other key. */
 export function rowStep(key: string, index: number, count: number): number | null {
@@ -87,19 +94,11 @@ export function LogTable({ logs, colors, highlight, serverId, focusId }: Props) 
       <table className="log-table" aria-label="Logs" data-testid="log-table">
         <thead>
           <tr>
-            <th scope="col" className="log-col-time">
-              Time
-            </th>
-            <th scope="col" className="log-col-level">
-              Level
-            </th>
-            <th scope="col" className="log-col-type">
-              Type
-            </th>
-            <th scope="col" className="log-col-resource">
-              Resource
-            </th>
-            <th scope="col">Message</th>
+            {COLUMNS.map(({ label, className }) => (
+              <th scope="col" className={className} key={label}>
+                {label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -146,19 +145,7 @@ export function LogTable({ logs, colors, highlight, serverId, focusId }: Props) 
                 {open && (
                   <tr className="log-row-detail">
                     <td colSpan={5}>
-                      <p className="log-message">
-                        <Highlight text={log.message} term={highlight} />
-                      </p>
-                      <p className="log-origin">
-                        [Type: {log.type}] via {log.resource}
-                      </p>
-                      <LogMetadata metadata={log.metadata} highlight={highlight} open />
-                      {serverId && (
-                        <div className="log-actions">
-                          <ContextButton serverId={serverId} log={log} />
-                          <AddToCaseButton serverId={serverId} log={log} />
-                        </div>
-                      )}
+                      <LogBody log={log} highlight={highlight} serverId={serverId} metadataOpen />
                     </td>
                   </tr>
                 )}
