@@ -1,6 +1,6 @@
 import type { ApiLog, ApiLogList, ColorLevel, LevelColor, LevelColors, LevelList, LogContext, LogHistogram, PhotoLogPage } from '@skald/contracts/api';
 import { apiSlice, totalCappedFromMeta, totalFromMeta } from '../../app/api.ts';
-import type { LogFilters } from './logFilters.ts';
+import { filterParams, type LogFilters } from './logFilters.ts';
 import { cleanLogEntry } from './plainText.ts';
 import { userTimeZone } from './userTimeZone.ts';
 
@@ -18,19 +18,10 @@ export interface LogPage {
   totalCapped: boolean;
 }
 
-/**
- * Only filled filters go on the query string; filtering and paging happen on the server. A date filter
- * names the user's local day, so it travels with the browser's time zone.
- */
+/** The filters' query (filterParams) with the page; filtering and paging happen on the server. */
 export function pageParams({ serverId, filters, page, pageSize }: PageQuery): Record<string, string> {
-  const params: Record<string, string> = { serverId, page: String(page), pageSize: String(pageSize) };
-  for (const [key, value] of Object.entries(filters)) {
-    const trimmed = value.trim();
-    if (trimmed !== '') params[key] = trimmed;
-  }
-  const timeZone = params['dateFrom'] || params['dateTo'] ? userTimeZone() : undefined;
-  if (timeZone) params['timeZone'] = timeZone;
-  return params;
+  // serverId stays first: the spread assigns it again in its place.
+  return { serverId, page: String(page), pageSize: String(pageSize), ...filterParams(serverId, filters) };
 }
 
 export interface HistogramQuery {

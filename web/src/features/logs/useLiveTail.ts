@@ -3,9 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'react-redux';
 import { currentToken } from '../../app/tokenRenewal.ts';
 import { openLiveTail, type LiveStatus } from './liveTail.ts';
-import type { LogFilters } from './logFilters.ts';
+import { filterParams, type LogFilters } from './logFilters.ts';
 import { cleanLogEntry } from './plainText.ts';
-import { userTimeZone } from './userTimeZone.ts';
 
 /** The live list keeps the newest this many logs (older ones are on the paged list). */
 export const LIVE_MAX_LOGS = 500;
@@ -18,18 +17,6 @@ export interface LiveTailState {
   readonly message: string | null;
   /** Logs that arrived while paused, shown on resume. */
   readonly waiting: number;
-}
-
-/** The filled filters as the tail's query (the same names and rules as the list's). */
-export function tailParams(serverId: string, filters: LogFilters): Record<string, string> {
-  const params: Record<string, string> = { serverId };
-  for (const [key, value] of Object.entries(filters)) {
-    const trimmed = value.trim();
-    if (trimmed !== '') params[key] = trimmed;
-  }
-  const timeZone = params['dateFrom'] || params['dateTo'] ? userTimeZone() : undefined;
-  if (timeZone) params['timeZone'] = timeZone;
-  return params;
 }
 
 /**
@@ -67,7 +54,7 @@ export function useLiveTail(
     held.current = [];
     setWaiting(0);
     const close = openLiveTail({
-      params: tailParams(serverId, JSON.parse(key) as LogFilters),
+      params: filterParams(serverId, JSON.parse(key) as LogFilters),
       token: () => currentToken(store),
       handlers: {
         onLog(log) {
