@@ -6,13 +6,12 @@
 // page are checked in light and dark, desktop and 375 px (screenshots in test-output/e2e/cases/, axe in each).
 import { readFile } from 'node:fs/promises';
 import type { ApiLog, Case, CaseList, PlayerDetail } from '@skald/contracts/api';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
-import { buildWeb, startAllInOne, type RunningServer } from './server.ts';
-import { gameServer, type GameServer } from './game-server.ts';
+import { waitFor } from './api.ts';
+import { startTeam, type Team } from './team.ts';
 import { seedSession } from './session.ts';
-import { DESKTOP, hasChromium, launchChromium, POLL, signedInPage, ViewCheck, VIEWS } from './walk.ts';
+import { DESKTOP, hasChromium, POLL, signedInPage, ViewCheck, VIEWS } from './walk.ts';
 
 const stamp = Date.now().toString(36);
 const owner = { username: `case_owner_${stamp}`, password: 'Correct-horse-battery-9' };
@@ -26,21 +25,14 @@ const LOGS = [
   { message: 'Police dispatched to Fleeca', level: 'warn', type: 'Dispatch', resource: 'police' },
 ];
 
-let server: RunningServer;
-let api: WalkthroughApi;
-let browser: Browser;
+let team: Team;
 let context: BrowserContext;
 let page: Page;
-let ownerToken: string;
-let memberToken: string;
-let serverId: string;
-let serverName: string;
-let game: GameServer;
 let caseId = '';
 const walk = new ViewCheck('cases');
 
 function theCase(): Promise<Case> {
-  return api.ok<Case>('GET', `/cases/${caseId}`, { token: ownerToken });
+  return team.api.ok<Case>('GET', `/cases/${caseId}`, { token: team.ownerToken });
 }
 
 const dialog = (on: Page) => on.getByRole('dialog', { name: 'Add to a case' });
@@ -54,28 +46,17 @@ async function addFrom(on: Page, testId: string, text: string): Promise<void> {
 
 describe.skipIf(!hasChromium)('evidence cases: add to case, the list, a case page, the PDF (all-in-one server, headless Chromium)', () => {
   beforeAll(async () => {
-    buildWeb();
-    server = await startAllInOne();
-    api = apiAt(server.baseUrl);
-    browser = await launchChromium();
-    ownerToken = await signUp(api, owner);
-    memberToken = await signUp(api, member);
-    const created = await createServer(api, ownerToken, `Cases ${stamp}`);
-    serverId = created.id;
-    serverName = created.name;
-    game = gameServer(server.baseUrl, created.api_key);
-    await addMember(api, ownerToken, serverId, `${member.username}@example.com`, 'user');
-    for (const log of LOGS) await game.log(log);
-    await game.photo({ message: `Screenshot of ${IVAN.name} at the vault`, level: 'warn', metadata: { player: { name: IVAN.name, identifiers: [IVAN.license] } } });
-    await waitFor(async () => (await api.ok<ApiLog[]>('GET', `/logs/my/combined?serverId=${serverId}`, { token: memberToken })).length === LOGS.length + 1, 'the logs stored and the member let in');
+    team = await startTeam({ owner, member, serverName: `Cases ${stamp}` });
+    for (const log of LOGS) await team.game.log(log);
+    await team.game.photo({ message: `Screenshot of ${IVAN.name} at the vault`, level: 'warn', metadata: { player: { name: IVAN.name, identifiers: [IVAN.license] } } });
+    await waitFor(async () => (await team.api.ok<ApiLog[]>('GET', `/logs/my/combined?serverId=${team.serverId}`, { token: team.memberToken })).length === LOGS.length + 1, 'the logs stored and the member let in');
 
-    ({ context, page } = await signedInPage(browser, server.baseUrl, { token: ownerToken, serverId, serverName }, { acceptDownloads: true }));
+    ({ context, page } = await signedInPage(team.browser, team.server.baseUrl, team.ownerSession, { acceptDownloads: true }));
   });
 
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
-    await server?.stop();
+    await team?.stop();
   });
 
   it('the owner opens a case from a log card, with a title in Cyrillic', async () => {
@@ -86,7 +67,7 @@ describe.skipIf(!hasChromium)('evidence cases: add to case, the list, a case pag
     await dialog(page).getByLabel('Notes').fill('Seen by two admins');
     await dialog(page).getByRole('button', { name: 'Create case' }).click();
     await dialog(page).waitFor({ state: 'hidden' });
-    const list = await api.ok<CaseList>('GET', `/cases?serverId=${serverId}`, { token: ownerToken });
+    const list = await team.api.ok<CaseList>('GET', `/cases?serverId=${team.serverId}`, { token: team.ownerToken });
     expect(list.cases.map((c) => [c.title, c.itemCount])).toEqual([[TITLE, 1]]);
     caseId = list.cases[0]!.id;
     const opened = await theCase();
@@ -105,7 +86,7 @@ describe.skipIf(!hasChromium)('evidence cases: add to case, the list, a case pag
 
     let player: PlayerDetail | null = null;
     await waitFor(async () => {
-      const res = await api.call('GET', `/players/by-identifier/${encodeURIComponent(IVAN.license)}?serverId=${serverId}`, { token: ownerToken });
+      const res = await team.api.call('GET', `/players/by-identifier/${encodeURIComponent(IVAN.license)}?serverId=${team.serverId}`, { token: team.ownerToken });
       if (res.status === 200) player = res.body as unknown as PlayerDetail;
       return res.status === 200;
     }, 'Иван to be recorded as a player');
@@ -168,11 +149,11 @@ describe.skipIf(!hasChromium)('evidence cases: add to case, the list, a case pag
   });
 
   it('a member with the user role sees no "Add to case" and reads the case without its write actions', async () => {
-    const memberContext = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
+    const memberContext = await team.browser.newContext({ baseURL: team.server.baseUrl, viewport: DESKTOP });
     try {
       const memberPage = await memberContext.newPage();
       memberPage.setDefaultTimeout(20_000);
-      await seedSession(memberPage, { token: memberToken, serverId, serverName });
+      await seedSession(memberPage, team.memberSession);
       await memberPage.goto('/logs');
       await expect.poll(() => memberPage.getByTestId('log-card').count(), POLL).toBe(LOGS.length);
       await memberPage.getByTestId('log-card').first().getByRole('button', { name: /^Context/ }).waitFor();
@@ -190,11 +171,11 @@ describe.skipIf(!hasChromium)('evidence cases: add to case, the list, a case pag
   it('deletes the case after a confirmation', async () => {
     await page.goto(`/cases/${caseId}`);
     await page.getByRole('button', { name: /Delete case$/ }).click();
-    expect((await api.call('GET', `/cases/${caseId}`, { token: ownerToken })).status).toBe(200);
+    expect((await team.api.call('GET', `/cases/${caseId}`, { token: team.ownerToken })).status).toBe(200);
     await page.getByRole('button', { name: 'Confirm delete' }).click();
     await page.waitForURL((url) => url.pathname === '/cases');
     await page.getByText('No cases yet.', { exact: false }).waitFor();
-    expect((await api.call('GET', `/cases/${caseId}`, { token: ownerToken })).status).toBe(404);
+    expect((await team.api.call('GET', `/cases/${caseId}`, { token: team.ownerToken })).status).toBe(404);
   });
 
   it('no accessibility violations in the checked views', () => {

@@ -7,13 +7,12 @@
 // and moves with j/k and Enter. Screens checked in light and dark, desktop and 375 px (screenshots in
 // test-output/e2e/investigation/, axe in each view).
 import type { ApiLog, PlayerList } from '@skald/contracts/api';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
-import { buildWeb, startAllInOne, type RunningServer } from './server.ts';
-import { gameServer, type GameServer } from './game-server.ts';
+import { createServer, signUp, waitFor } from './api.ts';
+import { startTeam, type Team } from './team.ts';
 import { seedSession } from './session.ts';
-import { DESKTOP, hasChromium, launchChromium, POLL, ViewCheck, VIEWS } from './walk.ts';
+import { DESKTOP, hasChromium, POLL, signedInPage, ViewCheck, VIEWS } from './walk.ts';
 
 const stamp = Date.now().toString(36);
 const owner = { username: `inv_owner_${stamp}`, password: 'Correct-horse-battery-9' };
@@ -23,21 +22,14 @@ const EVENTS = 60;
 const eventName = (i: number) => `Event ${String(i).padStart(2, '0')}`;
 const FOREIGN = 'This link names a server you are not a member of, so your current server is shown.';
 
-let server: RunningServer;
-let api: WalkthroughApi;
-let browser: Browser;
+let team: Team;
 let memberContext: BrowserContext;
 let page: Page;
-let ownerToken: string;
-let memberToken: string;
 let strangerToken: string;
-let serverId: string;
-let serverName: string;
-let game: GameServer;
 const walk = new ViewCheck('investigation');
 
 async function logId(message: string): Promise<string> {
-  const found = await api.ok<ApiLog[]>('GET', `/logs/my?serverId=${serverId}&search=${encodeURIComponent(message)}`, { token: ownerToken });
+  const found = await team.api.ok<ApiLog[]>('GET', `/logs/my?serverId=${team.serverId}&search=${encodeURIComponent(message)}`, { token: team.ownerToken });
   const log = found.find((l) => l.message === message);
   if (!log) throw new Error(`no log "${message}"`);
   return log.id;
@@ -57,19 +49,9 @@ function rowsInView(on: Page): Promise<number> {
 
 describe.skipIf(!hasChromium)('investigation: the view in the address, context around a log, the dense table (all-in-one server, headless Chromium)', () => {
   beforeAll(async () => {
-    buildWeb();
-    server = await startAllInOne();
-    api = apiAt(server.baseUrl);
-    browser = await launchChromium();
-    ownerToken = await signUp(api, owner);
-    memberToken = await signUp(api, member);
-    strangerToken = await signUp(api, stranger);
-    const created = await createServer(api, ownerToken, `Investigation ${stamp}`);
-    serverId = created.id;
-    serverName = created.name;
-    game = gameServer(server.baseUrl, created.api_key);
-    await createServer(api, strangerToken, `Elsewhere ${stamp}`);
-    await addMember(api, ownerToken, serverId, `${member.username}@example.com`, 'user');
+    team = await startTeam({ owner, member, serverName: `Investigation ${stamp}` });
+    strangerToken = await signUp(team.api, stranger);
+    await createServer(team.api, strangerToken, `Elsewhere ${stamp}`);
 
     // One batch: every fifth event a robbery (12 of them), the rest chat; one names a player.
     const batch = Array.from({ length: EVENTS }, (_, n) => {
@@ -78,26 +60,22 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
         ? { message: eventName(i), level: 'error', type: 'Robbery', resource: 'heists', metadata: { i } }
         : { message: eventName(i), level: 'info', type: 'Chat', resource: 'chat', metadata: { i, ...(i === 7 ? { player: { name: 'Ann Walker', identifiers: [`license:a11ce${stamp}`] } } : {}) } };
     });
-    await game.log(batch);
-    await game.photo({ message: 'Screenshot at the bank', width: 320, height: 180 });
-    await waitFor(async () => (await api.ok<ApiLog[]>('GET', `/logs/my?serverId=${serverId}&pageSize=100`, { token: memberToken })).length === EVENTS, 'the logs stored and the member let in');
+    await team.game.log(batch);
+    await team.game.photo({ message: 'Screenshot at the bank', width: 320, height: 180 });
+    await waitFor(async () => (await team.api.ok<ApiLog[]>('GET', `/logs/my?serverId=${team.serverId}&pageSize=100`, { token: team.memberToken })).length === EVENTS, 'the logs stored and the member let in');
 
-    memberContext = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
-    await memberContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-    page = await memberContext.newPage();
-    page.setDefaultTimeout(20_000);
-    await seedSession(page, { token: memberToken, serverId, serverName });
+    ({ context: memberContext, page } = await signedInPage(team.browser, team.server.baseUrl, team.memberSession));
+    await memberContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: team.server.baseUrl });
   });
 
   afterAll(async () => {
     await memberContext?.close();
-    await browser?.close();
-    await server?.stop();
+    await team?.stop();
   });
 
   it('a filtered, paged view is a link: the owner opens the same view elsewhere, a non-member gets their own server', async () => {
     await page.goto('/logs');
-    await page.waitForURL((url) => url.searchParams.get('serverId') === serverId);
+    await page.waitForURL((url) => url.searchParams.get('serverId') === team.serverId);
     await expect.poll(() => cards(page).count(), POLL).toBe(10);
     await page.getByRole('button', { name: /Show filters/ }).click();
     await page.getByLabel('Type', { exact: true }).fill('Robbery');
@@ -109,13 +87,13 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
     await page.waitForURL((url) => url.searchParams.get('page') === '2');
     await expect.poll(() => messages(page), POLL).toEqual([eventName(10), eventName(5)]);
     const link = page.url();
-    expect(query(page)).toEqual({ serverId, type: 'Robbery', dateFrom: '2020-01-01', page: '2' });
+    expect(query(page)).toEqual({ serverId: team.serverId, type: 'Robbery', dateFrom: '2020-01-01', page: '2' });
 
-    const ownerContext = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
+    const ownerContext = await team.browser.newContext({ baseURL: team.server.baseUrl, viewport: DESKTOP });
     try {
       const ownerPage = await ownerContext.newPage();
       ownerPage.setDefaultTimeout(20_000);
-      await seedSession(ownerPage, { token: ownerToken, serverId, serverName });
+      await seedSession(ownerPage, team.ownerSession);
       await ownerPage.goto(link);
       await expect.poll(() => messages(ownerPage), POLL).toEqual([eventName(10), eventName(5)]);
       await ownerPage.getByText('Page 2 of 2').waitFor();
@@ -129,7 +107,7 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
       await seedSession(strangerPage, { token: strangerToken, serverId: null, serverName: null });
       await strangerPage.goto(link);
       await strangerPage.getByText(FOREIGN).waitFor();
-      await strangerPage.waitForURL((url) => url.searchParams.get('serverId') !== serverId);
+      await strangerPage.waitForURL((url) => url.searchParams.get('serverId') !== team.serverId);
       await strangerPage.getByText('No logs found.').waitFor();
     } finally {
       await ownerContext.close();
@@ -153,7 +131,7 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
 
   it('?log= opens the logs around a log, it marked and in view, with a way back to the list', async () => {
     const id = await logId(eventName(30));
-    await page.goto(`/logs?serverId=${serverId}&log=${id}`);
+    await page.goto(`/logs?serverId=${team.serverId}&log=${id}`);
     const view = page.getByTestId('context-view');
     await expect.poll(() => view.getByTestId('log-card').count(), POLL).toBe(41);
     const marked = view.locator('[data-testid="log-card"][aria-current="true"]');
@@ -166,7 +144,7 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
     expect((await view.locator('.log-message').allInnerTexts())[0]).toBe(eventName(10));
 
     await walk.views(page, 'log-link', async () => {
-      await page.goto(`/logs?serverId=${serverId}&log=${id}`);
+      await page.goto(`/logs?serverId=${team.serverId}&log=${id}`);
       await expect.poll(() => page.getByTestId('context-view').getByTestId('log-card').count(), POLL).toBe(41);
     });
 
@@ -177,7 +155,7 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
 
   it("a card's Context opens its neighbours in place, the line marked, and copies the ?log= link", async () => {
     const id = await logId(eventName(58));
-    await page.goto(`/logs?serverId=${serverId}`);
+    await page.goto(`/logs?serverId=${team.serverId}`);
     const card = cards(page).filter({ hasText: eventName(58) });
     await card.getByRole('button', { name: `Context: logs around ${eventName(58)}` }).click();
     const drawer = page.getByRole('dialog', { name: 'Logs around this log' });
@@ -186,10 +164,10 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
     expect(await drawer.getByText('[Photo] Screenshot at the bank').count()).toBe(1);
     await drawer.getByRole('button', { name: /Copy link/ }).click();
     await drawer.getByRole('button', { name: /Link copied/ }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${server.baseUrl}/logs?serverId=${serverId}&log=${id}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${team.server.baseUrl}/logs?serverId=${team.serverId}&log=${id}`);
 
     await walk.views(page, 'context-drawer', async () => {
-      await page.goto(`/logs?serverId=${serverId}`);
+      await page.goto(`/logs?serverId=${team.serverId}`);
       await cards(page).filter({ hasText: eventName(58) }).getByRole('button', { name: /Context/ }).click();
       await expect.poll(() => page.getByRole('dialog').getByTestId('context-line').count(), POLL).toBe(24);
     });
@@ -201,7 +179,7 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
   });
 
   it('a photo card and the player timeline have the Context action too; /photologs keeps its filters in the address', async () => {
-    await page.goto(`/photologs?serverId=${serverId}&search=bank`);
+    await page.goto(`/photologs?serverId=${team.serverId}&search=bank`);
     const photo = page.getByTestId('photo-card');
     await expect.poll(() => photo.count(), POLL).toBe(1);
     await page.getByRole('button', { name: 'Show filters (1)' }).click();
@@ -211,8 +189,8 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
     expect(await drawer.locator('[aria-current="true"] .context-message').innerText()).toBe('[Photo] Screenshot at the bank');
     await page.keyboard.press('Escape');
 
-    await waitFor(async () => (await api.ok<PlayerList>('GET', `/players?serverId=${serverId}`, { token: memberToken })).total === 1, 'the player recorded');
-    const list = await api.ok<PlayerList>('GET', `/players?serverId=${serverId}`, { token: memberToken });
+    await waitFor(async () => (await team.api.ok<PlayerList>('GET', `/players?serverId=${team.serverId}`, { token: team.memberToken })).total === 1, 'the player recorded');
+    const list = await team.api.ok<PlayerList>('GET', `/players?serverId=${team.serverId}`, { token: team.memberToken });
     await page.goto(`/players/${list.players[0]!.id}`);
     const timeline = page.getByTestId('player-timeline');
     await timeline.getByRole('button', { name: `Context: logs around ${eventName(7)}` }).click();
@@ -220,7 +198,7 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
   });
 
   it('the dense table: remembered after a reload, at least 25 rows on a 1440x900 screen, j/k and Enter', async () => {
-    await page.goto(`/logs?serverId=${serverId}`);
+    await page.goto(`/logs?serverId=${team.serverId}`);
     await expect.poll(() => cards(page).count(), POLL).toBe(10);
     await page.getByText('Table', { exact: true }).click();
     await page.getByTestId('log-table').waitFor();
@@ -248,7 +226,7 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
     expect(await page.locator('.log-row-detail').innerText()).toContain('"i": 59');
 
     await walk.views(page, 'table', async () => {
-      await page.goto(`/logs?serverId=${serverId}`);
+      await page.goto(`/logs?serverId=${team.serverId}`);
       await expect.poll(() => page.getByTestId('log-row').count(), POLL).toBe(50);
       await page.getByTestId('log-row').nth(0).click();
     });
@@ -260,7 +238,7 @@ describe.skipIf(!hasChromium)('investigation: the view in the address, context a
   it('the filtered list in light and dark, desktop and 375 px', async () => {
     await page.evaluate(() => window.localStorage.setItem('logDisplay', 'cards'));
     await walk.views(page, 'filtered-link', async () => {
-      await page.goto(`/logs?serverId=${serverId}&type=Robbery&page=2`);
+      await page.goto(`/logs?serverId=${team.serverId}&type=Robbery&page=2`);
       await expect.poll(() => messages(page), POLL).toEqual([eventName(10), eventName(5)]);
     });
   });

@@ -4,13 +4,12 @@
 // confirmation; the owner sees Delete on every search. The open menu is checked in light and dark, desktop
 // and 375 px (screenshots in test-output/e2e/saved-searches/, axe in each view).
 import type { ApiLog, SavedSearch, SavedSearchList } from '@skald/contracts/api';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, apiAt, createServer, signUp, waitFor, type WalkthroughApi } from './api.ts';
-import { buildWeb, startAllInOne, type RunningServer } from './server.ts';
-import { gameServer, type GameServer } from './game-server.ts';
+import { waitFor } from './api.ts';
+import { startTeam, type Team } from './team.ts';
 import { seedSession } from './session.ts';
-import { DESKTOP, hasChromium, launchChromium, POLL, signedInPage, ViewCheck, VIEWS } from './walk.ts';
+import { DESKTOP, hasChromium, POLL, signedInPage, ViewCheck, VIEWS } from './walk.ts';
 
 const stamp = Date.now().toString(36);
 const owner = { username: `ss_owner_${stamp}`, password: 'Correct-horse-battery-9' };
@@ -22,16 +21,9 @@ const LOGS = [
   { message: 'Ann said hello', level: 'info', type: 'Chat', resource: 'chat' },
 ];
 
-let server: RunningServer;
-let api: WalkthroughApi;
-let browser: Browser;
+let team: Team;
 let memberContext: BrowserContext;
 let page: Page;
-let ownerToken: string;
-let memberToken: string;
-let serverId: string;
-let serverName: string;
-let game: GameServer;
 let ownersSearch: SavedSearch;
 const walk = new ViewCheck('saved-searches');
 
@@ -63,33 +55,22 @@ async function toolbarRow(on: Page): Promise<{ oneRow: boolean; inOrder: boolean
 }
 
 function savedSearches(): Promise<SavedSearchList> {
-  return api.ok<SavedSearchList>('GET', `/saved-searches?serverId=${serverId}`, { token: ownerToken });
+  return team.api.ok<SavedSearchList>('GET', `/saved-searches?serverId=${team.serverId}`, { token: team.ownerToken });
 }
 
 describe.skipIf(!hasChromium)('saved searches on /logs: save, apply, delete by who may (all-in-one server, headless Chromium)', () => {
   beforeAll(async () => {
-    buildWeb();
-    server = await startAllInOne();
-    api = apiAt(server.baseUrl);
-    browser = await launchChromium();
-    ownerToken = await signUp(api, owner);
-    memberToken = await signUp(api, member);
-    const created = await createServer(api, ownerToken, `Saved ${stamp}`);
-    serverId = created.id;
-    serverName = created.name;
-    game = gameServer(server.baseUrl, created.api_key);
-    await addMember(api, ownerToken, serverId, `${member.username}@example.com`, 'user');
-    for (const log of LOGS) await game.log(log);
-    await waitFor(async () => (await api.ok<ApiLog[]>('GET', `/logs/my?serverId=${serverId}`, { token: memberToken })).length === LOGS.length, 'the logs stored and the member let in');
-    ownersSearch = await api.ok<SavedSearch>('POST', '/saved-searches', { token: ownerToken, body: { serverId, name: 'Errors only', query: { level: 'error' } } });
+    team = await startTeam({ owner, member, serverName: `Saved ${stamp}` });
+    for (const log of LOGS) await team.game.log(log);
+    await waitFor(async () => (await team.api.ok<ApiLog[]>('GET', `/logs/my?serverId=${team.serverId}`, { token: team.memberToken })).length === LOGS.length, 'the logs stored and the member let in');
+    ownersSearch = await team.api.ok<SavedSearch>('POST', '/saved-searches', { token: team.ownerToken, body: { serverId: team.serverId, name: 'Errors only', query: { level: 'error' } } });
 
-    ({ context: memberContext, page } = await signedInPage(browser, server.baseUrl, { token: memberToken, serverId, serverName }));
+    ({ context: memberContext, page } = await signedInPage(team.browser, team.server.baseUrl, team.memberSession));
   });
 
   afterAll(async () => {
     await memberContext?.close();
-    await browser?.close();
-    await server?.stop();
+    await team?.stop();
   });
 
   it("a member saves the page's filters under a name; the owner's search is listed beside it", async () => {
@@ -156,12 +137,12 @@ describe.skipIf(!hasChromium)('saved searches on /logs: save, apply, delete by w
   });
 
   it("the owner sees Delete on every search, the member's included", async () => {
-    await api.ok('POST', '/saved-searches', { token: memberToken, body: { serverId, name: 'Chat', query: { type: 'Chat' } } });
-    const ownerContext = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
+    await team.api.ok('POST', '/saved-searches', { token: team.memberToken, body: { serverId: team.serverId, name: 'Chat', query: { type: 'Chat' } } });
+    const ownerContext = await team.browser.newContext({ baseURL: team.server.baseUrl, viewport: DESKTOP });
     try {
       const ownerPage = await ownerContext.newPage();
       ownerPage.setDefaultTimeout(20_000);
-      await seedSession(ownerPage, { token: ownerToken, serverId, serverName });
+      await seedSession(ownerPage, team.ownerSession);
       await openLogs(ownerPage);
       await openMenu(ownerPage);
       await expect.poll(() => menu(ownerPage).getByRole('button', { name: /^Delete saved search / }).count(), POLL).toBe(2);

@@ -59,6 +59,9 @@ export class ViewCheck {
       await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
       await show();
       await page.locator(`.skald-${theme}`).first().waitFor();
+      // A drawer or menu that has just opened is still fading in: axe would read its colours half blended into
+      // the page and report a contrast the settled screen does not have. Endless animations (a spinner) never settle.
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity));
       if (device === 'mobile') {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
