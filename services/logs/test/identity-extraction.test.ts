@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IDENTIFIER_KINDS, MAX_IDENTIFIER_LENGTH } from '@skald/contracts';
-import { identifiersIn, isLinking, mayHoldIdentifier } from '../src/domain/identity/identifiers.ts';
+import { identifiersIn, isLinking, mayHoldIdentifier, wholeIdentifier } from '../src/domain/identity/identifiers.ts';
 import { MAX_GROUPS_PER_LOG, extractPlayers } from '../src/domain/identity/extract-players.ts';
 import type { PlayerGroup } from '../src/domain/identity/extract-players.ts';
 
@@ -73,6 +73,24 @@ describe('identifiers in a text', () => {
     expect(isLinking(DISCORD)).toBe(true);
     expect(isLinking('ip:1.2.3.4')).toBe(false);
     expect(isLinking('token:2:abc')).toBe(false);
+  });
+});
+
+describe('a text that is exactly one identifier (the fast path)', () => {
+  it('answers what identifiersIn finds for a whole identifier, and null for anything else', () => {
+    const texts = [
+      'license:abc', 'LICENSE2:AbC', 'discord:123', 'ip:10.0.0.1', 'token:3:91b9', 'steam:1100001abc', 'live:x', 'xbl:y', 'fivem:7',
+      'license:', 'license:abc.', 'license:ab?', ' license:abc', 'license:abc ', 'license:a b', 'license:a,b', 'license:a(b', 'li\u0012:abc',
+      'license\u0012:abc', 'license:abc\u0000', 'license:ab\u00e9', 'licence:abc', 'x:abc', 'license', `license:${'a'.repeat(MAX_IDENTIFIER_LENGTH)}`,
+      `license:${'a'.repeat(MAX_IDENTIFIER_LENGTH - 'license:'.length)}`, 'kind:license:abc', '=license:abc',
+    ];
+    for (const text of texts) {
+      const whole = wholeIdentifier(text);
+      const found = identifiersIn(text);
+      if (whole !== null) expect(found, text).toEqual([whole]);
+      else expect(found.length === 1 && found[0]!.length === text.length, text).toBe(false);
+    }
+    expect(texts.filter((text) => wholeIdentifier(text) !== null)).toHaveLength(10);
   });
 });
 

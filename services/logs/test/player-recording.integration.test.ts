@@ -191,6 +191,17 @@ describe('recording players on the worker thread', () => {
     }
   });
 
+  it('records batches queued in quick succession in the background (the worker told once for them, then again)', async () => {
+    const threaded = createPlayerRecorder({ store: deps.playerStore!, log: logger() });
+    threaded.start();
+    try {
+      for (let b = 0; b < 5; b++) await queueBatch(threaded, [storeLog(`q${b}`, 'license:quin', 1_750_000_000_000 + b)], `q-${b}`);
+      await waitFor(async () => (await deps.playerStore!.queued(10)).through === -1, 'every batch recorded without a catch-up');
+    } finally {
+      await threaded.stop();
+    }
+  });
+
   it('follows an erasure on the service connection: the identifier seen again makes a new player with only the new log', async () => {
     const threaded = createPlayerRecorder({ store: deps.playerStore!, log: logger() });
     threaded.start();

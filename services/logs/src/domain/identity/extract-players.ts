@@ -16,7 +16,7 @@
  *     to the log's only player when there is exactly one.
  */
 import { PLAYER_NAME_KEYS } from '@skald/contracts';
-import { identifiersIn, isLinking, kindOf } from './identifiers.ts';
+import { identifiersIn, isLinking, kindOf, wholeIdentifier } from './identifiers.ts';
 
 /** One player a log names. */
 export interface PlayerGroup {
@@ -60,10 +60,17 @@ class Walk {
   }
 
   text(text: string, into: RawGroup): void {
-    const found = identifiersIn(text);
-    if (found.length === 0) return;
     const room = MAX_IDENTIFIERS_PER_LOG - this.identifiers;
     if (room <= 0) return;
+    // Most strings holding an identifier are exactly one (an `identifiers` array, `license: "license:…"`).
+    const whole = wholeIdentifier(text);
+    if (whole !== null) {
+      this.identifiers++;
+      into.identifiers.push(whole);
+      return;
+    }
+    const found = identifiersIn(text);
+    if (found.length === 0) return;
     const taken = found.length > room ? found.slice(0, room) : found;
     this.identifiers += taken.length;
     if (taken.length === 1 && text.trim().length === taken[0]!.length) into.identifiers.push(taken[0]!);

@@ -79,25 +79,33 @@ export function isLinking(identifier: string): boolean {
 export function identifiersIn(text: string): readonly string[] {
   // Cheap refusal first: most strings of a log hold no colon.
   if (text.indexOf(':') < 0) return NONE;
-  if (text.length > MAX_IDENTIFIER_LENGTH + 2) return scan(text);
-  // The same identifiers come back in log after log (a player's, while online): short texts are remembered.
-  let found = recent.get(text);
-  if (found === undefined) {
-    if (recent.size >= RECENT_TEXTS) recent.clear();
-    found = scan(text);
-    recent.set(text, found);
+  return scan(text);
+}
+
+/**
+ * The identifier `text` is exactly (`license:abc`, nothing around it, as metadata lists identifiers), or
+ * null when it is anything else (identifiersIn reads those). The common case, checked without a scan's
+ * allocations; what it answers is what identifiersIn would find.
+ */
+export function wholeIdentifier(text: string): string | null {
+  const colon = text.indexOf(':');
+  const end = text.length;
+  if (colon < 2 || colon > LONGEST_KIND || end === colon + 1 || end > MAX_IDENTIFIER_LENGTH) return null;
+  for (let i = 0; i < colon; i++) if (!isKindChar(text.charCodeAt(i))) return null;
+  const kind = knownKind(text, 0, colon);
+  if (kind === null || isTrailingPunctuation(text.charCodeAt(end - 1))) return null;
+  for (let i = colon + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e || PUNCTUATION_SEPARATORS[c] === 1) return null;
   }
-  return found;
+  return identifierOf(text, kind, colon, end);
 }
 
 const NONE: readonly string[] = Object.freeze([]);
-/** How many short texts identifiersIn remembers (a few MiB at most); past it, it starts over. */
-const RECENT_TEXTS = 50_000;
-const recent = new Map<string, readonly string[]>();
 
 function scan(text: string): readonly string[] {
   let colon = text.indexOf(':');
-  const found: string[] = [];
+  let found: string[] | null = null;
   let first = true;
   while (colon >= 0) {
     const kind = kindBefore(text, colon);
@@ -130,11 +138,11 @@ function scan(text: string): readonly string[] {
     while (valueEnd > colon + 1 && isTrailingPunctuation(text.charCodeAt(valueEnd - 1))) valueEnd--;
     if (printable) {
       const identifier = identifierOf(text, kind, colon, valueEnd);
-      if (identifier !== null) found.push(identifier);
+      if (identifier !== null) (found ??= []).push(identifier);
     }
     colon = end < text.length ? text.indexOf(':', end) : -1;
   }
-  return found.length === 0 ? NONE : Object.freeze(found);
+  return found === null ? NONE : found;
 }
 
 /** The known kind (lower case) written just before the colon at `colon`, at a word's start; else null. */

@@ -56,6 +56,9 @@ export function createRecorderThread(deps: RecorderThreadDeps): Pick<RecordingLo
   let idle: NodeJS.Timeout | null = null;
   let nextId = 0;
   const waiting = new Map<number, Waiting>();
+  /** While set, `queued` was told less than `delayMs` ago: more nudges are told once when it fires. */
+  let told: NodeJS.Timeout | null = null;
+  let untold = false;
 
   function clearIdle(): void {
     if (idle !== null) clearTimeout(idle);
@@ -150,6 +153,27 @@ export function createRecorderThread(deps: RecorderThreadDeps): Pick<RecordingLo
     for (const one of pending) deps.inline.catchUp().then(one.resolve, one.reject);
   }
 
+  /**
+   * Tells the worker that rows were queued, at most once per `delayMs` (its run waits that long anyway, so
+   * it loses nothing): a message per stored batch cost the thread storing logs more than its queue row.
+   * Nudges meanwhile are told when the time is up, so every row queued is followed by a run.
+   */
+  function tellQueued(): void {
+    if (told !== null) {
+      untold = true;
+      return;
+    }
+    void ready().then((current) => current?.postMessage({ kind: 'queued' } satisfies RecorderRequest));
+    told = setTimeout(() => {
+      told = null;
+      if (!untold) return;
+      untold = false;
+      if (failed) deps.inline.nudge();
+      else tellQueued();
+    }, deps.delayMs);
+    told.unref();
+  }
+
   return {
     nudge() {
       if (failed) {
@@ -157,7 +181,7 @@ export function createRecorderThread(deps: RecorderThreadDeps): Pick<RecordingLo
         return;
       }
       clearIdle();
-      void ready().then((current) => current?.postMessage({ kind: 'queued' } satisfies RecorderRequest));
+      tellQueued();
     },
     async catchUp() {
       if (failed || !started) return deps.inline.catchUp();
@@ -189,6 +213,9 @@ export function createRecorderThread(deps: RecorderThreadDeps): Pick<RecordingLo
     async stop() {
       started = false;
       clearIdle();
+      if (told !== null) clearTimeout(told);
+      told = null;
+      untold = false;
       const current = worker;
       if (current !== null) retire(current);
       await closing;
