@@ -17,6 +17,7 @@ import { buildTestService, createTestDeps, waitFor } from '@skald/testing';
 import type { TestService } from '@skald/testing';
 import { countUsers, createAdminServiceWith, createOverview, statsDays } from '@skald/admin-service/testing';
 import type { BenchRow } from '../harness/bench-row.ts';
+import { percentile } from '../harness/samples.ts';
 
 const SERVERS = Number(process.env['ADMIN_BENCH_SERVERS'] ?? 5_000);
 const USERS = Number(process.env['ADMIN_BENCH_USERS'] ?? 50_000);
@@ -24,10 +25,6 @@ const LOGS = Number(process.env['ADMIN_BENCH_LOGS'] ?? 5_000_000);
 const BAR_MS = 50;
 const RUNS = 60;
 const BATCH = 5000;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 async function timed(runs: number, call: () => Promise<void>): Promise<{ p50: number; p95: number }> {
   const times: number[] = [];

@@ -9,7 +9,6 @@
  * Run: `npm run bench -- cases`.
  */
 import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -18,6 +17,7 @@ import type { LogRecord } from '@skald/ports';
 import { buildTestService, waitFor } from '@skald/testing';
 import { createLogsService } from '@skald/logs-service';
 import type { BenchRow } from '../harness/bench-row.ts';
+import { machineLoad } from '../harness/samples.ts';
 
 const ITEMS = 100;
 const SCREENSHOTS = 20;
@@ -33,10 +33,6 @@ function anonRss(): number {
   } catch {
     return process.memoryUsage.rss();
   }
-}
-
-function load(): string {
-  return `load ${loadavg()[0]!.toFixed(1)}/${availableParallelism()} cores`;
 }
 
 async function screenshot(i: number): Promise<Buffer> {
@@ -88,7 +84,7 @@ export default async function casesBenchmark(): Promise<BenchRow[]> {
     await service.identity.server({ serverId: SERVER, ownerId: USER, tier: 'legend' });
     await waitFor(async () => (await service.injectAs({ id: USER }, { method: 'GET', url: `/cases?serverId=${SERVER}` })).statusCode === 200, 'the owner in the read model', 10_000);
     const photoBytes = images.reduce((sum, image) => sum + image.length, 0);
-    console.log(`${records.length} logs, ${images.length} screenshots (${(photoBytes / MB).toFixed(1)} MB) (${load()})`);
+    console.log(`${records.length} logs, ${images.length} screenshots (${(photoBytes / MB).toFixed(1)} MB) (${machineLoad()})`);
 
     const createdAt = performance.now();
     const created = await service.injectAs({ id: USER }, { method: 'POST', url: '/cases', payload: { serverId: SERVER, title: 'Bank robbery · Ограбление · 银行', notes: 'Bench case', logIds: chosen } });
@@ -96,7 +92,7 @@ export default async function casesBenchmark(): Promise<BenchRow[]> {
     if (created.statusCode !== 201) throw new Error(`POST /cases answered ${created.statusCode} ${created.body.slice(0, 300)}`);
     const opened = created.json<Case>();
     const lines = opened.items.reduce((sum, item) => sum + 1 + item.before.length + item.after.length, 0);
-    console.log(`case opened in ${createMs.toFixed(0)} ms: ${opened.itemCount} items, ${lines} lines, ${(opened.bytes / MB).toFixed(1)} MB copied (${load()})`);
+    console.log(`case opened in ${createMs.toFixed(0)} ms: ${opened.itemCount} items, ${lines} lines, ${(opened.bytes / MB).toFixed(1)} MB copied (${machineLoad()})`);
 
     const address = await service.app.listen({ port: 0, host: '127.0.0.1' });
     const authorization = `Bearer ${service.tokenFor({ id: USER })}`;
@@ -124,9 +120,9 @@ export default async function casesBenchmark(): Promise<BenchRow[]> {
     };
     // The first PDF of a process loads pdfkit, sharp and the fonts: measured apart from a warm one.
     const cold = await download();
-    console.log(`PDF (first of the process) ${cold.ms.toFixed(0)} ms, ${(cold.bytes / MB).toFixed(1)} MB, RSS +${(cold.growth / MB).toFixed(0)} MB (${load()})`);
+    console.log(`PDF (first of the process) ${cold.ms.toFixed(0)} ms, ${(cold.bytes / MB).toFixed(1)} MB, RSS +${(cold.growth / MB).toFixed(0)} MB (${machineLoad()})`);
     const warm = await download();
-    console.log(`PDF ${warm.ms.toFixed(0)} ms (CPU ${warm.cpuMs.toFixed(0)} ms), first byte ${warm.firstByteMs.toFixed(0)} ms, ${(warm.bytes / MB).toFixed(1)} MB, RSS +${(warm.growth / MB).toFixed(0)} MB (${load()})`);
+    console.log(`PDF ${warm.ms.toFixed(0)} ms (CPU ${warm.cpuMs.toFixed(0)} ms), first byte ${warm.firstByteMs.toFixed(0)} ms, ${(warm.bytes / MB).toFixed(1)} MB, RSS +${(warm.growth / MB).toFixed(0)} MB (${machineLoad()})`);
 
     const floorStart = performance.now();
     const floorCpu = process.cpuUsage();
@@ -134,12 +130,12 @@ export default async function casesBenchmark(): Promise<BenchRow[]> {
     const floorMs = performance.now() - floorStart;
     const floorCpuMs = (process.cpuUsage(floorCpu).user + process.cpuUsage(floorCpu).system) / 1000;
 
-    const note = `${ITEMS} items, ${SCREENSHOTS} screenshots 1920×1080 (${(photoBytes / MB).toFixed(1)} MB), ${lines} lines; ${load()}`;
+    const note = `${ITEMS} items, ${SCREENSHOTS} screenshots 1920×1080 (${(photoBytes / MB).toFixed(1)} MB), ${lines} lines; ${machineLoad()}`;
     const memoryBar = warm.bytes + 100 * MB;
     return [
       { name: 'case PDF (GET /cases/{id}/pdf), warm', value: Math.round(warm.ms), unit: 'ms', target: '< 5000 ms', pass: warm.ms < 5000, baseline: `sharp re-encoding the ${SCREENSHOTS} screenshots alone ${Math.round(floorMs)} ms (CPU ${Math.round(floorCpuMs)} ms)`, note },
-      { name: 'case PDF, warm: CPU time of the process', value: Math.round(warm.cpuMs), unit: 'ms', target: '< 5000 ms', pass: warm.cpuMs < 5000, note: `what the wall time is on an idle core; ${load()}` },
-      { name: 'case PDF, first of the process (loads pdfkit, sharp, fonts)', value: Math.round(cold.ms), unit: 'ms', note: `CPU ${Math.round(cold.cpuMs)} ms; ${load()}` },
+      { name: 'case PDF, warm: CPU time of the process', value: Math.round(warm.cpuMs), unit: 'ms', target: '< 5000 ms', pass: warm.cpuMs < 5000, note: `what the wall time is on an idle core; ${machineLoad()}` },
+      { name: 'case PDF, first of the process (loads pdfkit, sharp, fonts)', value: Math.round(cold.ms), unit: 'ms', note: `CPU ${Math.round(cold.cpuMs)} ms; ${machineLoad()}` },
       { name: 'case PDF: first byte', value: Math.round(warm.firstByteMs), unit: 'ms', note: 'streamed: the answer starts before the document is built' },
       { name: 'case PDF: size', value: Number((warm.bytes / MB).toFixed(1)), unit: 'MB' },
       {
@@ -150,7 +146,7 @@ export default async function casesBenchmark(): Promise<BenchRow[]> {
         pass: warm.growth < memoryBar,
         note: `first PDF of the process +${Math.round(cold.growth / MB)} MB (modules and fonts loaded)`,
       },
-      { name: 'case creation (POST /cases, photos copied)', value: Math.round(createMs), unit: 'ms', note: `${(opened.bytes / MB).toFixed(1)} MB of photos copied; ${load()}` },
+      { name: 'case creation (POST /cases, photos copied)', value: Math.round(createMs), unit: 'ms', note: `${(opened.bytes / MB).toFixed(1)} MB of photos copied; ${machineLoad()}` },
     ];
   } finally {
     await service.close();

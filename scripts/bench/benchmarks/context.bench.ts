@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { LogContext } from '@skald/contracts';
@@ -32,6 +32,7 @@ import { uuidv7 } from '@skald/ingestion-service/testing';
 import { SqliteLogStore } from '../../../libs/adapters/src/log-store/sqlite-log-store.ts';
 import { SCHEMA_SQL, SCHEMA_VERSION } from '../../../libs/adapters/src/log-store/sqlite-log-schema.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
+import { machineLoad, percentiles } from '../harness/samples.ts';
 
 const ROWS = Number(process.env['BENCH_CONTEXT_ROWS'] ?? 5_000_000);
 const RUNS = Number(process.env['BENCH_CONTEXT_RUNS'] ?? 300);
@@ -89,16 +90,6 @@ function logAt(i: number): LogRecord {
   return createdAt === arrival ? base : { ...base, receivedAt: arrival };
 }
 
-function percentiles(samples: number[]): { p50: number; p95: number } {
-  samples.sort((a, b) => a - b);
-  const at = (p: number): number => Number(samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!.toFixed(2));
-  return { p50: at(0.5), p95: at(0.95) };
-}
-
-function load(): string {
-  return `load ${loadavg()[0]!.toFixed(1)}/${availableParallelism()} cores`;
-}
-
 /** Builds the data set (through a temporary name, so an interrupted build is never reused). */
 async function buildDataSet(file: string): Promise<void> {
   const building = `${file}.building`;
@@ -109,9 +100,9 @@ async function buildDataSet(file: string): Promise<void> {
     const batch: LogRecord[] = [];
     for (let i = start; i < Math.min(ROWS, start + BATCH); i++) batch.push(logAt(i));
     await store.insertBatch(batch);
-    if (start % 1_000_000 === 0 && start > 0) console.log(`inserted ${start.toLocaleString('en-US')} rows (${load()})`);
+    if (start % 1_000_000 === 0 && start > 0) console.log(`inserted ${start.toLocaleString('en-US')} rows (${machineLoad()})`);
   }
-  console.log(`inserted ${ROWS.toLocaleString('en-US')} rows in ${((performance.now() - t) / 1000).toFixed(0)} s (${load()})`);
+  console.log(`inserted ${ROWS.toLocaleString('en-US')} rows in ${((performance.now() - t) / 1000).toFixed(0)} s (${machineLoad()})`);
   await store.close();
   await rename(building, file);
 }
@@ -159,7 +150,7 @@ export default async function contextBenchmark(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     const byKind = { arrival: await sampleIds(store, 'arrival'), seconds: await sampleIds(store, 'seconds'), hours: await sampleIds(store, 'hours') };
-    console.log(`sampled ${byKind.arrival.length} / ${byKind.seconds.length} / ${byKind.hours.length} logs (${load()})`);
+    console.log(`sampled ${byKind.arrival.length} / ${byKind.seconds.length} / ${byKind.hours.length} logs (${machineLoad()})`);
     service = await buildTestService(createLogsService, { service: 'logs', overrides: { logStore: store } });
     await service.identity.server({ serverId: SERVER, ownerId: USER, tier: 'legend' });
     const authorization = `Bearer ${service.tokenFor({ id: USER })}`;
@@ -191,14 +182,14 @@ export default async function contextBenchmark(): Promise<BenchRow[]> {
         check(res.statusCode, res.body);
       }
       const { p50, p95 } = percentiles(samples);
-      console.log(`${label.padEnd(64)} p50 ${p50.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms (${load()})`);
+      console.log(`${label.padEnd(64)} p50 ${p50.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms (${machineLoad()})`);
       rows.push({
         name: `${label} p95`,
         value: p95,
         unit: 'ms',
         ...(options.bar === undefined ? {} : { target: `p95 < ${options.bar} ms`, pass: p95 < options.bar }),
         ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
-        note: `p50 ${p50} ms; ${urls.length} requests, each a different log; ${note}; ${load()}`,
+        note: `p50 ${p50} ms; ${urls.length} requests, each a different log; ${note}; ${machineLoad()}`,
       });
       return p95;
     };

@@ -18,6 +18,7 @@ import { buildTestService, createTestDeps, waitFor } from '@skald/testing';
 import type { TestService } from '@skald/testing';
 import { createLogsService } from '@skald/logs-service';
 import type { BenchRow } from '../harness/bench-row.ts';
+import { percentile } from '../harness/samples.ts';
 
 const ROWS = Number(process.env['LOGS_BENCH_ROWS'] ?? process.env['BENCH_ROWS'] ?? 5_000_000);
 const SERVERS = 10;
@@ -26,10 +27,6 @@ const USER = 'bench-user';
 const BATCH = 5000;
 const LEVELS = ['info', 'info', 'info', 'warn', 'debug', 'error', 'info', 'fatal'];
 const TYPES = ['General', 'Chat', 'Combat', 'Join', 'Economy'];
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 export default async function logsApiBenchmark(): Promise<BenchRow[]> {
   const deps = await createTestDeps({ service: 'logs' });

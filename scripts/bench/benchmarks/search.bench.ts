@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { LogQuery, LogRecord } from '@skald/ports';
@@ -35,6 +35,7 @@ import { uuidv7 } from '@skald/ingestion-service/testing';
 import type { BenchRow } from '../harness/bench-row.ts';
 import { describeSpread, int, pct, spread } from '../harness/pinned/stats.ts';
 import { pinningPlan, pinSelf } from '../harness/pinned/pinned-child.ts';
+import { machineLoad, percentiles } from '../harness/samples.ts';
 
 const ROWS = Number(process.env['BENCH_SEARCH_ROWS'] ?? 5_000_000);
 const RUNS = Number(process.env['BENCH_SEARCH_RUNS'] ?? 200);
@@ -116,17 +117,6 @@ export function makeBatch(start: number, total: number, t0: number): LogRecord[]
   return out;
 }
 
-function percentiles(samples: number[]): { p50: number; p95: number } {
-  samples.sort((a, b) => a - b);
-  const at = (p: number): number => Number(samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]!.toFixed(2));
-  return { p50: at(0.5), p95: at(0.95) };
-}
-
-/** The load average now, to print beside each figure (the machine is shared). */
-function load(): string {
-  return `load ${loadavg()[0]!.toFixed(1)}/${availableParallelism()} cores`;
-}
-
 /**
  * Logs stored per second over INGEST_ROWS rows into a fresh file, wall clock of the whole loop: with the
  * index on, the indexer's chunks between batches count against ingest, as they would in the service.
@@ -156,14 +146,14 @@ async function buildDataSet(file: string): Promise<number> {
   const t0 = Date.UTC(2025, 0, 1);
   let t = performance.now();
   for (let start = 0; start < ROWS; start += BATCH) await store.insertBatch(makeBatch(start, ROWS, t0));
-  console.log(`inserted ${ROWS.toLocaleString('en-US')} rows in ${((performance.now() - t) / 1000).toFixed(0)} s; indexing (${load()})`);
+  console.log(`inserted ${ROWS.toLocaleString('en-US')} rows in ${((performance.now() - t) / 1000).toFixed(0)} s; indexing (${machineLoad()})`);
   t = performance.now();
   let indexed = 0;
   while (indexed < ROWS) {
     const n = store.indexPending(100_000);
     if (n === 0) break;
     indexed += n;
-    console.log(`indexed ${indexed.toLocaleString('en-US')} rows, ${Math.round(indexed / ((performance.now() - t) / 1000))} rows/s (${load()})`);
+    console.log(`indexed ${indexed.toLocaleString('en-US')} rows, ${Math.round(indexed / ((performance.now() - t) / 1000))} rows/s (${machineLoad()})`);
   }
   const rate = Math.round(indexed / ((performance.now() - t) / 1000));
   await store.close();
@@ -204,7 +194,7 @@ export default async function searchBenchmark(): Promise<BenchRow[]> {
         name: 'ingest, search index off',
         value: off.median,
         unit: 'logs/s',
-        note: `${INGEST_ROWS.toLocaleString('en-US')} rows per round; ${describeSpread(off, int)}; per CPU-second median ${int(spread(rounds.map((r) => r.off.cpu)).median)}; ${load()}`,
+        note: `${INGEST_ROWS.toLocaleString('en-US')} rows per round; ${describeSpread(off, int)}; per CPU-second median ${int(spread(rounds.map((r) => r.off.cpu)).median)}; ${machineLoad()}`,
       });
       rows.push({
         name: 'ingest, search index on (its indexer running between batches)',
@@ -213,9 +203,9 @@ export default async function searchBenchmark(): Promise<BenchRow[]> {
         target: '>= 80% of off',
         pass: wallRatio.median >= 0.8,
         baseline: `on/off per round: ${describeSpread(wallRatio, pct)}; per CPU-second ${describeSpread(cpuRatio, pct)}`,
-        note: `${describeSpread(on, int)}; the indexer yields to ingest; ${load()}`,
+        note: `${describeSpread(on, int)}; the indexer yields to ingest; ${machineLoad()}`,
       });
-      console.log(`ingest on/off ${describeSpread(wallRatio, pct)}; per CPU-second ${describeSpread(cpuRatio, pct)} (${load()})`);
+      console.log(`ingest on/off ${describeSpread(wallRatio, pct)}; per CPU-second ${describeSpread(cpuRatio, pct)} (${machineLoad()})`);
     }
 
     // 2. The data set: one server, ROWS logs, inserted with the indexer held back, then indexed; kept.
@@ -232,7 +222,7 @@ export default async function searchBenchmark(): Promise<BenchRow[]> {
       console.log(`reusing the data set ${file}`);
     } else {
       const indexRate = await buildDataSet(file);
-      rows.push({ name: 'indexer rate (rows into the FTS5 trigram table)', value: indexRate, unit: 'logs/s', note: `${ROWS.toLocaleString('en-US')} rows; sustained ingest above this leaves rows for searches to scan; ${load()}` });
+      rows.push({ name: 'indexer rate (rows into the FTS5 trigram table)', value: indexRate, unit: 'logs/s', note: `${ROWS.toLocaleString('en-US')} rows; sustained ingest above this leaves rows for searches to scan; ${machineLoad()}` });
     }
 
     // 3. Queries on the indexed data set (reopened as the service opens it).
@@ -265,9 +255,9 @@ export default async function searchBenchmark(): Promise<BenchRow[]> {
       const { p50, p95 } = percentiles(samples);
       // CPU time of this process per query: what other load on the machine cannot inflate.
       const onCpu = percentiles(cpu);
-      const note = `p50 ${p50} ms; CPU time per query p50 ${onCpu.p50} ms, p95 ${onCpu.p95} ms; ${variants.length} variants x offsets ${OFFSETS.join('/')}, ${RUNS} runs; ${load()}`;
+      const note = `p50 ${p50} ms; CPU time per query p50 ${onCpu.p50} ms, p95 ${onCpu.p95} ms; ${variants.length} variants x offsets ${OFFSETS.join('/')}, ${RUNS} runs; ${machineLoad()}`;
       rows.push({ name: `${name} p95`, value: p95, unit: 'ms', target: 'p95 < 50 ms', pass: p95 < 50, note, ...(baseline ? { baseline } : {}) });
-      console.log(`${name}: p95 ${p95} ms, p50 ${p50} ms; CPU p95 ${onCpu.p95} ms, p50 ${onCpu.p50} ms (${load()})`);
+      console.log(`${name}: p95 ${p95} ms, p50 ${p50} ms; CPU p95 ${onCpu.p95} ms, p50 ${onCpu.p50} ms (${machineLoad()})`);
       return p95;
     };
     const plain = await measure('plain page (50, with total)', [{}]);

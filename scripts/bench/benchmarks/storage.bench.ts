@@ -15,7 +15,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { constants, zstdCompressSync } from 'node:zlib';
@@ -25,6 +25,7 @@ import type { BenchRow } from '../harness/bench-row.ts';
 import { fivemBatch } from '../harness/fivem-logs.ts';
 import { makeBatch } from './search.bench.ts';
 import { BlockStore, seal } from '../harness/storage-prototype.ts';
+import { machineLoad } from '../harness/samples.ts';
 
 const ROWS = Number(process.env['BENCH_STORAGE_ROWS'] ?? 200_000);
 /** makeBatch's size (search.bench.ts); the store gets each split in BATCH-sized inserts. */
@@ -34,10 +35,6 @@ const BLOCK_ROWS = 4096;
 const T0 = Date.UTC(2025, 0, 1);
 const MIB = 1024 * 1024;
 const INDEX_TIMEOUT_MS = 15 * 60_000;
-
-function load(): string {
-  return `load ${loadavg()[0]!.toFixed(1)}/${availableParallelism()} cores`;
-}
 
 function sizeOf(file: string): number {
   return existsSync(file) ? statSync(file).size : 0;
@@ -181,7 +178,7 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
       const store = await run(dir, data);
       const blocks = store.blockBytes;
       const baseline = `NDJSON ${perLog(store.ndjson)} B/log; zstd -3 of it ${perLog(store.zstd3)} B/log`;
-      console.log(`${data.name}: row store ${perLog(store.bytes)} B/log, blocks ${perLog(blocks)} B/log, WAL max ${(store.maxWal / MIB).toFixed(1)} MiB, left ${store.walLeft} B (${load()})`);
+      console.log(`${data.name}: row store ${perLog(store.bytes)} B/log, blocks ${perLog(blocks)} B/log, WAL max ${(store.maxWal / MIB).toFixed(1)} MiB, left ${store.walLeft} B (${machineLoad()})`);
       const size = `${ROWS.toLocaleString('en-US')} logs`;
       rows.push({
         name: `${data.name}: bytes per log on disk, row store with its search index`,
@@ -190,7 +187,7 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
         target: '<= 60 B/log',
         pass: store.bytes / ROWS <= 60,
         baseline,
-        note: `${size}; file after a graceful close, every row indexed; ${load()}`,
+        note: `${size}; file after a graceful close, every row indexed; ${machineLoad()}`,
       });
       rows.push({
         name: `${data.name}: bytes per log, compressed-block layout prototype (docs/STORAGE.md)`,
@@ -199,7 +196,7 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
         target: '<= 60 B/log',
         pass: blocks / ROWS <= 60,
         baseline,
-        note: `${size}; blocks of ${BLOCK_ROWS} per level stream, WAL checkpointed; ${load()}`,
+        note: `${size}; blocks of ${BLOCK_ROWS} per level stream, WAL checkpointed; ${machineLoad()}`,
       });
       rows.push({
         name: `${data.name}: largest WAL during ingest and indexing`,
@@ -207,10 +204,10 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
         unit: 'MiB',
         target: '< 64 MiB',
         pass: store.maxWal < 64 * MIB,
-        note: `sampled after every insert of ${BATCH} and every 250 ms until indexed (${(store.indexedAfterMs / 1000).toFixed(0)} s after the first insert); ${load()}`,
+        note: `sampled after every insert of ${BATCH} and every 250 ms until indexed (${(store.indexedAfterMs / 1000).toFixed(0)} s after the first insert); ${machineLoad()}`,
       });
       rows.push({ name: `${data.name}: WAL left after a graceful close`, value: store.walLeft, unit: 'bytes', target: '0', pass: store.walLeft === 0 });
-      rows.push({ name: `${data.name}: ingest with the search index on`, value: store.rate, unit: 'logs/s', note: `batches of ${BATCH}, the event loop given a turn after each; ${load()}` });
+      rows.push({ name: `${data.name}: ingest with the search index on`, value: store.rate, unit: 'logs/s', note: `batches of ${BATCH}, the event loop given a turn after each; ${machineLoad()}` });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
