@@ -3,7 +3,10 @@ import type { ApiLog } from '@skald/contracts';
 import type { LogRecord } from '@skald/ports';
 import type { ImageUrlSigner } from './image-url.ts';
 
-export function toApiLog(record: LogRecord, signer: ImageUrlSigner, now: number): ApiLog {
+/** The fields of a log its API shape is made of (a stored log, or a case's copy of one). */
+export type ApiLogSource = Pick<LogRecord, 'id' | 'createdAt' | 'receivedAt' | 'level' | 'type' | 'resource' | 'message' | 'metadata' | 'logType' | 'imageKey' | 'thumbKey'>;
+
+export function toApiLog(record: ApiLogSource, signer: ImageUrlSigner, now: number): ApiLog {
   const createdAt = new Date(record.createdAt).toISOString();
   return {
     id: record.id,

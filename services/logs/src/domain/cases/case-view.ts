@@ -1,6 +1,7 @@
 /** Cases in their API shapes (@skald/contracts cases.ts): photo URLs signed for the case's own copies. */
 import type { ApiLog, Case, CaseItem, CaseSummary } from '@skald/contracts';
 import type { ImageUrlSigner } from '../image-url.ts';
+import { toApiLog } from '../log-view.ts';
 import type { CaseDocument, CaseLogDocument } from './case-store.ts';
 import type { StoredCase } from './cases.ts';
 
@@ -9,21 +10,8 @@ export function toCaseSummary(doc: CaseDocument): CaseSummary {
 }
 
 export function toCaseLog(log: CaseLogDocument, signer: ImageUrlSigner, now: number): ApiLog {
-  const createdAt = new Date(log.createdAt).toISOString();
-  return {
-    id: log.logId,
-    created_at: createdAt,
-    received_at: log.receivedAt === null ? createdAt : new Date(log.receivedAt).toISOString(),
-    level: log.level,
-    type: log.type,
-    resource: log.resource,
-    message: log.message,
-    metadata: log.metadata,
-    log_type: log.logType,
-    // Signed for the log's id and the case's key: the image route serves the copy, whatever became of the original.
-    image_path: log.imageKey === null ? null : signer.url(log.logId, 'full', log.imageKey, now),
-    thumb_path: log.thumbKey === null ? null : signer.url(log.logId, 'thumb', log.thumbKey, now),
-  };
+  // Signed for the log's id and the case's key: the image route serves the copy, whatever became of the original.
+  return toApiLog({ ...log, id: log.logId, ...(log.receivedAt === null ? {} : { receivedAt: log.receivedAt }) }, signer, now);
 }
 
 /** Each chosen log with its context, in the order they happened; a line missing from the copies is left out. */
