@@ -11,7 +11,8 @@ export function toCaseSummary(doc: CaseDocument): CaseSummary {
 
 export function toCaseLog(log: CaseLogDocument, signer: ImageUrlSigner, now: number): ApiLog {
   // Signed for the log's id and the case's key: the image route serves the copy, whatever became of the original.
-  return toApiLog({ ...log, id: log.logId, ...(log.receivedAt === null ? {} : { receivedAt: log.receivedAt }) }, signer, now);
+  const { logId, receivedAt, ...fields } = log;
+  return toApiLog({ ...fields, id: logId, ...(receivedAt === null ? {} : { receivedAt }) }, signer, now);
 }
 
 /** Each chosen log with its context, in the order they happened; a line missing from the copies is left out. */
