@@ -97,9 +97,10 @@ describe("a server's rules in memory", () => {
           }
         : undefined,
   });
-  const evaluator = () =>
+  /** A replica's evaluator over `alerts` (another store object stands for another replica's writes). */
+  const evaluator = (alerts: AlertStore = store) =>
     createAlertEvaluator({
-      alerts: store,
+      alerts,
       webhooks: { byId: async (id) => (id === webhook.id ? webhook : null) },
       directory: { server: async (id) => ({ id, name: 'Cache test', ownerId: 'owner', tier: 'starter', suspended: false }) },
       jobs,
@@ -159,18 +160,7 @@ describe("a server's rules in memory", () => {
     await a.onBatches([batch(logsOf('Chat', 1))]);
     // Replica B's tick fires it after the silent window (B's writes are not A's store object's here: a second evaluator over `elsewhere`).
     clock.now += 61_000;
-    const other = createAlertEvaluator(
-      {
-        alerts: elsewhere,
-        webhooks: { byId: async (id) => (id === webhook.id ? webhook : null) },
-        directory: { server: async (id) => ({ id, name: 'Cache test', ownerId: 'owner', tier: 'starter', suspended: false }) },
-        jobs,
-        publicUrl: 'https://skald.test',
-        log: pino({ level: 'silent' }),
-        now: () => clock.now,
-      },
-      { wallMs: () => wall.ms },
-    );
+    const other = evaluator(elsewhere);
     await other.tick();
     expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`]);
     // Within the refresh period the heartbeat reaches A, which still has the rule as ok: it only moves the clock.
