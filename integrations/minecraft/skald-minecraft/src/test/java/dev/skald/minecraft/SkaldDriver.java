@@ -116,23 +116,7 @@ public final class SkaldDriver {
     /** `threads` threads log `perThread` lines each at once (`t<thread> <n>`), as a server's tick, chunk and plugin threads do. */
     private static void threads(int threads, int perThread) throws InterruptedException {
         Logger game = LogManager.getLogger("net.minecraft.server.MinecraftServer");
-        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-        java.util.List<Thread> loggers = new java.util.ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int id = t;
-            Thread thread = new Thread(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                for (int i = 0; i < perThread; i++) game.info("t{} {}", id, i);
-            }, "Worker-Main-" + t);
-            thread.start();
-            loggers.add(thread);
-        }
-        go.countDown();
-        for (Thread thread : loggers) thread.join();
+        ThreadsAtOnce.run(threads, perThread, "Worker-Main-", (id, i) -> game.info("t{} {}", id, i));
     }
 
     private static void awaitSent(SkaldAppender appender, long count) throws InterruptedException {

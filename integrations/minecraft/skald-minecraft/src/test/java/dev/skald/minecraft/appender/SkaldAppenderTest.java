@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.skald.minecraft.ThreadsAtOnce;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,23 +160,7 @@ class SkaldAppenderTest {
         SkaldAppender appender = appender(1000, 100, 100_000);
         int threads = 8;
         int perThread = 5_000;
-        CountDownLatch go = new CountDownLatch(1);
-        List<Thread> loggers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int id = t;
-            Thread thread = new Thread(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                for (int i = 0; i < perThread; i++) appender.append(event("t" + id + " " + i));
-            });
-            thread.start();
-            loggers.add(thread);
-        }
-        go.countDown();
-        for (Thread thread : loggers) thread.join();
+        ThreadsAtOnce.run(threads, perThread, null, (id, i) -> appender.append(event("t" + id + " " + i)));
         List<String> messages = skald.awaitMessages(threads * perThread, 60_000);
         assertEquals(threads * perThread, messages.size());
         int[] next = new int[threads];
