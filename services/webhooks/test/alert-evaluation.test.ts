@@ -56,17 +56,24 @@ describe('the grouped rule matcher', () => {
         metadata: i % 3 === 0 ? { citizenid: i % 2 === 0 ? 'ABC1' : 'ZZZ', source: i % 7 } : null,
       }),
     );
-    const found = createRuleMatcher(rules, 5).match(logs);
-    for (const rule of rules) {
-      const expected = logs.filter((log) => alertMatches(rule.filter, log));
-      const got = found.get(rule);
-      if (expected.length === 0) {
-        expect(got, rule.id).toBeUndefined();
-        continue;
+    const matcher = createRuleMatcher(rules, 5);
+    // Twice: the second call starts from the tallies the first left (kept between calls), and must find the same.
+    for (const call of [1, 2]) {
+      const found = new Map(matcher.match(logs).flatMap((m) => m.rules.map((rule) => [rule, m] as const)));
+      for (const rule of rules) {
+        const expected = logs.filter((log) => alertMatches(rule.filter, log));
+        const got = found.get(rule);
+        if (expected.length === 0) {
+          expect(got, `${rule.id}, call ${call}`).toBeUndefined();
+          continue;
+        }
+        expect(got?.count, `${rule.id}, call ${call}`).toBe(expected.length);
+        expect(got?.sample.map((l) => l.id), `${rule.id}, call ${call}`).toEqual(expected.slice(-5).map((l) => l.id));
       }
-      expect(got?.count, rule.id).toBe(expected.length);
-      expect(got?.sample.map((l) => l.id), rule.id).toEqual(expected.slice(-5).map((l) => l.id));
     }
+    // A call on fewer logs after one on many: a sample holds only this call's logs.
+    const few = logs.slice(0, 3);
+    for (const m of matcher.match(few)) expect(m.sample.every((l) => few.includes(l as AcceptedLog))).toBe(true);
   });
 });
 

@@ -194,21 +194,23 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     // No await in this loop: the flush timer swaps the buffer between reads, never in the middle of one.
     for (const batch of batches) {
       const matches = state.matcher.match(batch.logs);
-      if (matches.size === 0) continue;
+      if (matches.length === 0) continue;
       const key = `${serverId}\u0000${batch.logs[0]!.id}`;
       // A batch handed out again (at least once delivery) does not count again; it still stops a silence.
       const fresh = !seen.has(key);
       let thresholds = 0;
-      for (const [rule, found] of matches) {
-        const into = rule.kind === 'threshold' ? counted : absent;
-        if (rule.kind === 'threshold') {
-          if (!fresh) continue;
-          thresholds += 1;
-          state.windows.get(rule.id)?.add(at, found.count);
-          addCount(buffer, rule.id, bucketStartOf(rule.windowSeconds, at), found.count);
+      for (const found of matches) {
+        for (const rule of found.rules) {
+          const into = rule.kind === 'threshold' ? counted : absent;
+          if (rule.kind === 'threshold') {
+            if (!fresh) continue;
+            thresholds += 1;
+            state.windows.get(rule.id)?.add(at, found.count);
+            addCount(buffer, rule.id, bucketStartOf(rule.windowSeconds, at), found.count);
+          }
+          const earlier = into.get(rule);
+          into.set(rule, earlier === undefined ? found.sample : [...earlier, ...found.sample].slice(-ALERT_LIMITS.sampleSize));
         }
-        const earlier = into.get(rule);
-        into.set(rule, earlier === undefined ? found.sample : [...earlier, ...found.sample].slice(-ALERT_LIMITS.sampleSize));
       }
       if (fresh && thresholds > 0) {
         remember(key);

@@ -17,10 +17,11 @@ import type { PreparedLog } from './alert-filter.ts';
 
 type MatchableLog = Pick<PreparedLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>;
 
-/** The logs of one call that a filter matched: how many, and the last `sampleSize` of them. */
-export interface FilterMatches<L> {
-  count: number;
-  readonly sample: L[];
+/** The logs of one call that a filter matched: how many, the last `sampleSize` of them, and the rules of that filter. */
+export interface FilterMatches<R, L> {
+  readonly rules: readonly R[];
+  readonly count: number;
+  readonly sample: readonly L[];
 }
 
 interface CompiledFilter<R> {
@@ -33,8 +34,8 @@ interface CompiledFilter<R> {
 }
 
 export interface RuleMatcher<R> {
-  /** Per rule that matched at least one of `logs`: the count and the last `sampleSize` matching logs. */
-  match<L extends MatchableLog>(logs: readonly L[]): Map<R, FilterMatches<L>>;
+  /** Per filter that matched at least one of `logs` (in no particular order): its rules, the count and the last `sampleSize` matching logs. */
+  match<L extends MatchableLog>(logs: readonly L[]): FilterMatches<R, L>[];
 }
 
 /** The one view of the log being matched, rewritten per log. */
@@ -122,22 +123,29 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
   const view: LogView = { level: '', type: '', resource: '', message: '', metadata: null };
   const lower = lowerCaser();
 
+  // Tallies kept between calls (a call starts them at zero for the filters the last one touched): no
+  // allocation per call but the answer itself.
+  const compiledByIndex = [...distinct.values()];
+  const counts = new Int32Array(distinct.size);
+  const rings: MatchableLog[][] = compiledByIndex.map(() => []);
+  const touched: number[] = [];
+
   return {
     match(logs) {
       type Log = (typeof logs)[number];
-      // Per filter: how many logs matched, and a ring of the last sampleSize of them (no shifting per match).
-      const counts = new Array<number>(distinct.size).fill(0);
-      const rings: Log[][] = [];
       const consider = (candidates: readonly CompiledFilter<R>[] | undefined, log: Log) => {
         if (candidates === undefined) return;
-        for (const compiled of candidates) {
+        for (let i = 0; i < candidates.length; i++) {
+          const compiled = candidates[i]!;
           if (!compiled.exact && !compiled.test(view)) continue;
           const seen = counts[compiled.index]!;
+          if (seen === 0) touched.push(compiled.index);
           counts[compiled.index] = seen + 1;
-          (rings[compiled.index] ??= [])[seen % sampleSize] = log;
+          rings[compiled.index]![seen % sampleSize] = log;
         }
       };
-      for (const log of logs) {
+      for (let i = 0; i < logs.length; i++) {
+        const log = logs[i]!;
         // Levels are one of five lower-case words (the accepted-logs schema).
         view.level = log.level;
         view.type = needsType ? lower(log.type) : log.type;
@@ -149,25 +157,26 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
         if (byLevel.size > 0) consider(byLevel.get(view.level), log);
         if (anySearch !== null && anySearch.test(log.message)) consider(bySearch, log);
         if (metadataKeys.length > 0 && log.metadata !== null) {
-          for (let i = 0; i < metadataKeys.length; i++) {
-            const actual = log.metadata[metadataKeys[i]!];
-            if (actual !== undefined) consider(metadataValues[i]!.get(metadataText(actual)), log);
+          for (let k = 0; k < metadataKeys.length; k++) {
+            const actual = log.metadata[metadataKeys[k]!];
+            if (actual !== undefined) consider(metadataValues[k]!.get(metadataText(actual)), log);
           }
         }
         if (everything.length > 0) consider(everything, log);
       }
-      const perRule = new Map<R, FilterMatches<Log>>();
-      for (const compiled of distinct.values()) {
-        const count = counts[compiled.index]!;
-        if (count === 0) continue;
-        const ring = rings[compiled.index]!;
+      const found: FilterMatches<R, Log>[] = [];
+      for (const index of touched) {
+        const count = counts[index]!;
+        const ring = rings[index]! as Log[];
         // Oldest first: once the ring wrapped, its next slot holds the oldest.
         const next = count % sampleSize;
-        const sample = count <= sampleSize ? ring : [...ring.slice(next), ...ring.slice(0, next)];
-        const matches = { count, sample };
-        for (const rule of compiled.rules) perRule.set(rule, matches);
+        const sample = count <= sampleSize ? ring.slice(0, count) : [...ring.slice(next), ...ring.slice(0, next)];
+        found.push({ rules: compiledByIndex[index]!.rules, count, sample });
+        // The ring's slots are written from the first on in every call: one beyond `count` is never read.
+        counts[index] = 0;
       }
-      return perRule;
+      touched.length = 0;
+      return found;
     },
   };
 }
