@@ -8,8 +8,8 @@
  *  - filters of metadata alone are found through a map of their first key and value;
  *  - filters naming nothing (all logs) are tested with every log.
  * Per log nothing is allocated: one view of the log is reused, with type and resource lower-cased only when
- * some filter compares them, through a memo of the few values a server sends (a lower-cased copy per log
- * was a new string to allocate and hash for every map lookup).
+ * some filter compares them, through a memo of the few values a server sends that also holds the filters
+ * found through each (one lookup a field, no lower-cased copy to allocate and hash per log).
  */
 import type { AlertFilter } from '@skald/contracts';
 import { compileAlertFilter, metadataText, searchPattern } from './alert-filter.ts';
@@ -49,26 +49,33 @@ interface LogView {
 
 type Index<R> = Map<string, CompiledFilter<R>[]>;
 
-/** Distinct types or resources remembered lower-cased at most (a server sends a few dozen). */
-const MAX_LOWERED = 4_096;
-
-/** text.toLowerCase(), remembered: the same few values come in every batch. */
-function lowerCaser(): (text: string) => string {
-  const lowered = new Map<string, string>();
-  return (text) => {
-    let lower = lowered.get(text);
-    if (lower === undefined) {
-      if (lowered.size >= MAX_LOWERED) lowered.clear();
-      lowered.set(text, (lower = text.toLowerCase()));
-    }
-    return lower;
-  };
-}
-
 function addTo<R>(index: Index<R>, value: string, filter: CompiledFilter<R>): void {
   const list = index.get(value);
   if (list) list.push(filter);
   else index.set(value, [filter]);
+}
+
+/** Distinct types or resources remembered at most (a server sends a few dozen). */
+const MAX_REMEMBERED = 4_096;
+
+/** A type or resource as a log sent it: lower-cased, and the filters found through it. */
+interface FieldValue<R> {
+  readonly lower: string;
+  readonly candidates: readonly CompiledFilter<R>[] | undefined;
+}
+
+/** value -> its FieldValue in `index`, remembered: the same few values come in every batch. */
+function fieldOf<R>(index: Index<R>): (value: string) => FieldValue<R> {
+  const remembered = new Map<string, FieldValue<R>>();
+  return (value) => {
+    let known = remembered.get(value);
+    if (known === undefined) {
+      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+      const lower = value.toLowerCase();
+      remembered.set(value, (known = { lower, candidates: index.get(lower) }));
+    }
+    return known;
+  };
 }
 
 export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(rules: readonly R[], sampleSize: number): RuleMatcher<R> {
@@ -121,7 +128,8 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
   }
   const anySearch = bySearch.length === 0 ? null : searchPattern(searches);
   const view: LogView = { level: '', type: '', resource: '', message: '', metadata: null };
-  const lower = lowerCaser();
+  const typeOf = fieldOf(byType);
+  const resourceOf = fieldOf(byResource);
 
   // Tallies kept between calls (a call starts them at zero for the filters the last one touched): no
   // allocation per call but the answer itself.
@@ -148,12 +156,14 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
         const log = logs[i]!;
         // Levels are one of five lower-case words (the accepted-logs schema).
         view.level = log.level;
-        view.type = needsType ? lower(log.type) : log.type;
-        view.resource = needsResource ? lower(log.resource) : log.resource;
+        const type = needsType ? typeOf(log.type) : null;
+        const resource = needsResource ? resourceOf(log.resource) : null;
+        view.type = type === null ? log.type : type.lower;
+        view.resource = resource === null ? log.resource : resource.lower;
         view.message = log.message;
         view.metadata = log.metadata;
-        if (byType.size > 0) consider(byType.get(view.type), log);
-        if (byResource.size > 0) consider(byResource.get(view.resource), log);
+        if (type !== null) consider(type.candidates, log);
+        if (resource !== null) consider(resource.candidates, log);
         if (byLevel.size > 0) consider(byLevel.get(view.level), log);
         if (anySearch !== null && anySearch.test(log.message)) consider(bySearch, log);
         if (metadataKeys.length > 0 && log.metadata !== null) {
