@@ -30,13 +30,14 @@
 import { loadavg } from 'node:os';
 import pino from 'pino';
 import { LogsBatchAcceptedEvent, eventMessage } from '@skald/contracts';
-import type { AcceptedLog, AlertFilter, AlertList, LogsBatchAccepted } from '@skald/contracts';
+import type { AcceptedLog, AlertFilter, AlertKind, AlertList, LogsBatchAccepted } from '@skald/contracts';
 import type { EventBus, JobQueue } from '@skald/ports';
 import { createHttpApp, signAccessToken } from '@skald/service-kit';
 import { createIdentitySeeder, createTestDeps, waitFor } from '@skald/testing';
 import { createWebhooksServiceWith } from '@skald/webhooks-service/testing';
 import { createAlertEvaluator } from '../../../services/webhooks/src/domain/alerts/alert-evaluator.ts';
 import { createAlertStore } from '../../../services/webhooks/src/domain/alerts/alert-store.ts';
+import type { AlertSettings } from '../../../services/webhooks/src/domain/alerts/alert-store.ts';
 import { ALERTS_CONSUMER_GROUP } from '../../../services/webhooks/src/events/alert-consumer.ts';
 import { startBenchAllInOne } from '../harness/bench-all-in-one.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
@@ -61,7 +62,7 @@ const T0 = Date.UTC(2026, 10, 1);
 const CPU_TARGET = 1 / 0.95;
 
 /** Rules matching some of the benchmark's logs: [kind, filter]. */
-const MATCHING: readonly [string, AlertFilter][] = [
+const MATCHING: readonly [AlertKind, AlertFilter][] = [
   ['absence', { type: 'Join' }],
   ['absence', { type: 'Chat', resource: 'skald' }],
   ['threshold', { level: 'error' }],
@@ -82,9 +83,12 @@ const OTHER_TYPES = ['AntiCheat', 'txAdmin', 'Ban', 'Kick', 'Explosion', 'Vehicl
 const OTHER_RESOURCES = ['es_extended', 'qb-banking', 'qb-phone', 'ox_lib', 'pma-voice', 'monitor', 'qb-policejob', 'qb-ambulancejob', 'lb-phone', 'qb-houses'];
 const OTHER_SEARCHES = ['noclip', 'godmode', 'exploit', 'injection', 'SCRIPT ERROR', 'stack overflow', 'resource crashed', 'teleported to', 'spawned vehicle', 'was banned', 'money duplication', 'rate limited'];
 
+/** A rule as POST /alerts takes it (without cooldownSeconds: its default, 0). */
+type RuleBody = { readonly serverId: string } & Omit<AlertSettings, 'cooldownSeconds'>;
+
 /** The 100 rules, each with a filter of its own: MATCHING, then 85 that match none of the benchmark's logs. */
-function ruleBodies(serverId: string): Record<string, unknown>[] {
-  const other: [string, AlertFilter][] = [];
+function ruleBodies(serverId: string): RuleBody[] {
+  const other: [AlertKind, AlertFilter][] = [];
   for (const type of OTHER_TYPES) other.push(['threshold', { type }], ['threshold', { type, level: 'error' }], ['threshold', { type, search: 'player' }]);
   for (const resource of OTHER_RESOURCES) other.push(['threshold', { resource, level: 'error' }], ['threshold', { resource }]);
   for (const search of OTHER_SEARCHES) other.push(['threshold', { search }]);
@@ -303,10 +307,7 @@ async function measureEvaluator(): Promise<{ withRules: number[]; without: numbe
   try {
     const store = await createAlertStore(deps.docs);
     let now = T0;
-    for (const body of ruleBodies(WITH_RULES)) {
-      const { serverId, ...settings } = body as { serverId: string } & Parameters<typeof store.create>[1];
-      await store.create(serverId, { ...settings, cooldownSeconds: 0 }, now);
-    }
+    for (const { serverId, ...settings } of ruleBodies(WITH_RULES)) await store.create(serverId, { ...settings, cooldownSeconds: 0 }, now);
     const evaluator = createAlertEvaluator({
       alerts: store,
       webhooks: { byId: async () => null },
