@@ -9,11 +9,13 @@ export function playerIdOf(id: string): number | null {
 }
 
 const KINDS: ReadonlySet<string> = new Set(IDENTIFIER_KINDS);
-const NON_LINKING: ReadonlySet<string> = new Set(NON_LINKING_IDENTIFIER_KINDS);
+/** `ip:`, `token:`: compared with startsWith (no string cut and hashed per identifier: it runs per recorded identifier). */
+const NON_LINKING_PREFIXES = NON_LINKING_IDENTIFIER_KINDS.map((kind) => `${kind}:`);
 
 /** Whether an identifier makes and joins players (`ip:` and `token:` are only listed: shared connections, hardware). */
 export function isLinking(identifier: string): boolean {
-  return !NON_LINKING.has(identifier.slice(0, identifier.indexOf(':')));
+  for (const prefix of NON_LINKING_PREFIXES) if (identifier.startsWith(prefix)) return false;
+  return true;
 }
 
 /**

@@ -101,6 +101,8 @@ interface KnownPlayer {
   nameSeen: number;
   readonly identifiers: Map<string, Seen>;
   readonly names: Map<string, Seen>;
+  /** The record() call that last used it (#recordings). */
+  used: number;
 }
 
 /**
@@ -127,6 +129,10 @@ export class SqlitePlayerStore implements PlayerStore {
   readonly #logTexts: SqliteLogTexts | null;
   /** The values of one full insert of (player, log) rows, reused run after run. */
   readonly #chunkValues: SQLInputValue[] = new Array<SQLInputValue>(ROW_VALUES * ROWS_PER_INSERT);
+  /** The seen times of one mention's identifiers (#recordKnown), reused mention after mention. */
+  readonly #seenScratch: Seen[] = [];
+  /** Counts record() calls: a player remembered is moved to the most recently used end once per call. */
+  #recordings = 0;
   /** Per server, a linking identifier's player (a cache of player_identifiers). */
   readonly #owners = new Map<string, Map<string, number>>();
   #ownersCached = 0;
@@ -256,6 +262,7 @@ export class SqlitePlayerStore implements PlayerStore {
 
   #recordAll(logs: readonly LogMentions[]): void {
     this.#followOtherConnections();
+    this.#recordings++;
     const batch = new RecordBatch();
     for (const log of logs) {
       for (const player of log.players) this.#recordPlayer(batch, log, player);
@@ -288,8 +295,9 @@ export class SqlitePlayerStore implements PlayerStore {
   }
 
   #recordPlayer(batch: RecordBatch, log: LogMentions, mentioned: MentionedPlayer): void {
-    const linking = mentioned.linking.filter(isLinking);
+    const linking = mentioned.linking.every(isLinking) ? mentioned.linking : mentioned.linking.filter(isLinking);
     if (linking.length === 0) return;
+    if (this.#recordKnown(batch, log, mentioned, linking)) return;
     const join = joinOf(this.#ownersOf(log.serverId, linking));
     const target = join === null ? this.#createPlayer(log.serverId, log.at) : join.survivor;
     for (const other of join?.merged ?? []) {
@@ -304,14 +312,49 @@ export class SqlitePlayerStore implements PlayerStore {
       this.#seen(known, target, 'identifier', identifier, log.at);
       this.#rememberOwner(log.serverId, identifier, target);
     }
-    for (const identifier of mentioned.listed) this.#seen(known, target, 'identifier', identifier, log.at);
+    this.#seenWith(batch, known, target, mentioned, log.at);
+  }
+
+  /**
+   * The common mention: a remembered player named by identifiers it was seen with before. Each identifier
+   * costs one lookup, of its remembered seen times, which also tell whose it is (a linking identifier belongs
+   * to one player), instead of three (its owner, its seen times, the owner cache). False, having changed
+   * nothing, for any other mention (#recordPlayer's general path records it).
+   */
+  #recordKnown(batch: RecordBatch, log: LogMentions, mentioned: MentionedPlayer, linking: readonly string[]): boolean {
+    const target = this.#owners.get(log.serverId)?.get(linking[0]!);
+    if (target === undefined) return false;
+    const known = this.#known.get(target);
+    if (known === undefined) return false;
+    const seen = this.#seenScratch;
+    seen.length = 0;
+    for (const identifier of linking) {
+      const times = known.identifiers.get(identifier);
+      if (times === undefined) return false;
+      seen.push(times);
+    }
+    const at = log.at;
+    for (const times of seen) {
+      if (at < times.first) times.first = at;
+      if (at > times.last) times.last = at;
+    }
+    batch.rows.push(target, log.logType === 'photo' ? 1 : 0, at, encodeLogId(log.logId), log.expiresAt);
+    this.#knownPlayer(target, log.serverId);
+    this.#dirty.add(target);
+    this.#seenWith(batch, known, target, mentioned, at);
+    return true;
+  }
+
+  /** A mention's listed identifiers and names: their seen times, and the player's name when it is the newest. */
+  #seenWith(batch: RecordBatch, known: KnownPlayer, target: number, mentioned: MentionedPlayer, at: number): void {
+    for (const identifier of mentioned.listed) this.#seen(known, target, 'identifier', identifier, at);
     for (const name of mentioned.names) {
-      this.#seen(known, target, 'name', name, log.at);
-      if (log.at >= known.nameSeen) {
+      this.#seen(known, target, 'name', name, at);
+      if (at >= known.nameSeen) {
         // The players row is written when the name changes; the time it was seen at rides along then.
         if (name !== known.name) batch.renamed.add(target);
         known.name = name;
-        known.nameSeen = log.at;
+        known.nameSeen = at;
       }
     }
   }
@@ -382,6 +425,7 @@ export class SqlitePlayerStore implements PlayerStore {
         nameSeen: row?.['name_seen'] === null || row?.['name_seen'] === undefined ? Number.NEGATIVE_INFINITY : num(row['name_seen']),
         identifiers: new Map(),
         names: new Map(),
+        used: this.#recordings,
       };
       // Everything the player has been seen with, in two reads (not two statements per name and identifier).
       for (const seen of this.#all('SELECT name, first_seen, last_seen FROM player_names WHERE player_id = ?', playerId)) {
@@ -390,10 +434,14 @@ export class SqlitePlayerStore implements PlayerStore {
       for (const seen of this.#all('SELECT identifier, first_seen, last_seen FROM player_identifiers WHERE player_id = ?', playerId)) {
         known.identifiers.set(String(seen['identifier']), stored(seen));
       }
+    } else if (known.used === this.#recordings) {
+      return known;
     } else {
-      // Most recently used last: the first entries are the ones #trimKnown lets go.
+      // Most recently used last (once per recording: its order inside one does not matter): the first
+      // entries are the ones #trimKnown lets go.
       this.#known.delete(playerId);
     }
+    known.used = this.#recordings;
     this.#known.set(playerId, known);
     return known;
   }

@@ -165,46 +165,58 @@ function withTexts(group: RawGroup): FlatGroup[] {
   return apart;
 }
 
-/** Groups sharing a linking identifier joined; groups without one dropped, their names given as the header says. */
+/** A player being gathered from a log's groups: small lists (a log names a few identifiers), kept unique. */
+interface Gathered {
+  readonly linking: string[];
+  readonly listed: string[];
+  readonly names: string[];
+}
+
+function addUnique(list: string[], value: string): void {
+  if (!list.includes(value)) list.push(value);
+}
+
+/**
+ * Groups sharing a linking identifier joined; groups without one dropped, their names given as the header
+ * says. Lists and linear searches, not sets and maps: a log's groups hold a few identifiers each, and this
+ * runs for every log naming several players (a victim and a killer).
+ */
 function playersOf(groups: readonly FlatGroup[]): PlayerGroup[] {
   const single = onlyGroupWithIdentifiers(groups);
   if (single !== undefined) return single === null ? [] : onePlayer(single, groups);
-  const players: { linking: Set<string>; listed: Set<string>; names: Set<string> }[] = [];
-  const owner = new Map<string, number>();
+  const players: Gathered[] = [];
   const orphanNames: string[] = [];
   for (const group of groups) {
-    const linking = group.identifiers.filter(isLinking);
-    if (linking.length === 0) {
+    let target = -1;
+    let linked = false;
+    // The earliest player already holding one of the group's linking identifiers; others holding one join it.
+    for (const identifier of group.identifiers) {
+      if (!isLinking(identifier)) continue;
+      linked = true;
+      for (let p = 0; p < players.length; p++) {
+        if (players[p]!.linking.includes(identifier) && (target < 0 || p < target)) target = p;
+      }
+    }
+    if (!linked) {
       orphanNames.push(...group.names);
       continue;
     }
-    const joined = new Set<number>();
-    for (const identifier of linking) {
-      const index = owner.get(identifier);
-      if (index !== undefined) joined.add(index);
-    }
-    const target = joined.size === 0 ? players.push({ linking: new Set(), listed: new Set(), names: new Set() }) - 1 : Math.min(...joined);
+    if (target < 0) target = players.push({ linking: [], listed: [], names: [] }) - 1;
     const player = players[target]!;
-    for (const index of joined) {
-      if (index === target) continue;
-      const other = players[index]!;
-      for (const identifier of other.linking) owner.set(identifier, target);
-      mergeInto(player, other);
-      other.linking.clear();
+    for (let p = target + 1; p < players.length; p++) {
+      const other = players[p]!;
+      if (other.linking.length === 0 || !group.identifiers.some((identifier) => other.linking.includes(identifier))) continue;
+      for (const identifier of other.linking) addUnique(player.linking, identifier);
+      for (const identifier of other.listed) addUnique(player.listed, identifier);
+      for (const name of other.names) addUnique(player.names, name);
+      other.linking.length = 0;
     }
-    for (const identifier of group.identifiers) {
-      if (isLinking(identifier)) {
-        player.linking.add(identifier);
-        owner.set(identifier, target);
-      } else {
-        player.listed.add(identifier);
-      }
-    }
-    for (const name of group.names) player.names.add(name);
+    for (const identifier of group.identifiers) addUnique(isLinking(identifier) ? player.linking : player.listed, identifier);
+    for (const name of group.names) addUnique(player.names, name);
   }
-  const named = players.filter((player) => player.linking.size > 0);
-  if (named.length === 1) for (const name of orphanNames) named[0]!.names.add(name);
-  return named.map((player) => ({ linking: [...player.linking], listed: [...player.listed], names: [...player.names] }));
+  const named = players.filter((player) => player.linking.length > 0);
+  if (named.length === 1) for (const name of orphanNames) addUnique(named[0]!.names, name);
+  return named;
 }
 
 /** The one group holding identifiers (the common log: one player); null when none does, undefined when several do. */
@@ -235,10 +247,4 @@ function onePlayer(group: FlatGroup, groups: readonly FlatGroup[]): PlayerGroup[
     for (const name of other.names) if (!names.includes(name)) names.push(name);
   }
   return [{ linking, listed, names }];
-}
-
-function mergeInto(target: { linking: Set<string>; listed: Set<string>; names: Set<string> }, other: { linking: Set<string>; listed: Set<string>; names: Set<string> }): void {
-  for (const identifier of other.linking) target.linking.add(identifier);
-  for (const identifier of other.listed) target.listed.add(identifier);
-  for (const name of other.names) target.names.add(name);
 }
