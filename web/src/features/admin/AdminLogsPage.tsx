@@ -1,9 +1,9 @@
 import type { AdminLogEntry } from '@skald/contracts/api';
-import { Alert, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { FilterSelect } from '../common/FilterSelect.tsx';
 import { ScrollTable } from '../common/ScrollTable.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
+import { AdminQueryView } from './AdminQueryView.tsx';
 import { useAdminLogsQuery } from './adminApi.ts';
 import { ADMIN_TEXT, detailsText, formatDateTime } from './adminText.ts';
 
@@ -47,34 +47,30 @@ export default function AdminLogsPage() {
         {select('server', 'Server', serverOf)}
         {select('action', 'Action', (l) => l.action)}
       </div>
-      {isLoading ? (
-        <Space role="status">
-          <Spin /> <span>{ADMIN_TEXT.logsLoading}</span>
-        </Space>
-      ) : isError ? (
-        <Alert type="error" title={ADMIN_TEXT.noAccess} showIcon />
-      ) : (
-        <ScrollTable label="Admin logs table" caption="Admin logs" className="audit-table" head={['ID', 'Admin', 'Server', 'Action', 'Details', 'Timestamp']}>
-          {shown.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="audit-empty">
-                {ADMIN_TEXT.adminLogsEmpty}
-              </td>
-            </tr>
-          ) : (
-            shown.map((l) => (
-              <tr key={l.id} data-testid="admin-log-row">
-                <td className="audit-id">{l.id}</td>
-                <td>{l.admin_email || l.admin_user_id}</td>
-                <td>{l.server_name ?? '-'}</td>
-                <td>{l.action}</td>
-                <td className="audit-details">{detailsText(l.details)}</td>
-                <td>{formatDateTime(l.created_at)}</td>
+      <AdminQueryView data={data} isLoading={isLoading} isError={isError} loadingText={ADMIN_TEXT.logsLoading}>
+        {() => (
+          <ScrollTable label="Admin logs table" caption="Admin logs" className="audit-table" head={['ID', 'Admin', 'Server', 'Action', 'Details', 'Timestamp']}>
+            {shown.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="audit-empty">
+                  {ADMIN_TEXT.adminLogsEmpty}
+                </td>
               </tr>
-            ))
-          )}
-        </ScrollTable>
-      )}
+            ) : (
+              shown.map((l) => (
+                <tr key={l.id} data-testid="admin-log-row">
+                  <td className="audit-id">{l.id}</td>
+                  <td>{l.admin_email || l.admin_user_id}</td>
+                  <td>{l.server_name ?? '-'}</td>
+                  <td>{l.action}</td>
+                  <td className="audit-details">{detailsText(l.details)}</td>
+                  <td>{formatDateTime(l.created_at)}</td>
+                </tr>
+              ))
+            )}
+          </ScrollTable>
+        )}
+      </AdminQueryView>
     </div>
   );
 }

@@ -1,10 +1,11 @@
 import type { AdminServerSummary } from '@skald/contracts/api';
-import { Alert, Input, Space, Spin } from 'antd';
+import { Input } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FilterSelect } from '../common/FilterSelect.tsx';
 import { ScrollTable } from '../common/ScrollTable.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
+import { AdminQueryView } from './AdminQueryView.tsx';
 import { useAdminServersQuery } from './adminApi.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT, TIER_FILTER, formatBytes, formatDate } from './adminText.ts';
 
@@ -41,33 +42,29 @@ export default function AdminServersPage() {
           <Input id="admin-server-search" value={search} onChange={(e) => setSearch(e.target.value)} allowClear />
         </div>
       </div>
-      {isLoading ? (
-        <Space role="status">
-          <Spin /> <span>{ADMIN_TEXT.serversLoading}</span>
-        </Space>
-      ) : isError || !data ? (
-        <Alert type="error" title={ADMIN_TEXT.noAccess} showIcon />
-      ) : (
-        <ScrollTable label="Servers table" caption="Servers" className="audit-table admin-table" head={['Name', 'Tier', 'Users', 'Logs', 'Photo Logs', 'Audit Logs', 'DB Backups', 'Status', 'Created on']}>
-          {rows.map((s) => (
-            <tr key={s.id} data-testid="admin-server-row" className={s.is_suspended ? 'admin-row-suspended' : undefined}>
-              <td>
-                <Link to={`/admin/servers/${encodeURIComponent(s.id)}`}>{s.name}</Link>
-              </td>
-              <td>{s.tier}</td>
-              <td>{s.userCount}</td>
-              <td>{s.logCount.toLocaleString()}</td>
-              <td>{s.photoLogCount}</td>
-              <td>{s.auditLogCount}</td>
-              <td>
-                {s.backupCount} / {formatBytes(s.totalBackupSize)}
-              </td>
-              <td>{s.is_suspended ? 'Suspended' : 'Active'}</td>
-              <td>{formatDate(s.created_at)}</td>
-            </tr>
-          ))}
-        </ScrollTable>
-      )}
+      <AdminQueryView data={data} isLoading={isLoading} isError={isError} loadingText={ADMIN_TEXT.serversLoading}>
+        {() => (
+          <ScrollTable label="Servers table" caption="Servers" className="audit-table admin-table" head={['Name', 'Tier', 'Users', 'Logs', 'Photo Logs', 'Audit Logs', 'DB Backups', 'Status', 'Created on']}>
+            {rows.map((s) => (
+              <tr key={s.id} data-testid="admin-server-row" className={s.is_suspended ? 'admin-row-suspended' : undefined}>
+                <td>
+                  <Link to={`/admin/servers/${encodeURIComponent(s.id)}`}>{s.name}</Link>
+                </td>
+                <td>{s.tier}</td>
+                <td>{s.userCount}</td>
+                <td>{s.logCount.toLocaleString()}</td>
+                <td>{s.photoLogCount}</td>
+                <td>{s.auditLogCount}</td>
+                <td>
+                  {s.backupCount} / {formatBytes(s.totalBackupSize)}
+                </td>
+                <td>{s.is_suspended ? 'Suspended' : 'Active'}</td>
+                <td>{formatDate(s.created_at)}</td>
+              </tr>
+            ))}
+          </ScrollTable>
+        )}
+      </AdminQueryView>
     </div>
   );
 }

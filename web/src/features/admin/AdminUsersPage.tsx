@@ -1,10 +1,11 @@
 import { SITE_ROLES, type AdminUser, type SiteRole } from '@skald/contracts/api';
-import { Alert, Button, Space, Spin } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { errorText } from '../../app/errors.ts';
 import { useToast } from '../../app/toast.tsx';
 import { ScrollTable } from '../common/ScrollTable.tsx';
 import { PageTitle } from '../shell/PageTitle.tsx';
+import { AdminQueryView } from './AdminQueryView.tsx';
 import { useAdminUsersQuery, useSetUserActiveMutation, useSetUserRoleMutation } from './adminApi.ts';
 import { ADMIN_POLL_MS, ADMIN_TEXT, formatDateTime } from './adminText.ts';
 
@@ -39,53 +40,49 @@ export default function AdminUsersPage() {
   return (
     <div className="page">
       <PageTitle>All users</PageTitle>
-      {isLoading ? (
-        <Space role="status">
-          <Spin /> <span>{ADMIN_TEXT.usersLoading}</span>
-        </Space>
-      ) : isError || !data ? (
-        <Alert type="error" title={ADMIN_TEXT.noAccess} showIcon />
-      ) : (
-        <ScrollTable label="Users table" caption="All users" className="audit-table admin-table" head={['Email', 'Username', 'Role', '2FA', 'Servers', 'Active', 'Created at', 'Last login', 'Actions']}>
-          {data.users.map((user) => {
-            const rowBusy = busy === user.id;
-            return (
-              <tr key={user.id} data-testid="admin-user-row" data-user={user.email}>
-                <td>{user.email}</td>
-                <td>{user.username}</td>
-                <td>{user.role}</td>
-                <td>{user.twoFAEnabled ? 'Yes' : 'No'}</td>
-                <td>{user.serverCount}</td>
-                <td>{user.active ? 'Yes' : 'No'}</td>
-                <td>{formatDateTime(user.created_at)}</td>
-                <td>{formatDateTime(user.last_successful_login)}</td>
-                <td>
-                  <div className="admin-actions">
-                    <select
-                      className="native-select"
-                      aria-label={`Role of ${user.email}`}
-                      value={user.role}
-                      disabled={!user.twoFAEnabled || rowBusy}
-                      title={user.twoFAEnabled ? undefined : ADMIN_TEXT.needs2FA}
-                      onChange={(e) => changeRole(user, e.target.value as SiteRole)}
-                    >
-                      {SITE_ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                    {!user.twoFAEnabled && <span className="muted admin-hint">{ADMIN_TEXT.needs2FA}</span>}
-                    <Button size="small" disabled={rowBusy} loading={rowBusy} onClick={() => toggleActive(user)} aria-label={`${user.active ? 'Disable' : 'Enable'} ${user.email}`}>
-                      {user.active ? 'Disable' : 'Enable'}
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </ScrollTable>
-      )}
+      <AdminQueryView data={data} isLoading={isLoading} isError={isError} loadingText={ADMIN_TEXT.usersLoading}>
+        {({ users }) => (
+          <ScrollTable label="Users table" caption="All users" className="audit-table admin-table" head={['Email', 'Username', 'Role', '2FA', 'Servers', 'Active', 'Created at', 'Last login', 'Actions']}>
+            {users.map((user) => {
+              const rowBusy = busy === user.id;
+              return (
+                <tr key={user.id} data-testid="admin-user-row" data-user={user.email}>
+                  <td>{user.email}</td>
+                  <td>{user.username}</td>
+                  <td>{user.role}</td>
+                  <td>{user.twoFAEnabled ? 'Yes' : 'No'}</td>
+                  <td>{user.serverCount}</td>
+                  <td>{user.active ? 'Yes' : 'No'}</td>
+                  <td>{formatDateTime(user.created_at)}</td>
+                  <td>{formatDateTime(user.last_successful_login)}</td>
+                  <td>
+                    <div className="admin-actions">
+                      <select
+                        className="native-select"
+                        aria-label={`Role of ${user.email}`}
+                        value={user.role}
+                        disabled={!user.twoFAEnabled || rowBusy}
+                        title={user.twoFAEnabled ? undefined : ADMIN_TEXT.needs2FA}
+                        onChange={(e) => changeRole(user, e.target.value as SiteRole)}
+                      >
+                        {SITE_ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                      {!user.twoFAEnabled && <span className="muted admin-hint">{ADMIN_TEXT.needs2FA}</span>}
+                      <Button size="small" disabled={rowBusy} loading={rowBusy} onClick={() => toggleActive(user)} aria-label={`${user.active ? 'Disable' : 'Enable'} ${user.email}`}>
+                        {user.active ? 'Disable' : 'Enable'}
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </ScrollTable>
+        )}
+      </AdminQueryView>
     </div>
   );
 }
