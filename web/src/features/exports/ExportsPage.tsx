@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { errorText, statusOf } from '../../app/errors.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { useToast } from '../../app/toast.tsx';
+import { LabelledField } from '../common/LabelledField.tsx';
 import { Panel } from '../common/Panel.tsx';
 import { userTimeZone } from '../logs/userTimeZone.ts';
 import { PageTitle } from '../shell/PageTitle.tsx';
@@ -123,25 +124,16 @@ export default function ExportsPage() {
         </fieldset>
         <Row gutter={[16, 0]}>
           {(['level', 'type', 'resource'] as const).map((key) => (
-            <Col xs={24} md={8} key={key}>
-              <label className="field-label" htmlFor={`export-${key}`}>
-                {key[0]!.toUpperCase() + key.slice(1)}
-              </label>
+            <LabelledField id={`export-${key}`} label={key[0]!.toUpperCase() + key.slice(1)} xs={24} md={8} key={key}>
               <Input id={`export-${key}`} value={form[key]} onChange={(e) => set(key, e.target.value)} />
-            </Col>
+            </LabelledField>
           ))}
-          <Col xs={24} md={8}>
-            <label className="field-label" htmlFor="export-from">
-              Start Date
-            </label>
+          <LabelledField id="export-from" label="Start Date" xs={24} md={8}>
             <Input id="export-from" type="date" value={form.from} onChange={(e) => set('from', e.target.value)} />
-          </Col>
-          <Col xs={24} md={8}>
-            <label className="field-label" htmlFor="export-to">
-              End Date
-            </label>
+          </LabelledField>
+          <LabelledField id="export-to" label="End Date" xs={24} md={8}>
             <Input id="export-to" type="date" value={form.to} onChange={(e) => set('to', e.target.value)} />
-          </Col>
+          </LabelledField>
         </Row>
         <div className="export-custom-action">{button('custom', 'Export Custom Selection CSV', exportCustom, 'Export Custom Selection CSV')}</div>
       </Panel>
