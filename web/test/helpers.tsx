@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
@@ -41,21 +41,29 @@ function LocationProbe() {
   return <div data-testid="location">{location.pathname}</div>;
 }
 
-/** Renders a screen at `path` inside the real store, theme and router, plus a location probe. */
-export function renderScreen(element: ReactElement, { path = '/', route = path, session }: { path?: string; route?: string; session?: SessionState } = {}) {
+/** Renders `children` (routes, and whatever probes a test reads) inside the real store and theme and a router at `path`. */
+export function renderInApp(children: ReactNode, { path = '/', session }: { path?: string; session?: SessionState } = {}) {
   const store = makeStore(session ?? { token: null, serverId: null, serverName: null });
   const utils = render(
     <Provider store={store}>
       <ThemeProvider>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path={route} element={element} />
-            <Route path="*" element={<div>elsewhere</div>} />
-          </Routes>
-          <LocationProbe />
-        </MemoryRouter>
+        <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>
       </ThemeProvider>
     </Provider>,
   );
   return { ...utils, store };
+}
+
+/** Renders a screen at `path` inside the real store, theme and router, plus a location probe. */
+export function renderScreen(element: ReactElement, { path = '/', route = path, session }: { path?: string; route?: string; session?: SessionState } = {}) {
+  return renderInApp(
+    <>
+      <Routes>
+        <Route path={route} element={element} />
+        <Route path="*" element={<div>elsewhere</div>} />
+      </Routes>
+      <LocationProbe />
+    </>,
+    session ? { path, session } : { path },
+  );
 }

@@ -4,12 +4,9 @@
 // server; a link to a server the user is not a member of falls back to the current server with a notice;
 // ?log= shows the logs around one log. Also the Context drawer and the dense table (its keys, remembered).
 import type { LogContext } from '@skald/contracts/api';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes, useLocation, useNavigate, useNavigationType } from 'react-router';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes, useLocation, useNavigate, useNavigationType } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeStore } from '../src/app/store.ts';
-import { ThemeProvider } from '../src/app/theme.tsx';
 import LogsPage from '../src/features/logs/LogsPage.tsx';
 import { FOREIGN_LINK_TEXT } from '../src/features/logs/useLogView.ts';
 import { queryFromView, viewFromQuery, type ViewRules } from '../src/features/logs/logView.ts';
@@ -17,7 +14,7 @@ import { EMPTY_FILTERS } from '../src/features/logs/logFilters.ts';
 import { rowStep } from '../src/features/logs/LogTable.tsx';
 import PhotoLogsPage from '../src/features/photologs/PhotoLogsPage.tsx';
 import { apiLog, LEVELS, levelColors, meAnswer, photoLogPage } from './fixtures.ts';
-import { json, mockApi, SIGNED_IN } from './helpers.tsx';
+import { json, mockApi, renderInApp, SIGNED_IN } from './helpers.tsx';
 
 const RULES: ViewRules = { sizes: [10, 25, 50], defaultSize: 10, liveAllowed: true };
 
@@ -40,19 +37,15 @@ function Probe() {
 }
 
 function renderAt(path: string, page = <LogsPage />) {
-  const store = makeStore(SIGNED_IN);
-  render(
-    <Provider store={store}>
-      <ThemeProvider>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route path="/logs" element={page} />
-            <Route path="/photologs" element={page} />
-          </Routes>
-          <Probe />
-        </MemoryRouter>
-      </ThemeProvider>
-    </Provider>,
+  const { store } = renderInApp(
+    <>
+      <Routes>
+        <Route path="/logs" element={page} />
+        <Route path="/photologs" element={page} />
+      </Routes>
+      <Probe />
+    </>,
+    { path, session: SIGNED_IN },
   );
   return store;
 }

@@ -4,12 +4,9 @@
  * erasure after a typed confirmation for the owner only.
  */
 import type { ApiLog, PlayerAnswer, PlayerDetail, PlayerErased, PlayerList, PlayerLogPage, PlayerRow, ServerRole } from '@skald/contracts/api';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { makeStore } from '../src/app/store.ts';
-import { ThemeProvider } from '../src/app/theme.tsx';
 import { useMeQuery } from '../src/features/auth/authApi.ts';
 import LogsPage from '../src/features/logs/LogsPage.tsx';
 import { metadataPieces } from '../src/features/logs/metadataText.ts';
@@ -17,7 +14,7 @@ import PlayerPage from '../src/features/players/PlayerPage.tsx';
 import PlayersPage from '../src/features/players/PlayersPage.tsx';
 import { useCurrentServerSync } from '../src/features/shell/useCurrentServerSync.ts';
 import { apiLog, LEVELS, levelColors, meAnswer } from './fixtures.ts';
-import { json, mockApi, SIGNED_IN } from './helpers.tsx';
+import { json, mockApi, renderInApp, SIGNED_IN } from './helpers.tsx';
 
 function LocationProbe() {
   const location = useLocation();
@@ -33,22 +30,18 @@ function ServerSync() {
 
 /** The players screens and /logs under one router, so links between them are followed. */
 function renderAt(path: string, { serverSync = false } = {}) {
-  const store = makeStore(SIGNED_IN);
-  render(
-    <Provider store={store}>
-      <ThemeProvider>
-        <MemoryRouter initialEntries={[path]}>
-          {serverSync && <ServerSync />}
-          <Routes>
-            <Route path="/logs" element={<LogsPage />} />
-            <Route path="/players" element={<PlayersPage />} />
-            <Route path="/players/:playerId" element={<PlayerPage />} />
-            <Route path="*" element={<div>elsewhere</div>} />
-          </Routes>
-          <LocationProbe />
-        </MemoryRouter>
-      </ThemeProvider>
-    </Provider>,
+  renderInApp(
+    <>
+      {serverSync && <ServerSync />}
+      <Routes>
+        <Route path="/logs" element={<LogsPage />} />
+        <Route path="/players" element={<PlayersPage />} />
+        <Route path="/players/:playerId" element={<PlayerPage />} />
+        <Route path="*" element={<div>elsewhere</div>} />
+      </Routes>
+      <LocationProbe />
+    </>,
+    { path, session: SIGNED_IN },
   );
 }
 

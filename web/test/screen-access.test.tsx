@@ -4,17 +4,14 @@
 // Alerts, Audit Logs and Export Logs for the role user, and for Users, DB Backups and Subscriptions below owner)
 // before the screen asks the server for anything, so the server's 403 never shows as an error state.
 import type { ServerRole } from '@skald/contracts/api';
-import { render, screen, waitFor } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { MemoryRouter, useLocation } from 'react-router';
+import { screen, waitFor } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../src/AppRoutes.tsx';
-import { makeStore } from '../src/app/store.ts';
-import { ThemeProvider } from '../src/app/theme.tsx';
 import { roleMayOpen, sidebarGroups } from '../src/features/shell/navigation.ts';
 import { SERVER_SCREENS } from '../src/features/shell/screens.ts';
 import { dashboardStats, meAnswer, serverUsage } from './fixtures.ts';
-import { json, mockApi, SIGNED_IN } from './helpers.tsx';
+import { json, mockApi, renderInApp, SIGNED_IN } from './helpers.tsx';
 
 // jsdom has no canvas for echarts; the dashboard's charts are not what these tests look at.
 vi.mock('../src/features/dashboard/DashboardCharts.tsx', () => ({ DailyChart: () => <div />, SplitChart: () => <div /> }));
@@ -41,16 +38,12 @@ function renderAt(path: string, serverRole: ServerRole) {
     'GET /server/usage/s1': () => json(serverUsage({ maxWebhooks: 3, maxBackups: 3, maxAlertRules: 3 })),
     'GET /logs/stats': () => json(dashboardStats()),
   });
-  const store = makeStore(SIGNED_IN);
-  const utils = render(
-    <Provider store={store}>
-      <ThemeProvider>
-        <MemoryRouter initialEntries={[path]}>
-          <AppRoutes />
-          <Where />
-        </MemoryRouter>
-      </ThemeProvider>
-    </Provider>,
+  const utils = renderInApp(
+    <>
+      <AppRoutes />
+      <Where />
+    </>,
+    { path, session: SIGNED_IN },
   );
   return { seen, ...utils };
 }

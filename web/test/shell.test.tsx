@@ -1,15 +1,12 @@
 import type { MeAnswer, ServerRole, SiteRole } from '@skald/contracts/api';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../src/app/sessionSlice.ts';
-import { makeStore } from '../src/app/store.ts';
-import { ThemeProvider } from '../src/app/theme.tsx';
 import { AppShell } from '../src/features/shell/AppShell.tsx';
 import { RequireRole, RequireToken } from '../src/features/shell/guards.tsx';
 import { meAnswer, serverUsage } from './fixtures.ts';
-import { json, mockApi, SIGNED_IN } from './helpers.tsx';
+import { json, mockApi, renderInApp, SIGNED_IN } from './helpers.tsx';
 
 const me = (role: SiteRole = 'user', serverRole: ServerRole = 'owner'): MeAnswer => {
   const answer = meAnswer({ role, serverRole });
@@ -21,28 +18,24 @@ function Where() {
 }
 
 function renderShell(path: string, session: SessionState) {
-  const store = makeStore(session);
-  render(
-    <Provider store={store}>
-      <ThemeProvider>
-        <MemoryRouter initialEntries={[path]}>
-          <Routes>
-            <Route element={<AppShell />}>
-              <Route index element={<div>home</div>} />
-              <Route element={<RequireToken />}>
-                <Route path="/dashboard" element={<div>dash</div>} />
-                <Route path="/logs" element={<div>logs</div>} />
-              </Route>
-              <Route element={<RequireRole allowed={['moderator', 'admin', 'superadmin']} />}>
-                <Route path="/admin/dashboard" element={<div>admin area</div>} />
-              </Route>
-            </Route>
-            <Route path="/login" element={<div>login screen</div>} />
-          </Routes>
-          <Where />
-        </MemoryRouter>
-      </ThemeProvider>
-    </Provider>,
+  const { store } = renderInApp(
+    <>
+      <Routes>
+        <Route element={<AppShell />}>
+          <Route index element={<div>home</div>} />
+          <Route element={<RequireToken />}>
+            <Route path="/dashboard" element={<div>dash</div>} />
+            <Route path="/logs" element={<div>logs</div>} />
+          </Route>
+          <Route element={<RequireRole allowed={['moderator', 'admin', 'superadmin']} />}>
+            <Route path="/admin/dashboard" element={<div>admin area</div>} />
+          </Route>
+        </Route>
+        <Route path="/login" element={<div>login screen</div>} />
+      </Routes>
+      <Where />
+    </>,
+    { path, session },
   );
   return store;
 }
