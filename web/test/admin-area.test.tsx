@@ -1,4 +1,4 @@
-import type { AdminLogList, AdminServerAuditPage, AdminServerDetail, AdminServerList, AdminStats, AdminUserList } from '@skald/contracts/api';
+import type { AdminLogList, AdminServerAuditPage, AdminServerList, AdminStats, AdminUserList } from '@skald/contracts/api';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import AdminLogsPage from '../src/features/admin/AdminLogsPage.tsx';
@@ -7,7 +7,7 @@ import AdminServersPage from '../src/features/admin/AdminServersPage.tsx';
 import AdminUsersPage from '../src/features/admin/AdminUsersPage.tsx';
 import { AuditTab } from '../src/features/admin/tabs/AuditTab.tsx';
 import { formatBytes } from '../src/features/admin/adminText.ts';
-import { meAnswer } from './fixtures.ts';
+import { adminServerDetail, meAnswer } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
 // The chart library draws on a canvas jsdom lacks: capture each chart's series instead.
@@ -51,15 +51,7 @@ const SERVERS: AdminServerList = {
   ],
 };
 
-const DETAIL: AdminServerDetail = {
-  id: 's1',
-  name: 'Alpha',
-  tier: 'pro',
-  tierInfo: { label: 'Pro', limit: 600000, retentionDays: 180, maxPhotoLogs: 6000, maxServerUsers: 35, maxExportsPerMonth: 150, maxWebhooks: 20, maxBackups: 20 },
-  created_at: '2026-01-01T00:00:00.000Z',
-  is_suspended: false,
-  userCount: 1,
-};
+const DETAIL = adminServerDetail({ userCount: 1 });
 
 function serverDetailApi(role: 'moderator' | 'admin' | 'superadmin') {
   return mockApi({

@@ -1,19 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { AdminServerDetail, AdminServerUsers } from '@skald/contracts/api';
+import type { AdminServerUsers } from '@skald/contracts/api';
 import AdminServerPage from '../src/features/admin/AdminServerPage.tsx';
-import { meAnswer } from './fixtures.ts';
+import { adminServerDetail, meAnswer } from './fixtures.ts';
 import { json, mockApi, renderScreen, SIGNED_IN } from './helpers.tsx';
 
-const DETAIL: AdminServerDetail = {
-  id: 's1',
-  name: 'Alpha',
-  tier: 'pro',
-  tierInfo: { label: 'Pro', limit: 600000, retentionDays: 180, maxPhotoLogs: 6000, maxServerUsers: 35, maxExportsPerMonth: 150, maxWebhooks: 20, maxBackups: 20 },
-  created_at: '2026-01-01T00:00:00.000Z',
-  is_suspended: false,
-  userCount: 2,
-};
+const DETAIL = adminServerDetail({ userCount: 2 });
 
 // The admin read model still answers the roles from before the change (it follows auth a moment later).
 const MEMBERS: AdminServerUsers = {

@@ -1,7 +1,21 @@
 // API answers as the contract describes them (@skald/contracts/api), so a mocked server answers what the
 // real one does and a contract change shows up here as a type error. Hostile-content tests build their
 // own off-contract answers on purpose.
-import type { ApiLog, DashboardStats, LevelColors, LevelList, MeAnswer, PhotoLogPage, ServerRole, ServerUsage, SiteRole } from '@skald/contracts/api';
+import type { AdminServerDetail, ApiLog, DashboardStats, LevelColors, LevelList, MeAnswer, PhotoLogPage, ServerRole, ServerUsage, SiteRole } from '@skald/contracts/api';
+
+/** The staff detail of the Pro server 'Alpha' (s1), as GET /admin/servers/:id answers it. */
+export function adminServerDetail(over: Partial<AdminServerDetail> = {}): AdminServerDetail {
+  return {
+    id: 's1',
+    name: 'Alpha',
+    tier: 'pro',
+    tierInfo: { label: 'Pro', limit: 600000, retentionDays: 180, maxPhotoLogs: 6000, maxServerUsers: 35, maxExportsPerMonth: 150, maxWebhooks: 20, maxBackups: 20 },
+    created_at: '2026-01-01T00:00:00.000Z',
+    is_suspended: false,
+    userCount: 1,
+    ...over,
+  };
+}
 
 export function apiLog(over: Partial<ApiLog> = {}): ApiLog {
   return {
