@@ -25,7 +25,8 @@ import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import { COMMON_WORDS, makeBatch, RARE_TYPES, RARE_WORDS } from '../benchmarks/search.bench.ts';
 import { fivemBatch } from './fivem-logs.ts';
-import { dictionaryVerdict, foldAscii, needlePieces, TokenDictionary, TokenDictionaryBuilder } from '../../../libs/adapters/src/log-store/block-token-dictionary.ts';
+import type { NeedlePiece } from '../../../libs/adapters/src/log-store/block-token-dictionary.ts';
+import { constrains, dictionaryVerdict, foldAscii, needlePieces, TokenDictionary, TokenDictionaryBuilder } from '../../../libs/adapters/src/log-store/block-token-dictionary.ts';
 
 const ROWS = Number(process.env['PROTO_ROWS'] ?? 1_000_000);
 const DATA = process.env['PROTO_DATA'] ?? 'bench';
@@ -190,6 +191,12 @@ function idParts(id: string, createdAt: number): { delta: number; tail: Buffer }
 
 /** Rows of a type or resource value that few rows of a block hold are also kept whole beside the block (see `rare`). */
 const RARE_ROWS = Number(process.env['PROTO_RARE_ROWS'] ?? 4);
+/**
+ * A stream's blocks are grouped into parts, whose dictionary gives each block's count of every word: every 8
+ * blocks make a part, every 8 such parts are merged into one of 64 blocks, and those into parts of 512 (as an
+ * LSM tree merges), so a stream's blocks sit in a few large parts and at most 7 blocks in none.
+ */
+const PART_TIERS = (process.env['PROTO_PART_TIERS'] ?? '8,64,512').split(',').map(Number);
 /** Words this many rows of a block hold are also listed in its directory row, for a lower bound of a total without reading the block. */
 const FREQUENT_ROWS = Number(process.env['PROTO_FREQUENT_ROWS'] ?? 8);
 /** Every word in the token dictionaries, digits-only and hex ones too (block-token-dictionary.ts): off by default. */
@@ -203,6 +210,8 @@ export interface Sealed {
   dims: string;
   bloom: Uint8Array;
   words: Buffer;
+  /** Every word of the block with its rows (for the part dictionary of the stream's blocks). */
+  wordRows: [string, number][];
   frequent: string;
   rare: Buffer;
   meta: Buffer;
@@ -271,6 +280,7 @@ export function seal(stream: string, rows: LogRecord[]): Sealed {
     dims: JSON.stringify({ type: typeCounts, resource: resourceCounts, level: levels.values }),
     bloom: buildBloom(trigrams),
     words: compress(words.encode()),
+    wordRows: words.frequent(1),
     frequent: words.frequent(FREQUENT_ROWS).map(([word, rows]) => `${word} ${rows}\n`).join(''),
     rare: rare.length === 0 ? Buffer.alloc(0) : compress(Buffer.from(JSON.stringify(rare))),
     meta: compress(w.done()),
@@ -348,6 +358,141 @@ function isAscii(s: string): boolean {
   return true;
 }
 
+// ---- part dictionaries --------------------------------------------------------------------------------
+
+/**
+ * The words of consecutive blocks of a stream (PART_TIERS), each with the blocks holding it and how many rows of
+ * each: one read answers, for every block of the part, what its own dictionary would (block-token-dictionary.ts)
+ * in the usual case of one matching word. Layout: varint n, each word's entry length (varints), the entries
+ * ((block gap, rows) varint pairs), the sorted words NUL-terminated.
+ */
+function encodePart(blocks: readonly (readonly [string, number][])[]): Buffer {
+  const byWord = new Map<string, number[]>();
+  blocks.forEach((words, b) => {
+    for (const [word, rows] of words) {
+      let entry = byWord.get(word);
+      if (entry === undefined) byWord.set(word, (entry = []));
+      entry.push(b, rows);
+    }
+  });
+  const words = [...byWord.keys()].sort();
+  const entries = words.map((word) => {
+    const w = new Writer();
+    const pairs = byWord.get(word)!;
+    let previous = -1;
+    for (let i = 0; i < pairs.length; i += 2) {
+      w.varint(pairs[i]! - previous - 1);
+      previous = pairs[i]!;
+      w.varint(pairs[i + 1]!);
+    }
+    return Buffer.from(w.done());
+  });
+  const head = new Writer();
+  head.varint(words.length);
+  for (const e of entries) head.varint(e.length);
+  return Buffer.concat([head.done(), ...entries, Buffer.from(words.map((w) => `${w}\0`).join(''), 'utf8')]);
+}
+
+class PartDictionary {
+  readonly #joined: string;
+  readonly #starts: Uint32Array;
+  readonly #entryAt: Uint32Array;
+  /** Where the entries end (and the words start). */
+  readonly #entriesEnd: number;
+  readonly #buf: Buffer;
+
+  constructor(blob: Uint8Array) {
+    const buf = zstdDecompressSync(blob);
+    const r = new Reader(buf);
+    const n = r.varint();
+    const lengths = new Uint32Array(n);
+    for (let i = 0; i < n; i++) lengths[i] = r.varint();
+    this.#entryAt = new Uint32Array(n);
+    let at = r.pos;
+    for (let i = 0; i < n; i++) {
+      this.#entryAt[i] = at;
+      at += lengths[i]!;
+    }
+    this.#buf = buf;
+    this.#entriesEnd = at;
+    this.#joined = `\0${buf.toString('utf8', at)}`;
+    this.#starts = new Uint32Array(n);
+    let s = 1;
+    for (let i = 0; i < n; i++) {
+      this.#starts[i] = s;
+      s = this.#joined.indexOf('\0', s) + 1;
+    }
+  }
+
+  #wordAt(at: number): number {
+    let lo = 0;
+    let hi = this.#starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.#starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** The words fit for a piece (as TokenDictionary.matching). */
+  matching(piece: NeedlePiece): number[] {
+    const pattern = `${piece.atStart ? '\0' : ''}${piece.text}${piece.atEnd ? '\0' : ''}`;
+    const found: number[] = [];
+    let last = -1;
+    for (let at = this.#joined.indexOf(pattern); at >= 0; at = this.#joined.indexOf(pattern, at + 1)) {
+      const index = this.#wordAt(piece.atStart ? at + 1 : at);
+      if (index !== last) found.push(index);
+      last = index;
+    }
+    return found;
+  }
+
+  /** The blocks (index in the part) holding word `index`, each with its rows. */
+  blocks(index: number): Map<number, number> {
+    const r = new Reader(this.#buf);
+    r.pos = this.#entryAt[index]!;
+    const end = index + 1 < this.#entryAt.length ? this.#entryAt[index + 1]! : this.#entriesEnd;
+    const out = new Map<number, number>();
+    let block = -1;
+    while (r.pos < end) {
+      block += r.varint() + 1;
+      out.set(block, r.varint());
+    }
+    return out;
+  }
+}
+
+/** What one block of a part holds of a needle, from the part's dictionary alone (see blockVerdicts). */
+type PartVerdict = { kind: 'none' } | { kind: 'exact'; rows: number } | { kind: 'block' };
+
+/**
+ * Each block's verdict from the part dictionary: none when a constraining piece has no word in the block; for a
+ * needle inside one word, the exact count when one matching word is in the block; otherwise `block` (its own
+ * dictionary, then maybe its text, decide). Null when no piece constrains (the bloom filters are used instead).
+ */
+function blockVerdicts(part: PartDictionary, blockCount: number, needle: string): PartVerdict[] | null {
+  const pieces = needlePieces(needle).filter((p) => constrains(p, ALL_WORDS));
+  if (pieces.length === 0) return null;
+  const single = needlePieces(needle).length === 1 && !pieces[0]!.atStart && !pieces[0]!.atEnd;
+  const verdicts: PartVerdict[] = Array.from({ length: blockCount }, () => ({ kind: 'block' }) as PartVerdict);
+  for (const piece of pieces) {
+    const hits = new Array<number>(blockCount).fill(0);
+    const rows = new Array<number>(blockCount).fill(0);
+    for (const word of part.matching(piece)) {
+      for (const [b, n] of part.blocks(word)) {
+        hits[b]!++;
+        rows[b] = n;
+      }
+    }
+    for (let b = 0; b < blockCount; b++) {
+      if (hits[b] === 0) verdicts[b] = { kind: 'none' };
+      else if (single && hits[b] === 1) verdicts[b] = { kind: 'exact', rows: rows[b]! };
+    }
+  }
+  return verdicts;
+}
+
 // ---- the store ---------------------------------------------------------------------------------------
 
 interface Entry {
@@ -389,6 +534,8 @@ interface Answer {
   blocksRead: number;
   /** Blocks whose token dictionary was read. */
   dictionariesRead: number;
+  /** Part dictionaries read. */
+  partsRead: number;
 }
 
 interface PageRow {
@@ -409,13 +556,26 @@ export class BlockStore {
   readonly #rare;
   readonly #bloom;
   readonly #streamBloom;
+  readonly #insertPart;
+  readonly #parts;
+  readonly #partWords;
+  /** Per stream, the blocks written since its last part of the largest tier: their ids and words, and the parts of smaller tiers over them. */
+  readonly #unparted = new Map<string, { ids: number[]; words: [string, number][][]; parts: Map<number, number[]> }>();
+  readonly #deletePart;
+  /** Block id -> its part and its index in it. */
+  #partOf = new Map<number, { part: number; index: number; count: number }>();
 
   constructor(file: string) {
     this.db = new DatabaseSync(file);
     this.db.exec(`PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;
       CREATE TABLE IF NOT EXISTS blocks (id INTEGER PRIMARY KEY, server_key INTEGER NOT NULL, stream TEXT NOT NULL, min_at INTEGER NOT NULL, max_at INTEGER NOT NULL,
         n INTEGER NOT NULL, dims TEXT NOT NULL, bloom BLOB NOT NULL, frequent TEXT NOT NULL, words BLOB NOT NULL, rare BLOB NOT NULL, meta BLOB NOT NULL, text BLOB NOT NULL);
-      CREATE INDEX IF NOT EXISTS blocks_server_time ON blocks (server_key, max_at);`);
+      CREATE INDEX IF NOT EXISTS blocks_server_time ON blocks (server_key, max_at);
+      CREATE TABLE IF NOT EXISTS parts (id INTEGER PRIMARY KEY, server_key INTEGER NOT NULL, stream TEXT NOT NULL, blocks TEXT NOT NULL, words BLOB NOT NULL);`);
+    this.#insertPart = this.db.prepare('INSERT INTO parts (server_key, stream, blocks, words) VALUES (1, ?, ?, ?)');
+    this.#parts = this.db.prepare('SELECT id, stream, blocks FROM parts WHERE server_key = 1');
+    this.#partWords = this.db.prepare('SELECT words FROM parts WHERE id = ?');
+    this.#deletePart = this.db.prepare('DELETE FROM parts WHERE id = ?');
     this.#insert = this.db.prepare('INSERT INTO blocks (server_key, stream, min_at, max_at, n, dims, bloom, frequent, words, rare, meta, text) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.#text = this.db.prepare('SELECT text FROM blocks WHERE id = ?');
     this.#meta = this.db.prepare('SELECT meta FROM blocks WHERE id = ?');
@@ -426,10 +586,30 @@ export class BlockStore {
   }
 
   write(b: Sealed): void {
-    this.#insert.run(b.stream, b.minAt, b.maxAt, b.n, b.dims, b.bloom, b.frequent, b.words, b.rare, b.meta, b.text);
+    const id = Number(this.#insert.run(b.stream, b.minAt, b.maxAt, b.n, b.dims, b.bloom, b.frequent, b.words, b.rare, b.meta, b.text).lastInsertRowid);
+    let pending = this.#unparted.get(b.stream);
+    if (pending === undefined) this.#unparted.set(b.stream, (pending = { ids: [], words: [], parts: new Map() }));
+    pending.ids.push(id);
+    pending.words.push(b.wordRows);
+    const n = pending.ids.length;
+    PART_TIERS.forEach((size, tier) => {
+      if (n % size !== 0) return;
+      const part = Number(this.#insertPart.run(b.stream, JSON.stringify(pending.ids.slice(n - size)), compress(encodePart(pending.words.slice(n - size)))).lastInsertRowid);
+      // The smaller parts over these blocks are replaced by this one.
+      if (tier > 0) for (const smaller of pending.parts.get(tier - 1)!.splice(0)) this.#deletePart.run(smaller);
+      let list = pending.parts.get(tier);
+      if (list === undefined) pending.parts.set(tier, (list = []));
+      list.push(part);
+    });
+    if (n === PART_TIERS[PART_TIERS.length - 1]) this.#unparted.delete(b.stream);
   }
 
   loadDirectory(): void {
+    this.#partOf = new Map();
+    for (const r of this.#parts.all()) {
+      const ids = JSON.parse(String(r['blocks'])) as number[];
+      ids.forEach((id, index) => this.#partOf.set(id, { part: Number(r['id']), index, count: ids.length }));
+    }
     this.directory = this.db
       .prepare('SELECT id, stream, min_at, max_at, n, dims FROM blocks WHERE server_key = 1 ORDER BY max_at DESC')
       .all()
@@ -506,7 +686,22 @@ export class BlockStore {
     let candidates = this.directory.filter((e) => (q.level === undefined || e.stream === q.level.toLowerCase()) && (q.type === undefined || (e.types[q.type] ?? 0) > 0));
     const needle = q.search === undefined ? undefined : foldAscii(q.search);
     let lowerBound = 0;
-    if (needle !== undefined && needle.length >= 3) {
+    // Needles with a piece the dictionaries can look up take them (parts, then blocks); others the bloom filters.
+    const byDictionary = needle !== undefined && q.type === undefined && needlePieces(needle).some((p) => constrains(p, ALL_WORDS));
+    const partVerdicts = new Map<number, PartVerdict[] | null>();
+    let partsRead = 0;
+    const partVerdict = (e: Entry): PartVerdict | null => {
+      const at = this.#partOf.get(e.id);
+      if (at === undefined || needle === undefined) return null;
+      let verdicts = partVerdicts.get(at.part);
+      if (verdicts === undefined) {
+        partsRead++;
+        verdicts = blockVerdicts(new PartDictionary(this.#partWords.get(at.part)!['words'] as Uint8Array), at.count, needle);
+        partVerdicts.set(at.part, verdicts);
+      }
+      return verdicts === null ? null : verdicts[at.index]!;
+    };
+    if (needle !== undefined && needle.length >= 3 && !byDictionary) {
       const pass = this.#bloomPass(needle.toLowerCase(), q.level?.toLowerCase());
       candidates = candidates.filter((e) => pass.has(e.id));
       for (const e of candidates) lowerBound += pass.get(e.id)!;
@@ -547,7 +742,10 @@ export class BlockStore {
       } else {
         let exact: number | null = null;
         let listed: readonly number[] | null = null;
-        if (q.type === undefined && !e.dictHit(needle)) {
+        const fromPart = q.type === undefined && !e.dictHit(needle) ? partVerdict(e) : null;
+        if (fromPart?.kind === 'none') exact = 0;
+        else if (fromPart?.kind === 'exact' && !pageOpen) exact = fromPart.rows;
+        else if (q.type === undefined && !e.dictHit(needle)) {
           dictionariesRead++;
           const verdict = dictionaryVerdict(TokenDictionary.decode(zstdDecompressSync(this.#words.get(e.id)!['words'] as Uint8Array)), needle, ALL_WORDS);
           if (verdict.kind === 'none') exact = 0;
@@ -591,7 +789,7 @@ export class BlockStore {
       } else total = counted;
     }
     const items = this.#materialize(page.slice(q.offset), metas);
-    return { items, total, estimated, blocksRead: metas.size, dictionariesRead };
+    return { items, total, estimated, blocksRead: metas.size, dictionariesRead, partsRead };
   }
 
   /** The page's records: each row's columns from its block's meta and text (each block decoded once). */
@@ -704,10 +902,10 @@ async function main(): Promise<void> {
   store.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
   const buildS = (performance.now() - t) / 1000;
   const bytes = statSync(file).size;
-  const parts = store.db.prepare('SELECT count(*) AS blocks, sum(length(bloom)) AS bloom, sum(length(words)) AS words, sum(length(frequent)) AS frequent, sum(length(rare)) AS rare, sum(length(meta)) AS meta, sum(length(text)) AS text FROM blocks').get()!;
+  const parts = store.db.prepare('SELECT count(*) AS blocks, sum(length(bloom)) AS bloom, sum(length(words)) AS words, sum(length(frequent)) AS frequent, sum(length(rare)) AS rare, (SELECT sum(length(words)) FROM parts) AS parts, sum(length(meta)) AS meta, sum(length(text)) AS text FROM blocks').get()!;
   const per = (v: unknown): string => (Number(v) / ROWS).toFixed(1);
   console.log(`${DATA} data, ${ROWS.toLocaleString('en-US')} logs, blocks of ${BLOCK_ROWS}, zstd ${LEVEL}: built in ${buildS.toFixed(0)} s (sealing ${(sealMs / 1000).toFixed(0)} s, ${Math.round(ROWS / (sealMs / 1000))} logs/s sealed) (${load()})`);
-  console.log(`  file ${(bytes / ROWS).toFixed(1)} B/log (${(bytes / 2 ** 20).toFixed(1)} MiB, ${parts['blocks']} blocks): bloom ${per(parts['bloom'])}, token dictionaries ${per(parts['words'])}, frequent words ${per(parts['frequent'])}, rare rows ${per(parts['rare'])}, meta ${per(parts['meta'])}, text ${per(parts['text'])} B/log`);
+  console.log(`  file ${(bytes / ROWS).toFixed(1)} B/log (${(bytes / 2 ** 20).toFixed(1)} MiB, ${parts['blocks']} blocks): bloom ${per(parts['bloom'])}, token dictionaries ${per(parts['words'])}, frequent words ${per(parts['frequent'])}, rare rows ${per(parts['rare'])}, part dictionaries ${per(parts['parts'])}, meta ${per(parts['meta'])}, text ${per(parts['text'])} B/log`);
   console.log(`  NDJSON ${(ndjsonBytes / ROWS).toFixed(1)} B/log, zstd -3 of it ${(zstd3Bytes / ROWS).toFixed(1)} B/log`);
   if (process.env['PROTO_QUERIES'] === '0') return;
 
@@ -735,6 +933,7 @@ async function main(): Promise<void> {
     let last: Answer | null = null;
     let blocks = 0;
     let dictionaries = 0;
+    let parts = 0;
     for (let i = 0; i < RUNS; i++) {
       const s = performance.now();
       const c = process.cpuUsage();
@@ -744,11 +943,12 @@ async function main(): Promise<void> {
       cpu.push((used.user + used.system) / 1000);
       blocks += last.blocksRead;
       dictionaries += last.dictionariesRead;
+      parts += last.partsRead;
     }
     const { p50, p95 } = percentiles(samples);
     const onCpu = percentiles(cpu);
     console.log(
-      `  ${name}: p95 ${p95} ms, p50 ${p50} ms (CPU p95 ${onCpu.p95}, p50 ${onCpu.p50} ms); per query ${(blocks / RUNS).toFixed(0)} blocks read, ${(dictionaries / RUNS).toFixed(0)} dictionaries; last total ${last!.total}${last!.estimated ? ' (estimate)' : ''} (${load()})`,
+      `  ${name}: p95 ${p95} ms, p50 ${p50} ms (CPU p95 ${onCpu.p95}, p50 ${onCpu.p50} ms); per query ${(blocks / RUNS).toFixed(0)} blocks read, ${(dictionaries / RUNS).toFixed(0)} block and ${(parts / RUNS).toFixed(0)} part dictionaries; last total ${last!.total}${last!.estimated ? ' (estimate)' : ''} (${load()})`,
     );
   };
   const player = (n: number): string => `player_${n}`;

@@ -43,7 +43,7 @@ export function isHighEntropyWord(word: string): boolean {
  * it unless such words are left out; a part of a word does only when no left-out word could contain it,
  * i.e. it holds a character that is neither a digit nor a-f.
  */
-function constrains(piece: NeedlePiece, keepAllWords: boolean): boolean {
+export function constrains(piece: NeedlePiece, keepAllWords: boolean): boolean {
   if (keepAllWords) return true;
   if (piece.atStart && piece.atEnd) return !isHighEntropyWord(piece.text);
   return /[^0-9a-f]/.test(piece.text);
