@@ -3,15 +3,17 @@
  * a design of compressed column blocks inside SQLite rows reaches, measured on the search bench's data set and
  * on realistic FiveM lines (fivem-logs.ts), beside NDJSON of the same logs and zstd -3 of that stream.
  *
- * Layout measured here:
+ * Layout measured here (docs/STORAGE.md, "The layout" and "Search"):
  * - logs grouped per (server, lower-cased level) stream, in time order, sealed into blocks of BLOCK_ROWS;
  * - one SQLite row per block: its time range, row count and per-type/resource counts (the directory, kept in
- *   memory: ~100 B a block), a bloom filter of the lower-cased trigrams of every searched column, and two zstd
- *   frames: `meta` (created_at deltas, the ids' random bytes, dictionary codes, expires deltas) and `text`
- *   (messages and metadata JSON, NUL-separated), so a search decompresses only the text;
- * - a search walks the candidate blocks newest first (level: that stream's blocks only; type: blocks whose
- *   counts hold it; a needle of >= 3 characters: blocks whose bloom holds every trigram of it), finds the rows
- *   by indexOf on the lower-cased text, and counts exactly up to TOTAL_CAP, then estimates from the rows seen.
+ *   memory: ~100 B a block), zstd frames `meta` (created_at deltas, the ids' random bytes, dictionary codes,
+ *   expires deltas) and `text` (messages and metadata JSON), the block's token dictionary `words`
+ *   (block-token-dictionary.ts), its rare rows kept whole, a trigram bloom filter and its frequent words;
+ * - part rows: per 8, 64 or 512 blocks of a stream, each block's count of every word (merged as an LSM does);
+ * - a search walks the candidate blocks newest first and takes each one's verdict from its part dictionary,
+ *   else its own dictionary, else its text (needles no dictionary can look up: bloom filter, then text); it
+ *   counts exactly up to TOTAL_CAP, then estimates from the rows counted and says so.
+ * PROTO_CHECK=1 compares every answer (page, first record, total) with a scan of the generated logs.
  * Not the store: no tail table, deletes or photo logs (they live outside the measured path); see the note.
  *
  * Imported by storage.bench.ts for the layout's bytes per log. Run alone:
@@ -363,9 +365,13 @@ function isAscii(s: string): boolean {
 /**
  * The words of consecutive blocks of a stream (PART_TIERS), each with the blocks holding it and how many rows of
  * each: one read answers, for every block of the part, what its own dictionary would (block-token-dictionary.ts)
- * in the usual case of one matching word. Layout: varint n, each word's entry length (varints), the entries
- * ((block gap, rows) varint pairs), the sorted words NUL-terminated.
+ * in the usual case of one matching word. Layout: a zstd head (the words, NUL-terminated, with the byte length
+ * of each one's entry and where the entry chunks start), then the entries ((block gap, rows) varint pairs per
+ * word) in zstd chunks of ~PART_CHUNK bytes: a query decompresses the head and only the chunks of the words it
+ * matched (a 512-block part's entries are megabytes; its head tens of kilobytes).
  */
+const PART_CHUNK = 32 * 1024;
+
 function encodePart(blocks: readonly (readonly [string, number][])[]): Buffer {
   const byWord = new Map<string, number[]>();
   blocks.forEach((words, b) => {
@@ -387,35 +393,77 @@ function encodePart(blocks: readonly (readonly [string, number][])[]): Buffer {
     }
     return Buffer.from(w.done());
   });
+  const chunks: { first: number; data: Buffer }[] = [];
+  let first = 0;
+  let size = 0;
+  entries.forEach((e, i) => {
+    size += e.length;
+    if (size >= PART_CHUNK || i === entries.length - 1) {
+      chunks.push({ first, data: compress(Buffer.concat(entries.slice(first, i + 1))) });
+      first = i + 1;
+      size = 0;
+    }
+  });
   const head = new Writer();
   head.varint(words.length);
+  head.varint(chunks.length);
+  for (const c of chunks) {
+    head.varint(c.data.length);
+    head.varint(c.first);
+  }
   for (const e of entries) head.varint(e.length);
-  return Buffer.concat([head.done(), ...entries, Buffer.from(words.map((w) => `${w}\0`).join(''), 'utf8')]);
+  head.bytes(Buffer.from(words.map((w) => `${w}\0`).join(''), 'utf8'));
+  const headFrame = compress(Buffer.from(head.done()));
+  const prefix = new Writer();
+  prefix.varint(headFrame.length);
+  return Buffer.concat([prefix.done(), headFrame, ...chunks.map((c) => c.data)]);
 }
 
 class PartDictionary {
   readonly #joined: string;
   readonly #starts: Uint32Array;
+  /** Each word's chunk and the offset of its entry in the chunk's decompressed bytes. */
+  readonly #chunkOf: Uint32Array;
   readonly #entryAt: Uint32Array;
-  /** Where the entries end (and the words start). */
-  readonly #entriesEnd: number;
-  readonly #buf: Buffer;
+  readonly #entryLength: Uint32Array;
+  /** Where each chunk's frame is in the blob, and the chunks decompressed so far. */
+  readonly #frames: { at: number; length: number }[] = [];
+  readonly #chunks = new Map<number, Buffer>();
+  readonly #blob: Uint8Array;
 
   constructor(blob: Uint8Array) {
-    const buf = zstdDecompressSync(blob);
-    const r = new Reader(buf);
+    this.#blob = blob;
+    const prefix = new Reader(Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength));
+    const headLength = prefix.varint();
+    const head = zstdDecompressSync(blob.subarray(prefix.pos, prefix.pos + headLength));
+    let frameAt = prefix.pos + headLength;
+    const r = new Reader(head);
     const n = r.varint();
-    const lengths = new Uint32Array(n);
-    for (let i = 0; i < n; i++) lengths[i] = r.varint();
-    this.#entryAt = new Uint32Array(n);
-    let at = r.pos;
-    for (let i = 0; i < n; i++) {
-      this.#entryAt[i] = at;
-      at += lengths[i]!;
+    const chunkCount = r.varint();
+    const firsts: number[] = [];
+    for (let c = 0; c < chunkCount; c++) {
+      const length = r.varint();
+      this.#frames.push({ at: frameAt, length });
+      frameAt += length;
+      firsts.push(r.varint());
     }
-    this.#buf = buf;
-    this.#entriesEnd = at;
-    this.#joined = `\0${buf.toString('utf8', at)}`;
+    this.#chunkOf = new Uint32Array(n);
+    this.#entryAt = new Uint32Array(n);
+    this.#entryLength = new Uint32Array(n);
+    let chunk = 0;
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      if (chunk + 1 < chunkCount && i === firsts[chunk + 1]) {
+        chunk++;
+        at = 0;
+      }
+      const length = r.varint();
+      this.#chunkOf[i] = chunk;
+      this.#entryAt[i] = at;
+      this.#entryLength[i] = length;
+      at += length;
+    }
+    this.#joined = `\0${head.toString('utf8', r.pos)}`;
     this.#starts = new Uint32Array(n);
     let s = 1;
     for (let i = 0; i < n; i++) {
@@ -450,9 +498,15 @@ class PartDictionary {
 
   /** The blocks (index in the part) holding word `index`, each with its rows. */
   blocks(index: number): Map<number, number> {
-    const r = new Reader(this.#buf);
+    const c = this.#chunkOf[index]!;
+    let chunk = this.#chunks.get(c);
+    if (chunk === undefined) {
+      const frame = this.#frames[c]!;
+      this.#chunks.set(c, (chunk = zstdDecompressSync(this.#blob.subarray(frame.at, frame.at + frame.length))));
+    }
+    const r = new Reader(chunk);
     r.pos = this.#entryAt[index]!;
-    const end = index + 1 < this.#entryAt.length ? this.#entryAt[index + 1]! : this.#entriesEnd;
+    const end = r.pos + this.#entryLength[index]!;
     const out = new Map<number, number>();
     let block = -1;
     while (r.pos < end) {
@@ -594,7 +648,7 @@ export class BlockStore {
     const n = pending.ids.length;
     PART_TIERS.forEach((size, tier) => {
       if (n % size !== 0) return;
-      const part = Number(this.#insertPart.run(b.stream, JSON.stringify(pending.ids.slice(n - size)), compress(encodePart(pending.words.slice(n - size)))).lastInsertRowid);
+      const part = Number(this.#insertPart.run(b.stream, JSON.stringify(pending.ids.slice(n - size)), encodePart(pending.words.slice(n - size))).lastInsertRowid);
       // The smaller parts over these blocks are replaced by this one.
       if (tier > 0) for (const smaller of pending.parts.get(tier - 1)!.splice(0)) this.#deletePart.run(smaller);
       let list = pending.parts.get(tier);
