@@ -19,6 +19,7 @@
  * blocks' bloom filters skip most blocks for it. A piece that could lie inside such a word then constrains
  * nothing (below, `constrains`).
  */
+import { ByteReader, ByteWriter } from './block-bytes.ts';
 
 /** True for the characters that end a word: ASCII other than letters, digits and `_`. */
 function isSeparatorCode(code: number): boolean {
@@ -70,35 +71,6 @@ export function addWords(text: string, into: Set<string>, keepAllWords = false):
 /** A word's rows are listed (not only counted) while it has at most this many in the block. */
 export const LISTED_ROWS_MAX = 16;
 
-function writeVarint(out: number[], value: number): void {
-  let v = value;
-  while (v >= 0x80) {
-    out.push((v & 0x7f) | 0x80);
-    v >>>= 7;
-  }
-  out.push(v);
-}
-
-/** Reads varints from a buffer, from `pos` on. */
-class VarintReader {
-  pos: number;
-  readonly #buf: Uint8Array;
-
-  constructor(buf: Uint8Array, pos = 0) {
-    this.#buf = buf;
-    this.pos = pos;
-  }
-
-  next(): number {
-    let v = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = this.#buf[this.pos++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return v;
-    }
-  }
-}
-
 /**
  * Builds a block's dictionary from its rows in block order: for each row, the texts a search matches
  * (message, metadata JSON).
@@ -138,17 +110,18 @@ export class TokenDictionaryBuilder {
    */
   encode(): Buffer {
     const words = [...this.#rows.keys()].sort();
-    const numbers: number[] = [];
-    writeVarint(numbers, words.length);
-    for (const word of words) writeVarint(numbers, this.#rows.get(word)!);
+    const w = new ByteWriter();
+    w.varint(words.length);
+    for (const word of words) w.varint(this.#rows.get(word)!);
     for (const word of words) {
       let previous = -1;
       for (const row of this.#lists.get(word) ?? []) {
-        writeVarint(numbers, row - previous - 1);
+        w.varint(row - previous - 1);
         previous = row;
       }
     }
-    return Buffer.concat([Buffer.from(numbers), Buffer.from(words.map((w) => `${w}\0`).join(''), 'utf8')]);
+    w.bytes(Buffer.from(words.map((word) => `${word}\0`).join(''), 'utf8'));
+    return Buffer.from(w.done());
   }
 }
 
@@ -161,9 +134,9 @@ export class TokenDictionary {
   readonly #counts: Uint32Array;
   /** Where each listed word's rows start in #lists (-1: not listed). */
   readonly #listAt: Int32Array;
-  readonly #lists: Uint8Array;
+  readonly #lists: Buffer;
 
-  private constructor(joined: string, starts: Uint32Array, counts: Uint32Array, listAt: Int32Array, lists: Uint8Array) {
+  private constructor(joined: string, starts: Uint32Array, counts: Uint32Array, listAt: Int32Array, lists: Buffer) {
     this.#joined = joined;
     this.#starts = starts;
     this.#counts = counts;
@@ -172,17 +145,17 @@ export class TokenDictionary {
   }
 
   static decode(bytes: Uint8Array): TokenDictionary {
-    const reader = new VarintReader(bytes);
-    const n = reader.next();
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const reader = new ByteReader(buf);
+    const n = reader.varint();
     const counts = new Uint32Array(n);
-    for (let i = 0; i < n; i++) counts[i] = reader.next();
+    for (let i = 0; i < n; i++) counts[i] = reader.varint();
     const listAt = new Int32Array(n).fill(-1);
     for (let i = 0; i < n; i++) {
       if (counts[i]! > LISTED_ROWS_MAX) continue;
       listAt[i] = reader.pos;
-      for (let r = 0; r < counts[i]!; r++) reader.next();
+      for (let r = 0; r < counts[i]!; r++) reader.varint();
     }
-    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const joined = `\0${buf.toString('utf8', reader.pos)}`;
     const starts = new Uint32Array(n);
     let at = 1;
@@ -190,7 +163,7 @@ export class TokenDictionary {
       starts[i] = at;
       at = joined.indexOf('\0', at) + 1;
     }
-    return new TokenDictionary(joined, starts, counts, listAt, bytes);
+    return new TokenDictionary(joined, starts, counts, listAt, buf);
   }
 
   get size(): number {
@@ -211,10 +184,11 @@ export class TokenDictionary {
   rowList(index: number): number[] | null {
     const at = this.#listAt[index]!;
     if (at < 0) return null;
-    const reader = new VarintReader(this.#lists, at);
+    const reader = new ByteReader(this.#lists);
+    reader.pos = at;
     const rows: number[] = [];
     let row = -1;
-    for (let r = 0; r < this.#counts[index]!; r++) rows.push((row += reader.next() + 1));
+    for (let r = 0; r < this.#counts[index]!; r++) rows.push((row += reader.varint() + 1));
     return rows;
   }
 

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { LogRecord } from '@skald/ports';
+import { BlockText, decodeBlock, decodeBlockMeta, encodeBlock } from '../src/log-store/block-codec.ts';
+
+const T0 = Date.UTC(2026, 0, 1);
+const DAY = 86_400_000;
+
+/** A UUIDv7 of `createdAt` with the given random tail (as ingestion mints them). */
+function uuidv7(createdAt: number, tail: number): string {
+  const hex = createdAt.toString(16).padStart(12, '0') + '7' + tail.toString(16).padStart(19, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function record(i: number, overrides: Partial<LogRecord> = {}): LogRecord {
+  const createdAt = T0 + i * 1000;
+  return {
+    id: uuidv7(createdAt, 0x8abc_0000 + i),
+    serverId: 'srv',
+    createdAt,
+    level: i % 3 === 0 ? 'warn' : 'info',
+    type: i % 2 === 0 ? 'Chat' : 'Join',
+    resource: 'skald',
+    message: `player_${i} joined`,
+    metadata: i % 2 === 0 ? null : { player: { name: `P${i}`, identifiers: [`license:${i}`] } },
+    logType: 'text',
+    imageKey: null,
+    thumbKey: null,
+    expiresAt: createdAt + 60 * DAY,
+    ...overrides,
+  };
+}
+
+describe('block codec', () => {
+  it('gives back every record as stored, in (createdAt, id) order', () => {
+    const records = [
+      record(3),
+      record(1, { receivedAt: T0 + 1000 + 250 }),
+      // Received at its createdAt: answered without receivedAt, as the LogStore contract says.
+      record(2, { receivedAt: T0 + 2000 }),
+      record(0, { message: 'Zoë a gagné 5€ \u0000 after a NUL', metadata: { nested: { quote: '"', list: [1, null, 'x'] } } }),
+      record(4, { logType: 'photo', imageKey: 'photos/srv/a.webp', thumbKey: 'photos/srv/a-thumb.webp', message: '' }),
+      // Same createdAt as record 4: ordered by id.
+      record(4, { id: uuidv7(T0 + 4000, 0x8abc_0001), level: 'error', type: '', resource: '' }),
+    ];
+    const block = encodeBlock(records);
+    const decoded = decodeBlock('srv', block.meta, block.text);
+    const expected = [...records]
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))
+      .map((r) => {
+        if (r.receivedAt !== r.createdAt) return r;
+        const { receivedAt: _, ...rest } = r;
+        return rest;
+      });
+    expect(decoded).toEqual(expected);
+    expect(block.rows.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+  });
+
+  it('keeps ids that are not lower-case UUIDs as text', () => {
+    const records = [record(0, { id: 'custom-id-1' }), record(1, { id: 'A1B2C3D4-0000-7000-8000-000000000000' }), record(2)];
+    const decoded = decodeBlock('srv', ...(({ meta, text }) => [meta, text] as const)(encodeBlock(records)));
+    expect(decoded.map((r) => r.id)).toEqual(records.map((r) => r.id));
+  });
+
+  it('keeps a UUID whose timestamp is not its createdAt (a client time) and times before 1970', () => {
+    const records = [record(0, { id: uuidv7(T0 + 5 * DAY, 7) }), record(1, { createdAt: -1500, expiresAt: 10 })];
+    const block = encodeBlock(records);
+    const decoded = decodeBlock('srv', block.meta, block.text);
+    expect(decoded.map((r) => [r.id, r.createdAt, r.expiresAt])).toEqual(block.rows.map((r) => [r.id, r.createdAt, r.expiresAt]));
+  });
+
+  it('refuses times that are not whole milliseconds', () => {
+    expect(() => encodeBlock([record(0, { createdAt: T0 + 0.5 })])).toThrow(RangeError);
+  });
+
+  it('costs a UUIDv7 log its 10 random bytes and little else beside the text', () => {
+    const records = Array.from({ length: 4096 }, (_, i) => record(i));
+    const block = encodeBlock(records);
+    // 10 random bytes of each id (incompressible), ~1 B of time and codes.
+    expect(block.meta.length / records.length).toBeLessThan(13);
+    expect(decodeBlockMeta(block.meta).n).toBe(4096);
+  });
+
+  it('slices one row out of the text, and finds the row of a byte offset', () => {
+    const records = [record(0, { message: 'alpha' }), record(1, { message: 'beta', metadata: { k: 'v' } })];
+    const block = encodeBlock(records);
+    const text = new BlockText(block.text, 2);
+    expect(text.message(1)).toBe('beta');
+    expect(text.metadataJson(0)).toBe('');
+    expect(text.metadataJson(1)).toBe('{"k":"v"}');
+    const bytes = text.bytes.toString('latin1');
+    expect(text.rowAt(bytes.indexOf('beta'))).toEqual({ row: 1, inMetadata: false });
+    expect(text.rowAt(bytes.indexOf('"v"'))).toEqual({ row: 1, inMetadata: true });
+    expect(text.rowAt(bytes.indexOf('alpha'))).toEqual({ row: 0, inMetadata: false });
+  });
+
+  it('encodes an empty block', () => {
+    const block = encodeBlock([]);
+    expect(decodeBlock('srv', block.meta, block.text)).toEqual([]);
+  });
+});
