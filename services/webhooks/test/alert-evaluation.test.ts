@@ -37,10 +37,17 @@ describe('the grouped rule matcher', () => {
       { type: 'AntiCheat' },
       // Found through the map of metadata (the first entry), the second entry checked by the test.
       { metadata: { citizenid: 'ABC1', source: '0' } },
-      // Searches alone: found through one expression of all of them, then each tested.
+      // Searches alone, found by one scan of the message (alert-search.ts): texts inside one another, one a
+      // prefix of another (both at one position), one overlapping another, one with metadata to test too.
       { search: 'JOINED' },
       { search: 'world' },
       { search: 'hack (' },
+      { search: 'speed hack' },
+      { search: 'HACK suspected' },
+      { search: 'hack' },
+      { search: 'sus' },
+      { search: 'd hack s' },
+      { search: 'joined', metadata: { citizenid: 'ABC1' } },
     ];
     const rules = filters.map((filter, i) => ({ id: `r${i}`, filter }));
     const types = ['AntiCheat', 'anticheat', 'Chat', 'General'];
