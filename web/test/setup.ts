@@ -1,10 +1,13 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { keepOnlyVisibilityStyles } from './visibility-styles.ts';
 
 // findBy*/waitFor give up after 1 s by default. On the 2-core CI machine, with the other suites running, an
 // antd Popconfirm once took longer to open (server-users.test.tsx, a CI run of 2026-11-26): what is waited
 // for stays the same, only how long a loaded machine gets to show it.
 configure({ asyncUtilTimeout: 5_000 });
+
+keepOnlyVisibilityStyles();
 
 // jsdom lacks a few browser APIs that antd and the app use.
 if (typeof window.matchMedia !== 'function') {
