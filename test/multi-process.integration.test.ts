@@ -194,7 +194,8 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     await eventually('the suspension at ingestion', async () => ((await logs(1)).status === 403 ? true : undefined));
   });
 
-  it('staff through the proxy (billing as its own process): a superadmin promoted by the command sets the tier and suspends; ingestion follows', async () => {
+  // timeout: the operator command starts a process and four waits may each take 20 s on a loaded machine
+  it('staff through the proxy (billing as its own process): a superadmin promoted by the command sets the tier and suspends; ingestion follows', { timeout: 150_000 }, async () => {
     const ownerToken = await registerAndLogin(gateway.baseUrl, 'multi_staffed');
     const server = await createServer(gateway.baseUrl, ownerToken, 'Multi Staffed');
     await registerAndLogin(gateway.baseUrl, 'multi_super');
