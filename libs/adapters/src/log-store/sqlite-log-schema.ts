@@ -50,6 +50,8 @@ const V1_COLUMNS = 'server_key, created_at, id, level, type, resource, message, 
 /** The columns insertBatch writes, in fillRow's order. */
 export const LOG_COLUMNS = `${V1_COLUMNS}, received_at`;
 
+// The embedded player store reads message, metadata, log_type and expires_at back from this table by its key
+// (player-store/sqlite-log-texts.ts; libs/adapters/test/player-store-sqlite-log-texts.test.ts holds the two together).
 const LOGS_TABLE_SQL = `
 CREATE TABLE IF NOT EXISTS logs (
   server_key INTEGER NOT NULL,
