@@ -663,6 +663,14 @@ export class BlockStore {
     if (n === PART_TIERS[PART_TIERS.length - 1]) this.#unparted.delete(b.stream);
   }
 
+  /**
+   * Drops what writing keeps for the next parts (the words of a stream's blocks since its last 512-block part):
+   * millions of small arrays that every full garbage collection of the query phase would otherwise walk.
+   */
+  endWriting(): void {
+    this.#unparted.clear();
+  }
+
   loadDirectory(): void {
     this.#partOf = new Map();
     for (const r of this.#parts.all()) {
@@ -1007,6 +1015,7 @@ async function main(): Promise<void> {
   console.log(`  NDJSON ${(ndjsonBytes / ROWS).toFixed(1)} B/log, zstd -3 of it ${(zstd3Bytes / ROWS).toFixed(1)} B/log`);
   if (process.env['PROTO_QUERIES'] === '0') return;
 
+  store.endWriting();
   store.loadDirectory();
   // The floor of a scan: decompressing every text frame, and also finding a word in it (latin1 + regex).
   {
