@@ -27,7 +27,8 @@ import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import { COMMON_WORDS, makeBatch, RARE_TYPES, RARE_WORDS } from '../benchmarks/search.bench.ts';
 import { fivemBatch } from './fivem-logs.ts';
-import type { NeedlePiece } from '../../../libs/adapters/src/log-store/block-token-dictionary.ts';
+import { encodePartDictionary, PartDictionary, partVerdicts } from '../../../libs/adapters/src/log-store/block-part-dictionary.ts';
+import type { PartVerdict } from '../../../libs/adapters/src/log-store/block-part-dictionary.ts';
 import { constrains, dictionaryVerdict, foldAscii, needlePieces, TokenDictionary, TokenDictionaryBuilder } from '../../../libs/adapters/src/log-store/block-token-dictionary.ts';
 
 const ROWS = Number(process.env['PROTO_ROWS'] ?? 1_000_000);
@@ -365,193 +366,6 @@ function isAscii(s: string): boolean {
   return true;
 }
 
-// ---- part dictionaries --------------------------------------------------------------------------------
-
-/**
- * The words of consecutive blocks of a stream (PART_TIERS), each with the blocks holding it and how many rows of
- * each: one read answers, for every block of the part, what its own dictionary would (block-token-dictionary.ts)
- * in the usual case of one matching word. Layout: a zstd head (the words, NUL-terminated, with the byte length
- * of each one's entry and where the entry chunks start), then the entries ((block gap, rows) varint pairs per
- * word) in zstd chunks of ~PART_CHUNK bytes: a query decompresses the head and only the chunks of the words it
- * matched (a 512-block part's entries are megabytes; its head tens of kilobytes).
- */
-const PART_CHUNK = 32 * 1024;
-
-function encodePart(blocks: readonly (readonly [string, number][])[]): Buffer {
-  const byWord = new Map<string, number[]>();
-  blocks.forEach((words, b) => {
-    for (const [word, rows] of words) {
-      let entry = byWord.get(word);
-      if (entry === undefined) byWord.set(word, (entry = []));
-      entry.push(b, rows);
-    }
-  });
-  const words = [...byWord.keys()].sort();
-  const entries = words.map((word) => {
-    const w = new Writer();
-    const pairs = byWord.get(word)!;
-    let previous = -1;
-    for (let i = 0; i < pairs.length; i += 2) {
-      w.varint(pairs[i]! - previous - 1);
-      previous = pairs[i]!;
-      w.varint(pairs[i + 1]!);
-    }
-    return Buffer.from(w.done());
-  });
-  const chunks: { first: number; data: Buffer }[] = [];
-  let first = 0;
-  let size = 0;
-  entries.forEach((e, i) => {
-    size += e.length;
-    if (size >= PART_CHUNK || i === entries.length - 1) {
-      chunks.push({ first, data: compress(Buffer.concat(entries.slice(first, i + 1))) });
-      first = i + 1;
-      size = 0;
-    }
-  });
-  const head = new Writer();
-  head.varint(words.length);
-  head.varint(chunks.length);
-  for (const c of chunks) {
-    head.varint(c.data.length);
-    head.varint(c.first);
-  }
-  for (const e of entries) head.varint(e.length);
-  head.bytes(Buffer.from(words.map((w) => `${w}\0`).join(''), 'utf8'));
-  const headFrame = compress(Buffer.from(head.done()));
-  const prefix = new Writer();
-  prefix.varint(headFrame.length);
-  return Buffer.concat([prefix.done(), headFrame, ...chunks.map((c) => c.data)]);
-}
-
-class PartDictionary {
-  readonly #joined: string;
-  readonly #starts: Uint32Array;
-  /** Each word's chunk and the offset of its entry in the chunk's decompressed bytes. */
-  readonly #chunkOf: Uint32Array;
-  readonly #entryAt: Uint32Array;
-  readonly #entryLength: Uint32Array;
-  /** Where each chunk's frame is in the blob, and the chunks decompressed so far. */
-  readonly #frames: { at: number; length: number }[] = [];
-  readonly #chunks = new Map<number, Buffer>();
-  readonly #blob: Uint8Array;
-
-  constructor(blob: Uint8Array) {
-    this.#blob = blob;
-    const prefix = new Reader(Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength));
-    const headLength = prefix.varint();
-    const head = zstdDecompressSync(blob.subarray(prefix.pos, prefix.pos + headLength));
-    let frameAt = prefix.pos + headLength;
-    const r = new Reader(head);
-    const n = r.varint();
-    const chunkCount = r.varint();
-    const firsts: number[] = [];
-    for (let c = 0; c < chunkCount; c++) {
-      const length = r.varint();
-      this.#frames.push({ at: frameAt, length });
-      frameAt += length;
-      firsts.push(r.varint());
-    }
-    this.#chunkOf = new Uint32Array(n);
-    this.#entryAt = new Uint32Array(n);
-    this.#entryLength = new Uint32Array(n);
-    let chunk = 0;
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      if (chunk + 1 < chunkCount && i === firsts[chunk + 1]) {
-        chunk++;
-        at = 0;
-      }
-      const length = r.varint();
-      this.#chunkOf[i] = chunk;
-      this.#entryAt[i] = at;
-      this.#entryLength[i] = length;
-      at += length;
-    }
-    this.#joined = `\0${head.toString('utf8', r.pos)}`;
-    this.#starts = new Uint32Array(n);
-    let s = 1;
-    for (let i = 0; i < n; i++) {
-      this.#starts[i] = s;
-      s = this.#joined.indexOf('\0', s) + 1;
-    }
-  }
-
-  #wordAt(at: number): number {
-    let lo = 0;
-    let hi = this.#starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.#starts[mid]! <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
-
-  /** The words fit for a piece (as TokenDictionary.matching). */
-  matching(piece: NeedlePiece): number[] {
-    const pattern = `${piece.atStart ? '\0' : ''}${piece.text}${piece.atEnd ? '\0' : ''}`;
-    const found: number[] = [];
-    let last = -1;
-    for (let at = this.#joined.indexOf(pattern); at >= 0; at = this.#joined.indexOf(pattern, at + 1)) {
-      const index = this.#wordAt(piece.atStart ? at + 1 : at);
-      if (index !== last) found.push(index);
-      last = index;
-    }
-    return found;
-  }
-
-  /** The blocks (index in the part) holding word `index`, each with its rows. */
-  blocks(index: number): Map<number, number> {
-    const c = this.#chunkOf[index]!;
-    let chunk = this.#chunks.get(c);
-    if (chunk === undefined) {
-      const frame = this.#frames[c]!;
-      this.#chunks.set(c, (chunk = zstdDecompressSync(this.#blob.subarray(frame.at, frame.at + frame.length))));
-    }
-    const r = new Reader(chunk);
-    r.pos = this.#entryAt[index]!;
-    const end = r.pos + this.#entryLength[index]!;
-    const out = new Map<number, number>();
-    let block = -1;
-    while (r.pos < end) {
-      block += r.varint() + 1;
-      out.set(block, r.varint());
-    }
-    return out;
-  }
-}
-
-/** What one block of a part holds of a needle, from the part's dictionary alone (see blockVerdicts). */
-type PartVerdict = { kind: 'none' } | { kind: 'exact'; rows: number } | { kind: 'block' };
-
-/**
- * Each block's verdict from the part dictionary: none when a constraining piece has no word in the block; for a
- * needle inside one word, the exact count when one matching word is in the block; otherwise `block` (its own
- * dictionary, then maybe its text, decide). Null when no piece constrains (the bloom filters are used instead).
- */
-function blockVerdicts(part: PartDictionary, blockCount: number, needle: string): PartVerdict[] | null {
-  const pieces = needlePieces(needle).filter((p) => constrains(p, ALL_WORDS));
-  if (pieces.length === 0) return null;
-  const single = needlePieces(needle).length === 1 && !pieces[0]!.atStart && !pieces[0]!.atEnd;
-  const verdicts: PartVerdict[] = Array.from({ length: blockCount }, () => ({ kind: 'block' }) as PartVerdict);
-  for (const piece of pieces) {
-    const hits = new Array<number>(blockCount).fill(0);
-    const rows = new Array<number>(blockCount).fill(0);
-    for (const word of part.matching(piece)) {
-      for (const [b, n] of part.blocks(word)) {
-        hits[b]!++;
-        rows[b] = n;
-      }
-    }
-    for (let b = 0; b < blockCount; b++) {
-      if (hits[b] === 0) verdicts[b] = { kind: 'none' };
-      else if (single && hits[b] === 1) verdicts[b] = { kind: 'exact', rows: rows[b]! };
-    }
-  }
-  return verdicts;
-}
-
 // ---- the store ---------------------------------------------------------------------------------------
 
 interface Entry {
@@ -653,7 +467,7 @@ export class BlockStore {
     const n = pending.ids.length;
     PART_TIERS.forEach((size, tier) => {
       if (n % size !== 0) return;
-      const part = Number(this.#insertPart.run(b.stream, JSON.stringify(pending.ids.slice(n - size)), encodePart(pending.words.slice(n - size))).lastInsertRowid);
+      const part = Number(this.#insertPart.run(b.stream, JSON.stringify(pending.ids.slice(n - size)), encodePartDictionary(pending.words.slice(n - size), LEVEL)).lastInsertRowid);
       // The smaller parts over these blocks are replaced by this one.
       if (tier > 0) for (const smaller of pending.parts.get(tier - 1)!.splice(0)) this.#deletePart.run(smaller);
       let list = pending.parts.get(tier);
@@ -793,16 +607,16 @@ export class BlockStore {
     let lowerBound = 0;
     // Needles with a piece the dictionaries can look up take them (parts, then blocks); others the bloom filters.
     const byDictionary = needle !== undefined && q.type === undefined && needlePieces(needle).some((p) => constrains(p, ALL_WORDS));
-    const partVerdicts = new Map<number, PartVerdict[] | null>();
+    const verdictsByPart = new Map<number, PartVerdict[] | null>();
     let partsRead = 0;
     const partVerdict = (e: Entry): PartVerdict | null => {
       const at = this.#partOf.get(e.id);
       if (at === undefined || needle === undefined) return null;
-      let verdicts = partVerdicts.get(at.part);
+      let verdicts = verdictsByPart.get(at.part);
       if (verdicts === undefined) {
         partsRead++;
-        verdicts = blockVerdicts(this.#partDictionary(at.part), at.count, needle);
-        partVerdicts.set(at.part, verdicts);
+        verdicts = partVerdicts(this.#partDictionary(at.part), at.count, needle, ALL_WORDS);
+        verdictsByPart.set(at.part, verdicts);
       }
       return verdicts === null ? null : verdicts[at.index]!;
     };

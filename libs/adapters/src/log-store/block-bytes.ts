@@ -75,4 +75,9 @@ export class ByteReader {
   string(): string {
     return this.utf8(this.varint());
   }
+
+  /** The bytes from here to the end. */
+  rest(): Buffer {
+    return this.#buf.subarray(this.pos);
+  }
 }

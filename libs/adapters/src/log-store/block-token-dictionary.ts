@@ -120,25 +120,86 @@ export class TokenDictionaryBuilder {
         previous = row;
       }
     }
-    w.bytes(Buffer.from(words.map((word) => `${word}\0`).join(''), 'utf8'));
+    w.bytes(SortedWords.encode(words));
     return Buffer.from(w.done());
   }
 }
 
-/** A decoded dictionary: the words as one NUL-separated string (searched with indexOf), their row counts and lists. */
-export class TokenDictionary {
+/**
+ * Sorted words as one NUL-separated string, searched with indexOf rather than a loop over words: the word list of
+ * a block's dictionary and of a part's (block-part-dictionary.ts).
+ */
+export class SortedWords {
   /** `\0word0\0word1\0...wordN\0`: every word is found as `\0word\0`. */
   readonly #joined: string;
   /** Start of each word in #joined. */
   readonly #starts: Uint32Array;
+
+  /** `text`: the `n` words, each followed by a NUL. */
+  constructor(text: string, n: number) {
+    this.#joined = `\0${text}`;
+    this.#starts = new Uint32Array(n);
+    let at = 1;
+    for (let i = 0; i < n; i++) {
+      this.#starts[i] = at;
+      at = this.#joined.indexOf('\0', at) + 1;
+    }
+  }
+
+  /** The words, each followed by a NUL, as SortedWords reads them. */
+  static encode(words: readonly string[]): Buffer {
+    return Buffer.from(words.map((word) => `${word}\0`).join(''), 'utf8');
+  }
+
+  get size(): number {
+    return this.#starts.length;
+  }
+
+  word(index: number): string {
+    const start = this.#starts[index]!;
+    return this.#joined.slice(start, this.#joined.indexOf('\0', start));
+  }
+
+  /** The index of the word whose text spans position `at` of the joined string. */
+  #wordAt(at: number): number {
+    let lo = 0;
+    let hi = this.#starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.#starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /**
+   * The words a piece must be: `\0piece\0` for a whole word, `\0piece` for a start, `piece\0` for an end,
+   * `piece` anywhere for the inside of a word.
+   */
+  matching(piece: NeedlePiece): number[] {
+    const pattern = `${piece.atStart ? '\0' : ''}${piece.text}${piece.atEnd ? '\0' : ''}`;
+    const found: number[] = [];
+    let last = -1;
+    for (let at = this.#joined.indexOf(pattern); at >= 0; at = this.#joined.indexOf(pattern, at + 1)) {
+      // A match starting at a word's leading NUL belongs to the word after it.
+      const index = this.#wordAt(piece.atStart ? at + 1 : at);
+      if (index !== last) found.push(index);
+      last = index;
+    }
+    return found;
+  }
+}
+
+/** A decoded block dictionary: its words, their row counts and row lists. */
+export class TokenDictionary {
+  readonly #words: SortedWords;
   readonly #counts: Uint32Array;
   /** Where each listed word's rows start in #lists (-1: not listed). */
   readonly #listAt: Int32Array;
   readonly #lists: Buffer;
 
-  private constructor(joined: string, starts: Uint32Array, counts: Uint32Array, listAt: Int32Array, lists: Buffer) {
-    this.#joined = joined;
-    this.#starts = starts;
+  private constructor(words: SortedWords, counts: Uint32Array, listAt: Int32Array, lists: Buffer) {
+    this.#words = words;
     this.#counts = counts;
     this.#listAt = listAt;
     this.#lists = lists;
@@ -156,23 +217,15 @@ export class TokenDictionary {
       listAt[i] = reader.pos;
       for (let r = 0; r < counts[i]!; r++) reader.varint();
     }
-    const joined = `\0${buf.toString('utf8', reader.pos)}`;
-    const starts = new Uint32Array(n);
-    let at = 1;
-    for (let i = 0; i < n; i++) {
-      starts[i] = at;
-      at = joined.indexOf('\0', at) + 1;
-    }
-    return new TokenDictionary(joined, starts, counts, listAt, buf);
+    return new TokenDictionary(new SortedWords(buf.toString('utf8', reader.pos), n), counts, listAt, buf);
   }
 
   get size(): number {
-    return this.#starts.length;
+    return this.#words.size;
   }
 
   word(index: number): string {
-    const start = this.#starts[index]!;
-    return this.#joined.slice(start, this.#joined.indexOf('\0', start));
+    return this.#words.word(index);
   }
 
   /** How many of the block's rows hold word `index`. */
@@ -192,33 +245,8 @@ export class TokenDictionary {
     return rows;
   }
 
-  /** The index of the word whose text spans position `at` of the joined string. */
-  #wordAt(at: number): number {
-    let lo = 0;
-    let hi = this.#starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (this.#starts[mid]! <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
-
-  /**
-   * The words a piece must be, found by indexOf over the joined words (no per-word loop): `\0piece\0` for a
-   * whole word, `\0piece` for a start, `piece\0` for an end, `piece` anywhere for the inside of a word.
-   */
   matching(piece: NeedlePiece): number[] {
-    const pattern = `${piece.atStart ? '\0' : ''}${piece.text}${piece.atEnd ? '\0' : ''}`;
-    const found: number[] = [];
-    let last = -1;
-    for (let at = this.#joined.indexOf(pattern); at >= 0; at = this.#joined.indexOf(pattern, at + 1)) {
-      // A match starting at a word's leading NUL belongs to the word after it.
-      const index = this.#wordAt(piece.atStart ? at + 1 : at);
-      if (index !== last) found.push(index);
-      last = index;
-    }
-    return found;
+    return this.#words.matching(piece);
   }
 }
 

@@ -1,0 +1,173 @@
+/**
+ * The dictionary of a part: consecutive blocks of one stream (docs/STORAGE.md, "The layout"), every word they
+ * hold with, per block, how many rows hold it. One read of it answers, for every block of the part, what the
+ * block's own dictionary (block-token-dictionary.ts) would in the usual case, so a word search over a server's
+ * blocks reads a few parts instead of every block.
+ *
+ * Layout: a varint with the length of a zstd head, the head, then zstd chunks of the entries. The head holds the
+ * count of words, each chunk's compressed length and first word, each word's entry length, then the words
+ * (SortedWords). An entry is the (block gap, rows) varint pairs of one word. A query decompresses the head and
+ * only the chunks of the words it matched: a part of 512 blocks has megabytes of entries and a head of tens
+ * of kilobytes.
+ */
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { ByteReader, ByteWriter } from './block-bytes.ts';
+import { constrains, needlePieces, SortedWords } from './block-token-dictionary.ts';
+
+/** Entries are cut into zstd chunks of about this many bytes. */
+const CHUNK_BYTES = 32 * 1024;
+
+/** One block's words with their row counts (TokenDictionaryBuilder.frequent(1)). */
+export type BlockWords = readonly (readonly [string, number])[];
+
+export function encodePartDictionary(blocks: readonly BlockWords[], level = 6): Buffer {
+  const byWord = new Map<string, number[]>();
+  blocks.forEach((words, block) => {
+    for (const [word, rows] of words) {
+      let entry = byWord.get(word);
+      if (entry === undefined) byWord.set(word, (entry = []));
+      entry.push(block, rows);
+    }
+  });
+  const words = [...byWord.keys()].sort();
+  const entries = words.map((word) => {
+    const w = new ByteWriter();
+    const pairs = byWord.get(word)!;
+    let previous = -1;
+    for (let i = 0; i < pairs.length; i += 2) {
+      w.varint(pairs[i]! - previous - 1);
+      previous = pairs[i]!;
+      w.varint(pairs[i + 1]!);
+    }
+    return Buffer.from(w.done());
+  });
+  const compress = (bytes: Buffer): Buffer => zstdCompressSync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: level } });
+  const chunks: { first: number; frame: Buffer }[] = [];
+  let first = 0;
+  let size = 0;
+  entries.forEach((entry, i) => {
+    size += entry.length;
+    if (size >= CHUNK_BYTES || i === entries.length - 1) {
+      chunks.push({ first, frame: compress(Buffer.concat(entries.slice(first, i + 1))) });
+      first = i + 1;
+      size = 0;
+    }
+  });
+  const head = new ByteWriter();
+  head.varint(words.length);
+  head.varint(chunks.length);
+  for (const chunk of chunks) {
+    head.varint(chunk.frame.length);
+    head.varint(chunk.first);
+  }
+  for (const entry of entries) head.varint(entry.length);
+  head.bytes(SortedWords.encode(words));
+  const headFrame = compress(Buffer.from(head.done()));
+  const prefix = new ByteWriter();
+  prefix.varint(headFrame.length);
+  return Buffer.concat([prefix.done(), headFrame, ...chunks.map((c) => c.frame)]);
+}
+
+export class PartDictionary {
+  readonly words: SortedWords;
+  /** Each word's chunk, and its entry's offset and length in the chunk's decompressed bytes. */
+  readonly #chunkOf: Uint32Array;
+  readonly #entryAt: Uint32Array;
+  readonly #entryLength: Uint32Array;
+  readonly #frames: { at: number; length: number }[] = [];
+  /** Chunks decompressed so far. */
+  readonly #chunks = new Map<number, Buffer>();
+  readonly #blob: Buffer;
+
+  constructor(blob: Uint8Array) {
+    this.#blob = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+    const prefix = new ByteReader(this.#blob);
+    const headLength = prefix.varint();
+    const head = new ByteReader(zstdDecompressSync(this.#blob.subarray(prefix.pos, prefix.pos + headLength)));
+    let frameAt = prefix.pos + headLength;
+    const n = head.varint();
+    const chunkCount = head.varint();
+    const firsts: number[] = [];
+    for (let c = 0; c < chunkCount; c++) {
+      const length = head.varint();
+      this.#frames.push({ at: frameAt, length });
+      frameAt += length;
+      firsts.push(head.varint());
+    }
+    this.#chunkOf = new Uint32Array(n);
+    this.#entryAt = new Uint32Array(n);
+    this.#entryLength = new Uint32Array(n);
+    let chunk = 0;
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      if (chunk + 1 < chunkCount && i === firsts[chunk + 1]) {
+        chunk++;
+        at = 0;
+      }
+      const length = head.varint();
+      this.#chunkOf[i] = chunk;
+      this.#entryAt[i] = at;
+      this.#entryLength[i] = length;
+      at += length;
+    }
+    this.words = new SortedWords(head.rest().toString('utf8'), n);
+  }
+
+  /** The blocks (index in the part) holding word `index`, each with how many of its rows hold it. */
+  blocks(index: number): Map<number, number> {
+    const c = this.#chunkOf[index]!;
+    let chunk = this.#chunks.get(c);
+    if (chunk === undefined) {
+      const frame = this.#frames[c]!;
+      this.#chunks.set(c, (chunk = zstdDecompressSync(this.#blob.subarray(frame.at, frame.at + frame.length))));
+    }
+    const r = new ByteReader(chunk);
+    r.pos = this.#entryAt[index]!;
+    const end = r.pos + this.#entryLength[index]!;
+    const out = new Map<number, number>();
+    let block = -1;
+    while (r.pos < end) {
+      block += r.varint() + 1;
+      out.set(block, r.varint());
+    }
+    return out;
+  }
+}
+
+/** What the part's dictionary says of one of its blocks. */
+export type PartVerdict =
+  /** No row of the block holds the needle. */
+  | { readonly kind: 'none' }
+  /** Exactly this many rows hold it (one word of the block contains the needle). */
+  | { readonly kind: 'exact'; readonly rows: number }
+  /** The block's own dictionary, then maybe its text, decide. */
+  | { readonly kind: 'block' };
+
+/**
+ * Each block's verdict: none when a piece of the needle that can be looked up has no fit word in the block;
+ * for a needle inside one word, the exact count when one fit word is in the block; otherwise `block`. Null
+ * when no piece can be looked up (the caller falls back to bloom filters and text). `keepAllWords` must be
+ * what the blocks' dictionaries were built with.
+ */
+export function partVerdicts(part: PartDictionary, blockCount: number, needle: string, keepAllWords = false): PartVerdict[] | null {
+  const all = needlePieces(needle);
+  const pieces = all.filter((p) => constrains(p, keepAllWords));
+  if (pieces.length === 0) return null;
+  const inOneWord = all.length === 1 && pieces.length === 1 && !pieces[0]!.atStart && !pieces[0]!.atEnd;
+  const verdicts: PartVerdict[] = Array.from({ length: blockCount }, () => ({ kind: 'block' }));
+  for (const piece of pieces) {
+    const hits = new Uint32Array(blockCount);
+    const rows = new Uint32Array(blockCount);
+    for (const word of part.words.matching(piece)) {
+      for (const [block, n] of part.blocks(word)) {
+        hits[block]!++;
+        rows[block] = n;
+      }
+    }
+    for (let block = 0; block < blockCount; block++) {
+      if (hits[block] === 0) verdicts[block] = { kind: 'none' };
+      else if (inOneWord && hits[block] === 1) verdicts[block] = { kind: 'exact', rows: rows[block]! };
+    }
+  }
+  return verdicts;
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { encodePartDictionary, PartDictionary, partVerdicts } from '../src/log-store/block-part-dictionary.ts';
+import { foldAscii, TokenDictionaryBuilder } from '../src/log-store/block-token-dictionary.ts';
+
+type Row = readonly [message: string, metadata: string];
+
+function builderOf(rows: readonly Row[], keepAllWords = false): TokenDictionaryBuilder {
+  const builder = new TokenDictionaryBuilder({ keepAllWords });
+  for (const row of rows) builder.addRow(row);
+  return builder;
+}
+
+function partOf(blocks: readonly (readonly Row[])[], keepAllWords = false): PartDictionary {
+  return new PartDictionary(encodePartDictionary(blocks.map((rows) => builderOf(rows, keepAllWords).frequent(1))));
+}
+
+/** Rows of a block that SQL `LIKE '%needle%'` matches (ASCII folded). */
+function scanCount(rows: readonly Row[], needle: string): number {
+  const folded = foldAscii(needle);
+  return rows.filter((row) => row.some((text) => foldAscii(text).includes(folded))).length;
+}
+
+function wordIndex(part: PartDictionary, word: string): number {
+  return part.words.matching({ text: word, atStart: true, atEnd: true })[0]!;
+}
+
+describe('part dictionary', () => {
+  const blocks: Row[][] = [
+    [
+      ['[DEATH] Tony Vercetti was killed by Mia Santos (WEAPON_KNIFE)', '{"weaponHash":2578778090}'],
+      ['Tony Price: lol', ''],
+    ],
+    [['Kim Price joined', '{"identifiers":["license:3f9a1c77e0b2aa"]}']],
+    [
+      ['Mia Vercetti: anyone selling a car?', ''],
+      ['Mia Vercetti bought 2x water', ''],
+    ],
+  ];
+  const part = partOf(blocks);
+
+  it('gives each word the blocks holding it and their row counts', () => {
+    expect(part.blocks(wordIndex(part, 'vercetti'))).toEqual(
+      new Map([
+        [0, 1],
+        [2, 2],
+      ]),
+    );
+    expect(part.blocks(wordIndex(part, 'price'))).toEqual(
+      new Map([
+        [0, 1],
+        [1, 1],
+      ]),
+    );
+  });
+
+  it('answers per block: none, an exact count for a needle inside one word, or the block decides', () => {
+    expect(partVerdicts(part, 3, 'vercett')).toEqual([
+      { kind: 'exact', rows: 1 },
+      { kind: 'none' },
+      { kind: 'exact', rows: 2 },
+    ]);
+    // `i` is in several words of every block: each block's own dictionary unites their rows.
+    expect(partVerdicts(part, 3, 'i')?.map((v) => v.kind)).toEqual(['block', 'block', 'block']);
+    expect(partVerdicts(part, 3, 'mia vercetti')?.map((v) => v.kind)).toEqual(['block', 'none', 'block']);
+    // Digits and hex only: no piece to look up, the caller uses its bloom filters.
+    expect(partVerdicts(part, 3, '2578')).toBeNull();
+    expect(partVerdicts(part, 3, 'c77e0')).toBeNull();
+  });
+
+  it('keeps the words of many blocks in several chunks and finds each one', () => {
+    // 1,000 words in each of 40 blocks: ~80 KB of entries, cut into chunks of 32 KB.
+    const many: Row[][] = Array.from({ length: 40 }, (_, b) => Array.from({ length: 1000 }, (_, r) => [`word_${r} common`, b === 7 && r === 3 ? '{"tag":"once"}' : ''] as const));
+    const big = partOf(many);
+    expect(big.words.size).toBe(1003);
+    const everywhere = new Map(Array.from({ length: 40 }, (_, b) => [b, 1]));
+    expect(big.blocks(wordIndex(big, 'word_0'))).toEqual(everywhere);
+    expect(big.blocks(wordIndex(big, 'word_999'))).toEqual(everywhere);
+    expect(big.blocks(wordIndex(big, 'common'))).toEqual(new Map(Array.from({ length: 40 }, (_, b) => [b, 1000])));
+    expect(big.blocks(wordIndex(big, 'once'))).toEqual(new Map([[7, 1]]));
+    expect(partVerdicts(big, 40, 'once')?.filter((v) => v.kind !== 'none')).toEqual([{ kind: 'exact', rows: 1 }]);
+  });
+
+  it('agrees with a scan of each block for every needle of generated blocks', () => {
+    let seed = 11;
+    const random = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const alphabet = ['a', 'b', 'E', 'f', 'x', 'g', '_', '1', '9', ' ', ':', 'é'];
+    const text = (length: number): string => Array.from({ length }, () => alphabet[random(alphabet.length)]).join('');
+    const generated: Row[][] = Array.from({ length: 6 }, () => Array.from({ length: 30 }, () => [text(random(20)), random(2) === 0 ? '' : text(random(12))] as const));
+    for (const keepAllWords of [false, true]) {
+      const built = partOf(generated, keepAllWords);
+      for (let i = 0; i < 2000; i++) {
+        const needle = text(1 + random(4));
+        const verdicts = partVerdicts(built, generated.length, needle, keepAllWords);
+        if (verdicts === null) continue;
+        verdicts.forEach((verdict, block) => {
+          const context = `${JSON.stringify(needle)} in block ${block} (keepAllWords ${keepAllWords})`;
+          const count = scanCount(generated[block]!, needle);
+          if (verdict.kind === 'none') expect(count, context).toBe(0);
+          if (verdict.kind === 'exact') expect(verdict.rows, context).toBe(count);
+        });
+      }
+    }
+  });
+});
