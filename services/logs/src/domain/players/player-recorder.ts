@@ -60,10 +60,11 @@ export interface RecordingLoop {
 
 export const RECORD_DELAY_MS = 200;
 /**
- * On its own thread a run waits less: that thread does nothing else, but a run costs per player it names
- * (counts written once per run), so a run of a few batches costs far less per log than one per batch.
+ * On its own thread too a run waits for batches to gather: a run costs per player it names (counts written
+ * once, a page per player in the commit), so a run of many batches costs less per log (200 ms against 50 ms:
+ * ~15-20% less CPU a log with identity, docs/PLAYERS.md). Reads catch up first, so they never wait for it.
  */
-export const THREAD_RECORD_DELAY_MS = 50;
+export const THREAD_RECORD_DELAY_MS = 200;
 /** Queued logs recorded per run. */
 export const RECORD_RUN_LOGS = 10_000;
 /** After a failed run, the next one waits this long (the queue keeps the logs). */
