@@ -96,7 +96,7 @@ if (tier === 'all') {
 }
 // The backend's tiers are the two projects of vitest.config.ts; unit runs under the guard that refuses
 // child processes and connections out of the process (test/support/unit-tier-guard.ts).
-if (inTier('unit')) ok = vitest('backend unit tests', ['--project', 'unit'], 'vitest-backend-unit') && ok;
+if (inTier('unit')) ok = vitest('backend unit tests', ['--project', 'unit', '--project', 'unit-isolated'], 'vitest-backend-unit') && ok;
 if (inTier('unit') && existsSync(join(root, 'web', 'vitest.config.ts'))) ok = vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web') && ok;
 if (inTier('integration')) ok = vitest('backend integration tests', ['--project', 'integration'], 'vitest-backend-integration') && ok;
 if (inTier('browser') && existsSync(join(root, 'web', 'vitest.e2e.config.ts'))) ok = vitest('browser end-to-end', ['--config', 'web/vitest.e2e.config.ts'], 'vitest-e2e') && ok;

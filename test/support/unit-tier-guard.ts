@@ -8,7 +8,23 @@ import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import { afterAll } from 'vitest';
 
-const violations: string[] = [];
+/**
+ * What the guard keeps for the file being run. Without isolation (vitest.config.ts) one worker runs many
+ * files and re-runs this setup file for each: the patches below are installed once per process, and this
+ * state is started afresh for every file.
+ */
+interface GuardState {
+  violations: string[];
+  ownPorts: Set<number>;
+  ownPaths: Set<string>;
+}
+const STATE = Symbol.for('skald.unit-tier-guard');
+const holder = globalThis as typeof globalThis & { [STATE]?: GuardState };
+const installed = holder[STATE] !== undefined;
+const state: GuardState = { violations: [], ownPorts: new Set(), ownPaths: new Set() };
+holder[STATE] = state;
+const current = (): GuardState => holder[STATE] ?? state;
+
 const hint = 'a unit test starts no process and reaches nothing outside its own process: name the file *.integration.test.ts';
 
 function refuse(what: string): Error {
@@ -16,6 +32,7 @@ function refuse(what: string): Error {
   const error = new Error(message);
   // The first one is also thrown where nothing catches it: a file whose every test is skipped (a suite
   // that probes for Redis and skips without it) runs no afterAll, and the run must fail all the same.
+  const { violations } = current();
   if (violations.length === 0) {
     setImmediate(() => {
       throw error;
@@ -25,30 +42,9 @@ function refuse(what: string): Error {
   return error;
 }
 
-// Every way child_process starts a process. The named ESM exports are re-synced so that
-// `import { spawn } from 'node:child_process'` in the code under test gets the refusing version too.
 const starters = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const;
-const mutableChildProcess = childProcess as unknown as Record<string, unknown>;
-for (const name of starters) {
-  mutableChildProcess[name] = (command: unknown) => {
-    throw refuse(`child_process.${name}(${String(command)}) starts a child process`);
-  };
-}
 
-// Ports and socket paths this process listens on: the only endpoints a unit test may connect to.
-const ownPorts = new Set<number>();
-const ownPaths = new Set<string>();
 const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost', '::ffff:127.0.0.1', '0.0.0.0', '::']);
-
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function guardedListen(this: net.Server, ...args: unknown[]) {
-  this.once('listening', () => {
-    const address = this.address();
-    if (typeof address === 'string') ownPaths.add(address);
-    else if (address !== null) ownPorts.add(address.port);
-  });
-  return (listen as (...a: unknown[]) => net.Server).apply(this, args);
-} as typeof net.Server.prototype.listen;
 
 interface Target {
   port?: number;
@@ -76,27 +72,51 @@ function targetOf(args: unknown[]): Target {
 const closedPorts = new Set([1, 9]);
 
 function allowed(target: Target): boolean {
+  const { ownPaths, ownPorts } = current();
   if (target.path !== undefined) return ownPaths.has(target.path);
   if (target.port === undefined || !loopbackHosts.has(target.host ?? 'localhost')) return false;
   return ownPorts.has(target.port) || closedPorts.has(target.port);
 }
 
-const connect = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
-  const target = targetOf(args);
-  if (!allowed(target)) {
-    const where = target.path ?? `${target.host ?? '?'}:${String(target.port)}`;
-    const error = refuse(`a connection to ${where}, which this process does not listen on`);
-    // Refused as the network would refuse it (asynchronously, as an error on the socket), so the code
-    // under test fails as it would against a closed port instead of hanging; the file fails below.
-    process.nextTick(() => this.destroy(error));
-    return this;
+// Installed once per process: every way child_process starts a process refuses, the named ESM exports
+// re-synced so that `import { spawn } from 'node:child_process'` in the code under test gets the refusing
+// version too; listeners record their ports and sockets (the only endpoints a unit test may connect to);
+// a connection anywhere else is refused.
+if (!installed) {
+  const mutableChildProcess = childProcess as unknown as Record<string, unknown>;
+  for (const name of starters) {
+    mutableChildProcess[name] = (command: unknown) => {
+      throw refuse(`child_process.${name}(${String(command)}) starts a child process`);
+    };
   }
-  return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
-} as typeof net.Socket.prototype.connect;
 
-syncBuiltinESMExports();
+  const listen = net.Server.prototype.listen;
+  net.Server.prototype.listen = function guardedListen(this: net.Server, ...args: unknown[]) {
+    this.once('listening', () => {
+      const address = this.address();
+      if (typeof address === 'string') current().ownPaths.add(address);
+      else if (address !== null) current().ownPorts.add(address.port);
+    });
+    return (listen as (...a: unknown[]) => net.Server).apply(this, args);
+  } as typeof net.Server.prototype.listen;
+
+  const connect = net.Socket.prototype.connect;
+  net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
+    const target = targetOf(args);
+    if (!allowed(target)) {
+      const where = target.path ?? `${target.host ?? '?'}:${String(target.port)}`;
+      const error = refuse(`a connection to ${where}, which this process does not listen on`);
+      // Refused as the network would refuse it (asynchronously, as an error on the socket), so the code
+      // under test fails as it would against a closed port instead of hanging; the file fails below.
+      process.nextTick(() => this.destroy(error));
+      return this;
+    }
+    return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+  } as typeof net.Socket.prototype.connect;
+
+  syncBuiltinESMExports();
+}
 
 afterAll(() => {
-  if (violations.length > 0) throw new Error([...new Set(violations)].join('\n'));
+  if (state.violations.length > 0) throw new Error([...new Set(state.violations)].join('\n'));
 });
