@@ -1,5 +1,5 @@
 /**
- * The token dictionary of one block of logs (docs/STORAGE.md, "Token dictionaries"): every distinct word of the
+ * The token dictionary of one block of logs (docs/STORAGE.md, "The layout"): every distinct word of the
  * block's searched text with how many of its rows hold it. A search reads it instead of the block's text to
  * skip the block or to count its matches exactly, and reads the text only when the dictionary cannot decide.
  *
