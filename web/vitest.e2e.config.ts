@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    maxWorkers: 1,
+    // e2e.test.ts (the long walkthrough, about 7 min) is the run's critical path; the other walks, each with
+    // its own server and browser, run beside it in the second worker instead of after it.
+    maxWorkers: 2,
   },
 });
