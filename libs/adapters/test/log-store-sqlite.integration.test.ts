@@ -156,7 +156,9 @@ describe('SQLite log store specifics', () => {
         if (wal < walPeak / 2) resets += 1;
         walPeak = wal < walPeak / 2 ? wal : Math.max(walPeak, wal);
         if (resets >= 2 && killAt === 0) killAt = acked + 1_000;
-        if ((killAt > 0 && acked >= killAt) || acked >= 200_000) child.kill('SIGKILL');
+        // The cap only bounds the disk a run can use (~400 B a log): resets come slower than logs when the
+        // checkpointer gets little CPU on a loaded machine (one reset in 200,000 logs was seen), so it is far.
+        if ((killAt > 0 && acked >= killAt) || acked >= 1_500_000) child.kill('SIGKILL');
       });
       expect(await exited).toBe('SIGKILL');
       expect(resets, 'the WAL was reset during the run').toBeGreaterThanOrEqual(2);
