@@ -215,6 +215,16 @@ export class BlockText {
 
   /** The row holding byte `offset` of `bytes`, and whether it is in its metadata (else its message). */
   rowAt(offset: number): { row: number; inMetadata: boolean } {
+    const segment = this.#segmentAt(offset);
+    return segment < this.n ? { row: segment, inMetadata: false } : { row: segment - this.n, inMetadata: true };
+  }
+
+  /** Where the segment (message or metadata) holding byte `offset` of `bytes` ends, exclusive. */
+  segmentEnd(offset: number): number {
+    return this.#ends[this.#segmentAt(offset)]!;
+  }
+
+  #segmentAt(offset: number): number {
     let lo = 0;
     let hi = 2 * this.n - 1;
     while (lo < hi) {
@@ -222,7 +232,7 @@ export class BlockText {
       if (this.#ends[mid]! <= offset) lo = mid + 1;
       else hi = mid;
     }
-    return lo < this.n ? { row: lo, inMetadata: false } : { row: lo - this.n, inMetadata: true };
+    return lo;
   }
 }
 

@@ -23,5 +23,6 @@ export async function createLogStore(config: LogStoreConfig): Promise<LogStore> 
 }
 
 export { SqliteLogStore } from './sqlite-log-store.ts';
+export { BlockLogStore } from './block-log-store.ts';
 // Type only: a value re-export loaded the MongoDB driver (~130 modules) in every process (idle RSS).
 export type { MongoLogStore } from './mongo-log-store.ts';

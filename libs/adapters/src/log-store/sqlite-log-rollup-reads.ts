@@ -4,13 +4,18 @@
  * when its filters are ones the rollups record, and how many rows a filter value holds (which access path
  * or index a query takes).
  */
-import type { SQLInputValue } from 'node:sqlite';
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import type { LogQuery, LogStats, LogType } from '@skald/ports';
-import type { LogConnection } from './sqlite-log-connection.ts';
 import { DAY_MS, StatsBuilder, assertLogType, dayString, isDayAligned, parseDay, present } from './log-store-shared.ts';
 import { DIM_BY_NAME, num, str } from './sqlite-log-rows.ts';
 
-export function stats(conn: LogConnection, serverId: string, range: { readonly fromDay: string; readonly toDay: string }): LogStats {
+/** What the rollup reads need of a connection (the row store's and the block store's both have it). */
+export interface RollupConnection {
+  prepare(sql: string): StatementSync;
+  serverKey(serverId: string, create: boolean): number | undefined;
+}
+
+export function stats(conn: RollupConnection, serverId: string, range: { readonly fromDay: string; readonly toDay: string }): LogStats {
   const fromDay = parseDay(range.fromDay);
   const toDay = parseDay(range.toDay);
   const builder = new StatsBuilder();
@@ -30,7 +35,7 @@ export function stats(conn: LogConnection, serverId: string, range: { readonly f
   return builder.build();
 }
 
-export function facets(conn: LogConnection, serverId: string): { levels: string[]; types: string[]; resources: string[] } {
+export function facets(conn: RollupConnection, serverId: string): { levels: string[]; types: string[]; resources: string[] } {
   const out = { levels: [] as string[], types: [] as string[], resources: [] as string[] };
   const serverKey = conn.serverKey(serverId, false);
   if (serverKey === undefined) return out;
@@ -42,14 +47,14 @@ export function facets(conn: LogConnection, serverId: string): { levels: string[
   return out;
 }
 
-export function count(conn: LogConnection, serverId: string, logType?: LogType): number {
+export function count(conn: RollupConnection, serverId: string, logType?: LogType): number {
   if (logType !== undefined) assertLogType(logType);
   const serverKey = conn.serverKey(serverId, false);
   return serverKey === undefined ? 0 : serverCount(conn, serverKey, logType);
 }
 
 /** The total from rollup_day or rollup_dim, or null when the query has terms they do not record. */
-export function rollupTotal(conn: LogConnection, query: LogQuery, serverKey: number): number | null {
+export function rollupTotal(conn: RollupConnection, query: LogQuery, serverKey: number): number | null {
   // Rollups know nothing of ids or words: a total after an id or of a search is a count of the rows.
   if (present(query.search) || present(query.afterId)) return null;
   const logTypeSql = query.logType === undefined ? '' : ` AND log_type = '${query.logType}'`;
@@ -77,14 +82,14 @@ export function rollupTotal(conn: LogConnection, query: LogQuery, serverKey: num
 }
 
 /** How many of the server's logs (of the log type, when given) have this value of the dimension. */
-export function dimCount(conn: LogConnection, serverKey: number, dim: number, value: string, logType?: LogType): number {
+export function dimCount(conn: RollupConnection, serverKey: number, dim: number, value: string, logType?: LogType): number {
   const logTypeSql = logType === undefined ? '' : ` AND log_type = '${logType}'`;
   const row = conn.prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_dim WHERE server_key = ? AND dim = ? AND value = ?${logTypeSql}`).get(serverKey, dim, value);
   return num(row?.['n']);
 }
 
 /** How many logs of the server (of the log type, when given) are stored. */
-export function serverCount(conn: LogConnection, serverKey: number, logType?: LogType): number {
+export function serverCount(conn: RollupConnection, serverKey: number, logType?: LogType): number {
   const logTypeSql = logType === undefined ? '' : ` AND log_type = '${logType}'`;
   return num(conn.prepare(`SELECT coalesce(sum(n), 0) AS n FROM rollup_day WHERE server_key = ?${logTypeSql}`).get(serverKey)?.['n']);
 }

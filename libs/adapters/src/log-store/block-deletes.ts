@@ -1,0 +1,96 @@
+/**
+ * Every delete path of the block log store. The tail's rows are deleted by SQL; a block is dropped whole when
+ * every row of it goes, rewritten without the deleted rows when some do, left alone when none does. Each
+ * block is its own transaction (with its rollup decrements), and the event loop gets a turn between blocks,
+ * so a retention sweep of a day of a busy server never holds the store for long.
+ */
+import type { DeleteResult } from '@skald/ports';
+import type { BlockConnection } from './block-store-connection.ts';
+import { blockRecord } from './block-codec.ts';
+import type { BlockColumns } from './block-codec.ts';
+import type { BlockDirectory, BlockEntry } from './block-directory.ts';
+import { applyRollupDelta } from './block-rollups.ts';
+import { tailWhere } from './block-walk.ts';
+import type { RowFilter } from './block-match.ts';
+import { RollupDelta } from './sqlite-log-rollup-delta.ts';
+import { num, str } from './sqlite-log-rows.ts';
+
+/** Which rows of a read block go. */
+export type RowSelector = (columns: BlockColumns, i: number) => boolean;
+
+export class BlockDeletes {
+  readonly #conn: BlockConnection;
+  readonly #directory: BlockDirectory;
+
+  constructor(conn: BlockConnection, directory: BlockDirectory) {
+    this.#conn = conn;
+    this.#directory = directory;
+  }
+
+  /** Deletes the tail rows matching the filter (or the raw WHERE clause), one transaction. */
+  tail(where: { sql: string; params: readonly (string | number)[] } | { serverKey: number; filter: RowFilter }, keys?: ReadonlySet<string>): DeleteResult {
+    const { sql, params } = 'sql' in where ? { sql: where.sql, params: [...where.params] } : tailWhere(where.serverKey, where.filter);
+    return this.#conn.transaction(() => {
+      const rows = this.#conn.prepare(`SELECT server_key, created_at, id, level, type, resource, log_type, image_key, thumb_key, expires_at FROM tail WHERE ${sql}`).all(...params);
+      const delta = new RollupDelta();
+      const objectKeys: string[] = [];
+      const remove = this.#conn.prepare('DELETE FROM tail WHERE server_key = ? AND created_at = ? AND id = ?');
+      let deletedCount = 0;
+      for (const row of rows) {
+        const createdAt = num(row['created_at']);
+        const id = str(row['id']);
+        if (keys !== undefined && !keys.has(`${createdAt}\u0000${id}`)) continue;
+        const serverKey = num(row['server_key']);
+        remove.run(serverKey, createdAt, id);
+        deletedCount++;
+        const photo = str(row['log_type']) === 'photo';
+        delta.add(serverKey, createdAt, num(row['expires_at']), str(row['level']), str(row['type']), str(row['resource']), photo, -1);
+        if (photo) for (const key of [row['image_key'], row['thumb_key']]) if (typeof key === 'string') objectKeys.push(key);
+      }
+      applyRollupDelta(this.#conn, delta);
+      return { deletedCount, objectKeys };
+    });
+  }
+
+  /** Removes the selected rows of each block (dropping or rewriting it); answers what went. */
+  async blocks(entries: readonly BlockEntry[], select: RowSelector): Promise<DeleteResult> {
+    let deletedCount = 0;
+    const objectKeys: string[] = [];
+    for (const entry of entries) {
+      try {
+        const result = this.#conn.transaction(() => this.#block(entry, select));
+        deletedCount += result.deletedCount;
+        objectKeys.push(...result.objectKeys);
+      } catch (err) {
+        this.#directory.forget(entry);
+        throw err;
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return { deletedCount, objectKeys };
+  }
+
+  #block(entry: BlockEntry, select: RowSelector): DeleteResult {
+    const columns = this.#directory.columns(entry);
+    const gone: number[] = [];
+    for (let i = 0; i < columns.n; i++) if (select(columns, i)) gone.push(i);
+    if (gone.length === 0) return { deletedCount: 0, objectKeys: [] };
+    const delta = new RollupDelta();
+    const objectKeys: string[] = [];
+    for (const i of gone) {
+      const photo = columns.logType[i] === 'photo';
+      delta.add(entry.serverKey, columns.createdAt[i]!, columns.expiresAt[i]!, columns.level[i]!, columns.type[i]!, columns.resource[i]!, photo, -1);
+      if (photo) for (const key of [columns.imageKey[i], columns.thumbKey[i]]) if (typeof key === 'string') objectKeys.push(key);
+    }
+    if (gone.length < columns.n) {
+      const text = this.#directory.text(entry);
+      const goneSet = new Set(gone);
+      const kept = [];
+      for (let i = 0; i < columns.n; i++) if (!goneSet.has(i)) kept.push(blockRecord('', columns, text, i));
+      this.#directory.write(entry.serverKey, entry.stream, kept);
+    }
+    this.#directory.remove(entry);
+    applyRollupDelta(this.#conn, delta);
+    return { deletedCount: gone.length, objectKeys };
+  }
+}

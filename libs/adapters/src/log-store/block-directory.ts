@@ -1,0 +1,220 @@
+/**
+ * The blocks of the block log store as the read paths see them: each server's directory (every block's
+ * stream, time and expiry range, row counts and per-value counts, newest first by max_at), loaded from the
+ * `blocks` table once and dropped whenever a block of the server is written or removed; and the decoded parts
+ * of recently read blocks (columns, text, token dictionary, row keys), least recently used dropped first.
+ * Writing a block (the sealer's and a rewrite's) lives here too, so the caches never outlive what they cache.
+ */
+import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import type { LogRecord } from '@skald/ports';
+import type { BlockConnection } from './block-store-connection.ts';
+import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlockMeta, encodeBlock } from './block-codec.ts';
+import type { BlockColumns } from './block-codec.ts';
+import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from './block-token-dictionary.ts';
+import { num, str } from './sqlite-log-rows.ts';
+
+export interface BlockEntry {
+  readonly blockId: number;
+  readonly serverKey: number;
+  /** The ASCII-lower-cased level every row of the block has. */
+  readonly stream: string;
+  readonly minAt: number;
+  readonly maxAt: number;
+  readonly n: number;
+  readonly photos: number;
+  readonly minExpires: number;
+  readonly maxExpires: number;
+  /** Rows per ASCII-lower-cased type and resource. */
+  readonly types: ReadonlyMap<string, number>;
+  readonly resources: ReadonlyMap<string, number>;
+  /** Every distinct level, type and resource of the block, ASCII-lower-cased (a search matches them too). */
+  readonly values: readonly string[];
+}
+
+interface StoredDims {
+  readonly level: Record<string, number>;
+  readonly type: Record<string, number>;
+  readonly resource: Record<string, number>;
+}
+
+/** A small least-recently-used map. */
+class Lru<V> {
+  readonly #map = new Map<number, V>();
+  readonly #size: number;
+
+  constructor(size: number) {
+    this.#size = size;
+  }
+
+  get(key: number, make: () => V): V {
+    let value = this.#map.get(key);
+    if (value !== undefined) {
+      this.#map.delete(key);
+      this.#map.set(key, value);
+      return value;
+    }
+    value = make();
+    this.#map.set(key, value);
+    if (this.#map.size > this.#size) this.#map.delete(this.#map.keys().next().value!);
+    return value;
+  }
+
+  delete(key: number): void {
+    this.#map.delete(key);
+  }
+}
+
+function folded(counts: Record<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [value, n] of Object.entries(counts)) {
+    const key = foldAscii(value);
+    out.set(key, (out.get(key) ?? 0) + n);
+  }
+  return out;
+}
+
+function countValues(values: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
+
+/** The key a row is stored under: created_at and id. */
+export function rowKey(createdAt: number, id: string): string {
+  return `${createdAt}\u0000${id}`;
+}
+
+export class BlockDirectory {
+  readonly #conn: BlockConnection;
+  readonly #servers = new Map<number, BlockEntry[]>();
+  readonly #columns = new Lru<BlockColumns>(32);
+  readonly #texts = new Lru<BlockText>(8);
+  readonly #dictionaries = new Lru<TokenDictionary>(128);
+  readonly #keys = new Lru<Set<string>>(16);
+  readonly #level: number;
+
+  constructor(conn: BlockConnection, zstdLevel = BLOCK_ZSTD_LEVEL) {
+    this.#conn = conn;
+    this.#level = zstdLevel;
+  }
+
+  /** The server's blocks, newest first by max_at. */
+  entries(serverKey: number): readonly BlockEntry[] {
+    let entries = this.#servers.get(serverKey);
+    if (entries === undefined) {
+      entries = this.#conn
+        .prepare('SELECT block_id, stream, min_at, max_at, n, photos, min_expires, max_expires, dims FROM blocks WHERE server_key = ? ORDER BY max_at DESC, block_id DESC')
+        .all(serverKey)
+        .map((row) => {
+          const dims = JSON.parse(str(row['dims'])) as StoredDims;
+          const values = new Set<string>();
+          for (const counts of [dims.level, dims.type, dims.resource]) for (const v of Object.keys(counts)) values.add(foldAscii(v));
+          return {
+            blockId: num(row['block_id']),
+            serverKey,
+            stream: str(row['stream']),
+            minAt: num(row['min_at']),
+            maxAt: num(row['max_at']),
+            n: num(row['n']),
+            photos: num(row['photos']),
+            minExpires: num(row['min_expires']),
+            maxExpires: num(row['max_expires']),
+            types: folded(dims.type),
+            resources: folded(dims.resource),
+            values: [...values],
+          };
+        });
+      this.#servers.set(serverKey, entries);
+    }
+    return entries;
+  }
+
+  /** Blocks of every server holding a row expired at `now`. */
+  expiring(now: number): BlockEntry[] {
+    const servers = this.#conn.prepare('SELECT DISTINCT server_key FROM blocks WHERE min_expires <= ?').all(now).map((row) => num(row['server_key']));
+    return servers.flatMap((serverKey) => this.entries(serverKey).filter((e) => e.minExpires <= now));
+  }
+
+  columns(entry: BlockEntry): BlockColumns {
+    return this.#columns.get(entry.blockId, () => decodeBlockMeta(this.#blob(entry.blockId, 'meta')));
+  }
+
+  text(entry: BlockEntry): BlockText {
+    return this.#texts.get(entry.blockId, () => new BlockText(this.#blob(entry.blockId, 'text'), entry.n));
+  }
+
+  dictionary(entry: BlockEntry): TokenDictionary {
+    return this.#dictionaries.get(entry.blockId, () => TokenDictionary.decode(zstdDecompressSync(this.#blob(entry.blockId, 'words'))));
+  }
+
+  /** The rowKey of every row of the block (an idempotency check of a redelivered log). */
+  keys(entry: BlockEntry): Set<string> {
+    return this.#keys.get(entry.blockId, () => {
+      const columns = this.columns(entry);
+      return new Set(columns.id.map((id, i) => rowKey(columns.createdAt[i]!, id)));
+    });
+  }
+
+  #blob(blockId: number, column: 'meta' | 'text' | 'words'): Uint8Array {
+    const row = this.#conn.prepare(`SELECT ${column} AS b FROM blocks WHERE block_id = ?`).get(blockId);
+    const blob = row?.['b'];
+    if (!(blob instanceof Uint8Array)) throw new Error(`block log store: block ${blockId} has no ${column}`);
+    return blob;
+  }
+
+  /** Stores the records (one server, one stream) as a new block, inside the caller's transaction. */
+  write(serverKey: number, stream: string, records: readonly LogRecord[]): void {
+    const encoded = encodeBlock(records, this.#level);
+    const rows = encoded.rows;
+    const words = new TokenDictionaryBuilder();
+    for (const r of rows) words.addRow([r.message, r.metadata === null ? '' : JSON.stringify(r.metadata)]);
+    const dims: StoredDims = {
+      level: countValues(rows.map((r) => r.level)),
+      type: countValues(rows.map((r) => r.type)),
+      resource: countValues(rows.map((r) => r.resource)),
+    };
+    let minExpires = Number.POSITIVE_INFINITY;
+    let maxExpires = Number.NEGATIVE_INFINITY;
+    for (const r of rows) {
+      minExpires = Math.min(minExpires, r.expiresAt);
+      maxExpires = Math.max(maxExpires, r.expiresAt);
+    }
+    this.#conn
+      .prepare('INSERT INTO blocks (server_key, stream, min_at, max_at, n, photos, min_expires, max_expires, dims, words, meta, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(
+        serverKey,
+        stream,
+        rows[0]!.createdAt,
+        rows[rows.length - 1]!.createdAt,
+        rows.length,
+        rows.filter((r) => r.logType === 'photo').length,
+        minExpires,
+        maxExpires,
+        JSON.stringify(dims),
+        zstdCompressSync(words.encode(), { params: { [constants.ZSTD_c_compressionLevel]: this.#level } }),
+        encoded.meta,
+        encoded.text,
+      );
+    this.#servers.delete(serverKey);
+  }
+
+  /** Removes a block, inside the caller's transaction. */
+  remove(entry: BlockEntry): void {
+    this.#conn.prepare('DELETE FROM blocks WHERE block_id = ?').run(entry.blockId);
+    this.forget(entry);
+  }
+
+  /** Drops what is cached of the block and its server's directory (a rolled-back transaction calls it too). */
+  forget(entry: BlockEntry): void {
+    this.#servers.delete(entry.serverKey);
+    this.#columns.delete(entry.blockId);
+    this.#texts.delete(entry.blockId);
+    this.#dictionaries.delete(entry.blockId);
+    this.#keys.delete(entry.blockId);
+  }
+
+  /** Forgets every server's directory (after a rolled-back transaction). */
+  forgetDirectories(): void {
+    this.#servers.clear();
+  }
+}

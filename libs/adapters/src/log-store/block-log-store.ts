@@ -1,0 +1,226 @@
+/**
+ * The block log store (docs/STORAGE.md): the LogStore port over a tail of fresh logs and compressed blocks of
+ * sealed ones, in one SQLite file, as one object over modules that each own one concern:
+ * - block-store-connection.ts, block-store-schema.ts: the connection, its transactions and the tables;
+ * - block-writes.ts: insertBatch into the tail, and the sealer turning a stream's tail into a block;
+ * - block-directory.ts: the blocks' directory and the decoded blocks recently read, and writing a block;
+ * - block-match.ts, block-walk.ts, block-reads.ts: what a query matches, the merge of tail and blocks in
+ *   (created_at, id) order, and the read paths;
+ * - block-deletes.ts: every delete path (blocks dropped or rewritten);
+ * - sqlite-log-rollup-reads.ts (shared with the row store): stats, facets, counts and rollup totals.
+ * The sealer and the delete paths take turns (one runs at a time), so a delete never misses rows a seal moves.
+ */
+import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType, NeighbourDirection } from '@skald/ports';
+import { BlockConnection } from './block-store-connection.ts';
+import { BlockDeletes } from './block-deletes.ts';
+import { BlockDirectory, rowKey } from './block-directory.ts';
+import { newestFirst } from './block-match.ts';
+import { BlockReadPaths } from './block-reads.ts';
+import { BlockReads } from './block-walk.ts';
+import { BlockWriter } from './block-writes.ts';
+import { assertLogType } from './log-store-shared.ts';
+import { count, facets, serverCount, stats } from './sqlite-log-rollup-reads.ts';
+import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
+import type { WalCheckpointer } from '../sqlite/wal-checkpointer.ts';
+
+/** Counted totals stop past this many (then the cap with totalCapped: "10,000+"). */
+export const BLOCK_COUNT_CAP = 10_000;
+/** Rows of a full block (docs/STORAGE.md: the layout's figures were measured with 4,096). */
+export const BLOCK_ROWS = 4096;
+/** A stream's tail is sealed once its oldest row has waited this long, full or not. */
+export const SEAL_AFTER_MS = 3_600_000;
+
+export interface BlockLogStoreOptions {
+  readonly countCap?: number;
+  readonly blockRows?: number;
+  readonly sealAfterMs?: number;
+  /** How often the age of the tails is looked at. Default a minute. */
+  readonly sealCheckMs?: number;
+  readonly walCheckpointer?: WalCheckpointer | null;
+  /** Tests: insertBatch returns once the full blocks it made are sealed (default: the sealer runs after it). */
+  readonly sealEagerly?: boolean;
+}
+
+export class BlockLogStore implements LogStore {
+  readonly #conn: BlockConnection;
+  readonly #directory: BlockDirectory;
+  readonly #writer: BlockWriter;
+  readonly #reads: BlockReadPaths;
+  readonly #deletes: BlockDeletes;
+  readonly #sealAfterMs: number;
+  readonly #timer: NodeJS.Timeout;
+  /** The sealer's and the delete paths' turns: each waits for the one before. */
+  #turn: Promise<unknown> = Promise.resolve();
+  #sealScheduled = false;
+  #closed = false;
+  readonly #sealEagerly: boolean;
+
+  constructor(file: string, options: BlockLogStoreOptions = {}) {
+    this.#conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
+    this.#directory = new BlockDirectory(this.#conn);
+    this.#writer = new BlockWriter(this.#conn, this.#directory, options.blockRows ?? BLOCK_ROWS);
+    this.#reads = new BlockReadPaths(this.#conn, this.#directory, options.countCap ?? BLOCK_COUNT_CAP);
+    this.#deletes = new BlockDeletes(this.#conn, this.#directory);
+    this.#sealAfterMs = options.sealAfterMs ?? SEAL_AFTER_MS;
+    this.#sealEagerly = options.sealEagerly ?? false;
+    this.#timer = setInterval(() => this.#scheduleSeal(), options.sealCheckMs ?? 60_000);
+    this.#timer.unref();
+  }
+
+  /** Runs `work` once the sealer or delete before it has finished. */
+  #inTurn<R>(work: () => Promise<R>): Promise<R> {
+    const run = this.#turn.then(work, work);
+    this.#turn = run.catch(() => undefined);
+    return run;
+  }
+
+  #scheduleSeal(): void {
+    if (this.#sealScheduled || this.#closed) return;
+    if (this.#writer.due(Date.now() - this.#sealAfterMs).length === 0) return;
+    this.#sealScheduled = true;
+    void this.#inTurn(async () => {
+      this.#sealScheduled = false;
+      await this.#seal(false);
+    });
+  }
+
+  /** Seals the due streams (all: every stream's tail, full or not), a block per turn of the event loop. */
+  async #seal(all: boolean): Promise<void> {
+    for (;;) {
+      if (this.#closed) return;
+      const due = this.#writer.due(all ? null : Date.now() - this.#sealAfterMs, all);
+      if (due.length === 0) return;
+      for (const [serverKey, stream] of due) {
+        if (this.#closed) return;
+        this.#writer.sealOne(serverKey, stream);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  /** Seals every stream's tail now, full blocks or not (tests, and a migration's end). */
+  async sealAll(): Promise<void> {
+    await this.#inTurn(() => this.#seal(true));
+  }
+
+  /** Rows in the tail and in blocks (tests and diagnostics). */
+  layout(): { tailRows: number; blocks: number; blockRows: number } {
+    const tail = this.#conn.prepare('SELECT count(*) AS n FROM tail').get();
+    const blocks = this.#conn.prepare('SELECT count(*) AS b, coalesce(sum(n), 0) AS n FROM blocks').get();
+    return { tailRows: Number(tail?.['n'] ?? 0), blocks: Number(blocks?.['b'] ?? 0), blockRows: Number(blocks?.['n'] ?? 0) };
+  }
+
+  async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
+    if (records.length === 0) return { inserted: 0 };
+    const result = this.#writer.insert(records);
+    if (this.#sealEagerly) await this.#inTurn(() => this.#seal(false));
+    else this.#scheduleSeal();
+    return result;
+  }
+
+  async query(query: LogQuery): Promise<LogPage> {
+    return this.#reads.query(query);
+  }
+
+  scan(query: LogScanQuery, pageSize: number): AsyncIterable<LogRecord[]> {
+    return this.#reads.scan(query, pageSize);
+  }
+
+  async histogram(query: LogScanQuery, bucketEdges: (span: LogMatchSpan) => readonly number[]): Promise<LogHistogram> {
+    return this.#reads.histogram(query, bucketEdges);
+  }
+
+  async stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats> {
+    return stats(this.#conn, serverId, range);
+  }
+
+  async facets(serverId: string): Promise<{ levels: string[]; types: string[]; resources: string[] }> {
+    return facets(this.#conn, serverId);
+  }
+
+  async count(serverId: string, logType?: LogType): Promise<number> {
+    return count(this.#conn, serverId, logType);
+  }
+
+  async getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]> {
+    return this.#reads.getByKeys(serverId, keys);
+  }
+
+  async getById(serverId: string, id: string): Promise<LogRecord | null> {
+    return this.#reads.getById(serverId, id);
+  }
+
+  async neighbours(serverId: string, key: LogKey, direction: NeighbourDirection, limit: number): Promise<LogRecord[]> {
+    return this.#reads.neighbours(serverId, key, direction, limit);
+  }
+
+  #afterTailDelete(result: DeleteResult): DeleteResult {
+    if (result.deletedCount > 0) this.#writer.recount();
+    return result;
+  }
+
+  async deleteBefore(serverId: string, before: number): Promise<DeleteResult> {
+    if (!Number.isFinite(before)) throw new RangeError('before must be finite epoch milliseconds');
+    return this.#inTurn(async () => {
+      const serverKey = this.#conn.serverKey(serverId, false);
+      if (serverKey === undefined) return { deletedCount: 0, objectKeys: [] };
+      const tail = this.#afterTailDelete(this.#deletes.tail({ sql: 'server_key = ? AND created_at < ?', params: [serverKey, before] }));
+      const entries = this.#directory.entries(serverKey).filter((e) => e.minAt < before);
+      return merge(tail, await this.#deletes.blocks(entries, (c, i) => c.createdAt[i]! < before));
+    });
+  }
+
+  async deleteExpired(now: number): Promise<DeleteResult> {
+    if (!Number.isFinite(now)) throw new RangeError('now must be finite epoch milliseconds');
+    return this.#inTurn(async () => {
+      const tail = this.#afterTailDelete(this.#deletes.tail({ sql: 'expires_at <= ?', params: [now] }));
+      return merge(tail, await this.#deletes.blocks(this.#directory.expiring(now), (c, i) => c.expiresAt[i]! <= now));
+    });
+  }
+
+  async deleteOldest(serverId: string, logType: LogType, keep: number): Promise<DeleteResult> {
+    assertLogType(logType);
+    if (!Number.isSafeInteger(keep) || keep < 0) throw new RangeError('keep must be a non-negative integer');
+    return this.#inTurn(async () => {
+      const serverKey = this.#conn.serverKey(serverId, false);
+      if (serverKey === undefined || serverCount(this.#conn, serverKey, logType) <= keep) return { deletedCount: 0, objectKeys: [] };
+      // The newest row to go: the (keep + 1)-th newest of the log type; it and every older one of the type go.
+      let cut: { createdAt: number; id: string } | undefined;
+      for (const m of new BlockReads(this.#conn, this.#directory, serverId, serverKey, { logType }).walk('newest', keep + 1)) cut = m;
+      if (cut === undefined) return { deletedCount: 0, objectKeys: [] };
+      const last = cut;
+      const tail = this.#afterTailDelete(
+        this.#deletes.tail({ sql: 'server_key = ? AND log_type = ? AND (created_at < ? OR (created_at = ? AND id <= ?))', params: [serverKey, logType, last.createdAt, last.createdAt, last.id] }),
+      );
+      const entries = this.#directory.entries(serverKey).filter((e) => e.minAt <= last.createdAt);
+      return merge(tail, await this.#deletes.blocks(entries, (c, i) => c.logType[i] === logType && newestFirst(c.createdAt[i]!, c.id[i]!, last.createdAt, last.id) >= 0));
+    });
+  }
+
+  async deleteByKeys(serverId: string, keys: readonly LogKey[]): Promise<DeleteResult> {
+    return this.#inTurn(async () => {
+      const serverKey = this.#conn.serverKey(serverId, false);
+      if (serverKey === undefined || keys.length === 0) return { deletedCount: 0, objectKeys: [] };
+      const wanted = new Set(keys.map((k) => rowKey(k.createdAt, k.id)));
+      const times = keys.map((k) => k.createdAt);
+      const lo = Math.min(...times);
+      const hi = Math.max(...times);
+      const tail = this.#afterTailDelete(this.#deletes.tail({ sql: 'server_key = ? AND created_at >= ? AND created_at <= ?', params: [serverKey, lo, hi] }, wanted));
+      const entries = this.#directory.entries(serverKey).filter((e) => times.some((t) => t >= e.minAt && t <= e.maxAt));
+      return merge(tail, await this.#deletes.blocks(entries, (c, i) => wanted.has(rowKey(c.createdAt[i]!, c.id[i]!))));
+    });
+  }
+
+  /** Waits for the sealer or delete under way; the tail stays as it is (it is as durable as the blocks). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await this.#turn;
+    await this.#conn.close();
+  }
+}
+
+function merge(a: DeleteResult, b: DeleteResult): DeleteResult {
+  return { deletedCount: a.deletedCount + b.deletedCount, objectKeys: [...a.objectKeys, ...b.objectKeys] };
+}

@@ -1,0 +1,82 @@
+/**
+ * The block log store's connection: opened with the row store's pragmas, its schema created
+ * (block-store-schema.ts), registered with the WAL checkpointer; prepared statements cached by SQL text, each
+ * server id's small integer key, and write transactions. One connection, on the store's thread: the sealer
+ * and the deletes run on it between other work, so no lock is ever shared with another connection.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { StatementSync } from 'node:sqlite';
+import { createBlockSchema } from './block-store-schema.ts';
+import { num } from './sqlite-log-rows.ts';
+import { PAGE_SIZE_SQL, PRAGMAS_SQL } from './sqlite-log-schema.ts';
+import { checkpointBounded } from '../sqlite/wal-bound.ts';
+import { StatementCache } from '../sqlite/statements.ts';
+import { writeTransaction } from '../sqlite/transaction.ts';
+import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
+
+export class BlockConnection {
+  readonly db: DatabaseSync;
+  readonly #statements: StatementCache;
+  readonly #serverKeys = new Map<string, number>();
+  readonly #wal: WalFile | null;
+
+  /** `checkpointer` null leaves the checkpoints to SQLite inside the commits (wal_autocheckpoint). */
+  constructor(file: string, checkpointer: WalCheckpointer | null) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new DatabaseSync(file);
+    this.#statements = new StatementCache(this.db);
+    this.db.exec(PAGE_SIZE_SQL);
+    this.db.exec(PRAGMAS_SQL);
+    createBlockSchema(this.db);
+    if (checkpointer === null || file === ':memory:') this.#wal = null;
+    else {
+      this.db.exec('PRAGMA wal_autocheckpoint = 0');
+      this.#wal = checkpointer.register(file, () => {
+        if (this.db.isOpen) checkpointBounded(this.db, 0, 5000);
+      });
+    }
+  }
+
+  prepare(sql: string): StatementSync {
+    return this.#statements.get(sql);
+  }
+
+  /** The small integer standing for a server id; undefined for a server that never stored a log. */
+  serverKey(serverId: string, create: boolean): number | undefined {
+    const cached = this.#serverKeys.get(serverId);
+    if (cached !== undefined) return cached;
+    let row = this.prepare('SELECT key FROM servers WHERE server_id = ?').get(serverId);
+    if (row === undefined) {
+      if (!create) return undefined;
+      this.prepare('INSERT INTO servers (server_id) VALUES (?)').run(serverId);
+      row = this.prepare('SELECT key FROM servers WHERE server_id = ?').get(serverId);
+    }
+    const key = num(row?.['key']);
+    this.#serverKeys.set(serverId, key);
+    return key;
+  }
+
+  transaction<R>(work: () => R): R {
+    let result: R;
+    try {
+      result = writeTransaction(this.db, work);
+    } catch (err) {
+      // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
+      this.#serverKeys.clear();
+      throw err;
+    }
+    this.#wal?.wrote();
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.isOpen) return;
+    await this.#wal?.close();
+    this.db.exec('PRAGMA optimize');
+    // A graceful stop leaves no WAL behind (see sqlite-log-connection.ts).
+    this.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    this.db.close();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Schema of the block log store (docs/STORAGE.md, "The layout"): the same `servers` and rollup tables as the
+ * row store (sqlite-log-schema.ts: stats, facets and rollup totals are read the same way), plus
+ * - `tail`: fresh logs, uncompressed, clustered by (server_key, created_at, id) like the row store's `logs`
+ *   (the key is the idempotency guard of a redelivery still in the tail); `stream` is the lower-cased level;
+ * - `blocks`: one row per sealed block of one server's stream: its time range, row count, photo rows, expiry
+ *   range, per-type/resource counts (`dims`), the token dictionary (`words`) and the zstd `meta` and `text`
+ *   frames (block-codec.ts). Written by the sealer in the transaction that deletes the tail rows it holds.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+
+/** PRAGMA user_version of a file holding the block layout (the row store's files are 5 and below). */
+export const BLOCK_SCHEMA_VERSION = 100;
+
+export const BLOCK_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS servers (
+  key INTEGER PRIMARY KEY,
+  server_id TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS rollup_day (
+  server_key INTEGER NOT NULL,
+  day INTEGER NOT NULL,
+  log_type TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  min_expires INTEGER NOT NULL,
+  PRIMARY KEY (server_key, day, log_type)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rollup_dim (
+  server_key INTEGER NOT NULL,
+  dim INTEGER NOT NULL,
+  value TEXT NOT NULL COLLATE NOCASE,
+  log_type TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (server_key, dim, value, log_type)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tail (
+  server_key INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  stream TEXT NOT NULL,
+  level TEXT NOT NULL,
+  type TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  message TEXT NOT NULL,
+  metadata TEXT,
+  log_type TEXT NOT NULL,
+  image_key TEXT,
+  thumb_key TEXT,
+  expires_at INTEGER NOT NULL,
+  received_at INTEGER,
+  PRIMARY KEY (server_key, created_at, id)
+) WITHOUT ROWID;
+-- The sealer takes a stream's oldest rows; getById looks an id up (the tail is small: a few blocks' worth).
+CREATE INDEX IF NOT EXISTS tail_stream ON tail (server_key, stream, created_at, id);
+CREATE INDEX IF NOT EXISTS tail_id ON tail (server_key, id);
+CREATE TABLE IF NOT EXISTS blocks (
+  block_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  server_key INTEGER NOT NULL,
+  stream TEXT NOT NULL,
+  min_at INTEGER NOT NULL,
+  max_at INTEGER NOT NULL,
+  n INTEGER NOT NULL,
+  photos INTEGER NOT NULL,
+  min_expires INTEGER NOT NULL,
+  max_expires INTEGER NOT NULL,
+  dims TEXT NOT NULL,
+  words BLOB NOT NULL,
+  meta BLOB NOT NULL,
+  text BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS blocks_server ON blocks (server_key, max_at);
+CREATE INDEX IF NOT EXISTS blocks_expires ON blocks (min_expires);
+`;
+
+/** Creates the tables of an empty file; refuses a file of the row store's layout (migration is not done here). */
+export function createBlockSchema(db: DatabaseSync): void {
+  const version = Number(db.prepare('PRAGMA user_version').get()?.['user_version'] ?? 0);
+  if (version === BLOCK_SCHEMA_VERSION) return;
+  const hasLogs = db.prepare("SELECT 1 AS yes FROM sqlite_master WHERE name = 'logs'").get() !== undefined;
+  if (version !== 0 || hasLogs) throw new Error('block log store: the file holds the row store layout (migrating it is not supported yet)');
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(BLOCK_SCHEMA_SQL);
+    db.exec(`PRAGMA user_version = ${BLOCK_SCHEMA_VERSION}`);
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The matches of a query in (created_at, id) order, newest or oldest first, across the tail and every block
+ * of the server: a lazy merge in which a block is read only once the walk reaches its time range (blocks of
+ * different streams, and blocks sealed from late logs, overlap in time). A page of 50 reads the tail and the
+ * newest blocks that can hold matches; a block whose dictionary says it holds no match of the search is
+ * skipped without reading it. `countMatches` counts up to a cap from the directory entries and dictionaries
+ * where they can tell, else from the rows of the blocks read.
+ */
+import type { SQLInputValue } from 'node:sqlite';
+import type { LogRecord } from '@skald/ports';
+import type { BlockConnection } from './block-store-connection.ts';
+import { blockRecord } from './block-codec.ts';
+import type { BlockColumns } from './block-codec.ts';
+import type { BlockDirectory, BlockEntry } from './block-directory.ts';
+import { blockExcluded, blockRows, newestFirst, valuesHit } from './block-match.ts';
+import type { RowFilter } from './block-match.ts';
+import { dictionaryVerdict } from './block-token-dictionary.ts';
+import { likePattern, num, str, toRecord } from './sqlite-log-rows.ts';
+
+export type WalkOrder = 'newest' | 'oldest';
+
+export interface Match {
+  readonly createdAt: number;
+  readonly id: string;
+  readonly level: string;
+  record(): LogRecord;
+}
+
+export const TAIL_COLUMNS = 'id, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at, received_at';
+
+/** The tail's WHERE clause of a filter (the row store's SQL: NOCASE equality, LIKE substring). */
+export function tailWhere(serverKey: number, f: RowFilter): { sql: string; params: SQLInputValue[] } {
+  let sql = 'server_key = ?';
+  const params: SQLInputValue[] = [serverKey];
+  const and = (clause: string, ...values: SQLInputValue[]): void => {
+    sql += ` AND ${clause}`;
+    params.push(...values);
+  };
+  if (f.level !== undefined) and('stream = ?', f.level);
+  if (f.type !== undefined) and('type = ? COLLATE NOCASE', f.type);
+  if (f.resource !== undefined) and('resource = ? COLLATE NOCASE', f.resource);
+  if (f.logType !== undefined) and('log_type = ?', f.logType);
+  if (f.from !== undefined) and('created_at >= ?', f.from);
+  if (f.to !== undefined) and('created_at <= ?', f.to);
+  if (f.afterId !== undefined) and('id > ?', f.afterId);
+  if (f.bound !== undefined) {
+    const op = f.bound.side === 'older' ? '<' : '>';
+    and(`(created_at ${op} ? OR (created_at = ? AND id ${op} ?))`, f.bound.createdAt, f.bound.createdAt, f.bound.id);
+  }
+  if (f.needle !== undefined) {
+    const like = likePattern(f.needle);
+    and("(message LIKE ? ESCAPE '\\' OR type LIKE ? ESCAPE '\\' OR level LIKE ? ESCAPE '\\' OR resource LIKE ? ESCAPE '\\' OR metadata LIKE ? ESCAPE '\\')", like, like, like, like, like);
+  }
+  return { sql, params };
+}
+
+interface Source {
+  /** Positions of the matches, in walk order. */
+  readonly at: (k: number) => number;
+  readonly id: (k: number) => string;
+  readonly level: (k: number) => string;
+  readonly record: (k: number) => LogRecord;
+  readonly length: number;
+  next: number;
+}
+
+/** The reads of one query: each block's matching rows computed once, whether for the page or the count. */
+export class BlockReads {
+  readonly #conn: BlockConnection;
+  readonly #directory: BlockDirectory;
+  readonly serverId: string;
+  readonly serverKey: number;
+  readonly #filter: RowFilter;
+  readonly #rows = new Map<number, readonly number[]>();
+
+  constructor(conn: BlockConnection, directory: BlockDirectory, serverId: string, serverKey: number, filter: RowFilter) {
+    this.#conn = conn;
+    this.#directory = directory;
+    this.serverId = serverId;
+    this.serverKey = serverKey;
+    this.#filter = filter;
+  }
+
+  /** The dictionary's verdict on the search for a block whose values the search does not match; null when it has to be read. */
+  #verdict(entry: BlockEntry): ReturnType<typeof dictionaryVerdict> | null {
+    const needle = this.#filter.needle;
+    if (needle === undefined || valuesHit(entry, needle)) return null;
+    return dictionaryVerdict(this.#directory.dictionary(entry), needle);
+  }
+
+  /** The block's matching rows, ascending. */
+  rows(entry: BlockEntry): readonly number[] {
+    let rows = this.#rows.get(entry.blockId);
+    if (rows !== undefined) return rows;
+    const verdict = blockExcluded(entry, this.#filter) ? { kind: 'none' as const } : this.#verdict(entry);
+    if (verdict?.kind === 'none') rows = [];
+    else {
+      const known = verdict?.kind === 'exact' && verdict.rowList !== null ? verdict.rowList : undefined;
+      rows = blockRows(entry, this.#directory.columns(entry), () => this.#directory.text(entry), this.#filter, known);
+    }
+    this.#rows.set(entry.blockId, rows);
+    return rows;
+  }
+
+  /**
+   * How many rows match, counted up to `cap` + 1: the tail by SQL; a block by its directory entry when every
+   * row or none passes the filters and the dictionary decides the search, else by its rows.
+   */
+  count(cap: number): number {
+    const { sql, params } = tailWhere(this.serverKey, this.#filter);
+    let n = num(this.#conn.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM tail WHERE ${sql} LIMIT ?)`).get(...params, cap + 1)?.['n']);
+    for (const entry of this.#directory.entries(this.serverKey)) {
+      if (n > cap) break;
+      if (blockExcluded(entry, this.#filter)) continue;
+      const fromEntry = entryCount(entry, this.#filter);
+      if (fromEntry !== null && this.#filter.needle === undefined) {
+        n += fromEntry;
+        continue;
+      }
+      const verdict = this.#verdict(entry);
+      if (verdict?.kind === 'none') continue;
+      if (verdict?.kind === 'exact' && fromEntry === entry.n) n += verdict.rows;
+      else n += this.rows(entry).length;
+    }
+    return n;
+  }
+
+  /** The matches in walk order, at most `limit` of them. */
+  *walk(order: WalkOrder, limit: number): Generator<Match> {
+    if (limit <= 0) return;
+    const sign = order === 'newest' ? 1 : -1;
+    const ahead = (aAt: number, aId: string, bAt: number, bId: string): boolean => sign * newestFirst(aAt, aId, bAt, bId) < 0;
+    const opened: Source[] = [this.#tail(order, limit)];
+    const pending = [...this.#directory.entries(this.serverKey)].filter((e) => !blockExcluded(e, this.#filter));
+    if (order === 'oldest') pending.sort((a, b) => a.minAt - b.minAt || a.blockId - b.blockId);
+    let p = 0;
+    let yielded = 0;
+    while (yielded < limit) {
+      let best: Source | null = null;
+      for (const s of opened) {
+        if (s.next >= s.length) continue;
+        if (best === null || ahead(s.at(s.next), s.id(s.next), best.at(best.next), best.id(best.next))) best = s;
+      }
+      const edge = p < pending.length ? (order === 'newest' ? pending[p]!.maxAt : pending[p]!.minAt) : null;
+      // A block whose time range reaches the best match so far may hold one before it: read it first.
+      if (edge !== null && (best === null || sign * (edge - best.at(best.next)) >= 0)) {
+        const source = this.#block(pending[p++]!, order);
+        if (source.length > 0) opened.push(source);
+        continue;
+      }
+      if (best === null) return;
+      const source = best;
+      const k = source.next++;
+      yielded++;
+      yield { createdAt: source.at(k), id: source.id(k), level: source.level(k), record: () => source.record(k) };
+    }
+  }
+
+  #tail(order: WalkOrder, limit: number): Source {
+    const { sql, params } = tailWhere(this.serverKey, this.#filter);
+    const dir = order === 'newest' ? 'DESC' : 'ASC';
+    const rows = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE ${sql} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`).all(...params, limit);
+    return {
+      at: (k) => num(rows[k]!['created_at']),
+      id: (k) => str(rows[k]!['id']),
+      level: (k) => str(rows[k]!['level']),
+      record: (k) => toRecord(this.serverId, rows[k]!),
+      length: rows.length,
+      next: 0,
+    };
+  }
+
+  #block(entry: BlockEntry, order: WalkOrder): Source {
+    const rows = this.rows(entry);
+    if (rows.length === 0) return { at: () => 0, id: () => '', level: () => '', record: () => ({}) as LogRecord, length: 0, next: 0 };
+    const columns: BlockColumns = this.#directory.columns(entry);
+    const row = order === 'newest' ? (k: number): number => rows[rows.length - 1 - k]! : (k: number): number => rows[k]!;
+    return {
+      at: (k) => columns.createdAt[row(k)]!,
+      id: (k) => columns.id[row(k)]!,
+      level: (k) => columns.level[row(k)]!,
+      record: (k) => blockRecord(this.serverId, columns, this.#directory.text(entry), row(k)),
+      length: rows.length,
+      next: 0,
+    };
+  }
+}
+
+/**
+ * The block's count of rows passing the filters other than the search, from its directory entry, when that
+ * tells (the time range covers the block, at most one of type and resource narrows it, the log type does
+ * not); else null.
+ */
+function entryCount(entry: BlockEntry, f: RowFilter): number | null {
+  if (f.afterId !== undefined || f.bound !== undefined) return null;
+  if ((f.from !== undefined && entry.minAt < f.from) || (f.to !== undefined && entry.maxAt > f.to)) return null;
+  if (f.logType === 'photo' && entry.photos !== entry.n) return null;
+  if (f.logType === 'text' && entry.photos !== 0) return null;
+  const type = f.type === undefined ? entry.n : (entry.types.get(f.type) ?? 0);
+  const resource = f.resource === undefined ? entry.n : (entry.resources.get(f.resource) ?? 0);
+  if (type < entry.n && resource < entry.n) return null;
+  return Math.min(type, resource);
+}

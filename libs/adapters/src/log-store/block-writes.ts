@@ -1,0 +1,158 @@
+/**
+ * insertBatch of the block log store and the sealer that moves the tail into blocks.
+ *
+ * A batch is one transaction: each record not stored yet goes into the tail, and the rollups are counted for
+ * those only. "Stored yet" without an index on the id: the tail's key (server, created_at, id) catches a
+ * redelivery still in the tail (ON CONFLICT DO NOTHING), and a redelivery already sealed is looked for in the
+ * server's blocks whose time range holds its created_at (a redelivered log repeats its created_at, and
+ * redeliveries are recent, so that is the newest block or two of a stream, their keys cached).
+ *
+ * The sealer turns a stream's oldest `blockRows` tail rows into one block, inserting the block and deleting
+ * those rows in one transaction: after a crash each log is in the tail or in a block, never both or neither.
+ * It seals a stream once it holds `blockRows` rows, or once its oldest unsealed row has waited `sealAfterMs`.
+ */
+import type { SQLInputValue } from 'node:sqlite';
+import type { LogRecord } from '@skald/ports';
+import type { BlockConnection } from './block-store-connection.ts';
+import type { BlockDirectory } from './block-directory.ts';
+import { rowKey } from './block-directory.ts';
+import { applyRollupDelta } from './block-rollups.ts';
+import { TAIL_COLUMNS } from './block-walk.ts';
+import { foldAscii } from './block-token-dictionary.ts';
+import { RollupDelta } from './sqlite-log-rollup-delta.ts';
+import { num, str, toRecord } from './sqlite-log-rows.ts';
+
+interface StreamTail {
+  rows: number;
+  /** When its oldest unsealed row arrived (Date.now()), or the store opened. */
+  since: number;
+}
+
+export class BlockWriter {
+  readonly #conn: BlockConnection;
+  readonly #directory: BlockDirectory;
+  readonly #blockRows: number;
+  /** Unsealed rows per server key and stream. */
+  readonly #tails = new Map<number, Map<string, StreamTail>>();
+
+  constructor(conn: BlockConnection, directory: BlockDirectory, blockRows: number) {
+    this.#conn = conn;
+    this.#directory = directory;
+    this.#blockRows = blockRows;
+    const now = Date.now();
+    for (const row of conn.prepare('SELECT server_key, stream, count(*) AS n FROM tail GROUP BY server_key, stream').all()) {
+      this.#stream(num(row['server_key']), str(row['stream']), now).rows = num(row['n']);
+    }
+  }
+
+  #stream(serverKey: number, stream: string, now: number): StreamTail {
+    let streams = this.#tails.get(serverKey);
+    if (streams === undefined) this.#tails.set(serverKey, (streams = new Map()));
+    let tail = streams.get(stream);
+    if (tail === undefined) streams.set(stream, (tail = { rows: 0, since: now }));
+    return tail;
+  }
+
+  /** Whether a block of the server holds the row (a redelivery of a sealed log). */
+  #sealed(serverKey: number, r: LogRecord): boolean {
+    for (const entry of this.#directory.entries(serverKey)) {
+      if (entry.maxAt < r.createdAt) break;
+      if (entry.minAt <= r.createdAt && this.#directory.keys(entry).has(rowKey(r.createdAt, r.id))) return true;
+    }
+    return false;
+  }
+
+  insert(records: readonly LogRecord[]): { inserted: number } {
+    const added: [number, string][] = [];
+    let inserted: number;
+    try {
+      inserted = this.#conn.transaction(() => {
+        const delta = new RollupDelta();
+        const stmt = this.#conn.prepare(
+          'INSERT INTO tail (server_key, created_at, id, stream, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+        );
+        const args: SQLInputValue[] = new Array<SQLInputValue>(14);
+        let n = 0;
+        for (const r of records) {
+          const serverKey = this.#conn.serverKey(r.serverId, true)!;
+          if (this.#sealed(serverKey, r)) continue;
+          const stream = foldAscii(r.level);
+          args[0] = serverKey;
+          args[1] = r.createdAt;
+          args[2] = r.id;
+          args[3] = stream;
+          args[4] = r.level;
+          args[5] = r.type;
+          args[6] = r.resource;
+          args[7] = r.message;
+          args[8] = r.metadata === null ? null : JSON.stringify(r.metadata);
+          args[9] = r.logType;
+          args[10] = r.imageKey;
+          args[11] = r.thumbKey;
+          args[12] = r.expiresAt;
+          args[13] = r.receivedAt === undefined || r.receivedAt === r.createdAt ? null : r.receivedAt;
+          if (Number(stmt.run(...args).changes) === 0) continue;
+          n++;
+          added.push([serverKey, stream]);
+          delta.add(serverKey, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo');
+        }
+        applyRollupDelta(this.#conn, delta);
+        return n;
+      });
+    } catch (err) {
+      this.#directory.forgetDirectories();
+      throw err;
+    }
+    const now = Date.now();
+    for (const [serverKey, stream] of added) {
+      const tail = this.#stream(serverKey, stream, now);
+      if (tail.rows === 0) tail.since = now;
+      tail.rows++;
+    }
+    return { inserted };
+  }
+
+  /**
+   * The streams to seal now: those holding a block's worth of rows, and (with `olderThan`) those whose
+   * oldest unsealed row arrived before it; `all` takes every stream with a row (tests, migration).
+   */
+  due(olderThan: number | null, all = false): [number, string][] {
+    const out: [number, string][] = [];
+    for (const [serverKey, streams] of this.#tails) {
+      for (const [stream, tail] of streams) {
+        if (tail.rows === 0) continue;
+        if (all || tail.rows >= this.#blockRows || (olderThan !== null && tail.since < olderThan)) out.push([serverKey, stream]);
+      }
+    }
+    return out;
+  }
+
+  /** Seals up to blockRows of the stream's oldest tail rows into one block; answers how many rows it sealed. */
+  sealOne(serverKey: number, stream: string): number {
+    const sealed = this.#conn.transaction(() => {
+      const rows = this.#conn
+        .prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`)
+        .all(serverKey, stream, this.#blockRows);
+      if (rows.length === 0) return 0;
+      // The records' server id is not stored in a block: any placeholder serves the encoding.
+      this.#directory.write(serverKey, stream, rows.map((row) => toRecord('', row)));
+      const remove = this.#conn.prepare('DELETE FROM tail WHERE server_key = ? AND created_at = ? AND id = ?');
+      for (const row of rows) remove.run(serverKey, num(row['created_at']), str(row['id']));
+      return rows.length;
+    });
+    const tail = this.#stream(serverKey, stream, Date.now());
+    tail.rows = Math.max(0, tail.rows - sealed);
+    tail.since = Date.now();
+    if (sealed === 0) tail.rows = 0;
+    return sealed;
+  }
+
+  /** A delete removed tail rows: the counts are read again from the table. */
+  recount(): void {
+    const now = Date.now();
+    for (const streams of this.#tails.values()) for (const tail of streams.values()) tail.rows = 0;
+    for (const row of this.#conn.prepare('SELECT server_key, stream, count(*) AS n FROM tail GROUP BY server_key, stream').all()) {
+      this.#stream(num(row['server_key']), str(row['stream']), now).rows = num(row['n']);
+    }
+  }
+}
