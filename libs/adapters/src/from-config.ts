@@ -66,7 +66,7 @@ export function documentStoreConfig(config: SkaldConfig, service: string): Docum
 
 export function logStoreConfig(config: SkaldConfig): LogStoreConfig {
   return config.adapters.logStore === 'sqlite'
-    ? { kind: 'sqlite', file: logStoreFile(config) }
+    ? { kind: 'sqlite', file: logStoreFile(config), layout: config.adapters.logLayout }
     : { kind: 'mongo', url: need(config.mongoUrl, 'MONGO_URL'), database: 'skald_logs' };
 }
 

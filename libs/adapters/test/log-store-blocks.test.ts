@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type { LogStore } from '@skald/ports';
 import { logStoreContract } from '@skald/ports/contract/log-store.contract.ts';
-import { BlockLogStore } from '../src/log-store/index.ts';
+import { BlockLogStore, SqliteLogStore, createLogStore } from '../src/log-store/index.ts';
+import { generatedLogs } from './fixtures/generated-logs.ts';
 import type { BlockLogStoreOptions } from '../src/log-store/block-log-store.ts';
 
 function blockStore(options: BlockLogStoreOptions) {
@@ -23,3 +27,108 @@ function blockStore(options: BlockLogStoreOptions) {
 logStoreContract('sqlite blocks (tail only)', blockStore({}));
 // Blocks of 2 rows sealed before insertBatch returns: nearly every log is in a block, read, rewritten and dropped by every path.
 logStoreContract('sqlite blocks (blocks of 2)', blockStore({ blockRows: 2, sealEagerly: true }));
+
+describe('block log store: layout and migration', () => {
+  const T0 = Date.UTC(2025, 4, 1);
+
+  async function answers(store: LogStore): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for (const query of [{}, { search: 'vercetti' }, { search: 'killed by', level: 'warn' }, { type: 'chat', offset: 40 }, { logType: 'photo' as const }, { search: 'a' }]) {
+      out.push(await store.query({ serverId: 'srv', offset: 0, limit: 60, ...query }));
+    }
+    out.push(await store.stats('srv', { fromDay: '2025-05-01', toDay: '2025-05-31' }), await store.facets('srv'));
+    return out;
+  }
+
+  it('keeps each log in the tail or in one block: full blocks sealed, the rest in the tail, all of it sealed on demand', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, blockRows: 100, sealEagerly: true });
+    try {
+      const logs = generatedLogs('srv', 1000, T0, 1);
+      await store.insertBatch(logs);
+      const sealed = store.layout();
+      expect(sealed.blocks).toBeGreaterThan(3);
+      expect(sealed.blockRows % 100).toBe(0);
+      expect(sealed.tailRows + sealed.blockRows).toBe(1000);
+      await store.sealAll();
+      expect(store.layout()).toMatchObject({ tailRows: 0, blockRows: 1000 });
+      expect((await store.query({ serverId: 'srv', offset: 0, limit: 1000 })).items).toHaveLength(1000);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('seals a stream whose oldest row has waited long enough, full or not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, sealAfterMs: 0, sealCheckMs: 5 });
+    try {
+      await store.insertBatch(generatedLogs('srv', 50, T0, 2));
+      await vi.waitFor(() => expect(store.layout()).toMatchObject({ tailRows: 0, blockRows: 50 }));
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migrates a row-store file in place on open: readable throughout, the same answers, every log in blocks at the end', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const file = join(dir, 'logs', 'logs.db');
+    const logs = generatedLogs('srv', 3000, T0, 3);
+    const rows = new SqliteLogStore(file, { searchIndex: 'eager', walCheckpointer: null, countCap: 10_000 });
+    for (let i = 0; i < logs.length; i += 500) await rows.insertBatch(logs.slice(i, i + 500));
+    const expected = await answers(rows);
+    await rows.close();
+    const store = await createLogStore({ kind: 'sqlite', file, layout: 'blocks' });
+    expect(store).toBeInstanceOf(BlockLogStore);
+    const blocks = store as BlockLogStore;
+    try {
+      expect(blocks.layout()).toMatchObject({ rowTableRows: 3000, blocks: 0 });
+      expect(await answers(blocks)).toEqual(expected);
+      await blocks.migrated();
+      expect(blocks.layout()).toMatchObject({ rowTableRows: 0, blockRows: 3000, tailRows: 0 });
+      expect(await answers(blocks)).toEqual(expected);
+      expect(await blocks.insertBatch(logs.slice(0, 10))).toEqual({ inserted: 0 });
+    } finally {
+      await blocks.close();
+    }
+    const db = new DatabaseSync(file);
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r['name']);
+      expect(tables).not.toContain('logs');
+      expect(tables).not.toContain('logs_fts');
+      expect(db.prepare('PRAGMA integrity_check').get()?.['integrity_check']).toBe('ok');
+    } finally {
+      db.close();
+    }
+    const reopened = new BlockLogStore(file, { walCheckpointer: null });
+    try {
+      expect(await answers(reopened)).toEqual(expected);
+    } finally {
+      await reopened.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers the same while a migration is half done', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const file = join(dir, 'logs.db');
+    const logs = generatedLogs('srv', 2000, T0, 4);
+    const rows = new SqliteLogStore(file, { searchIndex: 'off', walCheckpointer: null, countCap: 10_000 });
+    await rows.insertBatch(logs);
+    const expected = await answers(rows);
+    await rows.close();
+    const store = new BlockLogStore(file, { walCheckpointer: null, blockRows: 50 });
+    try {
+      await vi.waitFor(() => {
+        const layout = store.layout();
+        expect(layout.blocks).toBeGreaterThan(0);
+        expect(layout.rowTableRows).toBeGreaterThan(0);
+      }, { interval: 0 });
+      expect(await answers(store)).toEqual(expected);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

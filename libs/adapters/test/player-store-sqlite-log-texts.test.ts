@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogRecord, LogStore, QueuedLog } from '@skald/ports';
-import { createLogStore } from '../src/log-store/index.ts';
+import { BlockLogStore, createLogStore } from '../src/log-store/index.ts';
 import { SqlitePlayerStore } from '../src/player-store/index.ts';
 import { packKeys } from '../src/player-store/sqlite-log-texts.ts';
 
@@ -19,14 +19,18 @@ function record(id: string, serverId: string, at: number, message: string, metad
 
 const queuedOf = (r: LogRecord): QueuedLog => ({ logId: r.id, serverId: r.serverId, at: r.createdAt, logType: r.logType, expiresAt: r.expiresAt, message: r.message, metadata: r.metadata });
 
-describe('player queue read back from the log store', () => {
+// Both layouts of the embedded log store: rows, and blocks (of 2 rows, sealed at once: logs in blocks and in the tail).
+describe.each(['rows', 'blocks'] as const)('player queue read back from the log store (%s)', (layout) => {
   let dir: string;
   let logs: LogStore;
   let players: SqlitePlayerStore;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'skald-player-texts-'));
-    logs = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db') });
+    logs =
+      layout === 'rows'
+        ? await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db') })
+        : new BlockLogStore(join(dir, 'logs.db'), { blockRows: 2, sealEagerly: true, walCheckpointer: null });
     players = new SqlitePlayerStore(join(dir, 'players.db'), { logFile: join(dir, 'logs.db'), walCheckpointer: null });
   });
 

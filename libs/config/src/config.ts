@@ -27,6 +27,8 @@ export interface AdapterChoice {
   readonly eventBus: 'memory' | 'redis' | 'kafka';
   readonly docStore: 'sqlite' | 'mongo';
   readonly logStore: 'sqlite' | 'mongo';
+  /** The embedded log store's layout (LOG_LAYOUT); the MongoDB one has a single layout. */
+  readonly logLayout: 'rows' | 'blocks';
   readonly objectStore: 'fs' | 'minio';
   readonly jobQueue: 'embedded' | 'bullmq';
   readonly counters: 'memory' | 'redis';

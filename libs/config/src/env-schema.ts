@@ -34,6 +34,8 @@ export const EnvSchema = Type.Object({
   EVENT_BUS: Type.Optional(oneOf(['memory', 'redis', 'kafka'] as const)),
   DOC_STORE: Type.Optional(oneOf(['sqlite', 'mongo'] as const)),
   LOG_STORE: Type.Optional(oneOf(['sqlite', 'mongo'] as const)),
+  /** How the embedded log store lays logs out: rows (the default) or compressed blocks (docs/STORAGE.md). */
+  LOG_LAYOUT: Type.Optional(oneOf(['rows', 'blocks'] as const)),
   OBJECT_STORE: Type.Optional(oneOf(['fs', 'minio'] as const)),
   JOB_QUEUE: Type.Optional(oneOf(['embedded', 'bullmq'] as const)),
   COUNTERS: Type.Optional(oneOf(['memory', 'redis'] as const)),

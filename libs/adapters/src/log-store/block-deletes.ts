@@ -10,8 +10,6 @@ import { blockRecord } from './block-codec.ts';
 import type { BlockColumns } from './block-codec.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { applyRollupDelta } from './block-rollups.ts';
-import { tailWhere } from './block-walk.ts';
-import type { RowFilter } from './block-match.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { num, str } from './sqlite-log-rows.ts';
 
@@ -27,14 +25,27 @@ export class BlockDeletes {
     this.#directory = directory;
   }
 
-  /** Deletes the tail rows matching the filter (or the raw WHERE clause), one transaction. */
-  tail(where: { sql: string; params: readonly (string | number)[] } | { serverKey: number; filter: RowFilter }, keys?: ReadonlySet<string>): DeleteResult {
-    const { sql, params } = 'sql' in where ? { sql: where.sql, params: [...where.params] } : tailWhere(where.serverKey, where.filter);
+  /**
+   * Deletes the rows matching the WHERE clause (and, when given, having one of `keys`) from the tail and from
+   * the row store's table while a migration empties it, one transaction.
+   */
+  tail(where: { sql: string; params: readonly (string | number)[] }, keys?: ReadonlySet<string>): DeleteResult {
+    let deletedCount = 0;
+    const objectKeys: string[] = [];
+    for (const table of this.#conn.rowTables) {
+      const result = this.#table(table, where, keys);
+      deletedCount += result.deletedCount;
+      objectKeys.push(...result.objectKeys);
+    }
+    return { deletedCount, objectKeys };
+  }
+
+  #table(table: 'tail' | 'logs', { sql, params }: { sql: string; params: readonly (string | number)[] }, keys?: ReadonlySet<string>): DeleteResult {
     return this.#conn.transaction(() => {
-      const rows = this.#conn.prepare(`SELECT server_key, created_at, id, level, type, resource, log_type, image_key, thumb_key, expires_at FROM tail WHERE ${sql}`).all(...params);
+      const rows = this.#conn.prepare(`SELECT server_key, created_at, id, level, type, resource, log_type, image_key, thumb_key, expires_at FROM ${table} WHERE ${sql}`).all(...params);
       const delta = new RollupDelta();
       const objectKeys: string[] = [];
-      const remove = this.#conn.prepare('DELETE FROM tail WHERE server_key = ? AND created_at = ? AND id = ?');
+      const remove = this.#conn.prepare(`DELETE FROM ${table} WHERE server_key = ? AND created_at = ? AND id = ?`);
       let deletedCount = 0;
       for (const row of rows) {
         const createdAt = num(row['created_at']);

@@ -7,6 +7,7 @@
  * - block-match.ts, block-walk.ts, block-reads.ts: what a query matches, the merge of tail and blocks in
  *   (created_at, id) order, and the read paths;
  * - block-deletes.ts: every delete path (blocks dropped or rewritten);
+ * - block-migration.ts: a row-store file's logs moved into blocks, in the background, after it opens;
  * - sqlite-log-rollup-reads.ts (shared with the row store): stats, facets, counts and rollup totals.
  * The sealer and the delete paths take turns (one runs at a time), so a delete never misses rows a seal moves.
  */
@@ -14,6 +15,7 @@ import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuer
 import { BlockConnection } from './block-store-connection.ts';
 import { BlockDeletes } from './block-deletes.ts';
 import { BlockDirectory, rowKey } from './block-directory.ts';
+import { migrateChunk } from './block-migration.ts';
 import { newestFirst } from './block-match.ts';
 import { BlockReadPaths } from './block-reads.ts';
 import { BlockReads } from './block-walk.ts';
@@ -54,17 +56,37 @@ export class BlockLogStore implements LogStore {
   #sealScheduled = false;
   #closed = false;
   readonly #sealEagerly: boolean;
+  readonly #blockRows: number;
+  /** Settles once a migration of a row-store file has moved every log (at once when there was none). */
+  readonly #migrated: Promise<void>;
 
   constructor(file: string, options: BlockLogStoreOptions = {}) {
     this.#conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
     this.#directory = new BlockDirectory(this.#conn);
-    this.#writer = new BlockWriter(this.#conn, this.#directory, options.blockRows ?? BLOCK_ROWS);
+    this.#blockRows = options.blockRows ?? BLOCK_ROWS;
+    this.#writer = new BlockWriter(this.#conn, this.#directory, this.#blockRows);
     this.#reads = new BlockReadPaths(this.#conn, this.#directory, options.countCap ?? BLOCK_COUNT_CAP);
     this.#deletes = new BlockDeletes(this.#conn, this.#directory);
     this.#sealAfterMs = options.sealAfterMs ?? SEAL_AFTER_MS;
     this.#sealEagerly = options.sealEagerly ?? false;
     this.#timer = setInterval(() => this.#scheduleSeal(), options.sealCheckMs ?? 60_000);
     this.#timer.unref();
+    this.#migrated = this.#conn.migrating ? this.#migrate() : Promise.resolve();
+  }
+
+  /** Moves the row store's logs into blocks, a chunk per turn (deletes and seals go between chunks). */
+  async #migrate(): Promise<void> {
+    for (;;) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.#closed) return;
+      const more = await this.#inTurn(async () => !this.#closed && migrateChunk(this.#conn, this.#directory, this.#blockRows));
+      if (!more) return;
+    }
+  }
+
+  /** Resolves once a row-store file's logs are all in blocks (or the store closed first). */
+  migrated(): Promise<void> {
+    return this.#migrated;
   }
 
   /** Runs `work` once the sealer or delete before it has finished. */
@@ -104,10 +126,11 @@ export class BlockLogStore implements LogStore {
   }
 
   /** Rows in the tail and in blocks (tests and diagnostics). */
-  layout(): { tailRows: number; blocks: number; blockRows: number } {
+  layout(): { tailRows: number; blocks: number; blockRows: number; rowTableRows: number } {
     const tail = this.#conn.prepare('SELECT count(*) AS n FROM tail').get();
     const blocks = this.#conn.prepare('SELECT count(*) AS b, coalesce(sum(n), 0) AS n FROM blocks').get();
-    return { tailRows: Number(tail?.['n'] ?? 0), blocks: Number(blocks?.['b'] ?? 0), blockRows: Number(blocks?.['n'] ?? 0) };
+    const rowTable = this.#conn.migrating ? this.#conn.prepare('SELECT count(*) AS n FROM logs').get() : undefined;
+    return { tailRows: Number(tail?.['n'] ?? 0), blocks: Number(blocks?.['b'] ?? 0), blockRows: Number(blocks?.['n'] ?? 0), rowTableRows: Number(rowTable?.['n'] ?? 0) };
   }
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
@@ -217,6 +240,7 @@ export class BlockLogStore implements LogStore {
     this.#closed = true;
     clearInterval(this.#timer);
     await this.#turn;
+    await this.#migrated;
     await this.#conn.close();
   }
 }

@@ -97,13 +97,15 @@ export class BlockReadPaths {
     if (serverKey === undefined || keys.length === 0) return [];
     const out: LogRecord[] = [];
     const wanted = new Set(keys.map((k) => `${k.createdAt}\u0000${k.id}`));
-    const tailRow = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND created_at = ? AND id = ?`);
-    for (const key of wanted) {
-      const [at, id] = key.split('\u0000') as [string, string];
-      const row = tailRow.get(serverKey, Number(at), id);
-      if (row !== undefined) {
-        out.push(toRecord(serverId, row));
-        wanted.delete(key);
+    for (const table of this.#conn.rowTables) {
+      const byKey = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM ${table} WHERE server_key = ? AND created_at = ? AND id = ?`);
+      for (const key of wanted) {
+        const [at, id] = key.split('\u0000') as [string, string];
+        const row = byKey.get(serverKey, Number(at), id);
+        if (row !== undefined) {
+          out.push(toRecord(serverId, row));
+          wanted.delete(key);
+        }
       }
     }
     const times = [...wanted].map((k) => Number(k.split('\u0000')[0]));
@@ -128,13 +130,21 @@ export class BlockReadPaths {
     if (serverKey === undefined) return null;
     const row = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND id = ?`).get(serverKey, id);
     if (row !== undefined) return toRecord(serverId, row);
+    const ranges = idTimeRanges(id)?.ranges ?? [{ from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY }];
+    if (this.#conn.migrating) {
+      // The row store's table has no id index: its key narrowed by the time the id carries, as the row store does.
+      const byId = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM logs WHERE server_key = ? AND created_at >= ? AND created_at <= ? AND id = ?`);
+      for (const range of ranges) {
+        const found = byId.get(serverKey, Math.max(range.from, -Number.MAX_SAFE_INTEGER), Math.min(range.to, Number.MAX_SAFE_INTEGER), id);
+        if (found !== undefined) return toRecord(serverId, found);
+      }
+    }
     const entries = this.#directory.entries(serverKey);
     const found = (entry: BlockEntry): LogRecord | null => {
       const columns = this.#directory.columns(entry);
       const i = columns.id.indexOf(id);
       return i < 0 ? null : blockRecord(serverId, columns, this.#directory.text(entry), i);
     };
-    const ranges = idTimeRanges(id)?.ranges ?? [{ from: Number.NEGATIVE_INFINITY, to: Number.POSITIVE_INFINITY }];
     const read = new Set<number>();
     // Narrow ranges first: a log's own time is nearly always its arrival, which the id carries.
     for (const range of ranges) {

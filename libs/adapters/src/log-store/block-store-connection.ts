@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
-import { createBlockSchema } from './block-store-schema.ts';
+import { createBlockSchema, hasRowTable } from './block-store-schema.ts';
 import { num } from './sqlite-log-rows.ts';
 import { PAGE_SIZE_SQL, PRAGMAS_SQL } from './sqlite-log-schema.ts';
 import { checkpointBounded } from '../sqlite/wal-bound.ts';
@@ -21,6 +21,8 @@ export class BlockConnection {
   readonly #statements: StatementCache;
   readonly #serverKeys = new Map<string, number>();
   readonly #wal: WalFile | null;
+  /** The file still holds the row store's `logs` table, whose rows a migration moves into blocks (read meanwhile). */
+  #rowTable: boolean;
 
   /** `checkpointer` null leaves the checkpoints to SQLite inside the commits (wal_autocheckpoint). */
   constructor(file: string, checkpointer: WalCheckpointer | null) {
@@ -30,6 +32,7 @@ export class BlockConnection {
     this.db.exec(PAGE_SIZE_SQL);
     this.db.exec(PRAGMAS_SQL);
     createBlockSchema(this.db);
+    this.#rowTable = hasRowTable(this.db);
     if (checkpointer === null || file === ':memory:') this.#wal = null;
     else {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
@@ -37,6 +40,20 @@ export class BlockConnection {
         if (this.db.isOpen) checkpointBounded(this.db, 0, 5000);
       });
     }
+  }
+
+  /** The tables holding unsealed rows: the tail, and the row store's table while a migration empties it. */
+  get rowTables(): readonly ('tail' | 'logs')[] {
+    return this.#rowTable ? ['tail', 'logs'] : ['tail'];
+  }
+
+  get migrating(): boolean {
+    return this.#rowTable;
+  }
+
+  /** The migration dropped the row store's table. */
+  rowTableDropped(): void {
+    this.#rowTable = false;
   }
 
   prepare(sql: string): StatementSync {

@@ -8,6 +8,8 @@
  *   frames (block-codec.ts). Written by the sealer in the transaction that deletes the tail rows it holds.
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { migrateLogSchema } from './sqlite-log-schema.ts';
+import { writeTransaction } from '../sqlite/transaction.ts';
 
 /** PRAGMA user_version of a file holding the block layout (the row store's files are 5 and below). */
 export const BLOCK_SCHEMA_VERSION = 100;
@@ -72,19 +74,37 @@ CREATE INDEX IF NOT EXISTS blocks_server ON blocks (server_key, max_at);
 CREATE INDEX IF NOT EXISTS blocks_expires ON blocks (min_expires);
 `;
 
-/** Creates the tables of an empty file; refuses a file of the row store's layout (migration is not done here). */
+/**
+ * The row store's search index and its bookkeeping: dropped when a row-store file becomes a block-store file
+ * (the blocks carry their own dictionaries; the rows still waiting in `logs` are searched by LIKE).
+ */
+const DROP_ROW_SEARCH_SQL = `
+DROP INDEX IF EXISTS logs_fts_rowid;
+DROP TABLE IF EXISTS logs_fts;
+DROP TABLE IF EXISTS search_progress;
+DROP TABLE IF EXISTS search_late;
+`;
+
+/** Whether the file still holds the row store's `logs` table (a migration under way: its rows move into blocks). */
+export function hasRowTable(db: DatabaseSync): boolean {
+  return db.prepare("SELECT 1 AS yes FROM sqlite_master WHERE type = 'table' AND name = 'logs'").get() !== undefined;
+}
+
+/**
+ * Creates the tables of an empty file. A file of the row store (any of its layouts, brought to its latest
+ * first) gets the block tables beside its `logs` table and loses its search index, in one transaction; the
+ * rows of `logs` then move into blocks in the background (block-migration.ts), and stay readable where they
+ * are meanwhile. The rollups and server keys are the row store's own tables, kept as they are.
+ */
 export function createBlockSchema(db: DatabaseSync): void {
   const version = Number(db.prepare('PRAGMA user_version').get()?.['user_version'] ?? 0);
   if (version === BLOCK_SCHEMA_VERSION) return;
-  const hasLogs = db.prepare("SELECT 1 AS yes FROM sqlite_master WHERE name = 'logs'").get() !== undefined;
-  if (version !== 0 || hasLogs) throw new Error('block log store: the file holds the row store layout (migrating it is not supported yet)');
-  db.exec('BEGIN IMMEDIATE');
-  try {
+  if (version > BLOCK_SCHEMA_VERSION) throw new Error(`block log store: the file's layout ${version} is newer than this version knows`);
+  const transaction = (work: () => void): void => writeTransaction(db, work);
+  if (hasRowTable(db)) migrateLogSchema(db, transaction);
+  transaction(() => {
+    if (hasRowTable(db)) db.exec(DROP_ROW_SEARCH_SQL);
     db.exec(BLOCK_SCHEMA_SQL);
     db.exec(`PRAGMA user_version = ${BLOCK_SCHEMA_VERSION}`);
-    db.exec('COMMIT');
-  } catch (err) {
-    db.exec('ROLLBACK');
-    throw err;
-  }
+  });
 }

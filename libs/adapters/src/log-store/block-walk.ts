@@ -28,15 +28,18 @@ export interface Match {
 
 export const TAIL_COLUMNS = 'id, created_at, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at, received_at';
 
-/** The tail's WHERE clause of a filter (the row store's SQL: NOCASE equality, LIKE substring). */
-export function tailWhere(serverKey: number, f: RowFilter): { sql: string; params: SQLInputValue[] } {
+/**
+ * The WHERE clause of a filter on the tail, or on the row store's `logs` table while a migration empties it
+ * (the row store's SQL: NOCASE equality, LIKE substring; the tail's stream is its lower-cased level).
+ */
+export function tailWhere(serverKey: number, f: RowFilter, table: 'tail' | 'logs' = 'tail'): { sql: string; params: SQLInputValue[] } {
   let sql = 'server_key = ?';
   const params: SQLInputValue[] = [serverKey];
   const and = (clause: string, ...values: SQLInputValue[]): void => {
     sql += ` AND ${clause}`;
     params.push(...values);
   };
-  if (f.level !== undefined) and('stream = ?', f.level);
+  if (f.level !== undefined) and(table === 'tail' ? 'stream = ?' : 'level = ?', f.level);
   if (f.type !== undefined) and('type = ? COLLATE NOCASE', f.type);
   if (f.resource !== undefined) and('resource = ? COLLATE NOCASE', f.resource);
   if (f.logType !== undefined) and('log_type = ?', f.logType);
@@ -107,8 +110,11 @@ export class BlockReads {
    * row or none passes the filters and the dictionary decides the search, else by its rows.
    */
   count(cap: number): number {
-    const { sql, params } = tailWhere(this.serverKey, this.#filter);
-    let n = num(this.#conn.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM tail WHERE ${sql} LIMIT ?)`).get(...params, cap + 1)?.['n']);
+    let n = 0;
+    for (const table of this.#conn.rowTables) {
+      const { sql, params } = tailWhere(this.serverKey, this.#filter, table);
+      n += num(this.#conn.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${sql} LIMIT ?)`).get(...params, cap + 1)?.['n']);
+    }
     for (const entry of this.#directory.entries(this.serverKey)) {
       if (n > cap) break;
       if (blockExcluded(entry, this.#filter)) continue;
@@ -130,7 +136,7 @@ export class BlockReads {
     if (limit <= 0) return;
     const sign = order === 'newest' ? 1 : -1;
     const ahead = (aAt: number, aId: string, bAt: number, bId: string): boolean => sign * newestFirst(aAt, aId, bAt, bId) < 0;
-    const opened: Source[] = [this.#tail(order, limit)];
+    const opened: Source[] = this.#conn.rowTables.map((table) => this.#table(table, order, limit));
     const pending = [...this.#directory.entries(this.serverKey)].filter((e) => !blockExcluded(e, this.#filter));
     if (order === 'oldest') pending.sort((a, b) => a.minAt - b.minAt || a.blockId - b.blockId);
     let p = 0;
@@ -156,10 +162,10 @@ export class BlockReads {
     }
   }
 
-  #tail(order: WalkOrder, limit: number): Source {
-    const { sql, params } = tailWhere(this.serverKey, this.#filter);
+  #table(table: 'tail' | 'logs', order: WalkOrder, limit: number): Source {
+    const { sql, params } = tailWhere(this.serverKey, this.#filter, table);
     const dir = order === 'newest' ? 'DESC' : 'ASC';
-    const rows = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE ${sql} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`).all(...params, limit);
+    const rows = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM ${table} WHERE ${sql} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`).all(...params, limit);
     return {
       at: (k) => num(rows[k]!['created_at']),
       id: (k) => str(rows[k]!['id']),

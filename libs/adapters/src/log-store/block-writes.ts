@@ -53,8 +53,9 @@ export class BlockWriter {
     return tail;
   }
 
-  /** Whether a block of the server holds the row (a redelivery of a sealed log). */
+  /** Whether a block of the server (or the row store's table, while a migration empties it) holds the row: a redelivery of a sealed log. */
   #sealed(serverKey: number, r: LogRecord): boolean {
+    if (this.#conn.migrating && this.#conn.prepare('SELECT 1 AS yes FROM logs WHERE server_key = ? AND created_at = ? AND id = ?').get(serverKey, r.createdAt, r.id) !== undefined) return true;
     for (const entry of this.#directory.entries(serverKey)) {
       if (entry.maxAt < r.createdAt) break;
       if (entry.minAt <= r.createdAt && this.#directory.keys(entry).has(rowKey(r.createdAt, r.id))) return true;

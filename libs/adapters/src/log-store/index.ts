@@ -6,12 +6,17 @@ import type { LogStore } from '@skald/ports';
 import { SqliteLogStore } from './sqlite-log-store.ts';
 
 export type LogStoreConfig =
-  | { kind: 'sqlite'; file: string; countCap?: number }
+  /** layout: rows (SqliteLogStore, the default) or compressed blocks (BlockLogStore, docs/STORAGE.md). */
+  | { kind: 'sqlite'; file: string; countCap?: number; layout?: 'rows' | 'blocks' }
   | { kind: 'mongo'; url: string; database: string; countCap?: number };
 
 export async function createLogStore(config: LogStoreConfig): Promise<LogStore> {
   switch (config.kind) {
     case 'sqlite':
+      if (config.layout === 'blocks') {
+        const { BlockLogStore } = await import('./block-log-store.ts');
+        return new BlockLogStore(config.file, config.countCap === undefined ? {} : { countCap: config.countCap });
+      }
       return new SqliteLogStore(config.file, config.countCap === undefined ? {} : { countCap: config.countCap });
     case 'mongo': {
       const { MongoLogStore } = await import('./mongo-log-store.ts');

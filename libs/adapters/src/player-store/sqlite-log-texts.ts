@@ -8,11 +8,16 @@
  * It reads the log store's tables as sqlite-log-schema.ts lays them out: `servers (key, server_id)` and the
  * `logs` table clustered by (server_key, created_at, id): a log is one seek by its key. A test stores logs through SqliteLogStore and
  * reads them back here (libs/adapters/test/player-store-sqlite.test.ts), so a change of that layout fails it.
+ * A file of the block layout (block-store-schema.ts: LOG_LAYOUT=blocks) is read by the same key from its tail,
+ * from the row store's table while a migration empties it, else from the block whose time range holds the log
+ * (its columns decoded, each block once per read transaction).
  */
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
 import type { SQLOutputValue } from 'node:sqlite';
 import type { QueuedLog, RecordableLog } from '@skald/ports';
+import { BlockText, decodeBlockMeta } from '../log-store/block-codec.ts';
+import type { BlockColumns } from '../log-store/block-codec.ts';
 
 /**
  * A queue row of keys: `{"k":[[serverId, logId, at, logId, at, ...], ...]}` (one array per server, flat:
@@ -40,12 +45,25 @@ export function isKeysRow(row: string): boolean {
 
 /** One seek of the logs table's primary key a log. */
 const LOG_BY_KEY_SQL = 'SELECT log_type, expires_at, message, metadata FROM logs WHERE server_key = ? AND created_at = ? AND id = ?';
+/** The same in the block layout's tail. */
+const TAIL_BY_KEY_SQL = 'SELECT log_type, expires_at, message, metadata FROM tail WHERE server_key = ? AND created_at = ? AND id = ?';
+const BLOCKS_AT_SQL = 'SELECT block_id, n, meta, text FROM blocks WHERE server_key = ? AND min_at <= ? AND max_at >= ?';
+
+interface DecodedBlock {
+  readonly columns: BlockColumns;
+  readonly text: BlockText;
+}
 
 export class SqliteLogTexts {
   readonly #file: string;
   #db: DatabaseSync | null = null;
   #serverKey: StatementSync | null = null;
   #logByKey: StatementSync | null = null;
+  /** Block layout: the tail's seek (#logByKey then seeks the row store's table while it exists), the blocks by time. */
+  #tailByKey: StatementSync | null = null;
+  #blocksAt: StatementSync | null = null;
+  /** Blocks decoded in the current read transaction. */
+  readonly #decoded = new Map<number, DecodedBlock>();
 
   constructor(file: string) {
     this.#file = file;
@@ -60,8 +78,10 @@ export class SqliteLogTexts {
     const db = this.#open();
     db.exec('BEGIN');
     try {
+      if (this.#tailByKey !== null) this.#logByKey = this.#rowTableStatement(db);
       return read();
     } finally {
+      this.#decoded.clear();
       db.exec('COMMIT');
     }
   }
@@ -78,7 +98,7 @@ export class SqliteLogTexts {
         const logId = String(group[k]);
         const at = group[k + 1];
         if (typeof at !== 'number') continue;
-        const found = this.#logByKey!.get(serverKey, at, logId) as SQLOutputValue[] | undefined;
+        const found = this.#find(Number(serverKey), at, logId);
         if (found === undefined) continue;
         const [logType, expiresAt, message, metadata] = found;
         into.push({
@@ -94,6 +114,39 @@ export class SqliteLogTexts {
     }
   }
 
+  /** [log_type, expires_at, message, metadata] of the stored log with this key, or undefined. */
+  #find(serverKey: number, at: number, logId: string): SQLOutputValue[] | undefined {
+    for (const stmt of [this.#tailByKey, this.#logByKey]) {
+      const found = stmt?.get(serverKey, at, logId) as SQLOutputValue[] | undefined;
+      if (found !== undefined) return found;
+    }
+    if (this.#blocksAt === null) return undefined;
+    for (const row of this.#blocksAt.all(serverKey, at, at) as unknown as SQLOutputValue[][]) {
+      const [blockId, n, meta, text] = row;
+      let block = this.#decoded.get(Number(blockId));
+      if (block === undefined && meta instanceof Uint8Array && text instanceof Uint8Array) {
+        block = { columns: decodeBlockMeta(meta), text: new BlockText(text, Number(n)) };
+        this.#decoded.set(Number(blockId), block);
+      }
+      if (block === undefined) continue;
+      const { columns } = block;
+      for (let i = 0; i < columns.n; i++) {
+        if (columns.createdAt[i] !== at || columns.id[i] !== logId) continue;
+        const metadata = block.text.metadataJson(i);
+        return [columns.logType[i]!, columns.expiresAt[i]!, block.text.message(i), metadata === '' ? null : metadata];
+      }
+    }
+    return undefined;
+  }
+
+  /** Block layout: the row store's table is read while a migration empties it (null once it is dropped). */
+  #rowTableStatement(db: DatabaseSync): StatementSync | null {
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'logs'").get() === undefined) return null;
+    const stmt = db.prepare(LOG_BY_KEY_SQL);
+    stmt.setReturnArrays(true);
+    return stmt;
+  }
+
   /** Opened at the first read: by then the log store has made its file and tables. */
   #open(): DatabaseSync {
     if (this.#db !== null) return this.#db;
@@ -101,9 +154,16 @@ export class SqliteLogTexts {
     // Only reads: a mistake here can never write the log store's file.
     db.exec('PRAGMA query_only = ON; PRAGMA busy_timeout = 5000');
     this.#serverKey = db.prepare('SELECT key FROM servers WHERE server_id = ?');
-    this.#logByKey = db.prepare(LOG_BY_KEY_SQL);
     this.#serverKey.setReturnArrays(true);
-    this.#logByKey.setReturnArrays(true);
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tail'").get() !== undefined) {
+      this.#tailByKey = db.prepare(TAIL_BY_KEY_SQL);
+      this.#blocksAt = db.prepare(BLOCKS_AT_SQL);
+      this.#tailByKey.setReturnArrays(true);
+      this.#blocksAt.setReturnArrays(true);
+    } else {
+      this.#logByKey = db.prepare(LOG_BY_KEY_SQL);
+      this.#logByKey.setReturnArrays(true);
+    }
     this.#db = db;
     return db;
   }
