@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BlockLogStore } from '../src/log-store/index.ts';
+import { generatedLogs } from './fixtures/generated-logs.ts';
+
+const FIRST_AT = 1_750_000_000_000;
+const idOf = (i: number): string => `log-${String(i).padStart(8, '0')}`;
+
+describe('block log store on disk', () => {
+  // timeout: SIGKILLs a writer while it ingests and seals, then reopens the store
+  it('loses no acknowledged log, keeps each log in the tail or in one block, and stays readable after a SIGKILL during ingest and sealing', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-crash-'));
+    try {
+      const file = join(dir, 'logs.db');
+      const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/log-store-ingest-forever.ts', import.meta.url)), file, 'blocks'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let acked = 0;
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => {
+        for (const m of chunk.matchAll(/acked (\d+)/g)) acked = Math.max(acked, Number(m[1]));
+        // Past 60 seals of 500 rows, at whatever the child is doing (a batch, a seal, a checkpoint).
+        if (acked >= 30_150) child.kill('SIGKILL');
+      });
+      expect(await exited).toBe('SIGKILL');
+      const ackedAtKill = acked;
+      const reopened = new BlockLogStore(file, { walCheckpointer: null });
+      try {
+        const layout = reopened.layout();
+        expect(layout.blocks, 'blocks were sealed before the kill').toBeGreaterThanOrEqual(50);
+        const stored = await reopened.count('srv-crash');
+        expect(stored).toBeGreaterThanOrEqual(ackedAtKill);
+        // Never both, never neither: the rows of the tail and the blocks are the logs the rollups count, each once.
+        expect(layout.tailRows + layout.blockRows).toBe(stored);
+        const ids = new Set<string>();
+        for await (const page of reopened.scan({ serverId: 'srv-crash' }, 10_000)) for (const r of page) ids.add(r.id);
+        expect(ids.size).toBe(stored);
+        for (let i = 0; i < ackedAtKill; i++) if (!ids.has(idOf(i))) expect.fail(`acknowledged log ${idOf(i)} is missing`);
+        const found = await reopened.query({ serverId: 'srv-crash', search: 'player 42 joined', level: 'error', offset: 0, limit: 5 });
+        expect(found.items.length).toBeGreaterThan(0);
+        expect(await reopened.insertBatch([{ ...(await reopened.getByKeys('srv-crash', [{ id: idOf(7), createdAt: FIRST_AT + 7 }]))[0]! }])).toEqual({ inserted: 0 });
+      } finally {
+        await reopened.close();
+      }
+      const check = new DatabaseSync(file);
+      expect(check.prepare('PRAGMA integrity_check').get()?.['integrity_check']).toBe('ok');
+      check.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves no WAL behind at close, with the WAL checkpointer running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    try {
+      const file = join(dir, 'logs.db');
+      const store = new BlockLogStore(file, { blockRows: 1000 });
+      await store.insertBatch(generatedLogs('srv', 5000, Date.UTC(2025, 4, 1), 11));
+      await store.sealAll();
+      await store.close();
+      expect(existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
