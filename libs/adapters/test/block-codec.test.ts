@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '@skald/ports';
-import { BlockText, decodeBlock, decodeBlockMeta, encodeBlock } from '../src/log-store/block-codec.ts';
+import { BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock } from '../src/log-store/block-codec.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
@@ -91,6 +91,19 @@ describe('block codec', () => {
     expect(text.rowAt(bytes.indexOf('beta'))).toEqual({ row: 1, inMetadata: false });
     expect(text.rowAt(bytes.indexOf('"v"'))).toEqual({ row: 1, inMetadata: true });
     expect(text.rowAt(bytes.indexOf('alpha'))).toEqual({ row: 0, inMetadata: false });
+  });
+
+  it('decodes the rows\' keys alone as the whole meta does, UUID and text ids, and tells where each segment ends', () => {
+    for (const records of [Array.from({ length: 50 }, (_, i) => record(i)), [record(0, { id: 'custom-id-1' }), record(1, { id: uuidv7(T0 + 5 * DAY, 7) }), record(2)]]) {
+      const block = encodeBlock(records);
+      const columns = decodeBlockMeta(block.meta);
+      const keys = decodeBlockKeys(block.meta);
+      expect(keys.createdAt).toEqual(columns.createdAt);
+      expect(Array.from({ length: keys.n }, (_, i) => keys.idAt(i))).toEqual(columns.id);
+    }
+    const text = new BlockText(encodeBlock([record(0, { message: 'alpha' }), record(1, { message: 'beta' })]).text, 2);
+    expect(text.segmentEnd(0)).toBe(5);
+    expect(text.segmentEnd(5)).toBe(9);
   });
 
   it('encodes an empty block', () => {

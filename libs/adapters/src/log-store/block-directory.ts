@@ -8,8 +8,8 @@
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlockMeta, encodeBlock } from './block-codec.ts';
-import type { BlockColumns } from './block-codec.ts';
+import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlockKeys, decodeBlockMeta, encodeBlock } from './block-codec.ts';
+import type { BlockColumns, BlockKeys } from './block-codec.ts';
 import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from './block-token-dictionary.ts';
 import { num, str } from './sqlite-log-rows.ts';
 
@@ -89,6 +89,8 @@ export class BlockDirectory {
   readonly #servers = new Map<number, BlockEntry[]>();
   readonly #columns = new Lru<BlockColumns>(32);
   readonly #texts = new Lru<BlockText>(8);
+  readonly #folded = new Lru<Buffer>(8);
+  readonly #rowKeys = new Lru<BlockKeys>(128);
   readonly #dictionaries = new Lru<TokenDictionary>(128);
   readonly #keys = new Lru<Set<string>>(16);
   readonly #level: number;
@@ -137,6 +139,23 @@ export class BlockDirectory {
 
   columns(entry: BlockEntry): BlockColumns {
     return this.#columns.get(entry.blockId, () => decodeBlockMeta(this.#blob(entry.blockId, 'meta')));
+  }
+
+  /** The rows' keys only (block-codec.ts decodeBlockKeys). */
+  rowKeys(entry: BlockEntry): BlockKeys {
+    return this.#rowKeys.get(entry.blockId, () => decodeBlockKeys(this.#blob(entry.blockId, 'meta')));
+  }
+
+  /** The text's bytes with ASCII letters lower-cased (what a search looks for its folded needle in). */
+  foldedText(entry: BlockEntry): Buffer {
+    return this.#folded.get(entry.blockId, () => {
+      const hay = Buffer.from(this.text(entry).bytes);
+      for (let i = 0; i < hay.length; i++) {
+        const b = hay[i]!;
+        if (b >= 0x41 && b <= 0x5a) hay[i] = b + 0x20;
+      }
+      return hay;
+    });
   }
 
   text(entry: BlockEntry): BlockText {
@@ -209,6 +228,8 @@ export class BlockDirectory {
     this.#servers.delete(entry.serverKey);
     this.#columns.delete(entry.blockId);
     this.#texts.delete(entry.blockId);
+    this.#folded.delete(entry.blockId);
+    this.#rowKeys.delete(entry.blockId);
     this.#dictionaries.delete(entry.blockId);
     this.#keys.delete(entry.blockId);
   }

@@ -96,13 +96,11 @@ function rowPasses(c: BlockColumns, i: number, f: RowFilter): boolean {
   return !beyondBound(f, at, c.id[i]!);
 }
 
-/** The rows whose message or metadata JSON holds the (folded) needle: the text's bytes ASCII-folded, searched by indexOf. */
-export function textRows(text: BlockText, needle: string): Set<number> {
-  const hay = Buffer.from(text.bytes);
-  for (let i = 0; i < hay.length; i++) {
-    const b = hay[i]!;
-    if (b >= 0x41 && b <= 0x5a) hay[i] = b + 0x20;
-  }
+/**
+ * The rows whose message or metadata JSON holds the (folded) needle: `hay` is the text's bytes ASCII-folded
+ * (UTF-8 keeps every byte of other characters above 0x7f, so folding bytes folds exactly the ASCII letters).
+ */
+export function textRows(text: BlockText, hay: Buffer, needle: string): Set<number> {
   const pattern = Buffer.from(needle, 'utf8');
   const rows = new Set<number>();
   let at = hay.indexOf(pattern);
@@ -120,14 +118,14 @@ export function textRows(text: BlockText, needle: string): Set<number> {
  * The rows of a read block that match, ascending. `text` is read only for a search; `known` gives the rows
  * holding the needle in their text when the block's dictionary listed them.
  */
-export function blockRows(entry: BlockEntry, c: BlockColumns, text: () => BlockText, f: RowFilter, known?: readonly number[]): number[] {
+export function blockRows(entry: BlockEntry, c: BlockColumns, text: () => Set<number>, f: RowFilter, known?: readonly number[]): number[] {
   const out: number[] = [];
   if (f.needle === undefined) {
     for (let i = 0; i < c.n; i++) if (rowPasses(c, i, f)) out.push(i);
     return out;
   }
   const needle = f.needle;
-  const inText = known === undefined ? textRows(text(), needle) : new Set(known);
+  const inText = known === undefined ? text() : new Set(known);
   const inValues = valuesHit(entry, needle);
   for (let i = 0; i < c.n; i++) {
     const hit = inText.has(i) || (inValues && (foldAscii(c.level[i]!).includes(needle) || foldAscii(c.type[i]!).includes(needle) || foldAscii(c.resource[i]!).includes(needle)));

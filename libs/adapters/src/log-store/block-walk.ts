@@ -12,7 +12,7 @@ import type { BlockConnection } from './block-store-connection.ts';
 import { blockRecord } from './block-codec.ts';
 import type { BlockColumns } from './block-codec.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
-import { blockExcluded, blockRows, newestFirst, valuesHit } from './block-match.ts';
+import { blockExcluded, blockRows, newestFirst, textRows, valuesHit } from './block-match.ts';
 import type { RowFilter } from './block-match.ts';
 import { dictionaryVerdict } from './block-token-dictionary.ts';
 import { likePattern, num, str, toRecord } from './sqlite-log-rows.ts';
@@ -91,18 +91,34 @@ export class BlockReads {
     return dictionaryVerdict(this.#directory.dictionary(entry), needle);
   }
 
-  /** The block's matching rows, ascending. */
+  /** The rows whose text holds the search's needle. */
+  #textRows(entry: BlockEntry): Set<number> {
+    return textRows(this.#directory.text(entry), this.#directory.foldedText(entry), this.#filter.needle ?? '');
+  }
+
+  /**
+   * The block's matching rows, ascending. Its columns are decoded only when a row's level, type, resource, log
+   * type, time or id decides: not when every row passes the filters (from the directory entry) and the search,
+   * if any, is decided by the dictionary's row list or the text alone.
+   */
   rows(entry: BlockEntry): readonly number[] {
     let rows = this.#rows.get(entry.blockId);
     if (rows !== undefined) return rows;
-    const verdict = blockExcluded(entry, this.#filter) ? { kind: 'none' as const } : this.#verdict(entry);
-    if (verdict?.kind === 'none') rows = [];
-    else {
-      const known = verdict?.kind === 'exact' && verdict.rowList !== null ? verdict.rowList : undefined;
-      rows = blockRows(entry, this.#directory.columns(entry), () => this.#directory.text(entry), this.#filter, known);
-    }
+    rows = this.#computeRows(entry);
     this.#rows.set(entry.blockId, rows);
     return rows;
+  }
+
+  #computeRows(entry: BlockEntry): readonly number[] {
+    if (blockExcluded(entry, this.#filter)) return [];
+    const covered = entryCount(entry, this.#filter) === entry.n;
+    const verdict = this.#verdict(entry);
+    if (verdict?.kind === 'none') return [];
+    const known = verdict?.kind === 'exact' && verdict.rowList !== null ? verdict.rowList : undefined;
+    if (covered && this.#filter.needle === undefined) return Array.from({ length: entry.n }, (_, i) => i);
+    // verdict null with a needle: the search matches the block's values, whose rows only the columns tell.
+    if (covered && verdict !== null) return known ?? [...this.#textRows(entry)].sort((a, b) => a - b);
+    return blockRows(entry, this.#directory.columns(entry), () => this.#textRows(entry), this.#filter, known);
   }
 
   /**
@@ -126,6 +142,7 @@ export class BlockReads {
       const verdict = this.#verdict(entry);
       if (verdict?.kind === 'none') continue;
       if (verdict?.kind === 'exact' && fromEntry === entry.n) n += verdict.rows;
+      else if (verdict !== null && fromEntry === entry.n && !this.#rows.has(entry.blockId)) n += this.#textRows(entry).size;
       else n += this.rows(entry).length;
     }
     return n;
@@ -135,7 +152,13 @@ export class BlockReads {
   *walk(order: WalkOrder, limit: number): Generator<Match> {
     if (limit <= 0) return;
     const sign = order === 'newest' ? 1 : -1;
-    const ahead = (aAt: number, aId: string, bAt: number, bId: string): boolean => sign * newestFirst(aAt, aId, bAt, bId) < 0;
+    // Ids (made on demand for a block's rows) are compared only between rows of one millisecond.
+    const ahead = (a: Source, b: Source): boolean => {
+      const aAt = a.at(a.next);
+      const bAt = b.at(b.next);
+      if (aAt !== bAt) return sign * (bAt - aAt) < 0;
+      return sign * newestFirst(aAt, a.id(a.next), bAt, b.id(b.next)) < 0;
+    };
     const opened: Source[] = this.#conn.rowTables.map((table) => this.#table(table, order, limit));
     const pending = [...this.#directory.entries(this.serverKey)].filter((e) => !blockExcluded(e, this.#filter));
     if (order === 'oldest') pending.sort((a, b) => a.minAt - b.minAt || a.blockId - b.blockId);
@@ -145,7 +168,7 @@ export class BlockReads {
       let best: Source | null = null;
       for (const s of opened) {
         if (s.next >= s.length) continue;
-        if (best === null || ahead(s.at(s.next), s.id(s.next), best.at(best.next), best.id(best.next))) best = s;
+        if (best === null || ahead(s, best)) best = s;
       }
       const edge = p < pending.length ? (order === 'newest' ? pending[p]!.maxAt : pending[p]!.minAt) : null;
       // A block whose time range reaches the best match so far may hold one before it: read it first.
@@ -179,13 +202,14 @@ export class BlockReads {
   #block(entry: BlockEntry, order: WalkOrder): Source {
     const rows = this.rows(entry);
     if (rows.length === 0) return { at: () => 0, id: () => '', level: () => '', record: () => ({}) as LogRecord, length: 0, next: 0 };
-    const columns: BlockColumns = this.#directory.columns(entry);
+    const keys = this.#directory.rowKeys(entry);
+    const columns = (): BlockColumns => this.#directory.columns(entry);
     const row = order === 'newest' ? (k: number): number => rows[rows.length - 1 - k]! : (k: number): number => rows[k]!;
     return {
-      at: (k) => columns.createdAt[row(k)]!,
-      id: (k) => columns.id[row(k)]!,
-      level: (k) => columns.level[row(k)]!,
-      record: (k) => blockRecord(this.serverId, columns, this.#directory.text(entry), row(k)),
+      at: (k) => keys.createdAt[row(k)]!,
+      id: (k) => keys.idAt(row(k)),
+      level: (k) => columns().level[row(k)]!,
+      record: (k) => blockRecord(this.serverId, columns(), this.#directory.text(entry), row(k)),
       length: rows.length,
       next: 0,
     };
