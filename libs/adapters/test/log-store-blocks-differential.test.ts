@@ -155,5 +155,16 @@ describe('block store, differentially against the row store', () => {
       }
     }
     expect(await blocks.count(OTHER)).toBe(await rows.count(OTHER));
+    // Logs stored after the tail was read (appended to its in-memory copy, late ones among them), and redelivered ones.
+    const more = generatedLogs(SERVER, 300, logs[logs.length - 1]!.createdAt - 3_600_000, 38);
+    for (const batch of [more.slice(0, 150), more.slice(100)]) {
+      expect(await blocks.insertBatch(batch)).toEqual(await rows.insertBatch(batch));
+      for (const search of [undefined, 'player', 'killed by', 'zoë']) {
+        for (const filter of [{}, { level: 'warn' }, { type: 'Chat' }]) {
+          const query: LogQuery = { serverId: SERVER, ...filter, ...(search === undefined ? {} : { search }), offset: 0, limit: 100 };
+          expect(await answer(blocks, query), `after more ${JSON.stringify(query)}`).toEqual(await answer(rows, query));
+        }
+      }
+    }
   });
 });

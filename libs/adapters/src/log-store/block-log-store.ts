@@ -20,6 +20,7 @@ import { newestFirst } from './block-match.ts';
 import { BlockReadPaths } from './block-reads.ts';
 import { BlockReads } from './block-walk.ts';
 import { BlockWriter } from './block-writes.ts';
+import { TailCache } from './block-tail-cache.ts';
 import { assertLogType } from './log-store-shared.ts';
 import { count, facets, serverCount, stats } from './sqlite-log-rollup-reads.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
@@ -49,6 +50,7 @@ export class BlockLogStore implements LogStore {
   readonly #writer: BlockWriter;
   readonly #reads: BlockReadPaths;
   readonly #deletes: BlockDeletes;
+  readonly #tailCache: TailCache;
   readonly #sealAfterMs: number;
   readonly #timer: NodeJS.Timeout;
   /** The sealer's and the delete paths' turns: each waits for the one before. */
@@ -64,8 +66,9 @@ export class BlockLogStore implements LogStore {
     this.#conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
     this.#directory = new BlockDirectory(this.#conn);
     this.#blockRows = options.blockRows ?? BLOCK_ROWS;
-    this.#writer = new BlockWriter(this.#conn, this.#directory, this.#blockRows);
-    this.#reads = new BlockReadPaths(this.#conn, this.#directory, options.countCap ?? BLOCK_COUNT_CAP);
+    this.#tailCache = new TailCache(this.#conn);
+    this.#writer = new BlockWriter(this.#conn, this.#directory, this.#tailCache, this.#blockRows);
+    this.#reads = new BlockReadPaths(this.#conn, this.#directory, this.#tailCache, options.countCap ?? BLOCK_COUNT_CAP);
     this.#deletes = new BlockDeletes(this.#conn, this.#directory);
     this.#sealAfterMs = options.sealAfterMs ?? SEAL_AFTER_MS;
     this.#sealEagerly = options.sealEagerly ?? false;
@@ -178,7 +181,10 @@ export class BlockLogStore implements LogStore {
   }
 
   #afterTailDelete(result: DeleteResult): DeleteResult {
-    if (result.deletedCount > 0) this.#writer.recount();
+    if (result.deletedCount > 0) {
+      this.#writer.recount();
+      this.#tailCache.drop();
+    }
     return result;
   }
 
@@ -209,7 +215,7 @@ export class BlockLogStore implements LogStore {
       if (serverKey === undefined || serverCount(this.#conn, serverKey, logType) <= keep) return { deletedCount: 0, objectKeys: [] };
       // The newest row to go: the (keep + 1)-th newest of the log type; it and every older one of the type go.
       let cut: { createdAt: number; id: string } | undefined;
-      for (const m of new BlockReads(this.#conn, this.#directory, serverId, serverKey, { logType }).walk('newest', keep + 1)) cut = m;
+      for (const m of new BlockReads(this.#conn, this.#directory, this.#tailCache, serverId, serverKey, { logType }).walk('newest', keep + 1)) cut = m;
       if (cut === undefined) return { deletedCount: 0, objectKeys: [] };
       const last = cut;
       const tail = this.#afterTailDelete(

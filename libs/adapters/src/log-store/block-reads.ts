@@ -10,6 +10,7 @@ import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { rowFilter } from './block-match.ts';
 import type { RowFilter } from './block-match.ts';
 import { BlockReads, TAIL_COLUMNS } from './block-walk.ts';
+import type { TailCache } from './block-tail-cache.ts';
 import type { Match } from './block-walk.ts';
 import { EMPTY_HISTOGRAM, HistogramCounts, combineSpans, countedRange, validateHistogramEdges } from './log-histogram-shared.ts';
 import { cappedTotal, idTimeRanges, validateLogQuery, validateNeighbours, validateScanPageSize } from './log-store-shared.ts';
@@ -24,16 +25,18 @@ export class BlockReadPaths {
   readonly #conn: BlockConnection;
   readonly #directory: BlockDirectory;
   readonly #cap: number;
+  readonly #tailCache: TailCache;
 
-  constructor(conn: BlockConnection, directory: BlockDirectory, countCap: number) {
+  constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, countCap: number) {
     this.#conn = conn;
     this.#directory = directory;
+    this.#tailCache = tailCache;
     this.#cap = countCap;
   }
 
   #reads(serverId: string, filter: RowFilter): BlockReads | null {
     const serverKey = this.#conn.serverKey(serverId, false);
-    return serverKey === undefined ? null : new BlockReads(this.#conn, this.#directory, serverId, serverKey, filter);
+    return serverKey === undefined ? null : new BlockReads(this.#conn, this.#directory, this.#tailCache, serverId, serverKey, filter);
   }
 
   query(query: LogQuery): LogPage {

@@ -14,6 +14,8 @@ import type { BlockColumns } from './block-codec.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { blockExcluded, blockRows, newestFirst, textRows, valuesHit } from './block-match.ts';
 import type { RowFilter } from './block-match.ts';
+import { TailCache, tailRowMatches } from './block-tail-cache.ts';
+import type { TailRow } from './block-tail-cache.ts';
 import { dictionaryVerdict } from './block-token-dictionary.ts';
 import { likePattern, num, str, toRecord } from './sqlite-log-rows.ts';
 
@@ -74,11 +76,14 @@ export class BlockReads {
   readonly serverId: string;
   readonly serverKey: number;
   readonly #filter: RowFilter;
+  readonly #tailCache: TailCache;
   readonly #rows = new Map<number, readonly number[]>();
+  #tailMatches: readonly TailRow[] | null = null;
 
-  constructor(conn: BlockConnection, directory: BlockDirectory, serverId: string, serverKey: number, filter: RowFilter) {
+  constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, serverId: string, serverKey: number, filter: RowFilter) {
     this.#conn = conn;
     this.#directory = directory;
+    this.#tailCache = tailCache;
     this.serverId = serverId;
     this.serverKey = serverKey;
     this.#filter = filter;
@@ -128,6 +133,11 @@ export class BlockReads {
   count(cap: number): number {
     let n = 0;
     for (const table of this.#conn.rowTables) {
+      const cached = table === 'tail' ? this.#cachedTail() : null;
+      if (cached !== null) {
+        n += cached.length;
+        continue;
+      }
       const { sql, params } = tailWhere(this.serverKey, this.#filter, table);
       n += num(this.#conn.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${sql} LIMIT ?)`).get(...params, cap + 1)?.['n']);
     }
@@ -185,7 +195,27 @@ export class BlockReads {
     }
   }
 
+  /** The tail's matches from its in-memory copy (null when the filter needs SQL). */
+  #cachedTail(): readonly TailRow[] | null {
+    if (!TailCache.usable(this.#filter)) return null;
+    this.#tailMatches ??= this.#tailCache.rows(this.serverKey).filter((row) => tailRowMatches(row, this.#filter));
+    return this.#tailMatches;
+  }
+
   #table(table: 'tail' | 'logs', order: WalkOrder, limit: number): Source {
+    const cached = table === 'tail' ? this.#cachedTail() : null;
+    if (cached !== null) {
+      const at = order === 'newest' ? (k: number): TailRow => cached[cached.length - 1 - k]! : (k: number): TailRow => cached[k]!;
+      const byKey = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND created_at = ? AND id = ?`);
+      return {
+        at: (k) => at(k).createdAt,
+        id: (k) => at(k).id,
+        level: (k) => at(k).stream,
+        record: (k) => toRecord(this.serverId, byKey.get(this.serverKey, at(k).createdAt, at(k).id)!),
+        length: Math.min(limit, cached.length),
+        next: 0,
+      };
+    }
     const { sql, params } = tailWhere(this.serverKey, this.#filter, table);
     const dir = order === 'newest' ? 'DESC' : 'ASC';
     const rows = this.#conn.prepare(`SELECT ${TAIL_COLUMNS} FROM ${table} WHERE ${sql} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`).all(...params, limit);

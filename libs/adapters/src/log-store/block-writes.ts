@@ -19,6 +19,8 @@ import { rowKey } from './block-directory.ts';
 import { applyRollupDelta } from './block-rollups.ts';
 import { TAIL_COLUMNS } from './block-walk.ts';
 import { foldAscii } from './block-token-dictionary.ts';
+import { tailRowOf } from './block-tail-cache.ts';
+import type { TailCache, TailRow } from './block-tail-cache.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
 import { num, str, toRecord } from './sqlite-log-rows.ts';
 
@@ -32,12 +34,14 @@ export class BlockWriter {
   readonly #conn: BlockConnection;
   readonly #directory: BlockDirectory;
   readonly #blockRows: number;
+  readonly #tailCache: TailCache;
   /** Unsealed rows per server key and stream. */
   readonly #tails = new Map<number, Map<string, StreamTail>>();
 
-  constructor(conn: BlockConnection, directory: BlockDirectory, blockRows: number) {
+  constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, blockRows: number) {
     this.#conn = conn;
     this.#directory = directory;
+    this.#tailCache = tailCache;
     this.#blockRows = blockRows;
     const now = Date.now();
     for (const row of conn.prepare('SELECT server_key, stream, count(*) AS n FROM tail GROUP BY server_key, stream').all()) {
@@ -64,7 +68,7 @@ export class BlockWriter {
   }
 
   insert(records: readonly LogRecord[]): { inserted: number } {
-    const added: [number, string][] = [];
+    const added: [number, string, TailRow][] = [];
     let inserted: number;
     try {
       inserted = this.#conn.transaction(() => {
@@ -94,7 +98,7 @@ export class BlockWriter {
           args[13] = r.receivedAt === undefined || r.receivedAt === r.createdAt ? null : r.receivedAt;
           if (Number(stmt.run(...args).changes) === 0) continue;
           n++;
-          added.push([serverKey, stream]);
+          added.push([serverKey, stream, tailRowOf(r)]);
           delta.add(serverKey, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo');
         }
         applyRollupDelta(this.#conn, delta);
@@ -105,10 +109,11 @@ export class BlockWriter {
       throw err;
     }
     const now = Date.now();
-    for (const [serverKey, stream] of added) {
+    for (const [serverKey, stream, row] of added) {
       const tail = this.#stream(serverKey, stream, now);
       if (tail.rows === 0) tail.since = now;
       tail.rows++;
+      this.#tailCache.added(serverKey, [row]);
     }
     return { inserted };
   }
@@ -130,6 +135,7 @@ export class BlockWriter {
 
   /** Seals up to blockRows of the stream's oldest tail rows into one block; answers how many rows it sealed. */
   sealOne(serverKey: number, stream: string): number {
+    this.#tailCache.drop(serverKey);
     const sealed = this.#conn.transaction(() => {
       const rows = this.#conn
         .prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`)
