@@ -126,7 +126,9 @@ export function encodeBlock(records: readonly LogRecord[], level = BLOCK_ZSTD_LE
 export interface BlockColumns {
   readonly n: number;
   readonly createdAt: readonly number[];
+  /** Every row's id (made into text at the first read of it); idAt makes one. */
   readonly id: readonly string[];
+  idAt(row: number): string;
   readonly level: readonly string[];
   readonly type: readonly string[];
   readonly resource: readonly string[];
@@ -179,14 +181,18 @@ export function decodeBlockMeta(meta: Uint8Array): BlockColumns {
   const createdAt = new Array<number>(n);
   let at = 0;
   for (let i = 0; i < n; i++) createdAt[i] = at = i === 0 ? unzigzag(r.varint()) : at + r.varint();
-  const id = new Array<string>(n);
-  const idMode = r.varint();
-  if (idMode === ID_UUID) {
+  // UUIDs are made into text when asked for: a page shows a few rows of a block, and making all 4,096 was
+  // most of the decoding's time.
+  let idAt: (row: number) => string;
+  if (r.varint() === ID_UUID) {
     const stamps = Array.from({ length: n }, (_, i) => createdAt[i]! + unzigzag(r.varint()));
-    for (let i = 0; i < n; i++) id[i] = uuidText(stamps[i]!, r.bytes(10));
+    const rest = Buffer.from(r.bytes(10 * n));
+    idAt = (row) => uuidText(stamps[row]!, rest.subarray(row * 10, row * 10 + 10));
   } else {
-    for (let i = 0; i < n; i++) id[i] = r.string();
+    const ids = Array.from({ length: n }, () => r.string());
+    idAt = (row) => ids[row]!;
   }
+  let id: string[] | null = null;
   const level = readCoded(r, n);
   const type = readCoded(r, n);
   const resource = readCoded(r, n);
@@ -205,7 +211,23 @@ export function decodeBlockMeta(meta: Uint8Array): BlockColumns {
     imageKey[i] = readNullable(r);
     thumbKey[i] = readNullable(r);
   }
-  return { n, createdAt, id, level, type, resource, logType, expiresAt, receivedAt, imageKey, thumbKey };
+  return {
+    n,
+    createdAt,
+    get id(): readonly string[] {
+      id ??= Array.from({ length: n }, (_, i) => idAt(i));
+      return id;
+    },
+    idAt,
+    level,
+    type,
+    resource,
+    logType,
+    expiresAt,
+    receivedAt,
+    imageKey,
+    thumbKey,
+  };
 }
 
 /** A block's `text` decompressed: row i's message and metadata JSON without decoding the others. */
@@ -267,7 +289,7 @@ export function blockRecord(serverId: string, columns: BlockColumns, text: Block
   const metadata = text.metadataJson(i);
   const receivedAt = columns.receivedAt[i];
   return {
-    id: columns.id[i]!,
+    id: columns.idAt(i),
     serverId,
     createdAt: columns.createdAt[i]!,
     ...(receivedAt === undefined ? {} : { receivedAt }),

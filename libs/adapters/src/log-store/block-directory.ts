@@ -169,8 +169,8 @@ export class BlockDirectory {
   /** The rowKey of every row of the block (an idempotency check of a redelivered log). */
   keys(entry: BlockEntry): Set<string> {
     return this.#keys.get(entry.blockId, () => {
-      const columns = this.columns(entry);
-      return new Set(columns.id.map((id, i) => rowKey(columns.createdAt[i]!, id)));
+      const keys = this.rowKeys(entry);
+      return new Set(keys.createdAt.map((at, i) => rowKey(at, keys.idAt(i))));
     });
   }
 

@@ -92,8 +92,8 @@ function rowPasses(c: BlockColumns, i: number, f: RowFilter): boolean {
   if (f.level !== undefined && foldAscii(c.level[i]!) !== f.level) return false;
   if (f.type !== undefined && foldAscii(c.type[i]!) !== f.type) return false;
   if (f.resource !== undefined && foldAscii(c.resource[i]!) !== f.resource) return false;
-  if (f.afterId !== undefined && !(c.id[i]! > f.afterId)) return false;
-  return !beyondBound(f, at, c.id[i]!);
+  if (f.afterId !== undefined && !(c.idAt(i) > f.afterId)) return false;
+  return f.bound === undefined || !beyondBound(f, at, c.idAt(i));
 }
 
 /**
