@@ -37,7 +37,7 @@ describe('the grouped rule matcher', () => {
       { type: 'AntiCheat' },
       // Found through the map of metadata (the first entry), the second entry checked by the test.
       { metadata: { citizenid: 'ABC1', source: '0' } },
-      // Searches alone, found by one scan of the message (alert-search.ts): texts inside one another, one a
+      // Searches alone, found by one scan of the message (alert-search-scan.ts): texts inside one another, one a
       // prefix of another (both at one position), one overlapping another, one with metadata to test too.
       { search: 'JOINED' },
       { search: 'world' },

@@ -195,14 +195,19 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     for (const batch of batches) {
       const matches = state.matcher.match(batch.logs);
       if (matches.length === 0) continue;
-      const key = `${serverId}\u0000${batch.logs[0]!.id}`;
       // A batch handed out again (at least once delivery) does not count again; it still stops a silence.
-      const fresh = !seen.has(key);
+      // Its key is made only when a threshold rule matched (absence rules alone do not count).
+      let key: string | null = null;
+      let fresh = true;
       let thresholds = 0;
       for (const found of matches) {
         for (const rule of found.rules) {
           const into = rule.kind === 'threshold' ? counted : absent;
           if (rule.kind === 'threshold') {
+            if (key === null) {
+              key = `${serverId}\u0000${batch.logs[0]!.id}`;
+              fresh = !seen.has(key);
+            }
             if (!fresh) continue;
             thresholds += 1;
             state.windows.get(rule.id)?.add(at, found.count);
@@ -212,7 +217,7 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
           into.set(rule, earlier === undefined ? found.sample : [...earlier, ...found.sample].slice(-ALERT_LIMITS.sampleSize));
         }
       }
-      if (fresh && thresholds > 0) {
+      if (key !== null && fresh && thresholds > 0) {
         remember(key);
         buffer.keys.push(batch.logs[0]!.id);
       }
@@ -233,7 +238,7 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
         state.touched.set(rule.id, at);
       }
     }
-    await deps.alerts.touch(touch, at);
+    if (touch.length > 0) await deps.alerts.touch(touch, at);
     if (flushMs === 0 || wallMs() - buffer.lastFlush >= flushMs) await flushServer(serverId, at);
   }
 

@@ -1,19 +1,21 @@
 /**
  * A server's alert rules as one matcher, built once per set of rules (the evaluator keeps it between bus
- * reads), so that a log is tested only against the filters that can match it:
- *  - rules with the same filter share one compiled test;
- *  - filters naming a type, else a resource, else a level are found through a map of that value;
- *  - filters of a search alone (no type, resource or level) are tested only when one regular expression of
- *    all their texts finds one of them in the message;
- *  - filters of metadata alone are found through a map of their first key and value;
- *  - filters naming nothing (all logs) are tested with every log.
- * Per log nothing is allocated: one view of the log is reused, with type and resource lower-cased only when
- * some filter compares them, through a memo of the few values a server sends that also holds the filters
- * found through each (one lookup a field, no lower-cased copy to allocate and hash per log).
+ * reads), so that a log is tested only against what can still tell it apart:
+ *  - rules with the same filter share one entry;
+ *  - filters naming a level, type or resource: for each distinct (type, resource, level) a log comes with,
+ *    the filters whose three fields hold are worked out once and remembered (a server sends a few dozen
+ *    such triples); a log then costs three map lookups, and only the filters that also name a search or
+ *    metadata are tested further;
+ *  - filters of a search (and maybe metadata) alone: one scan of the message finds which of their texts it
+ *    holds (alert-search-scan.ts), so no expression runs per filter;
+ *  - filters of metadata alone: found through a map of their first key and value;
+ *  - filters naming nothing (all logs) count every log.
+ * Per log nothing is allocated: tallies are typed arrays and rings kept between calls.
  */
 import type { AlertFilter } from '@skald/contracts';
-import { compileAlertFilter, metadataText, searchPattern } from './alert-filter.ts';
+import { metadataText, searchPattern } from './alert-filter.ts';
 import type { PreparedLog } from './alert-filter.ts';
+import { createSearchScan } from './alert-search-scan.ts';
 
 type MatchableLog = Pick<PreparedLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>;
 
@@ -24,164 +26,170 @@ export interface FilterMatches<R, L> {
   readonly sample: readonly L[];
 }
 
-interface CompiledFilter<R> {
-  /** Its place in the per-call tallies. */
-  readonly index: number;
-  readonly test: (log: PreparedLog) => boolean;
-  /** The filter names one field and nothing else, so being found through that field's map is the match. */
-  exact: boolean;
-  readonly rules: R[];
-}
-
 export interface RuleMatcher<R> {
   /** Per filter that matched at least one of `logs` (in no particular order): its rules, the count and the last `sampleSize` matching logs. */
   match<L extends MatchableLog>(logs: readonly L[]): FilterMatches<R, L>[];
 }
 
-/** The one view of the log being matched, rewritten per log. */
-interface LogView {
-  level: string;
-  type: string;
-  resource: string;
-  message: string;
-  metadata: PreparedLog['metadata'];
+interface CompiledFilter<R> {
+  /** Its place in the per-call tallies. */
+  readonly index: number;
+  readonly level: string | undefined;
+  readonly type: string | undefined;
+  readonly resource: string | undefined;
+  /** The search as its own expression (filters found by their fields), or null. */
+  readonly search: RegExp | null;
+  /** Its text's place in the search scan (filters of a search alone), or -1. */
+  scanText: number;
+  readonly metadata: readonly (readonly [string, string])[];
+  readonly rules: R[];
 }
 
-type Index<R> = Map<string, CompiledFilter<R>[]>;
-
-function addTo<R>(index: Index<R>, value: string, filter: CompiledFilter<R>): void {
-  const list = index.get(value);
-  if (list) list.push(filter);
-  else index.set(value, [filter]);
-}
-
-/** Distinct types or resources remembered at most (a server sends a few dozen). */
+/** Distinct (type, resource, level) triples remembered at most (a server sends a few dozen). */
 const MAX_REMEMBERED = 4_096;
 
-/** A type or resource as a log sent it: lower-cased, and the filters found through it. */
-interface FieldValue<R> {
-  readonly lower: string;
-  readonly candidates: readonly CompiledFilter<R>[] | undefined;
-}
-
-/** value -> its FieldValue in `index`, remembered: the same few values come in every batch. */
-function fieldOf<R>(index: Index<R>): (value: string) => FieldValue<R> {
-  const remembered = new Map<string, FieldValue<R>>();
-  return (value) => {
-    let known = remembered.get(value);
-    if (known === undefined) {
-      if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-      const lower = value.toLowerCase();
-      remembered.set(value, (known = { lower, candidates: index.get(lower) }));
-    }
-    return known;
-  };
-}
+const holdsMetadata = (metadata: PreparedLog['metadata'], entries: readonly (readonly [string, string])[], from: number) => {
+  for (let k = from; k < entries.length; k++) {
+    const [key, value] = entries[k]!;
+    const actual = metadata?.[key];
+    if (actual === undefined || metadataText(actual) !== value) return false;
+  }
+  return true;
+};
 
 export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(rules: readonly R[], sampleSize: number): RuleMatcher<R> {
   const distinct = new Map<string, CompiledFilter<R>>();
   for (const rule of rules) {
     const key = JSON.stringify(rule.filter);
     const known = distinct.get(key);
-    if (known) known.rules.push(rule);
-    else distinct.set(key, { index: distinct.size, test: compileAlertFilter(rule.filter), exact: false, rules: [rule] });
+    if (known) {
+      known.rules.push(rule);
+      continue;
+    }
+    const { filter } = rule;
+    distinct.set(key, {
+      index: distinct.size,
+      level: filter.level?.toLowerCase(),
+      type: filter.type?.toLowerCase(),
+      resource: filter.resource?.toLowerCase(),
+      search: filter.search === undefined ? null : searchPattern([filter.search]),
+      scanText: -1,
+      metadata: Object.entries(filter.metadata ?? {}),
+      rules: [rule],
+    });
   }
-  const byType: Index<R> = new Map();
-  const byResource: Index<R> = new Map();
-  const byLevel: Index<R> = new Map();
-  /** Metadata key -> value as text -> filters of metadata alone whose first entry it is. */
-  const byMetadata = new Map<string, Index<R>>();
-  /** byMetadata as arrays, walked per log. */
-  const metadataKeys: string[] = [];
-  const metadataValues: Index<R>[] = [];
+  const compiledByIndex = [...distinct.values()];
+  const byFields: CompiledFilter<R>[] = [];
   const bySearch: CompiledFilter<R>[] = [];
-  const searches: string[] = [];
+  const texts: string[] = [];
+  const textIndex = new Map<string, number>();
+  /** Metadata key -> value as text -> filters of metadata alone whose first entry it is. */
+  const byMetadata = new Map<string, Map<string, CompiledFilter<R>[]>>();
   const everything: CompiledFilter<R>[] = [];
-  let needsType = false;
-  let needsResource = false;
-  for (const [key, compiled] of distinct) {
-    const filter = JSON.parse(key) as AlertFilter;
-    if (filter.type !== undefined) needsType = true;
-    if (filter.resource !== undefined) needsResource = true;
-    const metadata = Object.entries(filter.metadata ?? {});
-    const named = [filter.type, filter.resource, filter.level, filter.search].filter((v) => v !== undefined).length + metadata.length;
-    // A search alone is not exact: the regular expression of every search only says one of them is there.
-    compiled.exact = named === 1 && filter.search === undefined;
-    const firstMetadata = metadata[0];
-    // One index per filter, the field most likely to set a log apart first; the compiled test checks the rest.
-    if (filter.type !== undefined) addTo(byType, filter.type.toLowerCase(), compiled);
-    else if (filter.resource !== undefined) addTo(byResource, filter.resource.toLowerCase(), compiled);
-    else if (filter.level !== undefined) addTo(byLevel, filter.level.toLowerCase(), compiled);
-    else if (filter.search !== undefined) {
+  for (const compiled of compiledByIndex) {
+    const search = compiled.rules[0]!.filter.search;
+    if (compiled.level !== undefined || compiled.type !== undefined || compiled.resource !== undefined) byFields.push(compiled);
+    else if (search !== undefined) {
+      let text = textIndex.get(search);
+      if (text === undefined) textIndex.set(search, (text = texts.push(search) - 1));
+      compiled.scanText = text;
       bySearch.push(compiled);
-      searches.push(filter.search);
-    } else if (firstMetadata !== undefined) {
-      const [name, value] = firstMetadata;
+    } else if (compiled.metadata.length > 0) {
+      const [name, value] = compiled.metadata[0]!;
       let byValue = byMetadata.get(name);
       if (byValue === undefined) byMetadata.set(name, (byValue = new Map()));
-      addTo(byValue, value, compiled);
+      const list = byValue.get(value);
+      if (list === undefined) byValue.set(value, [compiled]);
+      else list.push(compiled);
     } else everything.push(compiled);
   }
-  for (const [name, byValue] of byMetadata) {
-    metadataKeys.push(name);
-    metadataValues.push(byValue);
-  }
-  const anySearch = bySearch.length === 0 ? null : searchPattern(searches);
-  const view: LogView = { level: '', type: '', resource: '', message: '', metadata: null };
-  const typeOf = fieldOf(byType);
-  const resourceOf = fieldOf(byResource);
+  const metadataKeys = [...byMetadata.keys()];
+  const metadataValues = [...byMetadata.values()];
+  const scan = texts.length === 0 ? null : createSearchScan(texts);
+
+  /** type -> resource -> level -> the byFields filters whose level, type and resource hold. */
+  const triples = new Map<string, Map<string, Map<string, readonly CompiledFilter<R>[]>>>();
+  let remembered = 0;
+  const fieldsHold = (type: string, resource: string, level: string): readonly CompiledFilter<R>[] => {
+    const lowerType = type.toLowerCase();
+    const lowerResource = resource.toLowerCase();
+    const lowerLevel = level.toLowerCase();
+    return byFields.filter(
+      (f) => (f.type === undefined || f.type === lowerType) && (f.resource === undefined || f.resource === lowerResource) && (f.level === undefined || f.level === lowerLevel),
+    );
+  };
+  const candidatesOf = (type: string, resource: string, level: string): readonly CompiledFilter<R>[] => {
+    let byResource = triples.get(type);
+    if (byResource === undefined) {
+      if (remembered >= MAX_REMEMBERED) {
+        triples.clear();
+        remembered = 0;
+      }
+      triples.set(type, (byResource = new Map()));
+    }
+    let byLevel = byResource.get(resource);
+    if (byLevel === undefined) byResource.set(resource, (byLevel = new Map()));
+    let found = byLevel.get(level);
+    if (found === undefined) {
+      byLevel.set(level, (found = fieldsHold(type, resource, level)));
+      remembered += 1;
+    }
+    return found;
+  };
 
   // Tallies kept between calls (a call starts them at zero for the filters the last one touched): no
   // allocation per call but the answer itself.
-  const compiledByIndex = [...distinct.values()];
-  const counts = new Int32Array(distinct.size);
+  const counts = new Int32Array(compiledByIndex.length);
   const rings: MatchableLog[][] = compiledByIndex.map(() => []);
   const touched: number[] = [];
 
   return {
     match(logs) {
       type Log = (typeof logs)[number];
-      const consider = (candidates: readonly CompiledFilter<R>[] | undefined, log: Log) => {
-        if (candidates === undefined) return;
-        for (let i = 0; i < candidates.length; i++) {
-          const compiled = candidates[i]!;
-          if (!compiled.exact && !compiled.test(view)) continue;
-          const seen = counts[compiled.index]!;
-          if (seen === 0) touched.push(compiled.index);
-          counts[compiled.index] = seen + 1;
-          rings[compiled.index]![seen % sampleSize] = log;
-        }
+      const count = (compiled: CompiledFilter<R>, log: Log) => {
+        const seen = counts[compiled.index]!;
+        if (seen === 0) touched.push(compiled.index);
+        counts[compiled.index] = seen + 1;
+        rings[compiled.index]![seen % sampleSize] = log;
       };
       for (let i = 0; i < logs.length; i++) {
         const log = logs[i]!;
-        // Levels are one of five lower-case words (the accepted-logs schema).
-        view.level = log.level;
-        const type = needsType ? typeOf(log.type) : null;
-        const resource = needsResource ? resourceOf(log.resource) : null;
-        view.type = type === null ? log.type : type.lower;
-        view.resource = resource === null ? log.resource : resource.lower;
-        view.message = log.message;
-        view.metadata = log.metadata;
-        if (type !== null) consider(type.candidates, log);
-        if (resource !== null) consider(resource.candidates, log);
-        if (byLevel.size > 0) consider(byLevel.get(view.level), log);
-        if (anySearch !== null && anySearch.test(log.message)) consider(bySearch, log);
+        if (byFields.length > 0) {
+          const candidates = candidatesOf(log.type, log.resource, log.level);
+          for (let c = 0; c < candidates.length; c++) {
+            const compiled = candidates[c]!;
+            if (compiled.search !== null && !compiled.search.test(log.message)) continue;
+            if (compiled.metadata.length > 0 && !holdsMetadata(log.metadata, compiled.metadata, 0)) continue;
+            count(compiled, log);
+          }
+        }
+        if (scan !== null && scan.scan(log.message)) {
+          for (let c = 0; c < bySearch.length; c++) {
+            const compiled = bySearch[c]!;
+            if (!scan.holds(compiled.scanText)) continue;
+            if (compiled.metadata.length > 0 && !holdsMetadata(log.metadata, compiled.metadata, 0)) continue;
+            count(compiled, log);
+          }
+        }
         if (metadataKeys.length > 0 && log.metadata !== null) {
           for (let k = 0; k < metadataKeys.length; k++) {
             const actual = log.metadata[metadataKeys[k]!];
-            if (actual !== undefined) consider(metadataValues[k]!.get(metadataText(actual)), log);
+            if (actual === undefined) continue;
+            const candidates = metadataValues[k]!.get(metadataText(actual));
+            if (candidates === undefined) continue;
+            for (let c = 0; c < candidates.length; c++) if (holdsMetadata(log.metadata, candidates[c]!.metadata, 1)) count(candidates[c]!, log);
           }
         }
-        if (everything.length > 0) consider(everything, log);
+        for (let c = 0; c < everything.length; c++) count(everything[c]!, log);
       }
       const found: FilterMatches<R, Log>[] = [];
       for (const index of touched) {
-        const count = counts[index]!;
+        const n = counts[index]!;
         const ring = rings[index]! as Log[];
         // Oldest first: once the ring wrapped, its next slot holds the oldest.
-        const next = count % sampleSize;
-        const sample = count <= sampleSize ? ring.slice(0, count) : [...ring.slice(next), ...ring.slice(0, next)];
-        found.push({ rules: compiledByIndex[index]!.rules, count, sample });
+        const next = n % sampleSize;
+        const sample = n <= sampleSize ? ring.slice(0, n) : [...ring.slice(next), ...ring.slice(0, next)];
+        found.push({ rules: compiledByIndex[index]!.rules, count: n, sample });
         // The ring's slots are written from the first on in every call: one beyond `count` is never read.
         counts[index] = 0;
       }
