@@ -65,7 +65,7 @@ class Stamps {
 export function createSearchScan(texts: readonly string[]): SearchScan {
   const stamps = new Stamps(texts.length);
   const shortest = Math.min(...texts.map((t) => t.length));
-  const ascii = texts.length > 0 && shortest >= 3 && texts.every((t) => /^[\x01-\x7f]*$/.test(t));
+  const ascii = texts.length > 0 && shortest >= 3 && texts.every((t) => [...t].every((ch) => ch.charCodeAt(0) > 0 && ch.charCodeAt(0) < 128));
   const find = ascii ? wuManber(texts, shortest, stamps) : alternation(texts, stamps);
   return {
     scan(message) {
