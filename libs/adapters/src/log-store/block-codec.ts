@@ -10,7 +10,8 @@
  * The server is the block's, not a column. Decoding gives back the records as stored (receivedAt only when it
  * differs from createdAt, as the LogStore contract answers it).
  */
-import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { constants, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { LogRecord, LogType } from '@skald/ports';
 import { ByteReader, ByteWriter } from './block-bytes.ts';
 
@@ -80,6 +81,23 @@ function readNullable(r: ByteReader): string | null {
 }
 
 export function encodeBlock(records: readonly LogRecord[], level = BLOCK_ZSTD_LEVEL): EncodedBlock {
+  const { rows, meta, text } = blockFrames(records);
+  const params = { params: { [constants.ZSTD_c_compressionLevel]: level } };
+  return { rows, meta: zstdCompressSync(meta, params), text: zstdCompressSync(text, params) };
+}
+
+const zstdCompressAsync = promisify(zstdCompress);
+
+/** encodeBlock with the compression (most of its time) on libuv's thread pool, off the event loop. */
+export async function encodeBlockAsync(records: readonly LogRecord[], level = BLOCK_ZSTD_LEVEL): Promise<EncodedBlock> {
+  const { rows, meta, text } = blockFrames(records);
+  const params = { params: { [constants.ZSTD_c_compressionLevel]: level } };
+  const [metaFrame, textFrame] = await Promise.all([zstdCompressAsync(meta, params), zstdCompressAsync(text, params)]);
+  return { rows, meta: metaFrame, text: textFrame };
+}
+
+/** The records in block order and the two frames before compression. */
+function blockFrames(records: readonly LogRecord[]): { rows: LogRecord[]; meta: Buffer; text: Buffer } {
   const rows = [...records].sort(blockOrder);
   for (const r of rows) {
     requireInteger('createdAt', r.createdAt);
@@ -118,8 +136,7 @@ export function encodeBlock(records: readonly LogRecord[], level = BLOCK_ZSTD_LE
   const t = new ByteWriter();
   for (const s of segments) t.varint(s.length);
   for (const s of segments) t.bytes(s);
-  const params = { params: { [constants.ZSTD_c_compressionLevel]: level } };
-  return { rows, meta: zstdCompressSync(w.done(), params), text: zstdCompressSync(t.done(), params) };
+  return { rows, meta: w.done(), text: t.done() };
 }
 
 /** A block's `meta` decoded: one array per column, row i of each is row i of the block. */

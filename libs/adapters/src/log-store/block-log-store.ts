@@ -103,9 +103,11 @@ export class BlockLogStore implements LogStore {
     if (this.#sealScheduled || this.#closed) return;
     if (this.#writer.due(Date.now() - this.#sealAfterMs).length === 0) return;
     this.#sealScheduled = true;
-    void this.#inTurn(async () => {
+    this.#inTurn(async () => {
       this.#sealScheduled = false;
       await this.#seal(false);
+    }).catch(() => {
+      // A seal that failed left its rows in the tail (its transaction rolled back): the next one takes them.
     });
   }
 
@@ -117,7 +119,7 @@ export class BlockLogStore implements LogStore {
       if (due.length === 0) return;
       for (const [serverKey, stream] of due) {
         if (this.#closed) return;
-        this.#writer.sealOne(serverKey, stream);
+        await this.#writer.sealOne(serverKey, stream);
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }

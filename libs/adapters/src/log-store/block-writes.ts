@@ -133,20 +133,30 @@ export class BlockWriter {
     return out;
   }
 
-  /** Seals up to blockRows of the stream's oldest tail rows into one block; answers how many rows it sealed. */
-  sealOne(serverKey: number, stream: string): number {
+  /**
+   * Seals up to blockRows of the stream's oldest tail rows into one block; answers how many rows it sealed.
+   * The rows are read, encoded across turns of the event loop, then the block is inserted and exactly those
+   * rows deleted in one transaction. Meanwhile only inserts can touch the tail (the store runs no delete
+   * beside a seal), and they add rows; a row found gone at the delete rolls the seal back all the same.
+   */
+  async sealOne(serverKey: number, stream: string): Promise<number> {
+    const rows = this.#conn
+      .prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`)
+      .all(serverKey, stream, this.#blockRows);
+    // The records' server id is not stored in a block: any placeholder serves the encoding.
+    const block = rows.length === 0 ? null : await this.#directory.encode(rows.map((row) => toRecord('', row)));
     this.#tailCache.drop(serverKey);
-    const sealed = this.#conn.transaction(() => {
-      const rows = this.#conn
-        .prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`)
-        .all(serverKey, stream, this.#blockRows);
-      if (rows.length === 0) return 0;
-      // The records' server id is not stored in a block: any placeholder serves the encoding.
-      this.#directory.write(serverKey, stream, rows.map((row) => toRecord('', row)));
-      const remove = this.#conn.prepare('DELETE FROM tail WHERE server_key = ? AND created_at = ? AND id = ?');
-      for (const row of rows) remove.run(serverKey, num(row['created_at']), str(row['id']));
-      return rows.length;
-    });
+    const sealed =
+      block === null
+        ? 0
+        : this.#conn.transaction(() => {
+            const remove = this.#conn.prepare('DELETE FROM tail WHERE server_key = ? AND created_at = ? AND id = ?');
+            for (const row of rows) {
+              if (Number(remove.run(serverKey, num(row['created_at']), str(row['id'])).changes) !== 1) throw new Error('block log store: a tail row left while its block was encoded');
+            }
+            this.#directory.insert(serverKey, stream, block.encoded, block.words);
+            return rows.length;
+          });
     const tail = this.#stream(serverKey, stream, Date.now());
     tail.rows = Math.max(0, tail.rows - sealed);
     tail.since = Date.now();
