@@ -69,7 +69,7 @@ export class BlockDeletes {
     const objectKeys: string[] = [];
     for (const entry of entries) {
       try {
-        const result = this.#conn.transaction(() => this.#block(entry, select));
+        const result = await this.#block(entry, select);
         deletedCount += result.deletedCount;
         objectKeys.push(...result.objectKeys);
       } catch (err) {
@@ -81,7 +81,12 @@ export class BlockDeletes {
     return { deletedCount, objectKeys };
   }
 
-  #block(entry: BlockEntry, select: RowSelector): DeleteResult {
+  /**
+   * One block's selected rows removed in one transaction: the block dropped, or replaced by one of its other
+   * rows, encoded beforehand across turns of the event loop (the store runs no seal or other delete meanwhile,
+   * and inserts never change a block).
+   */
+  async #block(entry: BlockEntry, select: RowSelector): Promise<DeleteResult> {
     const columns = this.#directory.columns(entry);
     const gone: number[] = [];
     for (let i = 0; i < columns.n; i++) if (select(columns, i)) gone.push(i);
@@ -93,15 +98,19 @@ export class BlockDeletes {
       delta.add(entry.serverKey, columns.createdAt[i]!, columns.expiresAt[i]!, columns.level[i]!, columns.type[i]!, columns.resource[i]!, photo, -1);
       if (photo) for (const key of [columns.imageKey[i], columns.thumbKey[i]]) if (typeof key === 'string') objectKeys.push(key);
     }
+    let rewritten: Awaited<ReturnType<BlockDirectory['encode']>> | null = null;
     if (gone.length < columns.n) {
       const text = this.#directory.text(entry);
       const goneSet = new Set(gone);
       const kept = [];
       for (let i = 0; i < columns.n; i++) if (!goneSet.has(i)) kept.push(blockRecord('', columns, text, i));
-      this.#directory.write(entry.serverKey, entry.stream, kept);
+      rewritten = await this.#directory.encode(kept);
     }
-    this.#directory.remove(entry);
-    applyRollupDelta(this.#conn, delta);
-    return { deletedCount: gone.length, objectKeys };
+    return this.#conn.transaction(() => {
+      if (rewritten !== null) this.#directory.insert(entry.serverKey, entry.stream, rewritten.encoded, rewritten.words);
+      this.#directory.remove(entry);
+      applyRollupDelta(this.#conn, delta);
+      return { deletedCount: gone.length, objectKeys };
+    });
   }
 }
