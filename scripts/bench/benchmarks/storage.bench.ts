@@ -11,6 +11,9 @@
  * - bytes per log of the compressed-block layout (storage-prototype.ts) for the same logs;
  * - the largest WAL file seen during ingest and indexing (target < 64 MiB), and what the close leaves (target 0);
  * - the ingest rate (logs/s, wall clock).
+ * Then the same data set (generated again: the same lines, other ids) through the block store (LOG_LAYOUT=blocks,
+ * block-log-store.ts) the same way: bytes per log after a graceful close (blocks and the tail not yet sealed),
+ * its largest WAL and what the close leaves, and its ingest rate beside the row store's (target >= 80 %).
  * Run: `npm run bench -- storage` or `BENCH_STORAGE_ROWS=50000 BENCH_STORAGE_DATA=fivem npm run bench -- storage`.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -20,6 +23,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { constants, zstdCompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
+import { BlockLogStore } from '../../../libs/adapters/src/log-store/block-log-store.ts';
 import { SqliteLogStore } from '../../../libs/adapters/src/log-store/sqlite-log-store.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
 import { fivemBatch } from '../harness/fivem-logs.ts';
@@ -167,6 +171,36 @@ async function run(dir: string, data: DataSet): Promise<Run> {
   return { bytes: sizeOf(file), blockBytes, ndjson: baselines.ndjson, zstd3: baselines.zstd3, maxWal, walLeft: sizeOf(wal), rate, indexedAfterMs };
 }
 
+interface BlockRun {
+  readonly bytes: number;
+  readonly maxWal: number;
+  readonly walLeft: number;
+  readonly rate: number;
+}
+
+/** The data set through the block store as the service sends it (batches of BATCH, a turn after each), then a graceful close. */
+async function runBlockStore(dir: string, data: DataSet): Promise<BlockRun> {
+  const file = join(dir, 'blocks-store.db');
+  const wal = `${file}-wal`;
+  const store = new BlockLogStore(file);
+  let maxWal = 0;
+  let generating = 0;
+  const started = performance.now();
+  for (let start = 0; start < ROWS; start += GENERATED) {
+    const t = performance.now();
+    const logs = data.batch(start);
+    generating += performance.now() - t;
+    for (let i = 0; i < logs.length; i += BATCH) {
+      await store.insertBatch(logs.slice(i, i + BATCH));
+      maxWal = Math.max(maxWal, sizeOf(wal));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  const rate = Math.round(ROWS / ((performance.now() - started - generating) / 1000));
+  await store.close();
+  return { bytes: sizeOf(file), maxWal, walLeft: sizeOf(wal), rate };
+}
+
 export default async function storageBenchmark(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const perLog = (bytes: number): number => Number((bytes / ROWS).toFixed(1));
@@ -208,6 +242,34 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
       });
       rows.push({ name: `${data.name}: WAL left after a graceful close`, value: store.walLeft, unit: 'bytes', target: '0', pass: store.walLeft === 0 });
       rows.push({ name: `${data.name}: ingest with the search index on`, value: store.rate, unit: 'logs/s', note: `batches of ${BATCH}, the event loop given a turn after each; ${machineLoad()}` });
+      const blockStore = await runBlockStore(dir, data);
+      console.log(`${data.name}: block store ${perLog(blockStore.bytes)} B/log, WAL max ${(blockStore.maxWal / MIB).toFixed(1)} MiB, left ${blockStore.walLeft} B, ${blockStore.rate} logs/s (${machineLoad()})`);
+      rows.push({
+        name: `${data.name}: bytes per log on disk, block store (LOG_LAYOUT=blocks)`,
+        value: perLog(blockStore.bytes),
+        unit: 'B/log',
+        target: '<= 60 B/log',
+        pass: blockStore.bytes / ROWS <= 60,
+        baseline,
+        note: `${size}; file after a graceful close (sealed blocks and the tails not yet sealed); ${machineLoad()}`,
+      });
+      rows.push({
+        name: `${data.name}: block store, largest WAL during ingest / left after close`,
+        value: Number((blockStore.maxWal / MIB).toFixed(1)),
+        unit: 'MiB',
+        target: '< 64 MiB, 0 left',
+        pass: blockStore.maxWal < 64 * MIB && blockStore.walLeft === 0,
+        note: `${blockStore.walLeft} bytes left after close; sampled after every insert of ${BATCH}`,
+      });
+      rows.push({
+        name: `${data.name}: block store ingest, share of the row store's (search index on)`,
+        value: Math.round((blockStore.rate / store.rate) * 1000) / 10,
+        unit: '%',
+        target: '>= 80 %',
+        pass: blockStore.rate >= 0.8 * store.rate,
+        baseline: `block store ${blockStore.rate} logs/s, row store ${store.rate} logs/s (the run above)`,
+        note: `batches of ${BATCH}, the event loop given a turn after each, sealing as it fills; ${machineLoad()}`,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
