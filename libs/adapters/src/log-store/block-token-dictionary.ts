@@ -50,9 +50,14 @@ export function constrains(piece: NeedlePiece, keepAllWords: boolean): boolean {
   return /[^0-9a-f]/.test(piece.text);
 }
 
-/** The distinct folded words of `text`, added to `into`. */
-export function addWords(text: string, into: Set<string>, keepAllWords = false): void {
-  const folded = foldAscii(text);
+/** A maximal run of word characters in a folded text: `text.slice(start, end)`. */
+export interface WordRun {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The word runs of an ASCII-folded text, in order. */
+export function* wordRuns(folded: string): Generator<WordRun> {
   let start = -1;
   for (let i = 0; i <= folded.length; i++) {
     const separator = i === folded.length || isSeparatorCode(folded.charCodeAt(i));
@@ -61,10 +66,18 @@ export function addWords(text: string, into: Set<string>, keepAllWords = false):
       continue;
     }
     if (start >= 0) {
-      const word = folded.slice(start, i);
-      if (keepAllWords || !isHighEntropyWord(word)) into.add(word);
+      yield { start, end: i };
       start = -1;
     }
+  }
+}
+
+/** The distinct folded words of `text`, added to `into`. */
+export function addWords(text: string, into: Set<string>, keepAllWords = false): void {
+  const folded = foldAscii(text);
+  for (const { start, end } of wordRuns(folded)) {
+    const word = folded.slice(start, end);
+    if (keepAllWords || !isHighEntropyWord(word)) into.add(word);
   }
 }
 
@@ -263,17 +276,8 @@ export interface NeedlePiece {
 export function needlePieces(needle: string): NeedlePiece[] {
   const folded = foldAscii(needle);
   const pieces: NeedlePiece[] = [];
-  let start = -1;
-  for (let i = 0; i <= folded.length; i++) {
-    const separator = i === folded.length || isSeparatorCode(folded.charCodeAt(i));
-    if (!separator) {
-      if (start < 0) start = i;
-      continue;
-    }
-    if (start >= 0) {
-      pieces.push({ text: folded.slice(start, i), atStart: start > 0, atEnd: i < folded.length });
-      start = -1;
-    }
+  for (const { start, end } of wordRuns(folded)) {
+    pieces.push({ text: folded.slice(start, end), atStart: start > 0, atEnd: end < folded.length });
   }
   return pieces;
 }
