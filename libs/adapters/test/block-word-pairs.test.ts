@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from '../src/log-store/block-token-dictionary.ts';
-import { addWordPairs, needlePairs, pairHash, pairsMayMatch, WordPairFilter } from '../src/log-store/block-word-pairs.ts';
+import { dictionaryVerdict, foldAscii, TokenDictionary, TokenDictionaryBuilder } from '../src/log-store/block-token-dictionary.ts';
+import { addWordPairs, needlePairs, pairHash, pairNeedle, pairsMayMatch, pairWords, WordPairFilter } from '../src/log-store/block-word-pairs.ts';
 
 /** A block's rows as the store searches them: message and metadata JSON. */
 type Row = readonly [message: string, metadata: string];
@@ -88,5 +88,40 @@ describe('block word pairs', () => {
     }
     // The filter is of use: it rules out a good share of the blocks that lack the needle.
     expect(ruledOut).toBeGreaterThan(1000);
+  });
+
+  it('counts the rows of a two-piece needle exactly from a dictionary of pair words (checked against a LIKE scan)', () => {
+    const next = random(37);
+    let exact = 0;
+    for (let block = 0; block < 200; block++) {
+      const rows: Row[] = Array.from({ length: 1 + Math.floor(next() * 12) }, () => [sentence(next, 1 + Math.floor(next() * 5)), next() < 0.5 ? '' : JSON.stringify({ who: sentence(next, 2) })]);
+      const builder = new TokenDictionaryBuilder({ keepAllWords: true });
+      for (const row of rows) builder.addRow(row.map((text) => pairWords(text).join(' ')));
+      const pairs = TokenDictionary.decode(builder.encode());
+      for (let n = 0; n < 20; n++) {
+        const whole = sentence(next, 2);
+        const from = Math.floor(next() * 3);
+        const needle = whole.slice(Math.min(from, whole.length - 1), whole.length - Math.floor(next() * 3));
+        const inside = pairNeedle(needle);
+        if (inside === null) continue;
+        const verdict = dictionaryVerdict(pairs, inside, true);
+        const rowsHolding = rows.flatMap((row, i) => (row.some((text) => foldAscii(text).includes(foldAscii(needle))) ? [i] : []));
+        if (verdict.kind === 'none') expect(rowsHolding, needle).toEqual([]);
+        if (verdict.kind === 'exact') {
+          exact++;
+          expect(verdict.rows, needle).toBe(rowsHolding.length);
+          if (verdict.rowList !== null) expect(verdict.rowList).toEqual(rowsHolding);
+        }
+      }
+    }
+    expect(exact).toBeGreaterThan(50);
+  });
+
+  it('makes a pair needle only of two pieces with word characters at both ends', () => {
+    expect(pairNeedle('Tony Vercetti')).toBe('tony\ue020vercetti');
+    expect(pairNeedle(' tony vercetti')).toBeNull();
+    expect(pairNeedle('killed by tony')).toBeNull();
+    expect(pairNeedle('paid 12500')).toBeNull();
+    expect(pairWords('Tony, Vercetti paid 12500 to Tommy')).toEqual(['tony\ue02c\ue020vercetti', 'vercetti\ue020paid', 'to\ue020tommy']);
   });
 });

@@ -29,7 +29,8 @@ import { COMMON_WORDS, makeBatch, RARE_TYPES, RARE_WORDS } from '../benchmarks/s
 import { fivemBatch } from './fivem-logs.ts';
 import { encodePartDictionary, PartDictionary, partVerdicts } from '../../../libs/adapters/src/log-store/block-part-dictionary.ts';
 import type { PartVerdict } from '../../../libs/adapters/src/log-store/block-part-dictionary.ts';
-import { constrains, dictionaryVerdict, foldAscii, needlePieces, TokenDictionary, TokenDictionaryBuilder } from '../../../libs/adapters/src/log-store/block-token-dictionary.ts';
+import { constrains, dictionaryVerdict, foldAscii, type NeedlePiece, needlePieces, TokenDictionary, TokenDictionaryBuilder } from '../../../libs/adapters/src/log-store/block-token-dictionary.ts';
+import { addWordPairs, needlePairs, pairNeedle, pairsMayMatch, pairWords, WordPairFilter } from '../../../libs/adapters/src/log-store/block-word-pairs.ts';
 
 const ROWS = Number(process.env['PROTO_ROWS'] ?? 1_000_000);
 const DATA = process.env['PROTO_DATA'] ?? 'bench';
@@ -209,6 +210,14 @@ const EXTRAS = process.env['PROTO_EXTRAS'] !== '0';
 const FREQUENT_ROWS = Number(process.env['PROTO_FREQUENT_ROWS'] ?? 8);
 /** Every word in the token dictionaries, digits-only and hex ones too (block-token-dictionary.ts): off by default. */
 const ALL_WORDS = process.env['PROTO_ALL_WORDS'] === '1';
+/**
+ * Adjacent word pairs (block-word-pairs.ts), for needles of several words: `bloom` a bloom filter per block that
+ * skips blocks lacking the pair; `words` pair words in the block and part dictionaries, which count a two-piece
+ * needle exactly; off by default.
+ */
+const PAIRS_MODE = process.env['PROTO_PAIRS'] ?? 'off';
+const PAIRS = PAIRS_MODE === 'bloom';
+const PAIR_WORDS = PAIRS_MODE === 'words';
 
 export interface Sealed {
   stream: string;
@@ -222,6 +231,11 @@ export interface Sealed {
   wordRows: [string, number][];
   frequent: string;
   rare: Buffer;
+  /** The block's word-pair filter (empty unless PROTO_PAIRS=bloom). */
+  pairs: Uint8Array;
+  /** The block's dictionary of pair words and their rows (empty / none unless PROTO_PAIRS=words). */
+  pairWords: Buffer;
+  pairWordRows: [string, number][];
   meta: Buffer;
   text: Buffer;
 }
@@ -244,6 +258,8 @@ export function seal(stream: string, rows: LogRecord[]): Sealed {
   const messages: string[] = [];
   const metas: string[] = [];
   const words = new TokenDictionaryBuilder({ keepAllWords: ALL_WORDS });
+  const pairs = new Set<number>();
+  const pairDictionary = new TokenDictionaryBuilder({ keepAllWords: true });
   for (const r of rows) {
     w.varint(r.createdAt - prev);
     prev = r.createdAt;
@@ -262,6 +278,11 @@ export function seal(stream: string, rows: LogRecord[]): Sealed {
     messages.push(r.message);
     metas.push(metadata);
     words.addRow([r.message, metadata]);
+    if (PAIRS) {
+      addWordPairs(r.message, pairs, ALL_WORDS);
+      addWordPairs(metadata, pairs, ALL_WORDS);
+    }
+    if (PAIR_WORDS) pairDictionary.addRow([pairWords(r.message, ALL_WORDS).join(' '), pairWords(metadata, ALL_WORDS).join(' ')]);
   }
   for (const d of [levels, types, resources]) {
     w.varint(d.values.length);
@@ -293,6 +314,9 @@ export function seal(stream: string, rows: LogRecord[]): Sealed {
     rare: rare.length === 0 ? Buffer.alloc(0) : compress(Buffer.from(JSON.stringify(rare))),
     meta: compress(w.done()),
     text: compress(tw.done()),
+    pairs: PAIRS ? WordPairFilter.build(pairs).encode() : new Uint8Array(0),
+    pairWords: PAIR_WORDS ? compress(pairDictionary.encode()) : Buffer.alloc(0),
+    pairWordRows: PAIR_WORDS ? pairDictionary.frequent(1) : [],
   };
 }
 
@@ -409,6 +433,8 @@ interface Answer {
   dictionariesRead: number;
   /** Part dictionaries read. */
   partsRead: number;
+  /** Word-pair filters read. */
+  pairFiltersRead: number;
 }
 
 interface PageRow {
@@ -427,13 +453,18 @@ export class BlockStore {
   readonly #meta;
   readonly #words;
   readonly #rare;
+  readonly #pairs;
+  readonly #blockPairWords;
+  readonly #partPairWords;
+  readonly #pairParts = new Map<number, PartDictionary>();
+  readonly #pairBlocks = new Map<number, TokenDictionary>();
   readonly #bloom;
   readonly #streamBloom;
   readonly #insertPart;
   readonly #parts;
   readonly #partWords;
   /** Per stream, the blocks written since its last part of the largest tier: their ids and words, and the parts of smaller tiers over them. */
-  readonly #unparted = new Map<string, { ids: number[]; words: [string, number][][]; parts: Map<number, number[]> }>();
+  readonly #unparted = new Map<string, { ids: number[]; words: [string, number][][]; pairWords: [string, number][][]; parts: Map<number, number[]> }>();
   readonly #deletePart;
   /** Block id -> its part and its index in it. */
   #partOf = new Map<number, { part: number; index: number; count: number }>();
@@ -442,32 +473,36 @@ export class BlockStore {
     this.db = new DatabaseSync(file);
     this.db.exec(`PRAGMA page_size = 4096; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA mmap_size = 4294967296; PRAGMA cache_size = -65536;
       CREATE TABLE IF NOT EXISTS blocks (id INTEGER PRIMARY KEY, server_key INTEGER NOT NULL, stream TEXT NOT NULL, min_at INTEGER NOT NULL, max_at INTEGER NOT NULL,
-        n INTEGER NOT NULL, dims TEXT NOT NULL, bloom BLOB NOT NULL, frequent TEXT NOT NULL, words BLOB NOT NULL, rare BLOB NOT NULL, meta BLOB NOT NULL, text BLOB NOT NULL);
+        n INTEGER NOT NULL, dims TEXT NOT NULL, bloom BLOB NOT NULL, frequent TEXT NOT NULL, words BLOB NOT NULL, rare BLOB NOT NULL, meta BLOB NOT NULL, text BLOB NOT NULL, pairs BLOB NOT NULL, pair_words BLOB NOT NULL);
       CREATE INDEX IF NOT EXISTS blocks_server_time ON blocks (server_key, max_at);
-      CREATE TABLE IF NOT EXISTS parts (id INTEGER PRIMARY KEY, server_key INTEGER NOT NULL, stream TEXT NOT NULL, blocks TEXT NOT NULL, words BLOB NOT NULL);`);
-    this.#insertPart = this.db.prepare('INSERT INTO parts (server_key, stream, blocks, words) VALUES (1, ?, ?, ?)');
+      CREATE TABLE IF NOT EXISTS parts (id INTEGER PRIMARY KEY, server_key INTEGER NOT NULL, stream TEXT NOT NULL, blocks TEXT NOT NULL, words BLOB NOT NULL, pair_words BLOB NOT NULL);`);
+    this.#insertPart = this.db.prepare('INSERT INTO parts (server_key, stream, blocks, words, pair_words) VALUES (1, ?, ?, ?, ?)');
     this.#parts = this.db.prepare('SELECT id, stream, blocks FROM parts WHERE server_key = 1');
     this.#partWords = this.db.prepare('SELECT words FROM parts WHERE id = ?');
     this.#deletePart = this.db.prepare('DELETE FROM parts WHERE id = ?');
-    this.#insert = this.db.prepare('INSERT INTO blocks (server_key, stream, min_at, max_at, n, dims, bloom, frequent, words, rare, meta, text) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.#insert = this.db.prepare('INSERT INTO blocks (server_key, stream, min_at, max_at, n, dims, bloom, frequent, words, rare, meta, text, pairs, pair_words) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.#text = this.db.prepare('SELECT text FROM blocks WHERE id = ?');
     this.#meta = this.db.prepare('SELECT meta FROM blocks WHERE id = ?');
     this.#words = this.db.prepare('SELECT words FROM blocks WHERE id = ?');
     this.#rare = this.db.prepare('SELECT rare FROM blocks WHERE id = ?');
+    this.#pairs = this.db.prepare('SELECT pairs FROM blocks WHERE id = ?');
+    this.#blockPairWords = this.db.prepare('SELECT pair_words FROM blocks WHERE id = ?');
+    this.#partPairWords = this.db.prepare('SELECT pair_words FROM parts WHERE id = ?');
     this.#bloom = this.db.prepare('SELECT id, bloom, frequent FROM blocks WHERE server_key = 1');
     this.#streamBloom = this.db.prepare('SELECT id, bloom, frequent FROM blocks WHERE server_key = 1 AND stream = ?');
   }
 
   write(b: Sealed): void {
-    const id = Number(this.#insert.run(b.stream, b.minAt, b.maxAt, b.n, b.dims, b.bloom, b.frequent, b.words, b.rare, b.meta, b.text).lastInsertRowid);
+    const id = Number(this.#insert.run(b.stream, b.minAt, b.maxAt, b.n, b.dims, b.bloom, b.frequent, b.words, b.rare, b.meta, b.text, b.pairs, b.pairWords).lastInsertRowid);
     let pending = this.#unparted.get(b.stream);
-    if (pending === undefined) this.#unparted.set(b.stream, (pending = { ids: [], words: [], parts: new Map() }));
+    if (pending === undefined) this.#unparted.set(b.stream, (pending = { ids: [], words: [], pairWords: [], parts: new Map() }));
     pending.ids.push(id);
     pending.words.push(b.wordRows);
+    pending.pairWords.push(b.pairWordRows);
     const n = pending.ids.length;
     PART_TIERS.forEach((size, tier) => {
       if (n % size !== 0) return;
-      const part = Number(this.#insertPart.run(b.stream, JSON.stringify(pending.ids.slice(n - size)), encodePartDictionary(pending.words.slice(n - size), LEVEL)).lastInsertRowid);
+      const part = Number(this.#insertPart.run(b.stream, JSON.stringify(pending.ids.slice(n - size)), encodePartDictionary(pending.words.slice(n - size), LEVEL), PAIR_WORDS ? encodePartDictionary(pending.pairWords.slice(n - size), LEVEL) : Buffer.alloc(0)).lastInsertRowid);
       // The smaller parts over these blocks are replaced by this one.
       if (tier > 0) for (const smaller of pending.parts.get(tier - 1)!.splice(0)) this.#deletePart.run(smaller);
       let list = pending.parts.get(tier);
@@ -600,6 +635,47 @@ export class BlockStore {
     return cached;
   }
 
+  /**
+   * The words fit for a piece in block `e`: its part's (a superset of the block's: still safe), else its own
+   * dictionary's. Kept per query in `cache`, keyed by part or block.
+   */
+  #wordsFit(e: Entry, piece: NeedlePiece, cache: Map<string, string[]>): string[] {
+    const at = this.#partOf.get(e.id);
+    const key = `${at === undefined ? `b${e.id}` : `p${at.part}`} ${piece.atStart ? '1' : '0'}${piece.atEnd ? '1' : '0'} ${piece.text}`;
+    let words = cache.get(key);
+    if (words === undefined) {
+      if (at === undefined) {
+        const dictionary = this.#blockDictionary(e.id);
+        words = dictionary.matching(piece).map((i) => dictionary.word(i));
+      } else {
+        const part = this.#partDictionary(at.part);
+        words = part.words.matching(piece).map((i) => part.words.word(i));
+      }
+      cache.set(key, words);
+    }
+    return words;
+  }
+
+  #pairPartDictionary(part: number): PartDictionary {
+    let cached = this.#pairParts.get(part);
+    if (cached === undefined) {
+      cached = new PartDictionary(this.#partPairWords.get(part)!['pair_words'] as Uint8Array);
+      if (this.#pairParts.size >= CACHE_PARTS) this.#pairParts.delete(this.#pairParts.keys().next().value!);
+      this.#pairParts.set(part, cached);
+    }
+    return cached;
+  }
+
+  #pairBlockDictionary(block: number): TokenDictionary {
+    let cached = this.#pairBlocks.get(block);
+    if (cached === undefined) {
+      cached = TokenDictionary.decode(zstdDecompressSync(this.#blockPairWords.get(block)!['pair_words'] as Uint8Array));
+      if (this.#pairBlocks.size >= CACHE_BLOCK_DICTIONARIES) this.#pairBlocks.delete(this.#pairBlocks.keys().next().value!);
+      this.#pairBlocks.set(block, cached);
+    }
+    return cached;
+  }
+
   query(q: Query): Answer {
     const want = q.offset + q.limit;
     let candidates = this.directory.filter((e) => (q.level === undefined || e.stream === q.level.toLowerCase()) && (q.type === undefined || (e.types[q.type] ?? 0) > 0));
@@ -608,6 +684,11 @@ export class BlockStore {
     // Needles with a piece the dictionaries can look up take them (parts, then blocks); others the bloom filters.
     const byDictionary = needle !== undefined && q.type === undefined && needlePieces(needle).some((p) => constrains(p, ALL_WORDS));
     const verdictsByPart = new Map<number, PartVerdict[] | null>();
+    // A two-piece needle is answered from the pair words: the parts' and blocks' pair dictionaries instead.
+    const pairInside = PAIR_WORDS && needle !== undefined && q.type === undefined ? pairNeedle(needle, ALL_WORDS) : null;
+    const pairPieces = PAIRS && needle !== undefined && q.type === undefined ? needlePairs(needle, ALL_WORDS) : [];
+    const fitWords = new Map<string, string[]>();
+    let pairFiltersRead = 0;
     let partsRead = 0;
     const partVerdict = (e: Entry): PartVerdict | null => {
       const at = this.#partOf.get(e.id);
@@ -615,7 +696,8 @@ export class BlockStore {
       let verdicts = verdictsByPart.get(at.part);
       if (verdicts === undefined) {
         partsRead++;
-        verdicts = partVerdicts(this.#partDictionary(at.part), at.count, needle, ALL_WORDS);
+        verdicts =
+          pairInside === null ? partVerdicts(this.#partDictionary(at.part), at.count, needle, ALL_WORDS) : partVerdicts(this.#pairPartDictionary(at.part), at.count, pairInside, true);
         verdictsByPart.set(at.part, verdicts);
       }
       return verdicts === null ? null : verdicts[at.index]!;
@@ -665,14 +747,22 @@ export class BlockStore {
         if (fromPart?.kind === 'none') exact = 0;
         else if (fromPart?.kind === 'exact' && !pageOpen) exact = fromPart.rows;
         // A needle with separators gets nothing more from the block's dictionary than from its part's: to the text.
-        else if (q.type === undefined && !e.dictHit(needle) && !(fromPart?.kind === 'block' && needlePieces(needle).length > 1)) {
+        else if (q.type === undefined && !e.dictHit(needle) && (pairInside !== null || !(fromPart?.kind === 'block' && needlePieces(needle).length > 1))) {
           dictionariesRead++;
-          const verdict = dictionaryVerdict(this.#blockDictionary(e.id), needle, ALL_WORDS);
+          const verdict =
+            pairInside === null ? dictionaryVerdict(this.#blockDictionary(e.id), needle, ALL_WORDS) : dictionaryVerdict(this.#pairBlockDictionary(e.id), pairInside, true);
           if (verdict.kind === 'none') exact = 0;
           else if (verdict.kind === 'exact') {
             exact = verdict.rows;
             listed = verdict.rowList;
           }
+        }
+        // Before the text: a block whose pair filter lacks every fit pair of two adjacent pieces holds no match.
+        // (Not when the needle is in the block's level, type or resource values: the filter holds message and metadata only.)
+        if (exact === null && pairPieces.length > 0 && !e.dictHit(needle)) {
+          pairFiltersRead++;
+          const filter = WordPairFilter.decode(this.#pairs.get(e.id)!['pairs'] as Uint8Array);
+          if (!pairsMayMatch(filter, pairPieces, (piece) => this.#wordsFit(e, piece, fitWords))) exact = 0;
         }
         countedRows += e.n;
         if (exact !== null && (exact === 0 || !pageOpen || listed !== null)) {
@@ -709,7 +799,7 @@ export class BlockStore {
       } else total = counted;
     }
     const items = this.#materialize(page.slice(q.offset), metas);
-    return { items, total, estimated, blocksRead: metas.size, dictionariesRead, partsRead };
+    return { items, total, estimated, blocksRead: metas.size, dictionariesRead, partsRead, pairFiltersRead };
   }
 
   /** The page's records: each row's columns from its block's meta and text (each block decoded once). */
@@ -822,10 +912,10 @@ async function main(): Promise<void> {
   store.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
   const buildS = (performance.now() - t) / 1000;
   const bytes = statSync(file).size;
-  const parts = store.db.prepare('SELECT count(*) AS blocks, sum(length(bloom)) AS bloom, sum(length(words)) AS words, sum(length(frequent)) AS frequent, sum(length(rare)) AS rare, (SELECT sum(length(words)) FROM parts) AS parts, sum(length(meta)) AS meta, sum(length(text)) AS text FROM blocks').get()!;
+  const parts = store.db.prepare('SELECT count(*) AS blocks, sum(length(bloom)) AS bloom, sum(length(words)) AS words, sum(length(frequent)) AS frequent, sum(length(rare)) AS rare, sum(length(pairs)) AS pairs, sum(length(pair_words)) AS pair_words, (SELECT sum(length(pair_words)) FROM parts) AS pair_parts, (SELECT sum(length(words)) FROM parts) AS parts, sum(length(meta)) AS meta, sum(length(text)) AS text FROM blocks').get()!;
   const per = (v: unknown): string => (Number(v) / ROWS).toFixed(1);
-  console.log(`${DATA} data, ${ROWS.toLocaleString('en-US')} logs, blocks of ${BLOCK_ROWS}, zstd ${LEVEL}: built in ${buildS.toFixed(0)} s (sealing ${(sealMs / 1000).toFixed(0)} s, ${Math.round(ROWS / (sealMs / 1000))} logs/s sealed) (${load()})`);
-  console.log(`  file ${(bytes / ROWS).toFixed(1)} B/log (${(bytes / 2 ** 20).toFixed(1)} MiB, ${parts['blocks']} blocks): bloom ${per(parts['bloom'])}, token dictionaries ${per(parts['words'])}, frequent words ${per(parts['frequent'])}, rare rows ${per(parts['rare'])}, part dictionaries ${per(parts['parts'])}, meta ${per(parts['meta'])}, text ${per(parts['text'])} B/log`);
+  console.log(`${DATA} data, ${ROWS.toLocaleString('en-US')} logs, blocks of ${BLOCK_ROWS}, zstd ${LEVEL}, word pairs ${PAIRS_MODE}: built in ${buildS.toFixed(0)} s (sealing ${(sealMs / 1000).toFixed(0)} s, ${Math.round(ROWS / (sealMs / 1000))} logs/s sealed) (${load()})`);
+  console.log(`  file ${(bytes / ROWS).toFixed(1)} B/log (${(bytes / 2 ** 20).toFixed(1)} MiB, ${parts['blocks']} blocks): bloom ${per(parts['bloom'])}, token dictionaries ${per(parts['words'])}, frequent words ${per(parts['frequent'])}, rare rows ${per(parts['rare'])}, part dictionaries ${per(parts['parts'])}, pair bloom ${per(parts['pairs'])}, pair word dictionaries ${per(parts['pair_words'])}, pair part dictionaries ${per(parts['pair_parts'])}, meta ${per(parts['meta'])}, text ${per(parts['text'])} B/log`);
   console.log(`  NDJSON ${(ndjsonBytes / ROWS).toFixed(1)} B/log, zstd -3 of it ${(zstd3Bytes / ROWS).toFixed(1)} B/log`);
   if (process.env['PROTO_QUERIES'] === '0') return;
 
@@ -855,6 +945,7 @@ async function main(): Promise<void> {
     let blocks = 0;
     let dictionaries = 0;
     let parts = 0;
+    let pairFilters = 0;
     for (let i = 0; i < RUNS; i++) {
       const s = performance.now();
       const c = process.cpuUsage();
@@ -865,11 +956,12 @@ async function main(): Promise<void> {
       blocks += last.blocksRead;
       dictionaries += last.dictionariesRead;
       parts += last.partsRead;
+      pairFilters += last.pairFiltersRead;
     }
     const { p50, p95 } = percentiles(samples);
     const onCpu = percentiles(cpu);
     console.log(
-      `  ${name}: p95 ${p95} ms, p50 ${p50} ms (CPU p95 ${onCpu.p95}, p50 ${onCpu.p50} ms); per query ${(blocks / RUNS).toFixed(0)} blocks read, ${(dictionaries / RUNS).toFixed(0)} block and ${(parts / RUNS).toFixed(0)} part dictionaries; last total ${last!.total}${last!.estimated ? ' (estimate)' : ''} (${load()})`,
+      `  ${name}: p95 ${p95} ms, p50 ${p50} ms (CPU p95 ${onCpu.p95}, p50 ${onCpu.p50} ms); per query ${(blocks / RUNS).toFixed(0)} blocks read, ${(dictionaries / RUNS).toFixed(0)} block and ${(parts / RUNS).toFixed(0)} part dictionaries, ${(pairFilters / RUNS).toFixed(0)} pair filters; last total ${last!.total}${last!.estimated ? ' (estimate)' : ''} (${load()})`,
     );
   };
   const player = (n: number): string => `player_${n}`;

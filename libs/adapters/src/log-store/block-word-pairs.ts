@@ -113,3 +113,44 @@ export function pairsMayMatch(filter: WordPairFilter, pairs: readonly (readonly 
   }
   return true;
 }
+
+/**
+ * Word pairs as words of a token dictionary, for exact counts: `A`, the separator run between them with each
+ * character moved to a private-use code point (U+E000 + its code, a word character to the dictionaries), then
+ * `B`. A needle of two pieces with no separator before or after them becomes one piece the same way
+ * (`pairNeedle`), and it lies inside a pair word exactly when a text holds the needle there: its moved
+ * separators line up only with the same separator run whole, since the pieces around them are word characters.
+ * So the rows a token dictionary of pair words gives for it are the rows holding the needle.
+ */
+function moveSeparators(separators: string): string {
+  let moved = '';
+  for (let i = 0; i < separators.length; i++) moved += String.fromCharCode(0xe000 + separators.charCodeAt(i));
+  return moved;
+}
+
+/** The pair words of `text` (see above), each once, in order; pairs with a left-out word are not made. */
+export function pairWords(text: string, keepAllWords = false): string[] {
+  const folded = foldAscii(text);
+  const out: string[] = [];
+  let previous: { word: string; end: number } | null = null;
+  for (const { start, end } of wordRuns(folded)) {
+    const word = folded.slice(start, end);
+    const kept = keepAllWords || !isHighEntropyWord(word);
+    if (previous !== null && kept) out.push(`${previous.word}${moveSeparators(folded.slice(previous.end, start))}${word}`);
+    previous = kept ? { word, end } : null;
+  }
+  return out;
+}
+
+/**
+ * The needle as a pair word's inside, when the pair dictionary answers it exactly: two pieces that both
+ * constrain, nothing but word characters at its ends. Otherwise null.
+ */
+export function pairNeedle(needle: string, keepAllWords = false): string | null {
+  const folded = foldAscii(needle);
+  const pieces = needlePieces(folded);
+  if (pieces.length !== 2 || pieces[0]!.atStart || pieces[1]!.atEnd) return null;
+  if (!constrains(pieces[0]!, keepAllWords) || !constrains(pieces[1]!, keepAllWords)) return null;
+  const between = folded.slice(pieces[0]!.text.length, folded.length - pieces[1]!.text.length);
+  return `${pieces[0]!.text}${moveSeparators(between)}${pieces[1]!.text}`;
+}
