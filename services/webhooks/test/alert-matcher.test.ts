@@ -22,7 +22,7 @@ const recase = (rand: () => number, text: string) => [...text].map((ch) => (rand
 // U+212A, expression syntax); texts inside, prefixes of and overlapping one another.
 const TYPES = ['AntiCheat', 'anticheat', 'Chat', 'General', 'Money'];
 const RESOURCES = ['qb-core', 'QB-Core', 'chat', 'es_extended', 'ox_inventory'];
-const LEVELS = ['info', 'warn', 'error', 'fatal', 'debug'];
+const LEVELS = ['info', 'warn', 'error', 'fatal', 'debug'] as const;
 const SEARCHES = ['hack', 'speed hack', 'hack (', 'joined', 'was killed by', 'sus', 'd hack s', 'noclip', 'kick', 'ab', 'x', 'straße', 'ſus', 'Kick', 'é', '😀', '.*', 'inventory error'];
 /** The texts the one-pass scan takes when a set's searches alone are all of them (ASCII, 3 characters and more). */
 const ASCII_SEARCHES = SEARCHES.filter((t) => t.length >= 3 && /^[\x20-\x7e]+$/.test(t));
@@ -35,7 +35,7 @@ function filterOf(rand: () => number, searches: readonly string[]): AlertFilter 
   const filter: { -readonly [K in keyof AlertFilter]: AlertFilter[K] } = {};
   if (rand() < 0.3) filter.type = pick(rand, TYPES);
   if (rand() < 0.3) filter.resource = pick(rand, RESOURCES);
-  if (rand() < 0.3) filter.level = pick(rand, LEVELS) as AlertFilter['level'];
+  if (rand() < 0.3) filter.level = pick(rand, LEVELS);
   if (rand() < 0.5) filter.search = pick(rand, searches);
   if (rand() < 0.25) {
     const metadata: Record<string, string> = {};
