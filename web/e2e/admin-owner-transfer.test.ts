@@ -4,7 +4,7 @@
 //    owner an admin; the new owner runs the owner's screens, the previous owner no longer does. A refused
 //    change shows the server's sentence and the toast 'Failed to change the users role';
 //  - the default site role has one name: /auth/me says `user` and the admin Users page shows `user` for the
-//    same account.
+//    same account; at 375 px, in light and dark, a row of that page stays one line tall with its actions reachable.
 // The Users tab after the transfer is checked in light and dark, desktop and 375 px (screenshots in
 // test-output/e2e/admin-owner-transfer/, axe in each view).
 import { execFile } from 'node:child_process';
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAt, createServer, signIn, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { seedSession } from './session.ts';
-import { DESKTOP, hasChromium, launchChromium, ViewCheck, VIEWS } from './walk.ts';
+import { DESKTOP, hasChromium, launchChromium, MOBILE, ViewCheck, VIEWS } from './walk.ts';
 
 const PASSWORD = 'Correct-horse-battery-9';
 const stamp = Date.now().toString(36);
@@ -138,6 +138,23 @@ describe.skipIf(!hasChromium)('staff hand a server over; the default site role h
     await row.waitFor();
     expect(await row.getByRole('combobox', { name: `Role of ${emailOf(leaver)}` }).inputValue()).toBe('user');
     expect(await row.locator('td').nth(2).innerText()).toBe('user');
+
+    // At 375 px, in light and dark, each row keeps to one line (the table scrolls sideways instead) and the row's
+    // actions stay reachable: scrolled into view, the role selector (disabled here: the account has no 2FA) takes
+    // the pointer and the Disable button can be clicked (trial runs: nothing changes).
+    for (const theme of ['light', 'dark'] as const) {
+      await page.setViewportSize(MOBILE);
+      await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
+      await page.reload();
+      await page.locator(`.skald-${theme}`).first().waitFor();
+      await row.waitFor();
+      const height = (await row.boundingBox())?.height ?? Infinity;
+      expect(height, `admin Users row height at 375 px (${theme})`).toBeLessThanOrEqual(80);
+      await row.getByRole('combobox', { name: `Role of ${emailOf(leaver)}` }).hover({ trial: true });
+      await row.getByRole('button', { name: `Disable ${emailOf(leaver)}` }).click({ trial: true });
+    }
+    await page.setViewportSize(DESKTOP);
+    await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
   });
 
   it('no accessibility violations in the checked views', () => {

@@ -42,7 +42,7 @@ export default function AdminUsersPage() {
       <PageTitle>All users</PageTitle>
       <AdminQueryView data={data} isLoading={isLoading} isError={isError} loadingText={ADMIN_TEXT.usersLoading}>
         {({ users }) => (
-          <ScrollTable label="Users table" caption="All users" className="audit-table admin-table" head={['Email', 'Username', 'Role', '2FA', 'Servers', 'Active', 'Created at', 'Last login', 'Actions']}>
+          <ScrollTable label="Users table" caption="All users" className="audit-table admin-table admin-users-table" head={['Email', 'Username', 'Role', '2FA', 'Servers', 'Active', 'Created at', 'Last login', 'Actions']}>
             {users.map((user) => {
               const rowBusy = busy === user.id;
               return (
