@@ -108,7 +108,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
     });
 
     // timeout: the whole flow through eight processes, then every /metrics
-    it('runs the end-to-end flow through the gateway and every process reports it in /metrics', { timeout: 120_000 }, async () => {
+    it('runs the end-to-end flow through the gateway and every process reports it in /metrics', { timeout: 180_000 }, async () => {
       // Every process answers its own health; the gateway reports every upstream ready.
       const health = await api<{ status: string; services: Record<string, string> }>(G, 'GET', '/api/health');
       expect(health.body.services).toEqual({ auth: 'ok', ingestion: 'ok', logs: 'ok', webhooks: 'ok', backups: 'ok', billing: 'ok', admin: 'ok' });
@@ -210,9 +210,15 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
       // The audit trail (admin process) holds what the owner did in auth, billing and webhooks.
       expect((await api(G, 'PATCH', '/api/settings/server-name', { token, body: { serverId: server.id, newName: `All ${bus} renamed` } })).status).toBe(200);
       type Trail = { logs: { action: string }[]; total: number };
+      // 60 s: with three integration files at a time on two cores the mock cluster's group coordination
+      // was seen to need more than 20 s; a miss prints the admin process's lag and output to tell a slow
+      // consumer from a lost entry.
       const trail = await eventually('the rename in the audit trail', async () => {
         const response = await api<Trail>(G, 'GET', `/api/server/${server.id}/audit-logs`, { token });
         return response.status === 200 && response.body.logs.some((l) => l.action === 'server.renamed') ? response.body : undefined;
+      }, 60_000).catch(async (error: unknown) => {
+        const lag = lagOf(await topology.scrape('admin').catch(() => ''), 'admin.audit', 'skald.audit.v1');
+        throw new Error(`${String(error)}; admin.audit lag ${String(lag)}; admin output:\n${topology.proc('admin').output().slice(-4000)}`);
       });
       expect(trail.logs.map((l) => l.action)).toEqual(expect.arrayContaining(['server.created', 'server.renamed']));
 
