@@ -14,7 +14,11 @@
  * Then the same data set (generated again: the same lines, other ids) through the block store (LOG_LAYOUT=blocks,
  * block-log-store.ts) the same way: bytes per log after a graceful close (blocks and the tail not yet sealed),
  * its largest WAL and what the close leaves, and its ingest rate beside the row store's (target >= 80 %).
- * Run: `npm run bench -- storage` or `BENCH_STORAGE_ROWS=50000 BENCH_STORAGE_DATA=fivem npm run bench -- storage`.
+ * For the search bench's data set, the block store is then reopened and searched: p95 and p50 of a page of 50
+ * with its total for the search bench's shapes (a word in 10 logs, a word in 1 of 50, that word with a level, a
+ * type in 1 of 20,000, a plain page; logType text, offsets 0-150), BENCH_STORAGE_RUNS (default 40) of each.
+ * Run: `npm run bench -- storage` or `BENCH_STORAGE_ROWS=50000 BENCH_STORAGE_DATA=fivem npm run bench -- storage`;
+ * BENCH_STORAGE_STORES=blocks skips the row store (its indexing is most of the run at a million logs).
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,14 +26,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { constants, zstdCompressSync } from 'node:zlib';
-import type { LogRecord } from '@skald/ports';
+import type { LogQuery, LogRecord } from '@skald/ports';
 import { BlockLogStore } from '../../../libs/adapters/src/log-store/block-log-store.ts';
 import { SqliteLogStore } from '../../../libs/adapters/src/log-store/sqlite-log-store.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
 import { fivemBatch } from '../harness/fivem-logs.ts';
-import { makeBatch } from './search.bench.ts';
+import { COMMON_WORDS, RARE_TYPES, RARE_WORDS, makeBatch } from './search.bench.ts';
 import { BlockStore, seal } from '../harness/storage-prototype.ts';
-import { machineLoad } from '../harness/samples.ts';
+import { machineLoad, percentiles } from '../harness/samples.ts';
 
 const ROWS = Number(process.env['BENCH_STORAGE_ROWS'] ?? 200_000);
 /** makeBatch's size (search.bench.ts); the store gets each split in BATCH-sized inserts. */
@@ -39,6 +43,8 @@ const BLOCK_ROWS = 4096;
 const T0 = Date.UTC(2025, 0, 1);
 const MIB = 1024 * 1024;
 const INDEX_TIMEOUT_MS = 15 * 60_000;
+const SEARCH_RUNS = Number(process.env['BENCH_STORAGE_RUNS'] ?? 40);
+const OFFSETS = [0, 50, 100, 150];
 
 function sizeOf(file: string): number {
   return existsSync(file) ? statSync(file).size : 0;
@@ -172,6 +178,7 @@ async function run(dir: string, data: DataSet): Promise<Run> {
 }
 
 interface BlockRun {
+  readonly file: string;
   readonly bytes: number;
   readonly maxWal: number;
   readonly walLeft: number;
@@ -198,7 +205,41 @@ async function runBlockStore(dir: string, data: DataSet): Promise<BlockRun> {
   }
   const rate = Math.round(ROWS / ((performance.now() - started - generating) / 1000));
   await store.close();
-  return { bytes: sizeOf(file), maxWal, walLeft: sizeOf(wal), rate };
+  return { file, bytes: sizeOf(file), maxWal, walLeft: sizeOf(wal), rate };
+}
+
+interface SearchShape {
+  readonly name: string;
+  readonly query: (k: number) => Omit<LogQuery, 'serverId' | 'offset' | 'limit'>;
+}
+
+/** The search bench's query shapes (search.bench.ts), each cycling through its words or types. */
+const SEARCH_SHAPES: readonly SearchShape[] = [
+  { name: 'a word in 10 logs', query: (k) => ({ search: RARE_WORDS[k % RARE_WORDS.length]! }) },
+  { name: 'a word in 1 of 50 logs', query: (k) => ({ search: COMMON_WORDS[k % COMMON_WORDS.length]! }) },
+  { name: 'a word in 1 of 50 logs + level', query: (k) => ({ search: COMMON_WORDS[k % COMMON_WORDS.length]!, level: ['info', 'warn', 'error'][k % 3]! }) },
+  { name: 'a type in 1 of 20,000 logs', query: (k) => ({ type: RARE_TYPES[k % RARE_TYPES.length]! }) },
+  { name: 'plain page', query: () => ({}) },
+];
+
+/** The block store's file reopened (as after a restart) and searched: p95 / p50 wall of each shape. */
+async function searchBlockStore(file: string): Promise<{ name: string; p50: number; p95: number }[]> {
+  const store = new BlockLogStore(file);
+  try {
+    const out = [];
+    for (const shape of SEARCH_SHAPES) {
+      const samples: number[] = [];
+      for (let k = 0; k < SEARCH_RUNS; k++) {
+        const t = performance.now();
+        await store.query({ serverId: 'bench-server', logType: 'text', ...shape.query(k), offset: OFFSETS[k % OFFSETS.length]!, limit: 50 });
+        samples.push(performance.now() - t);
+      }
+      out.push({ name: shape.name, ...percentiles(samples) });
+    }
+    return out;
+  } finally {
+    await store.close();
+  }
 }
 
 export default async function storageBenchmark(): Promise<BenchRow[]> {
@@ -206,42 +247,47 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
   const perLog = (bytes: number): number => Number((bytes / ROWS).toFixed(1));
   // BENCH_STORAGE_DATA=fivem (or bench): one data set only.
   const only = process.env['BENCH_STORAGE_DATA']?.toLowerCase();
+  const rowsToo = process.env['BENCH_STORAGE_STORES'] !== 'blocks';
   for (const data of DATA_SETS.filter((d) => only === undefined || d.name.toLowerCase().includes(only))) {
     const dir = await mkdtemp(join(tmpdir(), 'skald-bench-storage-'));
     try {
-      const store = await run(dir, data);
-      const blocks = store.blockBytes;
-      const baseline = `NDJSON ${perLog(store.ndjson)} B/log; zstd -3 of it ${perLog(store.zstd3)} B/log`;
-      console.log(`${data.name}: row store ${perLog(store.bytes)} B/log, blocks ${perLog(blocks)} B/log, WAL max ${(store.maxWal / MIB).toFixed(1)} MiB, left ${store.walLeft} B (${machineLoad()})`);
       const size = `${ROWS.toLocaleString('en-US')} logs`;
-      rows.push({
-        name: `${data.name}: bytes per log on disk, row store with its search index`,
-        value: perLog(store.bytes),
-        unit: 'B/log',
-        target: '<= 60 B/log',
-        pass: store.bytes / ROWS <= 60,
-        baseline,
-        note: `${size}; file after a graceful close, every row indexed; ${machineLoad()}`,
-      });
-      rows.push({
-        name: `${data.name}: bytes per log, compressed-block layout prototype (docs/STORAGE.md)`,
-        value: perLog(blocks),
-        unit: 'B/log',
-        target: '<= 60 B/log',
-        pass: blocks / ROWS <= 60,
-        baseline,
-        note: `${size}; blocks of ${BLOCK_ROWS} per level stream, WAL checkpointed; ${machineLoad()}`,
-      });
-      rows.push({
-        name: `${data.name}: largest WAL during ingest and indexing`,
-        value: Number((store.maxWal / MIB).toFixed(1)),
-        unit: 'MiB',
-        target: '< 64 MiB',
-        pass: store.maxWal < 64 * MIB,
-        note: `sampled after every insert of ${BATCH} and every 250 ms until indexed (${(store.indexedAfterMs / 1000).toFixed(0)} s after the first insert); ${machineLoad()}`,
-      });
-      rows.push({ name: `${data.name}: WAL left after a graceful close`, value: store.walLeft, unit: 'bytes', target: '0', pass: store.walLeft === 0 });
-      rows.push({ name: `${data.name}: ingest with the search index on`, value: store.rate, unit: 'logs/s', note: `batches of ${BATCH}, the event loop given a turn after each; ${machineLoad()}` });
+      let store: Run | null = null;
+      let baseline: string | undefined;
+      if (rowsToo) {
+        store = await run(dir, data);
+        const blocks = store.blockBytes;
+        baseline = `NDJSON ${perLog(store.ndjson)} B/log; zstd -3 of it ${perLog(store.zstd3)} B/log`;
+        console.log(`${data.name}: row store ${perLog(store.bytes)} B/log, blocks ${perLog(blocks)} B/log, WAL max ${(store.maxWal / MIB).toFixed(1)} MiB, left ${store.walLeft} B (${machineLoad()})`);
+        rows.push({
+          name: `${data.name}: bytes per log on disk, row store with its search index`,
+          value: perLog(store.bytes),
+          unit: 'B/log',
+          target: '<= 60 B/log',
+          pass: store.bytes / ROWS <= 60,
+          baseline,
+          note: `${size}; file after a graceful close, every row indexed; ${machineLoad()}`,
+        });
+        rows.push({
+          name: `${data.name}: bytes per log, compressed-block layout prototype (docs/STORAGE.md)`,
+          value: perLog(blocks),
+          unit: 'B/log',
+          target: '<= 60 B/log',
+          pass: blocks / ROWS <= 60,
+          baseline,
+          note: `${size}; blocks of ${BLOCK_ROWS} per level stream, WAL checkpointed; ${machineLoad()}`,
+        });
+        rows.push({
+          name: `${data.name}: largest WAL during ingest and indexing`,
+          value: Number((store.maxWal / MIB).toFixed(1)),
+          unit: 'MiB',
+          target: '< 64 MiB',
+          pass: store.maxWal < 64 * MIB,
+          note: `sampled after every insert of ${BATCH} and every 250 ms until indexed (${(store.indexedAfterMs / 1000).toFixed(0)} s after the first insert); ${machineLoad()}`,
+        });
+        rows.push({ name: `${data.name}: WAL left after a graceful close`, value: store.walLeft, unit: 'bytes', target: '0', pass: store.walLeft === 0 });
+        rows.push({ name: `${data.name}: ingest with the search index on`, value: store.rate, unit: 'logs/s', note: `batches of ${BATCH}, the event loop given a turn after each; ${machineLoad()}` });
+      }
       const blockStore = await runBlockStore(dir, data);
       console.log(`${data.name}: block store ${perLog(blockStore.bytes)} B/log, WAL max ${(blockStore.maxWal / MIB).toFixed(1)} MiB, left ${blockStore.walLeft} B, ${blockStore.rate} logs/s (${machineLoad()})`);
       rows.push({
@@ -261,15 +307,31 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
         pass: blockStore.maxWal < 64 * MIB && blockStore.walLeft === 0,
         note: `${blockStore.walLeft} bytes left after close; sampled after every insert of ${BATCH}`,
       });
-      rows.push({
-        name: `${data.name}: block store ingest, share of the row store's (search index on)`,
-        value: Math.round((blockStore.rate / store.rate) * 1000) / 10,
-        unit: '%',
-        target: '>= 80 %',
-        pass: blockStore.rate >= 0.8 * store.rate,
-        baseline: `block store ${blockStore.rate} logs/s, row store ${store.rate} logs/s (the run above)`,
-        note: `batches of ${BATCH}, the event loop given a turn after each, sealing as it fills; ${machineLoad()}`,
-      });
+      if (store !== null) {
+        rows.push({
+          name: `${data.name}: block store ingest, share of the row store's (search index on)`,
+          value: Math.round((blockStore.rate / store.rate) * 1000) / 10,
+          unit: '%',
+          target: '>= 80 %',
+          pass: blockStore.rate >= 0.8 * store.rate,
+          baseline: `block store ${blockStore.rate} logs/s, row store ${store.rate} logs/s (the run above)`,
+          note: `batches of ${BATCH}, the event loop given a turn after each, sealing as it fills; ${machineLoad()}`,
+        });
+      } else rows.push({ name: `${data.name}: block store ingest`, value: blockStore.rate, unit: 'logs/s', note: `batches of ${BATCH}, a turn after each; ${machineLoad()}` });
+      // The search shapes are the search bench's words and types: its data set only.
+      if (data === DATA_SETS[0]) {
+        for (const shape of await searchBlockStore(blockStore.file)) {
+          console.log(`${data.name}: block store, ${shape.name}: p95 ${shape.p95} ms, p50 ${shape.p50} ms (${machineLoad()})`);
+          rows.push({
+            name: `${data.name}: block store search, ${shape.name} (page of 50 + total)`,
+            value: shape.p95,
+            unit: 'ms p95',
+            target: '< 50 ms',
+            pass: shape.p95 < 50,
+            note: `p50 ${shape.p50} ms; ${SEARCH_RUNS} queries on the reopened file, offsets 0-150; ${size}; ${machineLoad()}`,
+          });
+        }
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
