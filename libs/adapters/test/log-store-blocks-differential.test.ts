@@ -2,7 +2,9 @@
  * The block store answers every query as the row store does (its LIKE path: no search index, which is only an
  * accelerator): the same page ids in the same order and the same total, capped at the same count cap. Thousands
  * of generated logs (search-bench and FiveM-like lines, photo logs, late logs, ties in one millisecond) in
- * small blocks, many needles and filters; then the same after every kind of delete.
+ * small blocks, many needles and filters; then the same after every kind of delete. Twice: blocks of 128 rows,
+ * and blocks of 64 rows in part dictionaries of two tiers (a fanout of 4: tier-0 parts of 4 blocks, tier-1 of 16),
+ * whose deletes drop and rewrite blocks inside parts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,11 +17,22 @@ import { generatedLogs, rng } from './fixtures/generated-logs.ts';
 const SERVER = 'server-differential';
 const OTHER = 'server-other';
 const T0 = Date.UTC(2025, 4, 1);
-// Small enough for the unit tier, large enough that totals pass the count cap and blocks number in the tens.
-const LOGS = 2_500;
 const CAP = 2_000;
 const BATCH = 50;
-const OTHER_LOGS = LOGS / 25;
+
+interface Layout {
+  readonly name: string;
+  /** Small enough for the unit tier, large enough that totals pass the count cap and blocks number in the tens. */
+  readonly logs: number;
+  readonly blockRows: number;
+  readonly partFanout?: number;
+}
+
+const LAYOUTS: readonly Layout[] = [
+  { name: 'blocks of 128 rows', logs: 2_500, blockRows: 128 },
+  // The info stream (half the logs) fills two tier-1 parts and more; the others tier-0 parts.
+  { name: 'blocks of 64 rows in parts of two tiers', logs: 5_000, blockRows: 64, partFanout: 4 },
+];
 
 const NEEDLES = [
   // words, parts of words, phrases with separators
@@ -54,7 +67,8 @@ async function answer(store: LogStore, query: LogQuery): Promise<{ ids: string[]
   return { ids: page.items.map((r) => r.id), total: page.total, capped: page.totalCapped };
 }
 
-describe('block store, differentially against the row store', () => {
+describe.each(LAYOUTS)('block store, differentially against the row store: $name', ({ logs: LOGS, blockRows, partFanout }) => {
+  const OTHER_LOGS = LOGS / 25;
   let dir: string;
   let rows: SqliteLogStore;
   let blocks: BlockLogStore;
@@ -63,7 +77,7 @@ describe('block store, differentially against the row store', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'skald-differential-'));
     rows = new SqliteLogStore(join(dir, 'rows.db'), { searchIndex: 'off', countCap: CAP, walCheckpointer: null });
-    blocks = new BlockLogStore(join(dir, 'blocks.db'), { countCap: CAP, blockRows: 128, sealEagerly: true, walCheckpointer: null });
+    blocks = new BlockLogStore(join(dir, 'blocks.db'), { countCap: CAP, blockRows, sealEagerly: true, walCheckpointer: null, ...(partFanout === undefined ? {} : { partFanout }) });
     logs = generatedLogs(SERVER, LOGS, T0, 36);
     const other = generatedLogs(OTHER, OTHER_LOGS, T0, 37);
     for (let i = 0; i < logs.length; i += BATCH) {
@@ -86,9 +100,14 @@ describe('block store, differentially against the row store', () => {
     expect(layout.blocks).toBeGreaterThan(15);
     expect(layout.tailRows).toBeGreaterThan(0);
     expect(layout.blockRows + layout.tailRows).toBe(LOGS + OTHER_LOGS);
+    if (partFanout !== undefined) {
+      expect(layout.blocks).toBeGreaterThan(72);
+      expect(layout.parts[0]).toBeGreaterThan(0);
+      expect(layout.parts[1]).toBeGreaterThan(1);
+    }
   });
 
-  it('answers every needle under every filter and offset as the row store does', async () => {
+  it('answers every needle under every filter and offset as the row store does', { timeout: 120_000 }, async () => {
     let compared = 0;
     let cappedSeen = 0;
     for (const filter of filters(logs)) {
@@ -133,7 +152,7 @@ describe('block store, differentially against the row store', () => {
     expect(sorted(await blocks.getByKeys(SERVER, keys))).toEqual(sorted(await rows.getByKeys(SERVER, keys)));
   });
 
-  it('after every kind of delete, answers, stats and facets are still the row store’s', async () => {
+  it('after every kind of delete, answers, stats and facets are still the row store’s', { timeout: 120_000 }, async () => {
     const rand = rng(9);
     const keys = Array.from({ length: 200 }, () => logs[rand(logs.length)]!).map((r) => ({ createdAt: r.createdAt, id: r.id }));
     const before = logs[Math.floor(logs.length / 5)]!.createdAt;
@@ -158,6 +177,8 @@ describe('block store, differentially against the row store', () => {
       }
     }
     expect(await blocks.count(OTHER)).toBe(await rows.count(OTHER));
+    // The deletes dropped and rewrote blocks inside parts, which stay and answer for the blocks left.
+    if (partFanout !== undefined) expect(blocks.layout().parts.reduce((a, b) => a + b)).toBeGreaterThan(2);
     // Logs stored after the tail was read (appended to its in-memory copy, late ones among them), and redelivered ones.
     const more = generatedLogs(SERVER, 300, logs[logs.length - 1]!.createdAt - 3_600_000, 38);
     for (const batch of [more.slice(0, 150), more.slice(100)]) {

@@ -7,6 +7,7 @@ import type { LogStore } from '@skald/ports';
 import { logStoreContract } from '@skald/ports/contract/log-store.contract.ts';
 import { BlockLogStore, SqliteLogStore, createLogStore } from '../src/log-store/index.ts';
 import { generatedLogs } from './fixtures/generated-logs.ts';
+import { TokenDictionary } from '../src/log-store/block-token-dictionary.ts';
 import type { BlockLogStoreOptions } from '../src/log-store/block-log-store.ts';
 
 function blockStore(options: BlockLogStoreOptions) {
@@ -128,6 +129,58 @@ describe('block log store: layout and migration', () => {
       expect(await answers(store)).toEqual(expected);
     } finally {
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('merges parts into higher tiers and asks them before the block dictionaries: a needle no log holds reads only the blocks in no part', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const file = join(dir, 'logs.db');
+    const store = new BlockLogStore(file, { walCheckpointer: null, blockRows: 25, partFanout: 2, sealEagerly: true });
+    await store.insertBatch(generatedLogs('srv', 1500, T0, 5));
+    const layout = store.layout();
+    await store.close();
+    // Fanout 2: tier-0 parts of 2 blocks, tier 1 of 4, tier 2 of 8; the info stream (half the logs) has 30 blocks.
+    expect(layout.parts[2]).toBeGreaterThan(2);
+    expect(layout.blocks).toBeGreaterThan(50);
+    const reopened = new BlockLogStore(file, { walCheckpointer: null, blockRows: 25, partFanout: 2 });
+    const decode = vi.spyOn(TokenDictionary, 'decode');
+    try {
+      expect(await reopened.query({ serverId: 'srv', search: 'nothing matches', offset: 0, limit: 50 })).toEqual({ items: [], total: 0, totalCapped: false });
+      // At most one block per stream (4) is in no part; every other block is ruled out by its part.
+      expect(decode.mock.calls.length).toBeLessThanOrEqual(4);
+      decode.mockClear();
+      const page = await reopened.query({ serverId: 'srv', search: 'vercetti', offset: 0, limit: 50 });
+      expect(page.total).toBeGreaterThan(0);
+      expect(decode.mock.calls.length).toBeGreaterThan(0);
+    } finally {
+      decode.mockRestore();
+      await reopened.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('builds the parts of a blocks file that has none on open, answering the same before and after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const file = join(dir, 'logs.db');
+    const store = new BlockLogStore(file, { walCheckpointer: null, blockRows: 40, sealEagerly: true });
+    await store.insertBatch(generatedLogs('srv', 2000, T0, 6));
+    const expected = await answers(store);
+    await store.close();
+    // The layout before parts: no table, user_version 100.
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE parts; PRAGMA user_version = 100');
+    db.close();
+    const reopened = new BlockLogStore(file, { walCheckpointer: null, blockRows: 40 });
+    try {
+      expect(reopened.layout().parts).toEqual([0, 0, 0]);
+      expect(await answers(reopened)).toEqual(expected);
+      await reopened.partsBuilt();
+      const parts = reopened.layout().parts;
+      expect(parts[0]! + parts[1]!).toBeGreaterThan(2);
+      expect(await answers(reopened)).toEqual(expected);
+    } finally {
+      await reopened.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -107,8 +107,8 @@ export class BlockDeletes {
       rewritten = await this.#directory.encode(kept);
     }
     return this.#conn.transaction(() => {
-      if (rewritten !== null) this.#directory.insert(entry.serverKey, entry.stream, rewritten.encoded, rewritten.words);
-      this.#directory.remove(entry);
+      const replacedBy = rewritten === null ? null : this.#directory.insert(entry.serverKey, entry.stream, rewritten.encoded, rewritten.words);
+      this.#directory.remove(entry, replacedBy);
       applyRollupDelta(this.#conn, delta);
       return { deletedCount: gone.length, objectKeys };
     });

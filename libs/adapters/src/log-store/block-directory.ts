@@ -11,6 +11,9 @@ import type { BlockConnection } from './block-store-connection.ts';
 import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlockKeys, decodeBlockMeta, encodeBlock, encodeBlockAsync } from './block-codec.ts';
 import type { BlockColumns, BlockKeys, EncodedBlock } from './block-codec.ts';
 import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from './block-token-dictionary.ts';
+import { Lru } from './block-lru.ts';
+import { BlockParts } from './block-parts.ts';
+import type { BlockWords } from './block-part-dictionary.ts';
 import { num, str } from './sqlite-log-rows.ts';
 
 export interface BlockEntry {
@@ -35,33 +38,6 @@ interface StoredDims {
   readonly level: Record<string, number>;
   readonly type: Record<string, number>;
   readonly resource: Record<string, number>;
-}
-
-/** A small least-recently-used map. */
-class Lru<V> {
-  readonly #map = new Map<number, V>();
-  readonly #size: number;
-
-  constructor(size: number) {
-    this.#size = size;
-  }
-
-  get(key: number, make: () => V): V {
-    let value = this.#map.get(key);
-    if (value !== undefined) {
-      this.#map.delete(key);
-      this.#map.set(key, value);
-      return value;
-    }
-    value = make();
-    this.#map.set(key, value);
-    if (this.#map.size > this.#size) this.#map.delete(this.#map.keys().next().value!);
-    return value;
-  }
-
-  delete(key: number): void {
-    this.#map.delete(key);
-  }
 }
 
 function folded(counts: Record<string, number>): Map<string, number> {
@@ -91,15 +67,24 @@ export class BlockDirectory {
   readonly #texts = new Lru<BlockText>(8);
   readonly #folded = new Lru<Buffer>(8);
   readonly #rowKeys = new Lru<BlockKeys>(128);
-  // Every block's dictionary is read by a search the part dictionaries do not answer yet: 512 decoded (~13 MB per
-  // million bench logs' 242) keep a million-log server's in memory (rare word p50 176 -> 26 ms measured).
+  // A search reads the dictionaries of the blocks its parts do not rule out, and of the blocks in no part yet:
+  // 512 decoded (~13 MB per million bench logs' 242) keep a million-log server's in memory.
   readonly #dictionaries = new Lru<TokenDictionary>(512);
   readonly #keys = new Lru<Set<string>>(16);
   readonly #level: number;
+  /** The part dictionaries over runs of each stream's blocks (block-parts.ts). */
+  readonly parts: BlockParts;
 
-  constructor(conn: BlockConnection, zstdLevel = BLOCK_ZSTD_LEVEL) {
+  constructor(conn: BlockConnection, options: { zstdLevel?: number; partFanout?: number } = {}) {
     this.#conn = conn;
-    this.#level = zstdLevel;
+    this.#level = options.zstdLevel ?? BLOCK_ZSTD_LEVEL;
+    this.parts = new BlockParts(conn, { blocks: (serverKey) => this.entries(serverKey), words: (blockId) => this.#words(blockId) }, options.partFanout);
+  }
+
+  /** A block's words with their row counts, decoded afresh (a part's build reads each block once: no cache). */
+  #words(blockId: number): BlockWords {
+    const dictionary = TokenDictionary.decode(zstdDecompressSync(this.#blob(blockId, 'words')));
+    return Array.from({ length: dictionary.size }, (_, i) => [dictionary.word(i), dictionary.rows(i)] as const);
   }
 
   /** The server's blocks, newest first by max_at. */
@@ -206,8 +191,8 @@ export class BlockDirectory {
     return { encoded, words };
   }
 
-  /** Inserts an encoded block, inside the caller's transaction. */
-  insert(serverKey: number, stream: string, encoded: EncodedBlock, words: TokenDictionaryBuilder): void {
+  /** Inserts an encoded block, inside the caller's transaction; answers its id. */
+  insert(serverKey: number, stream: string, encoded: EncodedBlock, words: TokenDictionaryBuilder): number {
     const rows = encoded.rows;
     const dims: StoredDims = {
       level: countValues(rows.map((r) => r.level)),
@@ -220,7 +205,7 @@ export class BlockDirectory {
       minExpires = Math.min(minExpires, r.expiresAt);
       maxExpires = Math.max(maxExpires, r.expiresAt);
     }
-    this.#conn
+    const inserted = this.#conn
       .prepare('INSERT INTO blocks (server_key, stream, min_at, max_at, n, photos, min_expires, max_expires, dims, words, meta, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
       .run(
         serverKey,
@@ -237,17 +222,23 @@ export class BlockDirectory {
         encoded.text,
       );
     this.#servers.delete(serverKey);
+    return Number(inserted.lastInsertRowid);
   }
 
-  /** Removes a block, inside the caller's transaction. */
-  remove(entry: BlockEntry): void {
+  /**
+   * Removes a block, inside the caller's transaction; `replacedBy` is the block rewritten from it without some
+   * of its rows, if any. Its part follows in the same transaction (block-parts.ts: never a false "absent").
+   */
+  remove(entry: BlockEntry, replacedBy: number | null = null): void {
     this.#conn.prepare('DELETE FROM blocks WHERE block_id = ?').run(entry.blockId);
+    this.parts.replaced(entry.serverKey, entry.blockId, replacedBy);
     this.forget(entry);
   }
 
   /** Drops what is cached of the block and its server's directory (a rolled-back transaction calls it too). */
   forget(entry: BlockEntry): void {
     this.#servers.delete(entry.serverKey);
+    this.parts.forget();
     this.#columns.delete(entry.blockId);
     this.#texts.delete(entry.blockId);
     this.#folded.delete(entry.blockId);
@@ -259,5 +250,6 @@ export class BlockDirectory {
   /** Forgets every server's directory (after a rolled-back transaction). */
   forgetDirectories(): void {
     this.#servers.clear();
+    this.parts.forget();
   }
 }

@@ -4,6 +4,7 @@
  * - block-store-connection.ts, block-store-schema.ts: the connection, its transactions and the tables;
  * - block-writes.ts: insertBatch into the tail, and the sealer turning a stream's tail into a block;
  * - block-directory.ts: the blocks' directory and the decoded blocks recently read, and writing a block;
+ * - block-parts.ts: part dictionaries over runs of a stream's blocks, built after seals, followed by deletes;
  * - block-match.ts, block-walk.ts, block-reads.ts: what a query matches, the merge of tail and blocks in
  *   (created_at, id) order, and the read paths;
  * - block-deletes.ts: every delete path (blocks dropped or rewritten);
@@ -42,6 +43,8 @@ export interface BlockLogStoreOptions {
   readonly walCheckpointer?: WalCheckpointer | null;
   /** Tests: insertBatch returns once the full blocks it made are sealed (default: the sealer runs after it). */
   readonly sealEagerly?: boolean;
+  /** Blocks of a tier-0 part and parts merged into one of the next tier (default 8; tests use fewer). */
+  readonly partFanout?: number;
 }
 
 export class BlockLogStore implements LogStore {
@@ -61,10 +64,12 @@ export class BlockLogStore implements LogStore {
   readonly #blockRows: number;
   /** Settles once a migration of a row-store file has moved every log (at once when there was none). */
   readonly #migrated: Promise<void>;
+  /** Settles once the blocks found at open (and those a migration made) have the parts they are due. */
+  readonly #partsBuilt: Promise<void>;
 
   constructor(file: string, options: BlockLogStoreOptions = {}) {
     this.#conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
-    this.#directory = new BlockDirectory(this.#conn);
+    this.#directory = new BlockDirectory(this.#conn, options.partFanout === undefined ? {} : { partFanout: options.partFanout });
     this.#blockRows = options.blockRows ?? BLOCK_ROWS;
     this.#tailCache = new TailCache(this.#conn);
     this.#writer = new BlockWriter(this.#conn, this.#directory, this.#tailCache, this.#blockRows);
@@ -75,6 +80,27 @@ export class BlockLogStore implements LogStore {
     this.#timer = setInterval(() => this.#scheduleSeal(), options.sealCheckMs ?? 60_000);
     this.#timer.unref();
     this.#migrated = this.#conn.migrating ? this.#migrate() : Promise.resolve();
+    this.#partsBuilt = this.#migrated.then(() => this.#buildParts());
+  }
+
+  /**
+   * Builds the parts due in every stream, one part per turn (a file of blocks without parts: a layout before
+   * them, or a crash between a seal and its part). Reads go on meanwhile, asking the block dictionaries.
+   */
+  async #buildParts(): Promise<void> {
+    const streams = this.#conn.prepare('SELECT DISTINCT server_key, stream FROM blocks').all();
+    for (const row of streams) {
+      for (;;) {
+        if (this.#closed) return;
+        const built = await this.#inTurn(async () => (this.#closed ? 0 : this.#directory.parts.build(Number(row['server_key']), String(row['stream']), () => this.#closed, 1)));
+        if (built === 0) break;
+      }
+    }
+  }
+
+  /** Resolves once the parts due at open are built (or the store closed first). */
+  partsBuilt(): Promise<void> {
+    return this.#partsBuilt;
   }
 
   /** Moves the row store's logs into blocks, a chunk per turn (deletes and seals go between chunks). */
@@ -121,6 +147,8 @@ export class BlockLogStore implements LogStore {
         if (this.#closed) return;
         await this.#writer.sealOne(serverKey, stream);
         await new Promise<void>((resolve) => setImmediate(resolve));
+        // The stream's next part or merge, once it has enough blocks (a transaction of its own: parts are derived).
+        await this.#directory.parts.build(serverKey, stream, () => this.#closed);
       }
     }
   }
@@ -131,11 +159,11 @@ export class BlockLogStore implements LogStore {
   }
 
   /** Rows in the tail and in blocks (tests and diagnostics). */
-  layout(): { tailRows: number; blocks: number; blockRows: number; rowTableRows: number } {
+  layout(): { tailRows: number; blocks: number; blockRows: number; rowTableRows: number; parts: number[] } {
     const tail = this.#conn.prepare('SELECT count(*) AS n FROM tail').get();
     const blocks = this.#conn.prepare('SELECT count(*) AS b, coalesce(sum(n), 0) AS n FROM blocks').get();
     const rowTable = this.#conn.migrating ? this.#conn.prepare('SELECT count(*) AS n FROM logs').get() : undefined;
-    return { tailRows: Number(tail?.['n'] ?? 0), blocks: Number(blocks?.['b'] ?? 0), blockRows: Number(blocks?.['n'] ?? 0), rowTableRows: Number(rowTable?.['n'] ?? 0) };
+    return { tailRows: Number(tail?.['n'] ?? 0), blocks: Number(blocks?.['b'] ?? 0), blockRows: Number(blocks?.['n'] ?? 0), rowTableRows: Number(rowTable?.['n'] ?? 0), parts: this.#directory.parts.counts() };
   }
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
@@ -249,6 +277,7 @@ export class BlockLogStore implements LogStore {
     clearInterval(this.#timer);
     await this.#turn;
     await this.#migrated;
+    await this.#partsBuilt;
     await this.#conn.close();
   }
 }

@@ -5,14 +5,19 @@
  *   (the key is the idempotency guard of a redelivery still in the tail); `stream` is the lower-cased level;
  * - `blocks`: one row per sealed block of one server's stream: its time range, row count, photo rows, expiry
  *   range, per-type/resource counts (`dims`), the token dictionary (`words`) and the zstd `meta` and `text`
- *   frames (block-codec.ts). Written by the sealer in the transaction that deletes the tail rows it holds.
+ *   frames (block-codec.ts). Written by the sealer in the transaction that deletes the tail rows it holds;
+ * - `parts`: one row per part dictionary over a run of one stream's blocks (block-parts.ts): its tier, its
+ *   blocks' ids by position (0: a dropped block), the positions whose block was rewritten smaller, and the
+ *   dictionary (block-part-dictionary.ts). Derived from the blocks' dictionaries; rebuilt when missing.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { migrateLogSchema } from './sqlite-log-schema.ts';
 import { writeTransaction } from '../sqlite/transaction.ts';
 
 /** PRAGMA user_version of a file holding the block layout (the row store's files are 5 and below). */
-export const BLOCK_SCHEMA_VERSION = 100;
+export const BLOCK_SCHEMA_VERSION = 101;
+/** The block layout before the parts table: its files get the table on open, and their parts in the background. */
+const BLOCK_SCHEMA_WITHOUT_PARTS = 100;
 
 export const BLOCK_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS servers (
@@ -72,6 +77,17 @@ CREATE TABLE IF NOT EXISTS blocks (
 );
 CREATE INDEX IF NOT EXISTS blocks_server ON blocks (server_key, max_at);
 CREATE INDEX IF NOT EXISTS blocks_expires ON blocks (min_expires);
+CREATE TABLE IF NOT EXISTS parts (
+  part_id INTEGER PRIMARY KEY AUTOINCREMENT,
+  server_key INTEGER NOT NULL,
+  stream TEXT NOT NULL,
+  tier INTEGER NOT NULL,
+  first_block INTEGER NOT NULL,
+  ids TEXT NOT NULL,
+  inexact TEXT NOT NULL,
+  words BLOB NOT NULL,
+  UNIQUE (server_key, stream, tier, first_block)
+);
 `;
 
 /**
@@ -101,6 +117,13 @@ export function createBlockSchema(db: DatabaseSync): void {
   if (version === BLOCK_SCHEMA_VERSION) return;
   if (version > BLOCK_SCHEMA_VERSION) throw new Error(`block log store: the file's layout ${version} is newer than this version knows`);
   const transaction = (work: () => void): void => writeTransaction(db, work);
+  if (version === BLOCK_SCHEMA_WITHOUT_PARTS) {
+    transaction(() => {
+      db.exec(BLOCK_SCHEMA_SQL);
+      db.exec(`PRAGMA user_version = ${BLOCK_SCHEMA_VERSION}`);
+    });
+    return;
+  }
   if (hasRowTable(db)) migrateLogSchema(db, transaction);
   transaction(() => {
     if (hasRowTable(db)) db.exec(DROP_ROW_SEARCH_SQL);

@@ -2,8 +2,8 @@
  * The matches of a query in (created_at, id) order, newest or oldest first, across the tail and every block
  * of the server: a lazy merge in which a block is read only once the walk reaches its time range (blocks of
  * different streams, and blocks sealed from late logs, overlap in time). A page of 50 reads the tail and the
- * newest blocks that can hold matches; a block whose dictionary says it holds no match of the search is
- * skipped without reading it. `countMatches` counts up to a cap from the directory entries and dictionaries
+ * newest blocks that can hold matches; a block whose part (block-parts.ts) or own dictionary says it holds no
+ * match of the search is skipped without reading it: the part is asked first, once per query for all its blocks. `countMatches` counts up to a cap from the directory entries and dictionaries
  * where they can tell, else from the rows of the blocks read.
  */
 import type { SQLInputValue } from 'node:sqlite';
@@ -16,7 +16,9 @@ import { blockExcluded, blockRows, newestFirst, textRows, valuesHit } from './bl
 import type { RowFilter } from './block-match.ts';
 import { TailCache, tailRowMatches } from './block-tail-cache.ts';
 import type { TailRow } from './block-tail-cache.ts';
+import type { PartVerdictMemo } from './block-parts.ts';
 import { dictionaryVerdict } from './block-token-dictionary.ts';
+import type { DictionaryVerdict } from './block-token-dictionary.ts';
 import { likePattern, num, str, toRecord } from './sqlite-log-rows.ts';
 
 export type WalkOrder = 'newest' | 'oldest';
@@ -78,6 +80,7 @@ export class BlockReads {
   readonly #filter: RowFilter;
   readonly #tailCache: TailCache;
   readonly #rows = new Map<number, readonly number[]>();
+  readonly #partVerdicts: PartVerdictMemo = new Map();
   #tailMatches: readonly TailRow[] | null = null;
 
   constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, serverId: string, serverKey: number, filter: RowFilter) {
@@ -89,10 +92,17 @@ export class BlockReads {
     this.#filter = filter;
   }
 
-  /** The dictionary's verdict on the search for a block whose values the search does not match; null when it has to be read. */
-  #verdict(entry: BlockEntry): ReturnType<typeof dictionaryVerdict> | null {
+  /**
+   * The dictionaries' verdict on the search for a block whose values the search does not match; null when it
+   * has to be read. The block's part first: its "none" and, for a count (`rowsOnly`), its exact row count spare
+   * reading the block's own dictionary, which alone lists the rows.
+   */
+  #verdict(entry: BlockEntry, rowsOnly = false): DictionaryVerdict | null {
     const needle = this.#filter.needle;
     if (needle === undefined || valuesHit(entry, needle)) return null;
+    const part = this.#directory.parts.verdict(this.serverKey, entry.blockId, needle, this.#partVerdicts);
+    if (part?.kind === 'none') return part;
+    if (rowsOnly && part?.kind === 'exact') return { kind: 'exact', rows: part.rows, rowList: null };
     return dictionaryVerdict(this.#directory.dictionary(entry), needle);
   }
 
@@ -149,7 +159,7 @@ export class BlockReads {
         n += fromEntry;
         continue;
       }
-      const verdict = this.#verdict(entry);
+      const verdict = this.#verdict(entry, fromEntry === entry.n && !this.#rows.has(entry.blockId));
       if (verdict?.kind === 'none') continue;
       if (verdict?.kind === 'exact' && fromEntry === entry.n) n += verdict.rows;
       else if (verdict !== null && fromEntry === entry.n && !this.#rows.has(entry.blockId)) n += this.#textRows(entry).size;
