@@ -1,46 +1,11 @@
-// Starts the all-in-one server (node gateway/src/main.ts) on a free port with a throw-away DATA_DIR.
+// Starts the all-in-one server (node gateway/src/main.ts) on a port it binds itself (PORT=0) with a throw-away
+// DATA_DIR, and reads the port from its listening line.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
-
-// A copy of @skald/testing's freePort (libs/testing/src/free-port.ts says why ports come from below the
-// kernel's ephemeral range): the web project may depend on the contracts only (Nx module boundaries).
-const LOWEST_PORT = 20_000;
-const handedOut = new Set<number>();
-
-function ephemeralLow(): number {
-  try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-    return Number.isInteger(low) && low > LOWEST_PORT + 1_000 ? low : 32_768;
-  } catch {
-    return 32_768;
-  }
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
-  });
-}
-
-export async function freePort(): Promise<number> {
-  const high = ephemeralLow();
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const port = LOWEST_PORT + Math.floor(Math.random() * (high - LOWEST_PORT));
-    if (handedOut.has(port)) continue;
-    if (await portIsFree(port)) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-  throw new Error(`no free port found between ${LOWEST_PORT} and ${high} after 200 tries`);
-}
 
 /**
  * `npm run build:web`, unless SKIP_WEB_BUILD=1 and a build exists. The run's global set-up
@@ -67,49 +32,57 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The all-in-one's start-up line, `Skald (all) listening on http://127.0.0.1:<port>` (gateway/src/launch.ts). */
+const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
+
 /** `env` adds settings for the walkthrough's own server (its Stripe test server, OUTBOUND_ALLOWED_HOSTS for a local receiver). */
 export async function startAllInOne(env: Readonly<Record<string, string>> = {}): Promise<RunningServer> {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'skald-e2e-'));
   let output = '';
+  // Port 0 for both listeners: the kernel picks a port nobody holds at bind time, where a port chosen
+  // beforehand could be taken by another process between the choice and the bind.
   const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, 'gateway', 'src', 'main.ts')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, TARGET: 'all', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', SUPPORT_EMAIL: E2E_SUPPORT_EMAIL, ...env },
+    env: { ...process.env, TARGET: 'all', HOST: '127.0.0.1', PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'test', SUPPORT_EMAIL: E2E_SUPPORT_EMAIL, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  let listening: (baseUrl: string) => void = () => undefined;
+  const bound = new Promise<string>((resolve) => (listening = resolve));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    const found = LISTENING.exec(output);
+    if (found) listening(found[1]!);
+  });
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
-      await new Promise((done) => {
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          done(undefined);
-        }, 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          done(undefined);
-        });
-      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
     }
     rmSync(dataDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`the all-in-one server exited with ${child.exitCode}:\n${output.slice(-4000)}`);
-    }
-    try {
-      const res = await fetch(`${baseUrl}/`);
-      if (res.ok && (res.headers.get('content-type') ?? '').includes('text/html')) return { baseUrl, dataDir, output: () => output, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
+  // Start-up (module load, stores, routes) takes a few seconds alone and far longer on a loaded 2-core
+  // machine: 60 s before giving up.
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('printed no listening line within 60 s'), 60_000)));
+  const first = await Promise.race([bound.then((url) => ({ url })), exited.then((code) => `exited with ${code}`), gaveUp]);
+  clearTimeout(timer);
+  if (typeof first === 'string') {
+    await stop();
+    throw new Error(`the all-in-one server ${first}:\n${output.slice(-4000)}`);
   }
-  await stop();
-  throw new Error(`the all-in-one server did not serve the web app within 60 s:\n${output.slice(-4000)}`);
+  const baseUrl = first.url;
+  // It listens once its routes are ready, so the web app answers now; a missing build shows here, not as a
+  // blank page in the first walk.
+  const res = await fetch(`${baseUrl}/`);
+  const type = res.headers.get('content-type') ?? '';
+  await res.arrayBuffer();
+  if (!res.ok || !type.includes('text/html')) {
+    await stop();
+    throw new Error(`the all-in-one server answered GET / with ${res.status} ${type}, not the web app:\n${output.slice(-4000)}`);
+  }
+  return { baseUrl, dataDir, output: () => output, stop };
 }

@@ -14,18 +14,21 @@ function oneOf<const V extends string[]>(values: readonly [...V]) {
 }
 
 const port = Type.Integer({ minimum: 1, maximum: 65535, description: 'an integer between 1 and 65535' });
-/** A listener of the process's own that nothing else addresses by number: 0 takes any free port (logged). */
-const ownListenerPort = Type.Integer({ minimum: 0, maximum: 65535, description: 'an integer between 0 and 65535 (0: any free port)' });
+/**
+ * A port this process listens on: 0 takes any free port and the process logs the one it bound (the HTTP
+ * listener's "listening on <address>" line), so tests bind without guessing a free port first.
+ */
+const listenPort = Type.Integer({ minimum: 0, maximum: 65535, description: 'an integer between 0 and 65535 (0: any free port)' });
 const httpUrl = Type.String({ pattern: '^https?://[^\\s]+$', description: 'an http(s) URL' });
 const nonEmpty = Type.String({ minLength: 1, description: 'a non-empty string' });
 const bool = Type.Boolean({ description: 'true or false' });
 
 export const EnvSchema = Type.Object({
   TARGET: Type.Optional(oneOf(TARGETS)),
-  PORT: Type.Optional(port),
+  PORT: Type.Optional(listenPort),
   HOST: Type.Optional(nonEmpty),
   /** Port of the process's Prometheus listener (GET /metrics), never the HTTP port; 0 picks a free one. */
-  METRICS_PORT: Type.Optional(ownListenerPort),
+  METRICS_PORT: Type.Optional(listenPort),
   DATA_DIR: Type.Optional(nonEmpty),
   PUBLIC_URL: Type.Optional(httpUrl),
   CORS_ORIGINS: Type.Optional(

@@ -1,7 +1,7 @@
 /**
  * loadConfig(env): environment (plus an optional JSON file named by SKALD_CONFIG_FILE; the
  * environment wins) -> validated, typed SkaldConfig. Any invalid value throws a ConfigError
- * naming the variable, e.g. `Invalid configuration: PORT must be an integer between 1 and 65535 (got "abc")`.
+ * naming the variable, e.g. `Invalid configuration: PORT must be an integer between 0 and 65535 (0: any free port) (got "abc")`.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

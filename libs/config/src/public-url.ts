@@ -31,7 +31,8 @@ export function publicUrlSettings(input: {
   if (input.given !== undefined) return { url: input.given.replace(/\/+$/, ''), warning: null };
   const listensPublicly = input.target === 'all' || input.target === 'gateway';
   const url = listensPublicly ? listenUrl(input.host, input.port) : listenUrl('localhost', DEFAULT_PORTS.gateway);
-  const likelyWrong = input.nodeEnv === 'production' || input.target !== 'all';
+  // PORT=0 binds a port only known once listening: a guess cannot name it.
+  const likelyWrong = input.nodeEnv === 'production' || input.target !== 'all' || (listensPublicly && input.port === 0);
   return {
     url,
     warning: likelyWrong

@@ -21,8 +21,8 @@ function errorOf(env: Record<string, string>): string {
 
 describe('loadConfig validation messages', () => {
   it('names the variable, the expectation and the value for a bad PORT', () => {
-    expect(errorOf({ PORT: 'abc' })).toBe('Invalid configuration: PORT must be an integer between 1 and 65535 (got "abc")');
-    expect(errorOf({ PORT: '70000' })).toBe('Invalid configuration: PORT must be an integer between 1 and 65535 (got "70000")');
+    expect(errorOf({ PORT: 'abc' })).toBe('Invalid configuration: PORT must be an integer between 0 and 65535 (0: any free port) (got "abc")');
+    expect(errorOf({ PORT: '70000' })).toBe('Invalid configuration: PORT must be an integer between 0 and 65535 (0: any free port) (got "70000")');
   });
 
   it('refuses numbers that lenient coercion would accept', () => {
@@ -154,5 +154,13 @@ describe('PUBLIC_URL (the base of links in mails)', () => {
     expect(production[0]).toContain('PUBLIC_URL is not set');
     expect(production[0]).toContain('http://localhost:9191');
     expect(loadConfig({ TARGET: 'gateway' }).startupWarnings).toHaveLength(1);
+  });
+
+  it('PORT=0 takes any free port, so an unset PUBLIC_URL is a guess that cannot name it: a warning', () => {
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1' });
+    expect(config.port).toBe(0);
+    expect(config.startupWarnings).toHaveLength(1);
+    expect(config.startupWarnings[0]).toContain('PUBLIC_URL is not set');
+    expect(loadConfig({ PORT: '0', PUBLIC_URL: 'http://127.0.0.1:9000' }).startupWarnings).toEqual([]);
   });
 });
