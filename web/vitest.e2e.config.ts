@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     globalSetup: ['e2e/global-setup.ts'],
+    // A failed test writes a screenshot and a report of its pages to test-output/e2e/failures/.
+    setupFiles: ['e2e/failure-capture-setup.ts'],
     include: ['e2e/**/*.test.ts'],
     testTimeout: 240_000,
     hookTimeout: 180_000,

@@ -7,7 +7,7 @@
 // count under a filter, the dashboard's Other bar, date filters in the browser's own days, token renewal
 // (fake clock), a password change with a second tab open, and log out revoking the token.
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
@@ -18,6 +18,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations, type A11yNode, type A11yViolation } from './accessibility.ts';
 import { lastRowTooltip } from './charts.ts';
+import { watchContext } from './failure-capture.ts';
 import { assetsLoadedBy, builtBrotliBytes, PRECOMPRESSED_FROM_BYTES } from './compression.ts';
 import { apiAt, createServer, signIn as signInAs, signUp, waitFor } from './api.ts';
 import * as layout from './layout.ts';
@@ -26,8 +27,8 @@ import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession
 import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
 import { startLocalReceiver } from './webhooks.ts';
+import { CHROMIUM, CHROMIUM_ARGS, hasChromium, launchChromium } from './walk.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 /** The build the server serves (gateway/src/web-app.ts DEFAULT_WEB_DIST). */
 const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
@@ -36,9 +37,6 @@ const MOBILE = { width: 375, height: 812 };
 const DEVICES = [['desktop', DESKTOP], ['mobile', MOBILE]] as const;
 type Device = (typeof DEVICES)[number][0];
 type Theme = 'light' | 'dark';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
 const user = { username: `e2e${Date.now().toString(36)}`, email: `e2e${Date.now().toString(36)}@example.com`, password: 'Correct-horse-battery-9' };
 /** What the password becomes on /user-settings (the later 2FA sign-in uses it). */
@@ -83,7 +81,7 @@ async function step<T>(name: string, run: () => Promise<T>, shotOf: () => Page |
 }
 
 async function spareBrowser(): Promise<Browser> {
-  spare ??= await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  spare ??= await launchChromium();
   return spare;
 }
 
@@ -195,6 +193,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       viewport: DESKTOP,
       baseURL: server.baseUrl,
     });
+    watchContext(context);
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(20_000);
     page.on('console', (msg) => {

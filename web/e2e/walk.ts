@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
+import { watchBrowser } from './failure-capture.ts';
 import { REPO_ROOT } from './server.ts';
 import { seedSession, type StoredSession } from './session.ts';
 
@@ -26,8 +27,11 @@ export const POLL = { timeout: 20_000 };
 export const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.log(`skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+/** Every page of the browser is watched, so a failed test can show what its pages showed (failure-capture.ts). */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  watchBrowser(browser);
+  return browser;
 }
 
 /**
