@@ -4,7 +4,8 @@
  * (player, photo or not, log time, log id as 16 bytes), plus the log's expiry for retention.
  */
 /** 2: the queue keeps the logs (message and metadata), not their extracted players, in a file of its own (sqlite-player-queue.ts); player_epoch. */
-export const PLAYER_SCHEMA_VERSION = 2;
+/** 3: player_identifiers clustered by player (it was keyed by server and identifier, with an index by player). */
+export const PLAYER_SCHEMA_VERSION = 3;
 
 export const PLAYER_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS players (
@@ -35,16 +36,19 @@ CREATE TABLE IF NOT EXISTS player_search (
   PRIMARY KEY (server_id, player_id)
 ) WITHOUT ROWID;
 
--- A linking identifier has one row (its player); an ip or token one row per player listing it.
+-- A linking identifier has one row (its player); an ip or token one row per player listing it. Clustered by
+-- player: a player's identifiers share a page, so writing their seen times (every minute, and when the
+-- recorder lets go of the player) and loading them touch one page, not one per identifier anywhere in the
+-- table. Lookups by identifier read the unique index alone (it holds the player).
 CREATE TABLE IF NOT EXISTS player_identifiers (
-  server_id TEXT NOT NULL,
-  identifier TEXT NOT NULL,
   player_id INTEGER NOT NULL,
+  identifier TEXT NOT NULL,
+  server_id TEXT NOT NULL,
   first_seen INTEGER NOT NULL,
   last_seen INTEGER NOT NULL,
-  PRIMARY KEY (server_id, identifier, player_id)
+  PRIMARY KEY (player_id, identifier)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS player_identifiers_player ON player_identifiers (player_id);
+CREATE UNIQUE INDEX IF NOT EXISTS player_identifiers_owner ON player_identifiers (server_id, identifier, player_id);
 
 CREATE TABLE IF NOT EXISTS player_names (
   player_id INTEGER NOT NULL,

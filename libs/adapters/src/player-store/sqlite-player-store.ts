@@ -131,6 +131,8 @@ export class SqlitePlayerStore implements PlayerStore {
   readonly #chunkValues: SQLInputValue[] = new Array<SQLInputValue>(ROW_VALUES * ROWS_PER_INSERT);
   /** The seen times of one mention's identifiers (#recordKnown), reused mention after mention. */
   readonly #seenScratch: Seen[] = [];
+  /** The moved identifiers of one player grouped by their seen times (#writeSeen), reused player after player. */
+  readonly #seenGroups: Array<{ first: number; last: number; identifiers: string[] }> = [];
   /** Counts record() calls: a player remembered is moved to the most recently used end once per call. */
   #recordings = 0;
   /** Per server, a linking identifier's player (a cache of player_identifiers). */
@@ -195,7 +197,24 @@ export class SqlitePlayerStore implements PlayerStore {
   #migrate(): void {
     const version = num(this.#db.prepare('PRAGMA user_version').get()?.['user_version']);
     if (version > PLAYER_SCHEMA_VERSION) throw new Error(`player store: file schema ${version} is newer than this code (${PLAYER_SCHEMA_VERSION})`);
+    // Files before 3 keep player_identifiers keyed by (server, identifier): its rows move to the layout
+    // clustered by player, in one transaction (a crash before its commit leaves the old file as it was). Told
+    // by the layout itself (the new one has the owner index), not the version: a crash after that commit and
+    // before the version is written must not move the rows again.
+    const reclusters =
+      this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'player_identifiers'").get() !== undefined &&
+      this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'player_identifiers_owner'").get() === undefined;
+    if (reclusters) {
+      this.#db.exec('BEGIN IMMEDIATE');
+      this.#db.exec('DROP INDEX IF EXISTS player_identifiers_player; ALTER TABLE player_identifiers RENAME TO player_identifiers_by_identifier');
+    }
     this.#db.exec(PLAYER_SCHEMA_SQL);
+    if (reclusters) {
+      this.#db.exec(`INSERT INTO player_identifiers (player_id, identifier, server_id, first_seen, last_seen)
+        SELECT player_id, identifier, server_id, first_seen, last_seen FROM player_identifiers_by_identifier ORDER BY player_id, identifier;
+        DROP TABLE player_identifiers_by_identifier;
+        COMMIT`);
+    }
     if (version === 1) {
       // The first layout queued extracted players in this file; the queue now keeps the logs themselves, in
       // a file of its own. A crash between the copy and the drop copies again: recording twice changes nothing.
@@ -464,7 +483,7 @@ export class SqlitePlayerStore implements PlayerStore {
       this.#run('INSERT OR IGNORE INTO player_names (player_id, name, first_seen, last_seen) VALUES (?, ?, ?, ?)', playerId, value, at, at);
       this.#run('UPDATE player_search SET folded = folded || ? WHERE server_id = ? AND player_id = ?', `\n${foldName(value)}`, serverId, playerId);
     } else {
-      this.#run('INSERT OR IGNORE INTO player_identifiers (server_id, identifier, player_id, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)', serverId, value, playerId, at, at);
+      this.#run('INSERT OR IGNORE INTO player_identifiers (player_id, identifier, server_id, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)', playerId, value, serverId, at, at);
     }
     return { first: at, last: at, writtenFirst: at, writtenLast: at };
   }
@@ -476,17 +495,29 @@ export class SqlitePlayerStore implements PlayerStore {
       this.#run('UPDATE player_names SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?) WHERE player_id = ? AND name = ?', seen.first, seen.last, playerId, name);
       written(seen);
     }
+    // A player's identifiers are nearly always seen together, so with the same times: one statement for each
+    // set of identifiers sharing their times (their rows share a page), not one an identifier.
+    const groups = this.#seenGroups;
+    groups.length = 0;
     for (const [identifier, seen] of known.identifiers) {
       if (!moved(seen)) continue;
-      this.#run(
-        'UPDATE player_identifiers SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?) WHERE server_id = ? AND identifier = ? AND player_id = ?',
-        seen.first,
-        seen.last,
-        known.serverId,
-        identifier,
-        playerId,
-      );
+      const group = groups.find((g) => g.first === seen.first && g.last === seen.last);
+      if (group === undefined) groups.push({ first: seen.first, last: seen.last, identifiers: [identifier] });
+      else group.identifiers.push(identifier);
       written(seen);
+    }
+    for (const { first, last, identifiers } of groups) {
+      if (identifiers.length === 1) {
+        this.#run('UPDATE player_identifiers SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?) WHERE player_id = ? AND identifier = ?', first, last, playerId, identifiers[0]!);
+      } else {
+        this.#run(
+          'UPDATE player_identifiers SET first_seen = min(first_seen, ?), last_seen = max(last_seen, ?) WHERE player_id = ? AND identifier IN (SELECT value FROM json_each(?))',
+          first,
+          last,
+          playerId,
+          JSON.stringify(identifiers),
+        );
+      }
     }
   }
 
@@ -592,9 +623,9 @@ export class SqlitePlayerStore implements PlayerStore {
     this.#run('INSERT OR IGNORE INTO player_logs (player_id, photo, at, log_id, expires_at) SELECT ?, photo, at, log_id, expires_at FROM player_logs WHERE player_id = ?', winner, loser);
     this.#run('DELETE FROM player_logs WHERE player_id = ?', loser);
     this.#run(
-      `INSERT INTO player_identifiers (server_id, identifier, player_id, first_seen, last_seen)
-         SELECT server_id, identifier, ?, first_seen, last_seen FROM player_identifiers WHERE player_id = ? AND true
-       ON CONFLICT (server_id, identifier, player_id) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
+      `INSERT INTO player_identifiers (player_id, identifier, server_id, first_seen, last_seen)
+         SELECT ?, identifier, server_id, first_seen, last_seen FROM player_identifiers WHERE player_id = ? AND true
+       ON CONFLICT (player_id, identifier) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen), last_seen = max(last_seen, excluded.last_seen)`,
       winner,
       loser,
     );
