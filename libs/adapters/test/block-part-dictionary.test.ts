@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodePartDictionary, PartDictionary, partVerdicts } from '../src/log-store/block-part-dictionary.ts';
+import { encodePartDictionary, PartDictionary, PartDictionaryBuilder, partVerdicts } from '../src/log-store/block-part-dictionary.ts';
 import { foldAscii, TokenDictionaryBuilder } from '../src/log-store/block-token-dictionary.ts';
 
 type Row = readonly [message: string, metadata: string];
@@ -103,5 +103,25 @@ describe('part dictionary', () => {
         });
       }
     }
+  });
+
+  it('encodes a block at a time across turns of the event loop what the encoding in one piece holds', async () => {
+    // Enough words for several chunks and several slices of the async encoding.
+    const many = Array.from({ length: 12 }, (_, b) => Array.from({ length: 3000 }, (_, i) => [`word${b % 3}x${i}y`, (i % 7) + 1 + b] as const));
+    for (const blocks of [many, many.slice(0, 1)]) {
+      const builder = new PartDictionaryBuilder();
+      for (const words of blocks) builder.add(words);
+      const part = new PartDictionary(await builder.encodeAsync());
+      const whole = new PartDictionary(encodePartDictionary(blocks));
+      expect(part.words.size).toBe(whole.words.size);
+      for (let i = 0; i < whole.words.size; i++) {
+        expect(part.words.word(i)).toBe(whole.words.word(i));
+        expect(part.blocks(i)).toEqual(whole.blocks(i));
+      }
+    }
+    const builder = new PartDictionaryBuilder();
+    for (const words of many) builder.add(words);
+    const part = new PartDictionary(await builder.encodeAsync());
+    expect(part.blocks(wordIndex(part, 'word1x2999y'))).toEqual(new Map([1, 4, 7, 10].map((b) => [b, (2999 % 7) + 1 + b] as const)));
   });
 });

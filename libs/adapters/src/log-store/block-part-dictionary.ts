@@ -10,7 +10,8 @@
  * only the chunks of the words it matched: a part of 512 blocks has megabytes of entries and a head of tens
  * of kilobytes.
  */
-import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { constants, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { ByteReader, ByteWriter } from './block-bytes.ts';
 import { constrains, needlePieces, SortedWords } from './block-token-dictionary.ts';
 
@@ -21,18 +22,38 @@ const CHUNK_BYTES = 32 * 1024;
 export type BlockWords = readonly (readonly [string, number])[];
 
 export function encodePartDictionary(blocks: readonly BlockWords[], level = 6): Buffer {
-  const byWord = new Map<string, number[]>();
-  blocks.forEach((words, block) => {
+  const builder = new PartDictionaryBuilder();
+  for (const words of blocks) builder.add(words);
+  return builder.encode(level);
+}
+
+const pause = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+const zstdCompressAsync = promisify(zstdCompress);
+
+/** Words per slice of the async encoding between turns of the event loop. */
+const WORDS_PER_SLICE = 16_384;
+
+/**
+ * The same encoding a block at a time: the store's parts (up to 512 blocks of thousands of words each, ~1 s in
+ * one piece) are built across turns of the event loop, their chunks compressed on the thread pool.
+ */
+export class PartDictionaryBuilder {
+  readonly #byWord = new Map<string, number[]>();
+  #blocks = 0;
+
+  /** The next block's words with their row counts. */
+  add(words: BlockWords): void {
+    const block = this.#blocks++;
     for (const [word, rows] of words) {
-      let entry = byWord.get(word);
-      if (entry === undefined) byWord.set(word, (entry = []));
+      let entry = this.#byWord.get(word);
+      if (entry === undefined) this.#byWord.set(word, (entry = []));
       entry.push(block, rows);
     }
-  });
-  const words = [...byWord.keys()].sort();
-  const entries = words.map((word) => {
+  }
+
+  #entry(word: string): Buffer {
     const w = new ByteWriter();
-    const pairs = byWord.get(word)!;
+    const pairs = this.#byWord.get(word)!;
     let previous = -1;
     for (let i = 0; i < pairs.length; i += 2) {
       w.varint(pairs[i]! - previous - 1);
@@ -40,32 +61,65 @@ export function encodePartDictionary(blocks: readonly BlockWords[], level = 6): 
       w.varint(pairs[i + 1]!);
     }
     return Buffer.from(w.done());
-  });
-  const compress = (bytes: Buffer): Buffer => zstdCompressSync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: level } });
-  const chunks: { first: number; frame: Buffer }[] = [];
-  let first = 0;
-  let size = 0;
-  entries.forEach((entry, i) => {
-    size += entry.length;
-    if (size >= CHUNK_BYTES || i === entries.length - 1) {
-      chunks.push({ first, frame: compress(Buffer.concat(entries.slice(first, i + 1))) });
-      first = i + 1;
-      size = 0;
-    }
-  });
-  const head = new ByteWriter();
-  head.varint(words.length);
-  head.varint(chunks.length);
-  for (const chunk of chunks) {
-    head.varint(chunk.frame.length);
-    head.varint(chunk.first);
   }
-  for (const entry of entries) head.varint(entry.length);
-  head.bytes(SortedWords.encode(words));
-  const headFrame = compress(Buffer.from(head.done()));
-  const prefix = new ByteWriter();
-  prefix.varint(headFrame.length);
-  return Buffer.concat([prefix.done(), headFrame, ...chunks.map((c) => c.frame)]);
+
+  /** The entries cut into chunks of about CHUNK_BYTES: each chunk's first word and its bytes. */
+  static #chunks(entries: readonly Buffer[]): { first: number; bytes: Buffer }[] {
+    const chunks: { first: number; bytes: Buffer }[] = [];
+    let first = 0;
+    let size = 0;
+    entries.forEach((entry, i) => {
+      size += entry.length;
+      if (size >= CHUNK_BYTES || i === entries.length - 1) {
+        chunks.push({ first, bytes: Buffer.concat(entries.slice(first, i + 1)) });
+        first = i + 1;
+        size = 0;
+      }
+    });
+    return chunks;
+  }
+
+  /** The head (word count, chunks, entry lengths, words), uncompressed. */
+  static #head(words: readonly string[], entries: readonly Buffer[], chunks: readonly { first: number; frame: Buffer }[]): Buffer {
+    const head = new ByteWriter();
+    head.varint(words.length);
+    head.varint(chunks.length);
+    for (const chunk of chunks) {
+      head.varint(chunk.frame.length);
+      head.varint(chunk.first);
+    }
+    for (const entry of entries) head.varint(entry.length);
+    head.bytes(SortedWords.encode(words));
+    return Buffer.from(head.done());
+  }
+
+  static #join(headFrame: Buffer, chunks: readonly { frame: Buffer }[]): Buffer {
+    const prefix = new ByteWriter();
+    prefix.varint(headFrame.length);
+    return Buffer.concat([prefix.done(), headFrame, ...chunks.map((c) => c.frame)]);
+  }
+
+  encode(level = 6): Buffer {
+    const compress = (bytes: Buffer): Buffer => zstdCompressSync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: level } });
+    const words = [...this.#byWord.keys()].sort();
+    const entries = words.map((word) => this.#entry(word));
+    const chunks = PartDictionaryBuilder.#chunks(entries).map((c) => ({ first: c.first, frame: compress(c.bytes) }));
+    return PartDictionaryBuilder.#join(compress(PartDictionaryBuilder.#head(words, entries, chunks)), chunks);
+  }
+
+  async encodeAsync(level = 6): Promise<Buffer> {
+    const compress = (bytes: Buffer): Promise<Buffer> => zstdCompressAsync(bytes, { params: { [constants.ZSTD_c_compressionLevel]: level } });
+    const words = [...this.#byWord.keys()].sort();
+    await pause();
+    const entries: Buffer[] = [];
+    for (let start = 0; start < words.length; start += WORDS_PER_SLICE) {
+      for (const word of words.slice(start, start + WORDS_PER_SLICE)) entries.push(this.#entry(word));
+      await pause();
+    }
+    const raw = PartDictionaryBuilder.#chunks(entries);
+    const chunks = await Promise.all(raw.map(async (c) => ({ first: c.first, frame: await compress(c.bytes) })));
+    return PartDictionaryBuilder.#join(await compress(PartDictionaryBuilder.#head(words, entries, chunks)), chunks);
+  }
 }
 
 export class PartDictionary {

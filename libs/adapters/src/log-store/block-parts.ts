@@ -22,7 +22,7 @@
  */
 import type { BlockConnection } from './block-store-connection.ts';
 import type { BlockWords, PartVerdict } from './block-part-dictionary.ts';
-import { encodePartDictionary, PartDictionary, partVerdicts } from './block-part-dictionary.ts';
+import { PartDictionary, PartDictionaryBuilder, partVerdicts } from './block-part-dictionary.ts';
 import { Lru } from './block-lru.ts';
 import { num, str } from './sqlite-log-rows.ts';
 
@@ -167,8 +167,8 @@ export class BlockParts {
   }
 
   /**
-   * Builds the parts the stream is due (at most `most`), reading 8 blocks' words per turn of the event loop,
-   * each part written in a transaction of its own. The caller keeps deletes and seals from running meanwhile (the store's turns).
+   * Builds the parts the stream is due (at most `most`), a block's words per turn of the event loop and the
+   * encoding in slices (a part of 512 blocks took ~1 s in one piece), each part written in a transaction of its own. The caller keeps deletes and seals from running meanwhile (the store's turns).
    */
   async build(serverKey: number, stream: string, stop: () => boolean, most = Number.POSITIVE_INFINITY): Promise<number> {
     let built = 0;
@@ -176,13 +176,14 @@ export class BlockParts {
       if (stop() || built >= most) return built;
       const step = this.#next(serverKey, stream);
       if (step === null) return built;
-      const blocks: BlockWords[] = [];
+      const builder = new PartDictionaryBuilder();
       for (const id of step.ids) {
-        blocks.push(this.#source.words(id));
-        if (blocks.length % 8 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        builder.add(this.#source.words(id));
+        await new Promise<void>((resolve) => setImmediate(resolve));
         if (stop()) return built;
       }
-      const words = step.ids.length === 0 ? null : encodePartDictionary(blocks);
+      const words = step.ids.length === 0 ? null : await builder.encodeAsync();
+      if (stop()) return built;
       try {
         this.#conn.transaction(() => {
           for (const part of step.replaces) this.#conn.prepare('DELETE FROM parts WHERE part_id = ?').run(part.partId);
