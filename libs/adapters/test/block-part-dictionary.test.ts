@@ -106,7 +106,7 @@ describe('part dictionary', () => {
   });
 
   it('encodes a block at a time across turns of the event loop what the encoding in one piece holds', async () => {
-    // Enough words for several chunks and several slices of the async encoding.
+    // Enough words for several chunks.
     const many = Array.from({ length: 12 }, (_, b) => Array.from({ length: 3000 }, (_, i) => [`word${b % 3}x${i}y`, (i % 7) + 1 + b] as const));
     for (const blocks of [many, many.slice(0, 1)]) {
       const builder = new PartDictionaryBuilder();

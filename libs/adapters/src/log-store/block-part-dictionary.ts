@@ -30,8 +30,8 @@ export function encodePartDictionary(blocks: readonly BlockWords[], level = 6): 
 const pause = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 const zstdCompressAsync = promisify(zstdCompress);
 
-/** Words per slice of the async encoding between turns of the event loop. */
-const WORDS_PER_SLICE = 16_384;
+/** Entry bytes made per slice of the async encoding between turns of the event loop. */
+const BYTES_PER_SLICE = 256 * 1024;
 
 /**
  * The same encoding a block at a time: the store's parts (up to 512 blocks of thousands of words each, ~1 s in
@@ -112,9 +112,15 @@ export class PartDictionaryBuilder {
     const words = [...this.#byWord.keys()].sort();
     await pause();
     const entries: Buffer[] = [];
-    for (let start = 0; start < words.length; start += WORDS_PER_SLICE) {
-      for (const word of words.slice(start, start + WORDS_PER_SLICE)) entries.push(this.#entry(word));
-      await pause();
+    let slice = 0;
+    for (const word of words) {
+      const entry = this.#entry(word);
+      entries.push(entry);
+      slice += entry.length;
+      if (slice >= BYTES_PER_SLICE) {
+        slice = 0;
+        await pause();
+      }
     }
     const raw = PartDictionaryBuilder.#chunks(entries);
     const chunks = await Promise.all(raw.map(async (c) => ({ first: c.first, frame: await compress(c.bytes) })));
