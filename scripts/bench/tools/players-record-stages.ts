@@ -5,7 +5,8 @@
  * extraction, then record(), with every SQLite statement timed by its text, in this thread's CPU time (StatementSync.run/get/all and
  * the transaction's exec wrapped). Prints, per fifth of the logs, microseconds a log by stage and by
  * statement, so a cost that grows with the store shows as a column that grows.
- * Run: `node_modules/.bin/node scripts/bench/tools/players-record-stages.ts` (from the repository's root).
+ * Run: `node_modules/.bin/node scripts/bench/tools/players-record-stages.ts` (from the repository's root);
+ * PLAYERS_STAGES_STATEMENTS=0 leaves statements untimed (for --cpu-prof).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,15 +29,20 @@ function cpuMs(): number {
 
 /** Milliseconds spent per statement kind in the current part. */
 let times = new Map<string, number>();
+/** Calls per statement kind in the current part. */
+let calls = new Map<string, number>();
 const add = (key: string, ms: number): void => {
   times.set(key, (times.get(key) ?? 0) + ms);
+  calls.set(key, (calls.get(key) ?? 0) + 1);
 };
 const keyOf = (sql: string): string => {
   const s = sql.replace(/\s+/g, ' ').trim();
   if (s.startsWith('INSERT OR IGNORE INTO player_logs')) return 'insert (player, log) rows';
   return s.slice(0, 60);
 };
-for (const method of ['run', 'get', 'all'] as const) {
+// PLAYERS_STAGES_STATEMENTS=0: no statement timing (for a CPU profile of recording as it runs, --cpu-prof).
+const timeStatements = process.env['PLAYERS_STAGES_STATEMENTS'] !== '0';
+for (const method of timeStatements ? (['run', 'get', 'all'] as const) : []) {
   const original = StatementSync.prototype[method] as (...args: unknown[]) => unknown;
   (StatementSync.prototype as unknown as Record<string, unknown>)[method] = function timed(this: StatementSync, ...args: unknown[]): unknown {
     const t = cpuMs();
@@ -48,14 +54,16 @@ for (const method of ['run', 'get', 'all'] as const) {
   };
 }
 const exec = DatabaseSync.prototype.exec;
-DatabaseSync.prototype.exec = function timed(this: DatabaseSync, sql: string): void {
-  const t = cpuMs();
-  try {
-    exec.call(this, sql);
-  } finally {
-    add(`exec ${sql.slice(0, 20)}`, cpuMs() - t);
-  }
-};
+if (timeStatements) {
+  DatabaseSync.prototype.exec = function timed(this: DatabaseSync, sql: string): void {
+    const t = cpuMs();
+    try {
+      exec.call(this, sql);
+    } finally {
+      add(`exec ${sql.slice(0, 20)}`, cpuMs() - t);
+    }
+  };
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'players-stages-'));
 const file = join(dir, 'players.db');
@@ -65,6 +73,7 @@ try {
   const perPart = Math.ceil(ROWS / PARTS);
   for (let part = 0; part < PARTS; part++) {
     times = new Map();
+    calls = new Map();
     let extractMs = 0;
     let recordMs = 0;
     let mentions = 0;
@@ -90,7 +99,7 @@ try {
     console.log(
       `logs ${(part * perPart).toLocaleString('en-US')}-${end.toLocaleString('en-US')}: µs a log: extraction ${us(extractMs)}, record ${us(recordMs)} (SQLite ${us(sqlMs)}, JS ${us(recordMs - sqlMs)}); ${(mentions / n).toFixed(2)} mentions a log; file ${(statSync(file).size / 1048576).toFixed(0)} MiB`,
     );
-    for (const [key, ms] of top) console.log(`    ${us(ms).padStart(6)}  ${key}`);
+    for (const [key, ms] of top) console.log(`    ${us(ms).padStart(6)}  ${key} (${(((calls.get(key) ?? 0) * 1000) / n).toFixed(1)} calls a 1,000 logs)`);
   }
 } finally {
   await store.close();
