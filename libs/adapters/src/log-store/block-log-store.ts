@@ -80,7 +80,12 @@ export class BlockLogStore implements LogStore {
     this.#timer = setInterval(() => this.#scheduleSeal(), options.sealCheckMs ?? 60_000);
     this.#timer.unref();
     this.#migrated = this.#conn.migrating ? this.#migrate() : Promise.resolve();
-    this.#partsBuilt = this.#migrated.then(() => this.#buildParts());
+    // A part that fails to build leaves its blocks to their own dictionaries (slower, never wrong); the next
+    // seal of the stream tries again. Nothing awaits this before close(): a rejection must not go unhandled.
+    this.#partsBuilt = this.#migrated.then(
+      () => this.#buildParts().catch(() => undefined),
+      () => undefined,
+    );
   }
 
   /**
@@ -139,18 +144,21 @@ export class BlockLogStore implements LogStore {
 
   /** Seals the due streams (all: every stream's tail, full or not), a block per turn of the event loop. */
   async #seal(all: boolean): Promise<void> {
+    const sealed = new Map<string, readonly [number, string]>();
     for (;;) {
       if (this.#closed) return;
       const due = this.#writer.due(all ? null : Date.now() - this.#sealAfterMs, all);
-      if (due.length === 0) return;
+      if (due.length === 0) break;
       for (const [serverKey, stream] of due) {
         if (this.#closed) return;
         await this.#writer.sealOne(serverKey, stream);
+        sealed.set(`${serverKey}\u0000${stream}`, [serverKey, stream]);
         await new Promise<void>((resolve) => setImmediate(resolve));
-        // The stream's next part or merge, once it has enough blocks (a transaction of its own: parts are derived).
-        await this.#directory.parts.build(serverKey, stream, () => this.#closed);
       }
     }
+    // Then the parts and merges the sealed streams are due, each in a transaction of its own (parts are derived
+    // data): sealing goes first, as it keeps the tail small; seals due meanwhile wait for the next turn.
+    for (const [serverKey, stream] of sealed.values()) await this.#directory.parts.build(serverKey, stream, () => this.#closed);
   }
 
   /** Seals every stream's tail now, full blocks or not (tests, and a migration's end). */

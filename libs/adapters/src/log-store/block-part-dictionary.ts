@@ -17,6 +17,8 @@ import { constrains, needlePieces, SortedWords } from './block-token-dictionary.
 
 /** Entries are cut into zstd chunks of about this many bytes. */
 const CHUNK_BYTES = 32 * 1024;
+/** Decompressed chunks a decoded part keeps (the store keeps a few dozen decoded parts). */
+const CHUNKS_KEPT = 8;
 
 /** One block's words with their row counts (TokenDictionaryBuilder.frequent(1)). */
 export type BlockWords = readonly (readonly [string, number])[];
@@ -135,7 +137,7 @@ export class PartDictionary {
   readonly #entryAt: Uint32Array;
   readonly #entryLength: Uint32Array;
   readonly #frames: { at: number; length: number }[] = [];
-  /** Chunks decompressed so far. */
+  /** The chunks decompressed last (at most CHUNKS_KEPT: a part of 512 blocks has megabytes of entries). */
   readonly #chunks = new Map<number, Buffer>();
   readonly #blob: Buffer;
 
@@ -180,6 +182,7 @@ export class PartDictionary {
     if (chunk === undefined) {
       const frame = this.#frames[c]!;
       this.#chunks.set(c, (chunk = zstdDecompressSync(this.#blob.subarray(frame.at, frame.at + frame.length))));
+      if (this.#chunks.size > CHUNKS_KEPT) this.#chunks.delete(this.#chunks.keys().next().value!);
     }
     const r = new ByteReader(chunk);
     r.pos = this.#entryAt[index]!;
