@@ -212,6 +212,26 @@ describe('a call refused with 401', () => {
     expect(window.localStorage.getItem('token')).toBe(fromOtherTab);
   });
 
+  it('keeps the session another tab signed in while its refused refresh was on the way (storage not wiped)', async () => {
+    const revoked = accessToken({ id: 'revoked' });
+    const signedInThere = accessToken({ id: 'signed-in-there' });
+    const seen = mockApi({
+      'GET /auth/me': (request) => (bearerOf(request) === signedInThere ? json(meAnswer()) : json({ error: 'revoked' }, { status: 401 })),
+      'POST /auth/refresh': () => {
+        // The other tab signs in while this refresh is on the way (its storage event not yet delivered).
+        window.localStorage.setItem('token', signedInThere);
+        return json({ error: 'revoked' }, { status: 401 });
+      },
+    });
+    const tab = openTab(revoked);
+    const result = await tab.store.dispatch(authApi.endpoints.me.initiate(undefined));
+    expect(result.data?.user.username).toBe('ann');
+    expect(seen.map((r) => `${new URL(r.url).pathname} ${bearerOf(r) === signedInThere ? 'new' : 'revoked'}`)).toEqual(['/api/auth/me revoked', '/api/auth/refresh revoked', '/api/auth/me new']);
+    expect(tab.lost()).toBe(0);
+    expect(tab.store.getState().session.token).toBe(signedInThere);
+    expect(window.localStorage.getItem('token')).toBe(signedInThere);
+  });
+
   it('ends a revoked session once: the refresh is refused too, and nothing is retried', async () => {
     const seen = mockApi({
       'GET /auth/me': () => json({ error: 'revoked' }, { status: 401 }),

@@ -41,19 +41,29 @@ function withRenewalLock<T>(work: () => Promise<T>): Promise<T> {
   return locks ? locks.request(RENEWAL_LOCK, work) : work();
 }
 
+/**
+ * The token another tab stored in place of `staleToken` (a renewal, a password change, a new sign-in), taken
+ * as this tab's when it is the same account's; 'unavailable' when another account signed in there (the storage
+ * listener switches this tab; not a renewal); undefined when storage still holds the stale token or none.
+ */
+function storedSuccessor(staleToken: string, store: SessionStoreLike): RefreshResult | undefined {
+  const stored = readStored(STORAGE_KEYS.token);
+  if (stored === null || stored === staleToken) return undefined;
+  if (tokenSubject(stored) !== tokenSubject(staleToken)) return { kind: 'unavailable' };
+  store.dispatch(tokenReceived(stored));
+  return { kind: 'renewed', token: stored };
+}
+
 async function renewNow(staleToken: string, store: SessionStoreLike): Promise<RefreshResult> {
   const current = currentToken(store);
   // This tab moved on meanwhile (a rotation, a renewal, a sign-out): nothing to renew.
   if (current !== staleToken) return current === null ? { kind: 'refused' } : { kind: 'renewed', token: current };
-  // Another tab renewed (or changed the password) first: its token is in storage.
-  const stored = readStored(STORAGE_KEYS.token);
-  if (stored !== null && stored !== staleToken) {
-    // Another account signed in there: the storage listener switches this tab; not a renewal.
-    if (tokenSubject(stored) !== tokenSubject(staleToken)) return { kind: 'unavailable' };
-    store.dispatch(tokenReceived(stored));
-    return { kind: 'renewed', token: stored };
-  }
+  const fromStorage = storedSuccessor(staleToken, store);
+  if (fromStorage) return fromStorage;
   const result = await requestRefresh(staleToken);
+  // Refused, but another tab signed in (or renewed) while the request ran: its token is the session now,
+  // and ending the session here would wipe it from storage and sign that tab out too.
+  if (result.kind === 'refused' && currentToken(store) === staleToken) return storedSuccessor(staleToken, store) ?? result;
   if (result.kind === 'renewed') {
     learnServerClock(result.token);
     // Signed out while the call ran: the answer must not bring the session back.
