@@ -81,12 +81,12 @@ export async function addMember(api: WalkthroughApi, ownerToken: string, serverI
   await waitFor(async () => (await api.call('POST', '/manage/add-user', { token: ownerToken, body: { serverId, email, role } })).status === 201, `${email} to join as ${role}`);
 }
 
-/** Polls `check` every 500 ms until it holds; fails naming `what` after `ms`. */
+/** Polls `check` every 200 ms until it holds; fails naming `what` after `ms`. */
 export async function waitFor(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (await check()) return;
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`timed out waiting for ${what}`);
 }

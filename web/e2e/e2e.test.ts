@@ -26,14 +26,13 @@ import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServ
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, hasChromium, MOBILE, settled } from './walk.ts';
 import { startLocalReceiver } from './webhooks.ts';
 import { CHROMIUM, CHROMIUM_ARGS, hasChromium, launchChromium } from './walk.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 /** The build the server serves (gateway/src/web-app.ts DEFAULT_WEB_DIST). */
 const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
-const DESKTOP = { width: 1440, height: 900 };
-const MOBILE = { width: 375, height: 812 };
 const DEVICES = [['desktop', DESKTOP], ['mobile', MOBILE]] as const;
 type Device = (typeof DEVICES)[number][0];
 type Theme = 'light' | 'dark';
@@ -56,7 +55,7 @@ const consoleErrors: string[] = [];
 /** One entry per page view checked with axe (screen, theme, device). */
 const a11yViews: { view: string; violations: A11yViolation[]; excused: A11yNode[] }[] = [];
 let currentStep = 'start';
-/** When the walkthrough's first logs were sent (the histogram step needs a later one in another bar). */
+/** When the walkthrough's first logs were sent (the histogram step sends one two minutes earlier, in another bar). */
 let logsSentAt = 0;
 /** Seconds per step, written to step-times.json: where the walkthrough's time goes. */
 const stepTimes: { step: string; seconds: number; failed?: true }[] = [];
@@ -135,7 +134,7 @@ async function shootAll(name: string, ready: () => Promise<unknown>, options: Vi
         await open();
       }
       await ready();
-      await page.waitForTimeout(400); // let charts and antd motion settle
+      await settled(page);
       if (device === 'mobile') {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
@@ -437,10 +436,9 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
     });
 
     await step('logs histogram: the matching logs over time by level; a bar click narrows the list', async () => {
-      // A log at least a minute after the first ones, so the two sit in different bars whatever step is chosen.
-      const wait = logsSentAt + 65_000 - Date.now();
-      if (wait > 0) await page.waitForTimeout(wait);
-      await postLogs(apiKey, [{ message: 'Server restart requested', level: 'fatal', type: 'Restart', resource: 'txadmin' }]);
+      // A log that happened two minutes before the first ones (its own timestamp, as a client that retries
+      // after an outage sends it), so the two sit in different bars whatever step is chosen: no waiting a minute.
+      await postLogs(apiKey, [{ message: 'Server restart requested', level: 'fatal', type: 'Restart', resource: 'txadmin', timestamp: new Date(logsSentAt - 120_000).toISOString() }]);
       const serverId = await page.evaluate(() => window.localStorage.getItem('serverId'));
       await waitFor(async () => (await apiJson(`/logs/my?serverId=${serverId}&page=1&pageSize=1`)).total === '4', 'the fourth text log to be stored');
       // The unfiltered list: the address keeps the last step's search, so a reload would keep it too.
@@ -451,7 +449,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       const histogram = (await apiJson(`/logs/my/histogram?serverId=${serverId}&timeZone=${encodeURIComponent(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone))}`)).body as LogHistogram;
       expect(histogram.total).toBe(4);
       const filled = histogram.buckets.flatMap((b, i) => (b.total > 0 ? [i] : []));
-      expect(filled.length, 'the late log has a bar of its own').toBeGreaterThanOrEqual(2);
+      expect(filled.length, 'the early log has a bar of its own').toBeGreaterThanOrEqual(2);
       const summary = await page.locator('.log-histogram-chart').getAttribute('aria-label');
       expect(summary).toMatch(/^Histogram of 4 matching logs in \d+ .* bars/);
       await shootAll('logs-histogram', () => page.getByText(/^4 matching logs, /).waitFor());
@@ -470,8 +468,8 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         const box = document.querySelector('.log-histogram-chart');
         return Boolean(canvas && box && Math.abs(canvas.getBoundingClientRect().width - box.getBoundingClientRect().width) <= 1);
       });
-      // Click the last bar's column (the late log): the list and the histogram narrow to its time range.
-      const last = filled[filled.length - 1]!;
+      // Click the first bar's column (the early log): the list and the histogram narrow to its time range.
+      const first = filled[0]!;
       const canvas = await chart.first().boundingBox();
       if (!canvas) throw new Error('no histogram canvas');
       // The chart's grid insets (HistogramChart.tsx: left 40, right 8); any point in the column picks the bar.
@@ -479,9 +477,9 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       const plotWidth = canvas.width - plotLeft - 8;
       const narrowed = page.waitForRequest((r) => {
         const url = new URL(r.url());
-        return url.pathname === '/api/logs/my' && url.searchParams.get('timeFrom') === histogram.buckets[last]!.from && url.searchParams.get('timeTo') === histogram.buckets[last]!.to;
+        return url.pathname === '/api/logs/my' && url.searchParams.get('timeFrom') === histogram.buckets[first]!.from && url.searchParams.get('timeTo') === histogram.buckets[first]!.to;
       });
-      await chart.first().click({ position: { x: plotLeft + (last + 0.5) * (plotWidth / histogram.buckets.length), y: 60 } });
+      await chart.first().click({ position: { x: plotLeft + (first + 0.5) * (plotWidth / histogram.buckets.length), y: 60 } });
       await narrowed;
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="log-card"]').length === 1);
       await page.getByText('Server restart requested').waitFor();
@@ -490,7 +488,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await shootAll('logs-histogram-narrowed', () => page.getByRole('button', { name: /^Clear the time range/ }).waitFor(), { keepPage: true });
       for (const [device, size] of DEVICES) {
         await page.setViewportSize(size);
-        await page.waitForTimeout(200);
+        await settled(page);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect.soft(overflow, `${device}: the narrowed view does not scroll sideways`).toBeLessThanOrEqual(1);
       }

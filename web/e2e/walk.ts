@@ -46,6 +46,17 @@ export async function signedInPage(browser: Browser, baseUrl: string, session: S
   return { context, page };
 }
 
+/**
+ * Waits until the screen has stopped moving: a drawer or menu that has just opened is still fading in, and
+ * axe would read its colours half blended into the page and report a contrast the settled screen does not
+ * have (endless animations, a spinner, never settle and are not waited for). Then two frames, so a chart
+ * that follows its container's new width has drawn (the charts themselves do not animate).
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity));
+  await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
 /** Screenshots of one walk (under test-output/e2e/<name>/) and the axe findings of every view it checked. */
 export class ViewCheck {
   readonly shots: string;
@@ -63,9 +74,7 @@ export class ViewCheck {
       await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
       await show();
       await page.locator(`.skald-${theme}`).first().waitFor();
-      // A drawer or menu that has just opened is still fading in: axe would read its colours half blended into
-      // the page and report a contrast the settled screen does not have. Endless animations (a spinner) never settle.
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity));
+      await settled(page);
       if (device === 'mobile') {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
