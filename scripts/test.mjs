@@ -4,9 +4,10 @@
 // `--tier unit|integration|browser` runs one tier's suites alone, without typecheck and lint
 // (docs/TESTING.md "Test tiers"; `npm run test:unit` and its siblings).
 import './require-node.mjs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Buffer } from 'node:buffer';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'test-output');
@@ -25,6 +26,35 @@ function run(label, cmd, args, reportsItself = false) {
   console.log(`== ${label}: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (result.status !== 0 && !reportsItself) failures.push(`${label}: ${outcome}`);
   return result.status === 0;
+}
+
+/**
+ * Runs the static checks two at a time (each is one single-threaded process: on the 2-core machine the pair
+ * takes about the longest one's time instead of the sum), started in the order given. Each step's output is
+ * printed whole when it ends, never interleaved.
+ */
+async function runTwoAtATime(steps) {
+  const results = new Array(steps.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < steps.length) {
+      const index = next;
+      next += 1;
+      const { label, cmd, args } = steps[index];
+      const started = Date.now();
+      const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const chunks = [];
+      child.stdout.on('data', (chunk) => chunks.push(chunk));
+      child.stderr.on('data', (chunk) => chunks.push(chunk));
+      const status = await new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+      const outcome = status === 0 ? 'ok' : `FAILED (exit ${status})`;
+      process.stdout.write(`\n== ${label}: ${cmd} ${args.join(' ')}\n${Buffer.concat(chunks).toString()}== ${label}: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      if (status !== 0) failures.push(`${label}: ${outcome}`);
+      results[index] = status === 0;
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return results.every(Boolean);
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -87,12 +117,15 @@ function vitest(label, configArgs, reportName) {
 console.log(`== node ${process.version} (${process.execPath})`);
 // Nx computes the project graph the module-boundary lint rule needs (its daemon does not start here).
 if (tier === 'all') {
+  const started = Date.now();
   ok = run('project graph', bin('nx'), ['show', 'projects']) && ok;
-  ok = run('typecheck (services, libs, gateway)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) && ok;
-  for (const project of ['web/tsconfig.json', 'web/tsconfig.e2e.json']) {
-    if (existsSync(join(root, project))) ok = run(`typecheck (${project})`, bin('tsc'), ['-p', project, '--noEmit']) && ok;
-  }
-  ok = run('lint', bin('eslint'), ['.', '--max-warnings', '0']) && ok;
+  const steps = [
+    { label: 'typecheck (services, libs, gateway)', cmd: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
+    ...['web/tsconfig.json', 'web/tsconfig.e2e.json'].filter((project) => existsSync(join(root, project))).map((project) => ({ label: `typecheck (${project})`, cmd: bin('tsc'), args: ['-p', project, '--noEmit'] })),
+    { label: 'lint', cmd: bin('eslint'), args: ['.', '--max-warnings', '0'] },
+  ];
+  ok = (await runTwoAtATime(steps)) && ok;
+  console.log(`== static checks (two at a time): ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 // The backend's tiers are the two projects of vitest.config.ts; unit runs under the guard that refuses
 // child processes and connections out of the process (test/support/unit-tier-guard.ts).

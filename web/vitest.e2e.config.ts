@@ -12,10 +12,10 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    // One walk at a time. Two at a time (the other walks beside e2e.test.ts, the critical path) took the tier
-    // from ~650 to ~440 s, but its first CI run under load failed a walk whose page never listed a row it
-    // waited 20 s for (admin-owner-transfer, passing alone in 17 s): until that is understood, no parallel
-    // walks (docs/TESTING.md, "Times").
-    maxWorkers: 1,
+    // Two walks at a time (each file its own all-in-one server, data folder and browser): the tier takes about
+    // what e2e.test.ts takes alone instead of the sum of every file. The one failure seen this way was a defect
+    // of the app, not of the walk: a tab whose refused renewal crossed a new sign-in wiped the new token
+    // (web/src/app/tokenRenewal.ts now keeps it; web/test/session-renewal.test.ts).
+    maxWorkers: 2,
   },
 });
