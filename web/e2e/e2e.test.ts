@@ -26,9 +26,8 @@ import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServ
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
-import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, hasChromium, MOBILE, settled } from './walk.ts';
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, hasChromium, launchChromium, MOBILE, settled } from './walk.ts';
 import { startLocalReceiver } from './webhooks.ts';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, launchChromium } from './walk.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 /** The build the server serves (gateway/src/web-app.ts DEFAULT_WEB_DIST). */
