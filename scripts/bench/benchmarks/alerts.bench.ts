@@ -15,7 +15,12 @@
  *      loop (BENCH_ALERTS_EVAL_BATCHES batches a round, default 2000), this thread's CPU per batch for the
  *      server with the rules and for one without, rounds alternating; the difference as a share of the
  *      ingest CPU per batch of (1). The least disturbed figure: what the rules add to each batch.
- *   3. The stream alone: BENCH_ALERTS_BATCHES (default 200) accepted batches published on the bus as the
+ *   3. The alerts consumer alone: the evaluator of (2) behind the alerts consumer on the embedded bus the
+ *      all-in-one uses (no HTTP, no other consumer group), BENCH_ALERTS_BATCHES accepted batches published
+ *      as ingestion does, until the group's lag is 0; the process's CPU per batch with the rules and for a
+ *      server without, rounds alternating. Beside (2) it tells the bus's share (reads, decoding, commits)
+ *      from the rules' share of the gap between (2) and (1).
+ *   4. The stream alone: BENCH_ALERTS_BATCHES (default 200) accepted batches published on the bus as the
  *      ingestion service does, until every consumer group of the webhooks service consumed them.
  *
  * The rules (made through the routes, the tier's limit), each with a filter of its own as admins write them:
@@ -38,7 +43,7 @@ import { createWebhooksServiceWith } from '@skald/webhooks-service/testing';
 import { createAlertEvaluator } from '../../../services/webhooks/src/domain/alerts/alert-evaluator.ts';
 import { createAlertStore } from '../../../services/webhooks/src/domain/alerts/alert-store.ts';
 import type { AlertSettings } from '../../../services/webhooks/src/domain/alerts/alert-store.ts';
-import { ALERTS_CONSUMER_GROUP } from '../../../services/webhooks/src/events/alert-consumer.ts';
+import { ALERTS_CONSUMER_GROUP, startAlertConsumer } from '../../../services/webhooks/src/events/alert-consumer.ts';
 import { startBenchAllInOne } from '../harness/bench-all-in-one.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
 import { fivemBatch } from '../harness/fivem-logs.ts';
@@ -350,11 +355,68 @@ async function measureEvaluator(): Promise<{ withRules: number[]; without: numbe
   }
 }
 
+/**
+ * The alerts consumer alone: the evaluator of measureEvaluator behind startAlertConsumer on the embedded bus
+ * (the all-in-one's adapter), batches published as ingestion publishes them, waited for until the alerts
+ * group's lag is 0. The process's CPU per batch of 100 logs in µs, for the server with the rules and one
+ * without (alternating rounds); the publishing is in it, alike for both.
+ */
+async function measureConsumer(): Promise<{ withRules: number[]; without: number[] }> {
+  const deps = await createTestDeps({ service: 'webhooks' });
+  let index = 0;
+  try {
+    const store = await createAlertStore(deps.docs);
+    for (const { serverId, ...settings } of ruleBodies(WITH_RULES)) await store.create(serverId, { ...settings, cooldownSeconds: 0 }, T0);
+    const evaluator = createAlertEvaluator({
+      alerts: store,
+      webhooks: { byId: async () => null },
+      directory: { server: async (id) => ({ id, name: 'bench', ownerId: OWNER, tier: 'legend', suspended: false }) },
+      jobs: {} as JobQueue,
+      publicUrl: 'https://skald.test',
+      log: pino({ level: 'silent' }),
+      // The logs' clock, as in measureEvaluator: 5 ms a batch, so the windows hold what they hold there.
+      now: () => T0 + index * 5,
+    });
+    const subscription = await startAlertConsumer(deps.bus, evaluator);
+    const round = async (serverId: string) => {
+      await alertsDrained(deps.bus);
+      // Made before the clock starts: the logs' generation is not the consumer's work.
+      const groups = Array.from({ length: Math.ceil(BATCHES / PUBLISH_AT_ONCE) }, (_, g) =>
+        Array.from({ length: Math.min(PUBLISH_AT_ONCE, BATCHES - g * PUBLISH_AT_ONCE) }, () => {
+          index += 1;
+          return eventMessage(LogsBatchAcceptedEvent, serverId, benchBatch(serverId, index));
+        }),
+      );
+      const cpu = process.cpuUsage();
+      for (const messages of groups) await deps.bus.publish(messages);
+      await alertsDrained(deps.bus);
+      return cpuMicros(cpu) / BATCHES;
+    };
+    const result = { withRules: [] as number[], without: [] as number[] };
+    try {
+      await round(WITH_RULES);
+      await round(WITHOUT_RULES);
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const serverId of r % 2 === 0 ? [WITH_RULES, WITHOUT_RULES] : [WITHOUT_RULES, WITH_RULES]) {
+          (serverId === WITH_RULES ? result.withRules : result.without).push(await round(serverId));
+        }
+      }
+    } finally {
+      await subscription.stop();
+      await evaluator.flush();
+    }
+    return result;
+  } finally {
+    await deps.cleanup();
+  }
+}
+
 export async function run(): Promise<BenchRow[]> {
   const loadBefore = loadavg()[0]!;
   const ingest = await setUpIngest();
   const viaHttp = await measure(ingest, ingest.withRules, ingest.without);
   const evaluatorCpu = await measureEvaluator();
+  const consumerCpu = await measureConsumer();
   const stream = await measure(await setUpStream(), WITH_RULES, WITHOUT_RULES);
   const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`;
   const rate = (n: number) => `${Math.round(n).toLocaleString('en-US')} logs/s`;
@@ -369,6 +431,8 @@ export async function run(): Promise<BenchRow[]> {
   const evalWith = spread(evaluatorCpu.withRules);
   const evalWithout = spread(evaluatorCpu.without);
   const ingestPerBatch = httpCpuBase.median * LOGS_PER_BATCH;
+  const consumerWith = spread(consumerCpu.withRules);
+  const consumerWithout = spread(consumerCpu.without);
   const streamRated = spread(stream.rated);
   const streamBase = spread(stream.base);
   const httpContext = `${ROUNDS} rounds (${REQUESTS} requests of ${LOGS_PER_BATCH} logs, ${CONNECTIONS} connections from a process of its own), alternating; ${load}`;
@@ -395,6 +459,13 @@ export async function run(): Promise<BenchRow[]> {
       unit: '%',
       baseline: `${micros(evalWith.median - evalWithout.median)} a batch: with rules ${micros(evalWith.median)} (${describeSpread(evalWith, micros)}), a server without ${micros(evalWithout.median)} (${describeSpread(evalWithout, micros)}), each with making the batch; ingest ${micros(ingestPerBatch)} a batch without rules`,
       note: `onBatches called directly, ${EVAL_BATCHES} batches a round, ${ROUNDS * 2} rounds of each alternating, this thread's CPU; ${load}`,
+    },
+    {
+      name: 'alerts consumer alone (embedded bus, no HTTP): CPU the 100 rules add to a batch of 100 logs, share of the ingest CPU of a batch (without rules)',
+      value: Math.round(((consumerWith.median - consumerWithout.median) / ingestPerBatch) * 1000) / 10,
+      unit: '%',
+      baseline: `${micros(consumerWith.median - consumerWithout.median)} a batch: with rules ${micros(consumerWith.median)} (${describeSpread(consumerWith, micros)}), a server without ${micros(consumerWithout.median)} (${describeSpread(consumerWithout, micros)}), each with publishing, reading, decoding and committing the batch; ingest ${micros(ingestPerBatch)} a batch without rules; evaluator alone ${micros(evalWith.median - evalWithout.median)}`,
+      note: `${BATCHES} batches a round published ${PUBLISH_AT_ONCE} at a time, ${ROUNDS} rounds of each alternating, the process's CPU; ${load}`,
     },
     {
       name: 'accepted-logs stream alone, 100 alert rules (webhooks consumers only)',
