@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EMBEDDED_ADAPTERS_ENV } from '@skald/testing';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
-import { eventually, freePort, metricsPortOf, spawnSkald, waitForOk } from './support/processes.ts';
+import { eventually, metricsPortOf, startSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'skald-metrics-'));
@@ -36,7 +36,7 @@ function valueOf(text: string, series: string): number | undefined {
 }
 
 async function start(name: string, env: Record<string, string>): Promise<{ proc: SkaldProcess; metricsPort: number }> {
-  const proc = spawnSkald(name, await freePort(), { ...env, METRICS_PORT: '0' });
+  const proc = await startSkald(name, { ...env, METRICS_PORT: '0' });
   started.push(proc);
   await waitForOk(proc, '/health', 30_000);
   return { proc, metricsPort: await metricsPortOf(proc) };

@@ -18,7 +18,7 @@ import { EMBEDDED_ADAPTERS_ENV, deleteRedisKeys, redisReachable } from '@skald/t
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api } from './support/api-client.ts';
-import { eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
+import { eventually, startSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -33,12 +33,11 @@ const started: SkaldProcess[] = [];
 let bus: EventBus;
 let receiver: Receiver;
 let env: Record<string, string>;
-let port = 0;
 const pair = generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
 const token = signAccessToken({ publicKeyPem: pair.publicKey, privateKeyPem: pair.privateKey, issuer: 'skald', audience: 'skald-api' }, { sub: 'owner-k', role: 'user', tv: 0 }, 3600);
 
 async function startWebhooks(): Promise<SkaldProcess> {
-  const proc = spawnSkald('webhooks', port, env);
+  const proc = await startSkald('webhooks', env);
   started.push(proc);
   await waitForOk(proc, '/ready', 30_000);
   return proc;
@@ -49,7 +48,6 @@ beforeAll(async () => {
   const keys = join(root, 'keys');
   mkdirSync(keys, { recursive: true });
   writeFileSync(join(keys, 'public.pem'), pair.publicKey, { mode: 0o600 });
-  port = await freePort();
   env = {
     TARGET: 'webhooks',
     DATA_DIR: join(root, 'webhooks'),

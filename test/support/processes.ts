@@ -26,7 +26,13 @@ export interface SkaldProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export function spawnSkald(name: string, port: number, env: Record<string, string>): SkaldProcess {
+interface Spawned {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function spawnChild(port: number, env: Record<string, string>): Spawned {
   const chunks: string[] = [];
   const child = spawn(process.execPath, ['gateway/src/main.ts'], {
     cwd: REPO_ROOT,
@@ -38,18 +44,60 @@ export function spawnSkald(name: string, port: number, env: Record<string, strin
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+  return { child, output: () => chunks.join(''), exited };
+}
+
+function asSkaldProcess(name: string, port: number, spawned: Spawned): SkaldProcess {
+  const { child, exited } = spawned;
   return {
     name,
     port,
     baseUrl: `http://127.0.0.1:${port}`,
     child,
-    output: () => chunks.join(''),
+    output: spawned.output,
     exited,
     async kill(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };
+}
+
+/**
+ * Spawns on a port the caller names. Only for a restart that must come back where others already point
+ * (a port the same test's process held until it died); a first start uses startSkald.
+ */
+export function spawnSkald(name: string, port: number, env: Record<string, string>): SkaldProcess {
+  return asSkaldProcess(name, port, spawnChild(port, env));
+}
+
+/** The start-up line every target prints once its HTTP port is bound (gateway/src/launch.ts). */
+const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+
+/**
+ * Spawns with PORT=0 and resolves once the process prints the port it bound. A port picked here and bound
+ * later by the process could be taken in between by another test file running in parallel. The
+ * listening line is logged at info, so env must not raise LOG_LEVEL above it.
+ */
+export async function startSkald(name: string, env: Record<string, string>, timeoutMs = 60_000): Promise<SkaldProcess> {
+  const spawned = spawnChild(0, env);
+  let exited = false;
+  void spawned.exited.then(() => {
+    exited = true;
+  });
+  const started = Date.now();
+  let port = LISTENING.exec(spawned.output())?.[1];
+  while (port === undefined && !exited && Date.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    port = LISTENING.exec(spawned.output())?.[1];
+  }
+  if (port === undefined) {
+    if (!exited) spawned.child.kill('SIGKILL');
+    await spawned.exited;
+    const why = exited ? 'exited' : `printed no listening line within ${timeoutMs} ms`;
+    throw new Error(`${name} ${why}:\n${spawned.output().slice(-4000)}`);
+  }
+  return asSkaldProcess(name, Number(port), spawned);
 }
 
 /** Polls url until it answers 200; fails with the process output when it exits or time runs out. */
