@@ -130,7 +130,8 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     expect((await api(gateway.baseUrl, 'GET', '/api/logs/health')).status).toBe(200);
   });
 
-  it('auth -> ingestion -> logs across processes, through the gateway', async () => {
+  // timeout: a register, a server and two waits for events across processes; a loaded machine's cold processes
+  it('auth -> ingestion -> logs across processes, through the gateway', { timeout: 90_000 }, async () => {
     const token = await registerAndLogin(gateway.baseUrl, 'multi_user');
     const me = await api<{ user: { username: string } }>(gateway.baseUrl, 'GET', '/api/auth/me', { token, headers: { 'x-request-id': 'multi-test-0001' } });
     expect(me.status).toBe(200);
@@ -158,7 +159,8 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
     for (const proc of processes) expect(proc.output()).not.toContain(server.api_key);
   });
 
-  it('billing as its own process: checkout, a signed webhook through the proxy, ingestion follows the tier and the suspension', async () => {
+  // timeout: a checkout, a webhook and three waits for events across processes on a loaded machine
+  it('billing as its own process: checkout, a signed webhook through the proxy, ingestion follows the tier and the suspension', { timeout: 90_000 }, async () => {
     const token = await registerAndLogin(gateway.baseUrl, 'multi_billing');
     const server = await createServer(gateway.baseUrl, token, 'Multi Billing');
     await eventually('billing to know the server', async () => {

@@ -19,7 +19,9 @@ export async function api<T = unknown>(
     method,
     headers,
     ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-    signal: AbortSignal.timeout(10_000),
+    // A bound so a hung request fails its test with a message, not a limit on how slow a loaded machine may
+    // be: with two test runs on the 2-core machine a cold process's first register took over 10 s.
+    signal: AbortSignal.timeout(25_000),
   });
   const text = await response.text();
   let body: unknown = text;
