@@ -41,6 +41,7 @@ import { createHttpApp, signAccessToken } from '@skald/service-kit';
 import { createIdentitySeeder, createTestDeps, waitFor } from '@skald/testing';
 import { createWebhooksServiceWith } from '@skald/webhooks-service/testing';
 import { createAlertEvaluator } from '../../../services/webhooks/src/domain/alerts/alert-evaluator.ts';
+import type { AlertEvaluator } from '../../../services/webhooks/src/domain/alerts/alert-evaluator.ts';
 import { createAlertStore } from '../../../services/webhooks/src/domain/alerts/alert-store.ts';
 import type { AlertSettings } from '../../../services/webhooks/src/domain/alerts/alert-store.ts';
 import { ALERTS_CONSUMER_GROUP, startAlertConsumer } from '../../../services/webhooks/src/events/alert-consumer.ts';
@@ -303,6 +304,21 @@ async function measure(bench: Bench, withRules: string, without: string): Promis
   }
 }
 
+/** The 100 rules on the rated server (made at T0) and an evaluator over them that delivers nowhere, on `now`'s clock. */
+async function benchEvaluator(deps: { docs: Parameters<typeof createAlertStore>[0] }, now: () => number): Promise<AlertEvaluator> {
+  const store = await createAlertStore(deps.docs);
+  for (const { serverId, ...settings } of ruleBodies(WITH_RULES)) await store.create(serverId, { ...settings, cooldownSeconds: 0 }, T0);
+  return createAlertEvaluator({
+    alerts: store,
+    webhooks: { byId: async () => null },
+    directory: { server: async (id) => ({ id, name: 'bench', ownerId: OWNER, tier: 'legend', suspended: false }) },
+    jobs: {} as JobQueue,
+    publicUrl: 'https://skald.test',
+    log: pino({ level: 'silent' }),
+    now,
+  });
+}
+
 /**
  * The evaluator alone: onBatches called in a loop on the benchmark's logs, for the server with the 100 rules
  * and for one without (alternating rounds), this thread's CPU per batch of 100 logs in µs (medians).
@@ -310,18 +326,8 @@ async function measure(bench: Bench, withRules: string, without: string): Promis
 async function measureEvaluator(): Promise<{ withRules: number[]; without: number[] }> {
   const deps = await createTestDeps({ service: 'webhooks' });
   try {
-    const store = await createAlertStore(deps.docs);
     let now = T0;
-    for (const { serverId, ...settings } of ruleBodies(WITH_RULES)) await store.create(serverId, { ...settings, cooldownSeconds: 0 }, now);
-    const evaluator = createAlertEvaluator({
-      alerts: store,
-      webhooks: { byId: async () => null },
-      directory: { server: async (id) => ({ id, name: 'bench', ownerId: OWNER, tier: 'legend', suspended: false }) },
-      jobs: {} as JobQueue,
-      publicUrl: 'https://skald.test',
-      log: pino({ level: 'silent' }),
-      now: () => now,
-    });
+    const evaluator = await benchEvaluator(deps, () => now);
     // 50 kinds of realistic batches; each batch a new first log id (a batch's key), as the bus hands them out.
     const kinds = Array.from({ length: 50 }, (_, i) => benchBatch(WITH_RULES, i).logs);
     let index = 0;
@@ -365,18 +371,8 @@ async function measureConsumer(): Promise<{ withRules: number[]; without: number
   const deps = await createTestDeps({ service: 'webhooks' });
   let index = 0;
   try {
-    const store = await createAlertStore(deps.docs);
-    for (const { serverId, ...settings } of ruleBodies(WITH_RULES)) await store.create(serverId, { ...settings, cooldownSeconds: 0 }, T0);
-    const evaluator = createAlertEvaluator({
-      alerts: store,
-      webhooks: { byId: async () => null },
-      directory: { server: async (id) => ({ id, name: 'bench', ownerId: OWNER, tier: 'legend', suspended: false }) },
-      jobs: {} as JobQueue,
-      publicUrl: 'https://skald.test',
-      log: pino({ level: 'silent' }),
-      // The logs' clock, as in measureEvaluator: 5 ms a batch, so the windows hold what they hold there.
-      now: () => T0 + index * 5,
-    });
+    // The logs' clock, as in measureEvaluator: 5 ms a batch, so the windows hold what they hold there.
+    const evaluator = await benchEvaluator(deps, () => T0 + index * 5);
     const subscription = await startAlertConsumer(deps.bus, evaluator);
     const round = async (serverId: string) => {
       await alertsDrained(deps.bus);

@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { constants, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { ByteReader, ByteWriter } from './block-bytes.ts';
 import { constrains, needlePieces, SortedWords } from './block-token-dictionary.ts';
+import { Lru } from './block-lru.ts';
 
 /** Entries are cut into zstd chunks of about this many bytes. */
 const CHUNK_BYTES = 32 * 1024;
@@ -138,7 +139,7 @@ export class PartDictionary {
   readonly #entryLength: Uint32Array;
   readonly #frames: { at: number; length: number }[] = [];
   /** The chunks decompressed last (at most CHUNKS_KEPT: a part of 512 blocks has megabytes of entries). */
-  readonly #chunks = new Map<number, Buffer>();
+  readonly #chunks = new Lru<Buffer>(CHUNKS_KEPT);
   readonly #blob: Buffer;
 
   constructor(blob: Uint8Array) {
@@ -178,12 +179,10 @@ export class PartDictionary {
   /** The blocks (index in the part) holding word `index`, each with how many of its rows hold it. */
   blocks(index: number): Map<number, number> {
     const c = this.#chunkOf[index]!;
-    let chunk = this.#chunks.get(c);
-    if (chunk === undefined) {
+    const chunk = this.#chunks.get(c, () => {
       const frame = this.#frames[c]!;
-      this.#chunks.set(c, (chunk = zstdDecompressSync(this.#blob.subarray(frame.at, frame.at + frame.length))));
-      if (this.#chunks.size > CHUNKS_KEPT) this.#chunks.delete(this.#chunks.keys().next().value!);
-    }
+      return zstdDecompressSync(this.#blob.subarray(frame.at, frame.at + frame.length));
+    });
     const r = new ByteReader(chunk);
     r.pos = this.#entryAt[index]!;
     const end = r.pos + this.#entryLength[index]!;
