@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { deleteRedisKeys, openEventStream, redisReachable } from '@skald/testing';
 import type { EventStreamClient } from '@skald/testing';
 import { api, createServer, registerAndLogin } from './support/api-client.ts';
-import { distributedEnv, eventually, freePort, spawnSkald, waitForOk } from './support/processes.ts';
+import { distributedEnv, eventually, startSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -44,26 +44,28 @@ const storedLines = (proc: SkaldProcess): number =>
 describe.skipIf(!reachable)('live tail across two logs replicas over Redis Streams', () => {
   beforeAll(async () => {
     const env = distributedEnv(root, REDIS_URL, redisPrefix);
-    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), a: await freePort(), b: await freePort() };
-    for (const service of ['auth', 'ingestion'] as const) {
-      processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
-    }
+    // Each process binds port 0 and prints the port it got; the gateway, which needs the others' ports, starts last.
+    // Listed as each starts, so afterAll stops those that did when another fails to.
+    const start = async (name: string, processEnv: Record<string, string>): Promise<SkaldProcess> => {
+      const proc = await startSkald(name, processEnv);
+      processes.push(proc);
+      return proc;
+    };
+    const service = (target: string): Promise<SkaldProcess> => start(target, { ...env, TARGET: target, DATA_DIR: join(root, target) });
+    const [auth, ingestion] = await Promise.all([service('auth'), service('ingestion')]);
     // One DATA_DIR for both replicas: one log store (and one copy of the read models), as they share MongoDB in production.
     // Debug level: each replica logs the batches it stores, which shows that B stored some.
     const logsEnv = { ...env, TARGET: 'logs', DATA_DIR: join(root, 'logs-shared'), JOB_QUEUE: 'bullmq', LOG_LEVEL: 'debug' };
-    replicaA = spawnSkald('logs-a', ports.a, logsEnv);
-    replicaB = spawnSkald('logs-b', ports.b, logsEnv);
-    processes.push(replicaA, replicaB);
-    gateway = spawnSkald('gateway', ports.gateway, {
+    [replicaA, replicaB] = await Promise.all([start('logs-a', logsEnv), start('logs-b', logsEnv)]);
+    gateway = await start('gateway', {
       TARGET: 'gateway',
       DATA_DIR: join(root, 'gateway'),
-      SERVICE_URL_AUTH: `http://127.0.0.1:${ports.auth}`,
-      SERVICE_URL_INGESTION: `http://127.0.0.1:${ports.ingestion}`,
-      SERVICE_URL_LOGS: `http://127.0.0.1:${ports.a}`,
+      SERVICE_URL_AUTH: auth.baseUrl,
+      SERVICE_URL_INGESTION: ingestion.baseUrl,
+      SERVICE_URL_LOGS: replicaA.baseUrl,
     });
-    processes.push(gateway);
     await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 60_000)));
-  }, 90_000); // starts two logs replicas on Redis
+  }, 180_000); // five Node processes started on a loaded 2-core machine: up to 60 s to bind, then up to 60 s to be ready
 
   afterAll(async () => {
     for (const client of clients) client.close();

@@ -895,7 +895,12 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await page.goto('/settings');
       await shootAll('server-settings', () => page.getByRole('heading', { level: 1, name: 'Server settings: E2E Keys' }).waitFor());
       await page.getByRole('button', { name: 'Reset', exact: true }).click();
-      await page.getByRole('dialog', { name: 'Reset the API key?' }).getByRole('button', { name: 'Reset' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Reset the API key?' });
+      await confirm.waitFor();
+      // The dialog zooms in: a click during that animation was once lost under load (the dialog stayed open);
+      // a person clicks the settled dialog, and so does the walk.
+      await settled(page);
+      await confirm.getByRole('button', { name: 'Reset' }).click();
       const shown = page.getByRole('dialog', { name: 'Your new API key' });
       const newKey = (await shown.getByTestId('api-key').locator('code').innerText()).trim();
       expect(newKey.length).toBeGreaterThan(10);
@@ -911,7 +916,10 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       await waitFor(async () => (await apiJson(`/logs/my?serverId=${created.id}`)).total === String(acceptedChecks), 'every accepted key check stored');
       await page.getByLabel('Days').fill('0');
       await page.getByRole('button', { name: 'Delete Logs' }).click();
-      await page.getByRole('dialog', { name: 'Delete logs?' }).getByRole('button', { name: 'Delete' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete logs?' });
+      await confirm.waitFor();
+      await settled(page); // the dialog zooms in, as the API key's one above
+      await confirm.getByRole('button', { name: 'Delete' }).click();
       await page.getByText(`Logs deleted: ${acceptedChecks}`).waitFor();
       expect((await apiJson(`/logs/my?serverId=${created.id}`)).total).toBe('0');
     });
