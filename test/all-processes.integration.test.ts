@@ -96,7 +96,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
         env: { ...process.env, ...topology.envOf('auth') },
       });
       superToken = await login(G, `all_${bus}_super`);
-    }, 150_000); // starts eight processes and waits for each to be ready
+    }, 200_000); // seven services start together (up to 60 s to bind), then the gateway (up to 60 s), then each gets up to 60 s to be ready
 
     afterAll(async () => {
       await topology?.stop();

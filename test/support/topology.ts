@@ -8,18 +8,22 @@
  * Stand-ins for what an operator runs: SQLite document and log stores, each process in its own DATA_DIR;
  * the file-system object store on ONE folder every process links as DATA_DIR/objects (the bucket they
  * share in a deployment: ingestion writes the photos the logs service serves); the outbox mailer; the
- * local Stripe test server; free ports on 127.0.0.1, and METRICS_PORT 0: each process binds a free port
- * itself and logs it, because a port picked here and bound later can be taken in between by another test
- * file running in parallel (a scrape then reached a stranger and read 404).
+ * local Stripe test server; PORT and METRICS_PORT 0: each process binds a free port itself and logs it,
+ * because a port picked here and bound later can be taken in between by another test file running in
+ * parallel (a scrape then reached a stranger and read 404). So the services start first and the gateway,
+ * which needs their addresses, last; PUBLIC_URL, which every process needs before the gateway has a port, is
+ * a front door this test holds (where a deployment's load balancer stands) forwarding to the gateway.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { join } from 'node:path';
 import type { EnvName } from '@skald/config';
 import { KAFKA_MOCK_ENV } from '../../libs/adapters/test/support/kafka-mock-cluster.ts';
 import { SKALD_PROCESSES, requiredSettings, serviceUrlSetting } from '../../deploy/processes.ts';
 import type { BusKind, SkaldProcessSpec } from '../../deploy/processes.ts';
-import { freePort, metricsPortOf, spawnSkald, waitForOk } from './processes.ts';
+import { metricsPortOf, spawnSkald, startSkald, waitForOk } from './processes.ts';
 import type { SkaldProcess } from './processes.ts';
 
 export type ProcessName = SkaldProcessSpec['target'];
@@ -87,25 +91,59 @@ function writeKeyPair(dir: string): { publicKeyFile: string; privateKeyFile: str
   return { publicKeyFile, privateKeyFile };
 }
 
+interface FrontDoor {
+  readonly url: string;
+  /** Where connections go from now on; until then they are closed. */
+  forwardTo(port: number): void;
+  close(): Promise<void>;
+}
+
+/** A TCP listener on a port of its own (bound here, port 0) that passes each connection on to one upstream port. */
+async function openFrontDoor(): Promise<FrontDoor> {
+  let upstream: number | undefined;
+  const open = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    if (upstream === undefined) return void client.destroy();
+    const target = connect(upstream, '127.0.0.1');
+    for (const socket of [client, target]) {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+    }
+    client.on('error', () => target.destroy());
+    target.on('error', () => client.destroy());
+    client.pipe(target).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    forwardTo: (port) => {
+      upstream = port;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of open) socket.destroy();
+      }),
+  };
+}
+
 export async function startTopology(options: TopologyOptions): Promise<Topology> {
   const keys = writeKeyPair(join(options.root, 'keys'));
   const secretsKey = randomBytes(32).toString('base64');
   const sharedObjects = join(options.root, 'objects');
   mkdirSync(sharedObjects, { recursive: true });
-  const ports = new Map<ProcessName, { http: number }>();
-  for (const spec of SKALD_PROCESSES) ports.set(spec.target, { http: await freePort() });
-  const portsOf = (name: ProcessName) => ports.get(name)!;
-  const gatewayUrl = `http://127.0.0.1:${portsOf('gateway').http}`;
+  const frontDoor = await openFrontDoor();
+  const running = new Map<ProcessName, SkaldProcess>();
 
   /** This machine's value of a setting deploy/processes.ts names; undefined when the test has none. */
   function valueOf(spec: SkaldProcessSpec, name: EnvName): string | undefined {
     const dataDir = join(options.root, spec.target);
     const values: Partial<Record<EnvName, string>> = {
       TARGET: spec.target,
-      PORT: String(portsOf(spec.target).http),
+      PORT: '0',
       METRICS_PORT: '0',
       DATA_DIR: dataDir,
-      PUBLIC_URL: gatewayUrl,
+      PUBLIC_URL: frontDoor.url,
       EVENT_BUS: options.bus,
       DOC_STORE: 'sqlite',
       LOG_STORE: 'sqlite',
@@ -129,13 +167,14 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     if (name.startsWith('STRIPE_PRICE_')) return `price_${name.slice('STRIPE_PRICE_'.length).toLowerCase()}`;
     if (name.startsWith('SERVICE_URL_')) {
       const upstream = SKALD_PROCESSES.find((candidate) => serviceUrlSetting(candidate.target) === name);
-      return upstream ? `http://127.0.0.1:${portsOf(upstream.target).http}` : undefined;
+      return upstream ? running.get(upstream.target)?.baseUrl : undefined;
     }
     return values[name];
   }
 
   const envs = new Map<ProcessName, Record<string, string>>();
-  for (const spec of SKALD_PROCESSES) {
+  /** A process's environment; the gateway's names the addresses of the services, which run by then. */
+  function envFor(spec: SkaldProcessSpec): Record<string, string> {
     const env: Record<string, string> = {};
     for (const name of requiredSettings(spec, options.bus)) {
       const value = valueOf(spec, name);
@@ -146,28 +185,34 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     // The shared bucket: every process's DATA_DIR/objects is the one folder.
     mkdirSync(env.DATA_DIR!, { recursive: true });
     symlinkSync(sharedObjects, join(env.DATA_DIR!, 'objects'));
+    return envs.get(spec.target)!;
   }
 
-  const running = new Map<ProcessName, SkaldProcess>();
   const everyProcess: SkaldProcess[] = [];
-  const spawnOne = (name: ProcessName): SkaldProcess => {
-    const proc = spawnSkald(name, portsOf(name).http, envs.get(name)!);
+  const started = (name: ProcessName, proc: SkaldProcess): SkaldProcess => {
     running.set(name, proc);
     everyProcess.push(proc);
     return proc;
   };
-  const started = SKALD_PROCESSES.map((spec) => spawnOne(spec.target));
+  const startOne = async (spec: SkaldProcessSpec): Promise<SkaldProcess> => started(spec.target, await startSkald(spec.target, envFor(spec)));
+  const services = SKALD_PROCESSES.filter((spec) => spec.target !== 'gateway');
+  const gatewaySpec = SKALD_PROCESSES.find((spec) => spec.target === 'gateway')!;
   try {
-    await Promise.all(started.map((proc) => waitForOk(proc, '/ready', 60_000)));
+    // Settled, not Promise.all: a failure must not leave the others starting unseen, and then running on.
+    const failed = (await Promise.allSettled(services.map(startOne))).find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    frontDoor.forwardTo((await startOne(gatewaySpec)).port);
+    await Promise.all([...running.values()].map((proc) => waitForOk(proc, '/ready', 60_000)));
   } catch (error) {
     // No process outlives a topology that failed to start.
-    await Promise.all(started.map((proc) => proc.kill('SIGKILL')));
+    await Promise.all([...running.values()].map((proc) => proc.kill('SIGKILL')));
+    await frontDoor.close();
     throw error;
   }
 
   return {
     bus: options.bus,
-    gatewayUrl,
+    gatewayUrl: running.get('gateway')!.baseUrl,
     proc: (name) => running.get(name)!,
     envOf: (name) => envs.get(name)!,
     everyProcess: () => everyProcess,
@@ -180,10 +225,13 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       await running.get(name)!.kill('SIGKILL');
     },
     async restart(name) {
-      await waitForOk(spawnOne(name), '/ready', 60_000);
+      // On the port it held until it was killed: the gateway and the front door point there.
+      const port = running.get(name)!.port;
+      await waitForOk(started(name, spawnSkald(name, port, envs.get(name)!)), '/ready', 60_000);
     },
     async stop() {
       await Promise.all([...running.values()].map((proc) => proc.kill('SIGTERM')));
+      await frontDoor.close();
     },
   };
 }
