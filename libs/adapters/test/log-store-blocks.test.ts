@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { LogStore } from '@skald/ports';
+import type { LogQuery, LogRecord, LogStore } from '@skald/ports';
 import { logStoreContract } from '@skald/ports/contract/log-store.contract.ts';
 import { BlockLogStore, SqliteLogStore, createLogStore } from '../src/log-store/index.ts';
 import { generatedLogs } from './fixtures/generated-logs.ts';
@@ -155,6 +155,129 @@ describe('block log store: layout and migration', () => {
       expect(decode.mock.calls.length).toBeGreaterThan(0);
     } finally {
       decode.mockRestore();
+      await reopened.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** Generated logs with a type in 1 of 97 and a resource in 1 of 131: one row or none in each block of 50, in many blocks. */
+  function withRareValues(count: number, seed: number): LogRecord[] {
+    return generatedLogs('srv', count, T0, seed).map((r, n) => ({
+      ...r,
+      ...(n % 97 === 5 ? { type: n % 2 === 0 ? 'Refund' : 'REFUND' } : {}),
+      ...(n % 131 === 9 ? { resource: 'anticheat-x' } : {}),
+    }));
+  }
+
+  const RARE_QUERIES: Omit<LogQuery, 'serverId'>[] = [
+    { type: 'Refund', offset: 0, limit: 10 },
+    { type: 'refund', offset: 25, limit: 10 },
+    { type: 'Refund', search: 'player', offset: 0, limit: 50 },
+    { type: 'Refund', search: 'ZOË', offset: 0, limit: 50 },
+    { type: 'Refund', level: 'warn', offset: 0, limit: 50 },
+    { type: 'Refund', logType: 'photo', offset: 0, limit: 50 },
+    { resource: 'anticheat-x', offset: 5, limit: 20 },
+    { resource: 'ANTICHEAT-X', type: 'Chat', offset: 0, limit: 50 },
+  ];
+
+  async function rareAnswers(store: LogStore): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for (const query of RARE_QUERIES) {
+      const page = await store.query({ serverId: 'srv', ...query });
+      out.push({ query, items: page.items, total: page.total, capped: page.totalCapped });
+    }
+    const scanned: LogRecord[] = [];
+    for await (const page of store.scan({ serverId: 'srv', type: 'refund' }, 7)) scanned.push(...page);
+    out.push(scanned.map((r) => r.id));
+    const edges = (span: { first: number; last: number }): number[] => Array.from({ length: 11 }, (_, i) => span.first + Math.ceil(((span.last + 1 - span.first) * i) / 10));
+    out.push(await store.histogram({ serverId: 'srv', resource: 'anticheat-x' }, edges));
+    return out;
+  }
+
+  /** Decodes of block parts other than rare rows (columns, keys, text, dictionaries) during `work`. */
+  async function blockDecodesDuring(store: BlockLogStore, work: () => Promise<unknown>): Promise<{ blocks: number; rareRows: number }> {
+    const before = store.decodes();
+    await work();
+    const after = store.decodes();
+    return { blocks: after.columns + after.keys + after.text + after.dictionaries - (before.columns + before.keys + before.text + before.dictionaries), rareRows: after.rareRows - before.rareRows };
+  }
+
+  it('answers a type or resource rare in each of many blocks from their rare rows, decoding no block, through every delete', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const logs = withRareValues(6000, 7);
+    const rows = new SqliteLogStore(join(dir, 'rows.db'), { searchIndex: 'off', walCheckpointer: null, countCap: 10_000 });
+    const file = join(dir, 'blocks.db');
+    const writer = new BlockLogStore(file, { walCheckpointer: null, blockRows: 50, sealEagerly: true });
+    for (let i = 0; i < logs.length; i += 500) {
+      await rows.insertBatch(logs.slice(i, i + 500));
+      await writer.insertBatch(logs.slice(i, i + 500));
+    }
+    await writer.sealAll();
+    await writer.close();
+    const store = new BlockLogStore(file, { walCheckpointer: null, blockRows: 50 });
+    try {
+      const expected = await rareAnswers(rows);
+      // Spread: the type is in over 50 blocks, one or two rows in each.
+      expect((expected[0] as { total: number }).total).toBeGreaterThan(55);
+      const read = await blockDecodesDuring(store, async () => expect(await rareAnswers(store)).toEqual(expected));
+      expect(read).toMatchObject({ blocks: 0 });
+      expect(read.rareRows).toBeGreaterThan(50);
+
+      const refunds = logs.filter((r) => r.type.toLowerCase() === 'refund');
+      const steps: [string, (s: LogStore) => Promise<{ deletedCount: number; objectKeys: string[] }>][] = [
+        ['deleteByKeys of rare rows and others', (s) => s.deleteByKeys('srv', [refunds[3]!, refunds[20]!, logs[100]!, logs[4000]!].map((r) => ({ createdAt: r.createdAt, id: r.id })))],
+        ['deleteBefore, through a block holding a rare row', (s) => s.deleteBefore('srv', refunds[10]!.createdAt)],
+        ['deleteExpired, rows of a few days', (s) => s.deleteExpired(refunds[15]!.createdAt + 2 * 86_400_000)],
+        ['deleteOldest photos', (s) => s.deleteOldest('srv', 'photo', 30)],
+      ];
+      for (const [name, step] of steps) {
+        const want = await step(rows);
+        const got = await step(store);
+        expect(got.deletedCount, name).toBe(want.deletedCount);
+        expect(got.deletedCount, name).toBeGreaterThan(0);
+        const after = await rareAnswers(rows);
+        // Blocks rewritten without some rows get their own rare rows: still no block decoded.
+        expect(await blockDecodesDuring(store, async () => expect(await rareAnswers(store), name).toEqual(after)), name).toMatchObject({ blocks: 0 });
+      }
+    } finally {
+      await store.close();
+      await rows.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('builds the rare rows of a blocks file that has none on open, answering the same before and after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const file = join(dir, 'logs.db');
+    const store = new BlockLogStore(file, { walCheckpointer: null, blockRows: 40, sealEagerly: true });
+    await store.insertBatch(withRareValues(3000, 8));
+    await store.sealAll();
+    const expected = await rareAnswers(store);
+    await store.close();
+    // The layout before rare rows: no table, user_version 101.
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE rare_rows; PRAGMA user_version = 101');
+    db.close();
+    const reopened = new BlockLogStore(file, { walCheckpointer: null, blockRows: 40 });
+    try {
+      expect(await rareAnswers(reopened)).toEqual(expected);
+      await reopened.rareRowsBuilt();
+      const layout = reopened.layout();
+      const raw = new DatabaseSync(file, { readOnly: true });
+      try {
+        expect(Number(raw.prepare('SELECT count(*) AS n FROM rare_rows').get()?.['n'])).toBe(layout.blocks);
+        expect(Number(raw.prepare('PRAGMA user_version').get()?.['user_version'])).toBe(102);
+      } finally {
+        raw.close();
+      }
+      await reopened.close();
+      const rebuilt = new BlockLogStore(file, { walCheckpointer: null, blockRows: 40 });
+      try {
+        expect(await blockDecodesDuring(rebuilt, async () => expect(await rareAnswers(rebuilt)).toEqual(expected))).toMatchObject({ blocks: 0 });
+      } finally {
+        await rebuilt.close();
+      }
+    } finally {
       await reopened.close();
       rmSync(dir, { recursive: true, force: true });
     }

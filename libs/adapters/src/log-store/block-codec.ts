@@ -96,8 +96,8 @@ export async function encodeBlockAsync(records: readonly LogRecord[], level = BL
   return { rows, meta: metaFrame, text: textFrame };
 }
 
-/** The records in block order and the two frames before compression. */
-function blockFrames(records: readonly LogRecord[]): { rows: LogRecord[]; meta: Buffer; text: Buffer } {
+/** The records in block order and the two frames before compression (block-rare.ts compresses them together). */
+export function blockFrames(records: readonly LogRecord[]): { rows: LogRecord[]; meta: Buffer; text: Buffer } {
   const rows = [...records].sort(blockOrder);
   for (const r of rows) {
     requireInteger('createdAt', r.createdAt);
@@ -193,7 +193,12 @@ export function decodeBlockKeys(meta: Uint8Array): BlockKeys {
 }
 
 export function decodeBlockMeta(meta: Uint8Array): BlockColumns {
-  const r = new ByteReader(zstdDecompressSync(meta));
+  return decodeMetaFrame(zstdDecompressSync(meta));
+}
+
+/** The `meta` frame decompressed, decoded. */
+export function decodeMetaFrame(frame: Buffer): BlockColumns {
+  const r = new ByteReader(frame);
   const n = r.varint();
   const createdAt = new Array<number>(n);
   let at = 0;
@@ -255,8 +260,9 @@ export class BlockText {
   readonly #ends: Uint32Array;
   readonly n: number;
 
-  constructor(text: Uint8Array, n: number) {
-    const raw = zstdDecompressSync(text);
+  /** `text` is the frame as stored, or already decompressed (`compressed` false). */
+  constructor(text: Uint8Array, n: number, compressed = true) {
+    const raw = compressed ? zstdDecompressSync(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
     const r = new ByteReader(raw);
     this.n = n;
     this.#ends = new Uint32Array(2 * n);

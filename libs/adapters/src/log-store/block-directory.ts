@@ -2,13 +2,14 @@
  * The blocks of the block log store as the read paths see them: each server's directory (every block's
  * stream, time and expiry range, row counts and per-value counts, newest first by max_at), loaded from the
  * `blocks` table once and dropped whenever a block of the server is written or removed; and the decoded parts
- * of recently read blocks (columns, text, token dictionary, row keys), least recently used dropped first.
+ * of recently read blocks (columns, text, token dictionary, row keys, rare rows), least recently used dropped first.
  * Writing a block (the sealer's and a rewrite's) lives here too, so the caches never outlive what they cache.
  */
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
 import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlockKeys, decodeBlockMeta, encodeBlock, encodeBlockAsync } from './block-codec.ts';
+import { RareRows, encodeRareRows, rareRowsOfBlock } from './block-rare.ts';
 import type { BlockColumns, BlockKeys, EncodedBlock } from './block-codec.ts';
 import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from './block-token-dictionary.ts';
 import { Lru } from './block-lru.ts';
@@ -60,8 +61,18 @@ export function rowKey(createdAt: number, id: string): string {
   return `${createdAt}\u0000${id}`;
 }
 
+/** How many times each part of a block was decoded (not found in its cache): diagnostics, tests and benches. */
+export interface BlockDecodes {
+  columns: number;
+  keys: number;
+  text: number;
+  dictionaries: number;
+  rareRows: number;
+}
+
 export class BlockDirectory {
   readonly #conn: BlockConnection;
+  readonly #decodes: BlockDecodes = { columns: 0, keys: 0, text: 0, dictionaries: 0, rareRows: 0 };
   readonly #servers = new Map<number, BlockEntry[]>();
   readonly #columns = new Lru<BlockColumns>(32);
   readonly #texts = new Lru<BlockText>(8);
@@ -71,6 +82,9 @@ export class BlockDirectory {
   // 512 decoded (~13 MB per million bench logs' 242) keep a million-log server's in memory.
   readonly #dictionaries = new Lru<TokenDictionary>(512);
   readonly #keys = new Lru<Set<string>>(16);
+  // A rare type's page reads one small frame per block holding it (hundreds at 5 million logs): kept, a
+  // few KB each, so the next pages and queries of the rare values read none.
+  readonly #rare = new Lru<RareRows | null>(2048);
   readonly #level: number;
   /** The part dictionaries over runs of each stream's blocks (block-parts.ts). */
   readonly parts: BlockParts;
@@ -85,6 +99,11 @@ export class BlockDirectory {
   #words(blockId: number): BlockWords {
     const dictionary = TokenDictionary.decode(zstdDecompressSync(this.#blob(blockId, 'words')));
     return Array.from({ length: dictionary.size }, (_, i) => [dictionary.word(i), dictionary.rows(i)] as const);
+  }
+
+  /** The decodes so far (a copy). */
+  decodes(): BlockDecodes {
+    return { ...this.#decodes };
   }
 
   /** The server's blocks, newest first by max_at. */
@@ -125,12 +144,18 @@ export class BlockDirectory {
   }
 
   columns(entry: BlockEntry): BlockColumns {
-    return this.#columns.get(entry.blockId, () => decodeBlockMeta(this.#blob(entry.blockId, 'meta')));
+    return this.#columns.get(entry.blockId, () => {
+      this.#decodes.columns++;
+      return decodeBlockMeta(this.#blob(entry.blockId, 'meta'));
+    });
   }
 
   /** The rows' keys only (block-codec.ts decodeBlockKeys). */
   rowKeys(entry: BlockEntry): BlockKeys {
-    return this.#rowKeys.get(entry.blockId, () => decodeBlockKeys(this.#blob(entry.blockId, 'meta')));
+    return this.#rowKeys.get(entry.blockId, () => {
+      this.#decodes.keys++;
+      return decodeBlockKeys(this.#blob(entry.blockId, 'meta'));
+    });
   }
 
   /** The text's bytes with ASCII letters lower-cased (what a search looks for its folded needle in). */
@@ -146,11 +171,17 @@ export class BlockDirectory {
   }
 
   text(entry: BlockEntry): BlockText {
-    return this.#texts.get(entry.blockId, () => new BlockText(this.#blob(entry.blockId, 'text'), entry.n));
+    return this.#texts.get(entry.blockId, () => {
+      this.#decodes.text++;
+      return new BlockText(this.#blob(entry.blockId, 'text'), entry.n);
+    });
   }
 
   dictionary(entry: BlockEntry): TokenDictionary {
-    return this.#dictionaries.get(entry.blockId, () => TokenDictionary.decode(zstdDecompressSync(this.#blob(entry.blockId, 'words'))));
+    return this.#dictionaries.get(entry.blockId, () => {
+      this.#decodes.dictionaries++;
+      return TokenDictionary.decode(zstdDecompressSync(this.#blob(entry.blockId, 'words')));
+    });
   }
 
   /** The rowKey of every row of the block (an idempotency check of a redelivered log). */
@@ -159,6 +190,36 @@ export class BlockDirectory {
       const keys = this.rowKeys(entry);
       return new Set(keys.createdAt.map((at, i) => rowKey(at, keys.idAt(i))));
     });
+  }
+
+  /** The block's rare rows (block-rare.ts); null for a block stored before them, until they are built. */
+  rare(entry: BlockEntry): RareRows | null {
+    return this.#rare.get(entry.blockId, () => {
+      const blob = this.#conn.prepare('SELECT rows FROM rare_rows WHERE block_id = ?').get(entry.blockId)?.['rows'];
+      this.#decodes.rareRows++;
+      return blob instanceof Uint8Array ? RareRows.decode(blob) : null;
+    });
+  }
+
+  /** Blocks stored without rare rows (a file of an earlier layout), newest first. */
+  withoutRareRows(): number[] {
+    return this.#conn
+      .prepare('SELECT block_id FROM blocks WHERE block_id NOT IN (SELECT block_id FROM rare_rows) ORDER BY block_id DESC')
+      .all()
+      .map((row) => num(row['block_id']));
+  }
+
+  /** Builds a block's rare rows from its frames, in a transaction of its own (a block gone since is skipped). */
+  buildRareRows(blockId: number): void {
+    const row = this.#conn.prepare('SELECT n, meta, text FROM blocks WHERE block_id = ?').get(blockId);
+    const meta = row?.['meta'];
+    const text = row?.['text'];
+    if (!(meta instanceof Uint8Array) || !(text instanceof Uint8Array)) return;
+    const frame = rareRowsOfBlock(decodeBlockMeta(meta), new BlockText(text, num(row?.['n'])), this.#level);
+    this.#conn.transaction(() => {
+      this.#conn.prepare('INSERT OR IGNORE INTO rare_rows (block_id, rows) SELECT block_id, ? FROM blocks WHERE block_id = ?').run(frame, blockId);
+    });
+    this.#rare.delete(blockId);
   }
 
   #blob(blockId: number, column: 'meta' | 'text' | 'words'): Uint8Array {
@@ -221,8 +282,10 @@ export class BlockDirectory {
         encoded.meta,
         encoded.text,
       );
+    const blockId = Number(inserted.lastInsertRowid);
+    this.#conn.prepare('INSERT INTO rare_rows (block_id, rows) VALUES (?, ?)').run(blockId, encodeRareRows(rows, this.#level));
     this.#servers.delete(serverKey);
-    return Number(inserted.lastInsertRowid);
+    return blockId;
   }
 
   /**
@@ -231,6 +294,7 @@ export class BlockDirectory {
    */
   remove(entry: BlockEntry, replacedBy: number | null = null): void {
     this.#conn.prepare('DELETE FROM blocks WHERE block_id = ?').run(entry.blockId);
+    this.#conn.prepare('DELETE FROM rare_rows WHERE block_id = ?').run(entry.blockId);
     this.parts.replaced(entry.serverKey, entry.blockId, replacedBy);
     this.forget(entry);
   }
@@ -245,6 +309,7 @@ export class BlockDirectory {
     this.#rowKeys.delete(entry.blockId);
     this.#dictionaries.delete(entry.blockId);
     this.#keys.delete(entry.blockId);
+    this.#rare.delete(entry.blockId);
   }
 
   /** Forgets every server's directory (after a rolled-back transaction). */

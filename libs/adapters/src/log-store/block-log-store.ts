@@ -5,6 +5,7 @@
  * - block-writes.ts: insertBatch into the tail, and the sealer turning a stream's tail into a block;
  * - block-directory.ts: the blocks' directory and the decoded blocks recently read, and writing a block;
  * - block-parts.ts: part dictionaries over runs of a stream's blocks, built after seals, followed by deletes;
+ * - block-rare.ts: each block's rows of rare type and resource values, written with the block;
  * - block-match.ts, block-walk.ts, block-reads.ts: what a query matches, the merge of tail and blocks in
  *   (created_at, id) order, and the read paths;
  * - block-deletes.ts: every delete path (blocks dropped or rewritten);
@@ -16,6 +17,7 @@ import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuer
 import { BlockConnection } from './block-store-connection.ts';
 import { BlockDeletes } from './block-deletes.ts';
 import { BlockDirectory, rowKey } from './block-directory.ts';
+import type { BlockDecodes } from './block-directory.ts';
 import { migrateChunk } from './block-migration.ts';
 import { newestFirst } from './block-match.ts';
 import { BlockReadPaths } from './block-reads.ts';
@@ -66,6 +68,8 @@ export class BlockLogStore implements LogStore {
   readonly #migrated: Promise<void>;
   /** Settles once the blocks found at open (and those a migration made) have the parts they are due. */
   readonly #partsBuilt: Promise<void>;
+  /** Settles once every block found at open has its rare rows (a file of a layout before them). */
+  readonly #rareRowsBuilt: Promise<void>;
 
   constructor(file: string, options: BlockLogStoreOptions = {}) {
     this.#conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
@@ -86,6 +90,24 @@ export class BlockLogStore implements LogStore {
       () => this.#buildParts().catch(() => undefined),
       () => undefined,
     );
+    // The same for rare rows: a block without them is read whole meanwhile (slower, never wrong).
+    this.#rareRowsBuilt = this.#partsBuilt.then(() => this.#buildRareRows().catch(() => undefined));
+  }
+
+  /** Builds the rare rows of the blocks stored without them, newest first, a block per turn. */
+  async #buildRareRows(): Promise<void> {
+    for (const blockId of this.#directory.withoutRareRows()) {
+      if (this.#closed) return;
+      await this.#inTurn(async () => {
+        if (!this.#closed) this.#directory.buildRareRows(blockId);
+      });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Resolves once the blocks found at open have their rare rows (or the store closed first). */
+  rareRowsBuilt(): Promise<void> {
+    return this.#rareRowsBuilt;
   }
 
   /**
@@ -172,6 +194,11 @@ export class BlockLogStore implements LogStore {
     const blocks = this.#conn.prepare('SELECT count(*) AS b, coalesce(sum(n), 0) AS n FROM blocks').get();
     const rowTable = this.#conn.migrating ? this.#conn.prepare('SELECT count(*) AS n FROM logs').get() : undefined;
     return { tailRows: Number(tail?.['n'] ?? 0), blocks: Number(blocks?.['b'] ?? 0), blockRows: Number(blocks?.['n'] ?? 0), rowTableRows: Number(rowTable?.['n'] ?? 0), parts: this.#directory.parts.counts() };
+  }
+
+  /** How many times each part of a block was decoded since open (tests and benches: what a query read). */
+  decodes(): BlockDecodes {
+    return this.#directory.decodes();
   }
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
@@ -286,6 +313,7 @@ export class BlockLogStore implements LogStore {
     await this.#turn;
     await this.#migrated;
     await this.#partsBuilt;
+    await this.#rareRowsBuilt;
     await this.#conn.close();
   }
 }

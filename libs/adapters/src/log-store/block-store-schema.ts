@@ -8,16 +8,21 @@
  *   frames (block-codec.ts). Written by the sealer in the transaction that deletes the tail rows it holds;
  * - `parts`: one row per part dictionary over a run of one stream's blocks (block-parts.ts): its tier, its
  *   blocks' ids by position (0: a dropped block), the positions whose block was rewritten smaller, and the
- *   dictionary (block-part-dictionary.ts). Derived from the blocks' dictionaries; rebuilt when missing.
+ *   dictionary (block-part-dictionary.ts). Derived from the blocks' dictionaries; rebuilt when missing;
+ * - `rare_rows`: per block, the whole rows of its rare type and resource values (block-rare.ts), written with
+ *   the block; a block without one (a file of an earlier layout) gets it in the background after open.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { migrateLogSchema } from './sqlite-log-schema.ts';
 import { writeTransaction } from '../sqlite/transaction.ts';
 
 /** PRAGMA user_version of a file holding the block layout (the row store's files are 5 and below). */
-export const BLOCK_SCHEMA_VERSION = 101;
-/** The block layout before the parts table: its files get the table on open, and their parts in the background. */
-const BLOCK_SCHEMA_WITHOUT_PARTS = 100;
+export const BLOCK_SCHEMA_VERSION = 102;
+/**
+ * The block layout before the parts table (100) and before the rare rows (101): their files get the missing
+ * tables on open, and what goes in them in the background.
+ */
+const BLOCK_SCHEMA_EARLIER = [100, 101];
 
 export const BLOCK_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS servers (
@@ -88,6 +93,10 @@ CREATE TABLE IF NOT EXISTS parts (
   words BLOB NOT NULL,
   UNIQUE (server_key, stream, tier, first_block)
 );
+CREATE TABLE IF NOT EXISTS rare_rows (
+  block_id INTEGER PRIMARY KEY,
+  rows BLOB NOT NULL
+);
 `;
 
 /**
@@ -117,7 +126,7 @@ export function createBlockSchema(db: DatabaseSync): void {
   if (version === BLOCK_SCHEMA_VERSION) return;
   if (version > BLOCK_SCHEMA_VERSION) throw new Error(`block log store: the file's layout ${version} is newer than this version knows`);
   const transaction = (work: () => void): void => writeTransaction(db, work);
-  if (version === BLOCK_SCHEMA_WITHOUT_PARTS) {
+  if (BLOCK_SCHEMA_EARLIER.includes(version)) {
     transaction(() => {
       db.exec(BLOCK_SCHEMA_SQL);
       db.exec(`PRAGMA user_version = ${BLOCK_SCHEMA_VERSION}`);

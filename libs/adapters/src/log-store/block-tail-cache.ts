@@ -25,7 +25,8 @@ export interface TailRow {
   readonly text: string;
 }
 
-function searchText(message: string, metadata: string | null, type: string, level: string, resource: string): string {
+/** A row's searched columns as a TailRow holds them (metadata: its JSON as stored, null for none). */
+export function searchText(message: string, metadata: string | null, type: string, level: string, resource: string): string {
   return foldAscii(`${message}\0${metadata ?? ''}\0${type}\0${level}\0${resource}\0`);
 }
 

@@ -3,8 +3,10 @@
  * of the server: a lazy merge in which a block is read only once the walk reaches its time range (blocks of
  * different streams, and blocks sealed from late logs, overlap in time). A page of 50 reads the tail and the
  * newest blocks that can hold matches; a block whose part (block-parts.ts) or own dictionary says it holds no
- * match of the search is skipped without reading it: the part is asked first, once per query for all its blocks. `countMatches` counts up to a cap from the directory entries and dictionaries
- * where they can tell, else from the rows of the blocks read.
+ * match of the search is skipped without reading it: the part is asked first, once per query for all its blocks.
+ * A block where the filter's type or resource is rare (4 rows or fewer) is answered from its rare rows
+ * (block-rare.ts), not decoded. `count` counts up to a cap from the directory entries and dictionaries where
+ * they can tell, else from the rows of the blocks read.
  */
 import type { SQLInputValue } from 'node:sqlite';
 import type { LogRecord } from '@skald/ports';
@@ -17,6 +19,8 @@ import type { RowFilter } from './block-match.ts';
 import { TailCache, tailRowMatches } from './block-tail-cache.ts';
 import type { TailRow } from './block-tail-cache.ts';
 import type { PartVerdictMemo } from './block-parts.ts';
+import { RARE_ROWS } from './block-rare.ts';
+import type { RareRows } from './block-rare.ts';
 import { dictionaryVerdict } from './block-token-dictionary.ts';
 import type { DictionaryVerdict } from './block-token-dictionary.ts';
 import { likePattern, num, str, toRecord } from './sqlite-log-rows.ts';
@@ -80,6 +84,7 @@ export class BlockReads {
   readonly #filter: RowFilter;
   readonly #tailCache: TailCache;
   readonly #rows = new Map<number, readonly number[]>();
+  readonly #rareMatches = new Map<number, { readonly rare: RareRows; readonly matches: readonly number[] } | null>();
   readonly #partVerdicts: PartVerdictMemo = new Map();
   #tailMatches: readonly TailRow[] | null = null;
 
@@ -106,6 +111,24 @@ export class BlockReads {
     return dictionaryVerdict(this.#directory.dictionary(entry), needle);
   }
 
+  /**
+   * The block's matches among its rare rows (k of the rare rows, ascending) when the filter's type or resource
+   * is rare in it and its rare rows cover that value; else null (the block is read).
+   */
+  #rare(entry: BlockEntry): { readonly rare: RareRows; readonly matches: readonly number[] } | null {
+    let found = this.#rareMatches.get(entry.blockId);
+    if (found !== undefined) return found;
+    const f = this.#filter;
+    const rareIn = (counts: ReadonlyMap<string, number>, value: string | undefined): boolean => value !== undefined && (counts.get(value) ?? 0) <= RARE_ROWS;
+    found = null;
+    if (rareIn(entry.types, f.type) || rareIn(entry.resources, f.resource)) {
+      const rare = this.#directory.rare(entry);
+      if (rare?.covers(f) === true) found = { rare, matches: rare.matches(f) };
+    }
+    this.#rareMatches.set(entry.blockId, found);
+    return found;
+  }
+
   /** The rows whose text holds the search's needle. */
   #textRows(entry: BlockEntry): Set<number> {
     return textRows(this.#directory.text(entry), this.#directory.foldedText(entry), this.#filter.needle ?? '');
@@ -126,6 +149,8 @@ export class BlockReads {
 
   #computeRows(entry: BlockEntry): readonly number[] {
     if (blockExcluded(entry, this.#filter)) return [];
+    const rare = this.#rare(entry);
+    if (rare !== null) return rare.matches.map((k) => rare.rare.positions[k]!);
     const covered = entryCount(entry, this.#filter) === entry.n;
     const verdict = this.#verdict(entry);
     if (verdict?.kind === 'none') return [];
@@ -157,6 +182,11 @@ export class BlockReads {
       const fromEntry = entryCount(entry, this.#filter);
       if (fromEntry !== null && this.#filter.needle === undefined) {
         n += fromEntry;
+        continue;
+      }
+      const rare = this.#rare(entry);
+      if (rare !== null) {
+        n += rare.matches.length;
         continue;
       }
       const verdict = this.#verdict(entry, fromEntry === entry.n && !this.#rows.has(entry.blockId));
@@ -250,6 +280,19 @@ export class BlockReads {
   #block(entry: BlockEntry, order: WalkOrder): Source {
     const rows = this.rows(entry);
     if (rows.length === 0) return { at: () => 0, id: () => '', level: () => '', record: () => ({}) as LogRecord, length: 0, next: 0 };
+    const rare = this.#rare(entry);
+    if (rare !== null) {
+      const matches = rare.matches;
+      const k = order === 'newest' ? (j: number): number => matches[matches.length - 1 - j]! : (j: number): number => matches[j]!;
+      return {
+        at: (j) => rare.rare.createdAt(k(j)),
+        id: (j) => rare.rare.idAt(k(j)),
+        level: (j) => rare.rare.level(k(j)),
+        record: (j) => rare.rare.record(this.serverId, k(j)),
+        length: matches.length,
+        next: 0,
+      };
+    }
     const keys = this.#directory.rowKeys(entry);
     const columns = (): BlockColumns => this.#directory.columns(entry);
     const row = order === 'newest' ? (k: number): number => rows[rows.length - 1 - k]! : (k: number): number => rows[k]!;
