@@ -5,7 +5,8 @@
  */
 /** 2: the queue keeps the logs (message and metadata), not their extracted players, in a file of its own (sqlite-player-queue.ts); player_epoch. */
 /** 3: player_identifiers clustered by player (it was keyed by server and identifier, with an index by player). */
-export const PLAYER_SCHEMA_VERSION = 3;
+/** 4: player_search_trigrams, a trigram index over player_search kept in step by triggers (name searches read it, not every row). */
+export const PLAYER_SCHEMA_VERSION = 4;
 
 export const PLAYER_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS players (
@@ -28,13 +29,30 @@ CREATE INDEX IF NOT EXISTS players_first_seen ON players (server_id, first_seen)
 CREATE INDEX IF NOT EXISTS players_expiry ON players (next_expiry) WHERE merged_into IS NULL;
 CREATE INDEX IF NOT EXISTS players_merged ON players (merged_into) WHERE merged_into IS NOT NULL;
 
--- Each live player's names, lower case, one per line: a name search reads one small row per player.
+-- Each live player's names, lower case, one per line (a search shorter than a trigram scans the server's rows).
 CREATE TABLE IF NOT EXISTS player_search (
   server_id TEXT NOT NULL,
   player_id INTEGER NOT NULL,
   folded TEXT NOT NULL,
   PRIMARY KEY (server_id, player_id)
 ) WITHOUT ROWID;
+
+-- The same text by trigram (rowid: the player): a name search of 3 characters or more reads the players
+-- holding its trigrams instead of every player's row. Contentless (the text is player_search's); the
+-- triggers keep it in step with every write of player_search (recording, merges, erasure, retention).
+-- The text is already lower case: case_sensitive keeps a match exactly the substring match of instr().
+CREATE VIRTUAL TABLE IF NOT EXISTS player_search_trigrams USING fts5 (folded, tokenize = 'trigram case_sensitive 1', content = '', contentless_delete = 1);
+CREATE TRIGGER IF NOT EXISTS player_search_inserted AFTER INSERT ON player_search WHEN new.folded <> '' BEGIN
+  INSERT INTO player_search_trigrams (rowid, folded) VALUES (new.player_id, new.folded);
+END;
+-- A player's row is made empty, and its first name is an update: nothing indexed to delete then.
+CREATE TRIGGER IF NOT EXISTS player_search_updated AFTER UPDATE OF folded ON player_search BEGIN
+  DELETE FROM player_search_trigrams WHERE rowid = old.player_id AND old.folded <> '';
+  INSERT INTO player_search_trigrams (rowid, folded) SELECT new.player_id, new.folded WHERE new.folded <> '';
+END;
+CREATE TRIGGER IF NOT EXISTS player_search_deleted AFTER DELETE ON player_search WHEN old.folded <> '' BEGIN
+  DELETE FROM player_search_trigrams WHERE rowid = old.player_id;
+END;
 
 -- A linking identifier has one row (its player); an ip or token one row per player listing it. Clustered by
 -- player: a player's identifiers share a page, so writing their seen times (every minute, and when the

@@ -36,6 +36,7 @@ import { foldName, isLinking, joinOf, newestOf, normalizedIdentifier, packQueued
 import type { PlayerStoreWorkerData } from './player-store-worker.ts';
 import { SqliteLogTexts, isKeysRow, packKeys } from './sqlite-log-texts.ts';
 import { SqlitePlayerQueue, queueFileOf } from './sqlite-player-queue.ts';
+import { searchCondition } from './sqlite-player-search.ts';
 
 export interface SqlitePlayerStoreOptions {
   /** Who checkpoints the WAL (default: the process's shared checkpointer; null: SQLite inside the commits). */
@@ -201,20 +202,23 @@ export class SqlitePlayerStore implements PlayerStore {
     // clustered by player, in one transaction (a crash before its commit leaves the old file as it was). Told
     // by the layout itself (the new one has the owner index), not the version: a crash after that commit and
     // before the version is written must not move the rows again.
-    const reclusters =
-      this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'player_identifiers'").get() !== undefined &&
-      this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'player_identifiers_owner'").get() === undefined;
+    const reclusters = this.#hasTable('player_identifiers') && !this.#hasIndex('player_identifiers_owner');
+    // Files before 4 have no trigram index of the names: it is made and filled from player_search in the
+    // same transaction (told by the index's own absence, as above).
+    const indexesNames = this.#hasTable('player_search') && !this.#hasTable('player_search_trigrams');
+    const migrates = reclusters || indexesNames;
+    if (migrates) this.#db.exec('BEGIN IMMEDIATE');
     if (reclusters) {
-      this.#db.exec('BEGIN IMMEDIATE');
       this.#db.exec('DROP INDEX IF EXISTS player_identifiers_player; ALTER TABLE player_identifiers RENAME TO player_identifiers_by_identifier');
     }
     this.#db.exec(PLAYER_SCHEMA_SQL);
     if (reclusters) {
       this.#db.exec(`INSERT INTO player_identifiers (player_id, identifier, server_id, first_seen, last_seen)
         SELECT player_id, identifier, server_id, first_seen, last_seen FROM player_identifiers_by_identifier ORDER BY player_id, identifier;
-        DROP TABLE player_identifiers_by_identifier;
-        COMMIT`);
+        DROP TABLE player_identifiers_by_identifier`);
     }
+    if (indexesNames) this.#db.exec("INSERT INTO player_search_trigrams (rowid, folded) SELECT player_id, folded FROM player_search WHERE folded <> ''");
+    if (migrates) this.#db.exec('COMMIT');
     if (version === 1) {
       // The first layout queued extracted players in this file; the queue now keeps the logs themselves, in
       // a file of its own. A crash between the copy and the drop copies again: recording twice changes nothing.
@@ -222,6 +226,14 @@ export class SqlitePlayerStore implements PlayerStore {
       this.#db.exec('DROP TABLE player_queue');
     }
     this.#db.exec(`PRAGMA user_version = ${PLAYER_SCHEMA_VERSION}`);
+  }
+
+  #hasTable(name: string): boolean {
+    return this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+  }
+
+  #hasIndex(name: string): boolean {
+    return this.#db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
   }
 
   #run(sql: string, ...params: SQLInputValue[]): number {
@@ -706,17 +718,9 @@ export class SqlitePlayerStore implements PlayerStore {
       );
       total = num(this.#get('SELECT count(*) AS n FROM players WHERE server_id = ? AND merged_into IS NULL', query.serverId)?.['n']);
     } else {
-      const byIdentifier = JSON.stringify(this.#playersWithIdentifiers(query.serverId, search.identifiers));
-      const match = "s.server_id = ? AND (instr(s.folded, ?) > 0 OR s.player_id IN (SELECT value FROM json_each(?)))";
-      rows = this.#all(
-        `SELECT ${columns} FROM player_search s JOIN players p ON p.id = s.player_id WHERE ${match} ORDER BY p.last_seen DESC, p.id DESC LIMIT ? OFFSET ?`,
-        query.serverId,
-        search.folded,
-        byIdentifier,
-        query.limit,
-        query.offset,
-      );
-      total = num(this.#get(`SELECT count(*) AS n FROM player_search s WHERE ${match}`, query.serverId, search.folded, byIdentifier)?.['n']);
+      const { sql: matching, params } = searchCondition(query.serverId, search);
+      rows = this.#all(`SELECT ${columns} FROM players p WHERE ${matching} ORDER BY p.last_seen DESC, p.id DESC LIMIT ? OFFSET ?`, ...params, query.limit, query.offset);
+      total = num(this.#get(`SELECT count(*) AS n FROM players p WHERE ${matching}`, ...params)?.['n']);
     }
     const players = rows.map((row) => {
       const id = num(row['id']);
@@ -730,14 +734,6 @@ export class SqlitePlayerStore implements PlayerStore {
       };
     });
     return { players, total };
-  }
-
-  #playersWithIdentifiers(serverId: string, identifiers: readonly string[]): number[] {
-    const ids = new Set<number>();
-    for (const identifier of identifiers) {
-      for (const row of this.#all('SELECT player_id FROM player_identifiers WHERE server_id = ? AND identifier = ?', serverId, identifier)) ids.add(num(row['player_id']));
-    }
-    return [...ids];
   }
 
   async get(serverId: string, playerId: string): Promise<PlayerLookup | null> {
