@@ -4,28 +4,43 @@
 // `--tier unit|integration|browser` runs one tier's suites alone, without typecheck and lint
 // (docs/TESTING.md "Test tiers"; `npm run test:unit` and its siblings).
 import './require-node.mjs';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Buffer } from 'node:buffer';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'test-output');
-mkdirSync(out, { recursive: true });
+mkdirSync(join(out, 'steps'), { recursive: true });
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
 
 /** Steps that failed and what failed in them, repeated at the end: a CI log is often read from its tail. */
 const failures = [];
 
-/** Runs one step; a failed step is named at the end unless its caller names what failed in it (`reportsItself`). */
-function run(label, cmd, args, reportsItself = false) {
-  console.log(`\n== ${label}: ${cmd} ${args.join(' ')}`);
+/**
+ * Runs one step; a failed step is named at the end unless its caller names what failed in it (`reportsItself`).
+ * `buffered`: the step's output is printed whole when it ends (a step running beside another), else as it comes.
+ */
+async function run(label, cmd, args, { reportsItself = false, buffered = false } = {}) {
   const started = Date.now();
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
-  const outcome = result.status === 0 ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`;
-  console.log(`== ${label}: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (result.status !== 0 && !reportsItself) failures.push(`${label}: ${outcome}`);
-  return result.status === 0;
+  const header = `\n== ${label}: ${cmd} ${args.join(' ')}\n`;
+  if (!buffered) process.stdout.write(header);
+  const child = spawn(cmd, args, { cwd: root, env, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  const chunks = [];
+  // A buffered step's output also goes to test-output/steps/<step>.log as it comes, to follow a long one.
+  const live = buffered ? createWriteStream(join(out, 'steps', `${label.replace(/[^a-z0-9]+/gi, '-')}.log`)) : undefined;
+  const keep = (chunk) => {
+    chunks.push(chunk);
+    live?.write(chunk);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const status = await new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+  live?.end();
+  const outcome = status === 0 ? 'ok' : `FAILED (exit ${status})`;
+  process.stdout.write(`${buffered ? header + Buffer.concat(chunks).toString() : ''}== ${label}: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  if (status !== 0 && !reportsItself) failures.push(`${label}: ${outcome}`);
+  return status === 0;
 }
 
 /**
@@ -34,27 +49,17 @@ function run(label, cmd, args, reportsItself = false) {
  * printed whole when it ends, never interleaved.
  */
 async function runTwoAtATime(steps) {
-  const results = new Array(steps.length);
   let next = 0;
+  let allOk = true;
   const worker = async () => {
     while (next < steps.length) {
-      const index = next;
+      const { label, cmd, args } = steps[next];
       next += 1;
-      const { label, cmd, args } = steps[index];
-      const started = Date.now();
-      const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      const chunks = [];
-      child.stdout.on('data', (chunk) => chunks.push(chunk));
-      child.stderr.on('data', (chunk) => chunks.push(chunk));
-      const status = await new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
-      const outcome = status === 0 ? 'ok' : `FAILED (exit ${status})`;
-      process.stdout.write(`\n== ${label}: ${cmd} ${args.join(' ')}\n${Buffer.concat(chunks).toString()}== ${label}: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-      if (status !== 0) failures.push(`${label}: ${outcome}`);
-      results[index] = status === 0;
+      allOk = (await run(label, cmd, args, { buffered: true })) && allOk;
     }
   };
   await Promise.all([worker(), worker()]);
-  return results.every(Boolean);
+  return allOk;
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -97,9 +102,10 @@ function reportFailures(label, r) {
   return failedFiles;
 }
 
-function vitest(label, configArgs, reportName) {
+async function vitest(label, configArgs, reportName, buffered) {
   const report = join(out, `${reportName}.json`);
-  const passed = run(label, bin('vitest'), ['run', ...configArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], true);
+  rmSync(report, { force: true });
+  const passed = await run(label, bin('vitest'), ['run', ...configArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { reportsItself: true, buffered });
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));
     totals.passed += r.numPassedTests;
@@ -118,7 +124,7 @@ console.log(`== node ${process.version} (${process.execPath})`);
 // Nx computes the project graph the module-boundary lint rule needs (its daemon does not start here).
 if (tier === 'all') {
   const started = Date.now();
-  ok = run('project graph', bin('nx'), ['show', 'projects']) && ok;
+  ok = (await run('project graph', bin('nx'), ['show', 'projects'])) && ok;
   const steps = [
     { label: 'typecheck (services, libs, gateway)', cmd: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
     ...['web/tsconfig.json', 'web/tsconfig.e2e.json'].filter((project) => existsSync(join(root, project))).map((project) => ({ label: `typecheck (${project})`, cmd: bin('tsc'), args: ['-p', project, '--noEmit'] })),
@@ -129,13 +135,29 @@ if (tier === 'all') {
 }
 // The backend's tiers are the two projects of vitest.config.ts; unit runs under the guard that refuses
 // child processes and connections out of the process (test/support/unit-tier-guard.ts).
-if (inTier('unit')) ok = vitest('backend unit tests', ['--project', 'unit', '--project', 'unit-isolated'], 'vitest-backend-unit') && ok;
-if (inTier('unit') && existsSync(join(root, 'web', 'vitest.config.ts'))) ok = vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web') && ok;
-// Three files at a time: most of this tier's time is waiting (the mock Kafka cluster's join delays, child
-// processes starting), so a third worker fills the idle core time: 298 s -> 205 s (4 workers: 173 s, kept at 3
-// for a machine that another run also loads).
-if (inTier('integration')) ok = vitest('backend integration tests', ['--project', 'integration', '--maxWorkers', '3'], 'vitest-backend-integration') && ok;
-if (inTier('browser') && existsSync(join(root, 'web', 'vitest.e2e.config.ts'))) ok = vitest('browser end-to-end', ['--config', 'web/vitest.e2e.config.ts'], 'vitest-e2e') && ok;
+const backendLane = async (buffered) => {
+  let laneOk = true;
+  if (inTier('unit')) laneOk = (await vitest('backend unit tests', ['--project', 'unit', '--project', 'unit-isolated'], 'vitest-backend-unit', buffered)) && laneOk;
+  if (inTier('unit') && existsSync(join(root, 'web', 'vitest.config.ts'))) laneOk = (await vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web', buffered)) && laneOk;
+  // Three files at a time: most of this tier's time is waiting (the mock Kafka cluster's join delays, child
+  // processes starting), so a third worker fills the idle core time.
+  if (inTier('integration')) laneOk = (await vitest('backend integration tests', ['--project', 'integration', '--maxWorkers', '3'], 'vitest-backend-integration', buffered)) && laneOk;
+  return laneOk;
+};
+const browserLane = async (buffered) =>
+  inTier('browser') && existsSync(join(root, 'web', 'vitest.e2e.config.ts')) ? vitest('browser end-to-end', ['--config', 'web/vitest.e2e.config.ts'], 'vitest-e2e', buffered) : true;
+if (tier === 'all') {
+  // The backend tiers and the browser tier side by side: alone, either leaves most of the 2-core machine's
+  // CPU idle (a run took 13 min of CPU in 18 of wall), and the browser tier (~10 min) is as long as the
+  // backend's three (~7 min) together. Each step's output is printed whole when it ends.
+  const started = Date.now();
+  const [backendOk, browserOk] = await Promise.all([backendLane(true), browserLane(true)]);
+  ok = backendOk && browserOk && ok;
+  console.log(`== backend and browser tiers side by side: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} else {
+  ok = (await backendLane(false)) && ok;
+  ok = (await browserLane(false)) && ok;
+}
 
 if (failures.length > 0) console.log(`\n== what failed\n${failures.map((f) => `  - ${f}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
