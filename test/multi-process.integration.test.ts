@@ -29,7 +29,7 @@ import { deleteRedisKeys, redisReachable } from '@skald/testing';
 import { startReceiver } from '../services/webhooks/test/support/receiver.ts';
 import type { Receiver } from '../services/webhooks/test/support/receiver.ts';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
-import { distributedEnv, eventually, freePort, REPO_ROOT, spawnSkald, waitForOk } from './support/processes.ts';
+import { distributedEnv, eventually, REPO_ROOT, startSkald, waitForOk } from './support/processes.ts';
 import { createGameDatabase, dropDatabase, mariadbAvailable, uniqueDatabaseName } from '../services/backups/test/support/game-database.ts';
 import type { SkaldProcess } from './support/processes.ts';
 
@@ -57,15 +57,20 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
   beforeAll(async () => {
     const env = distributedEnv(root, REDIS_URL, redisPrefix);
     stripe = await startStripeTestServer();
-    const ports = { gateway: await freePort(), auth: await freePort(), ingestion: await freePort(), logs: await freePort(), billing: await freePort(), admin: await freePort(), webhooks: await freePort(), backups: await freePort() };
     authEnv = { ...env, TARGET: 'auth', DATA_DIR: join(root, 'auth') };
-    for (const service of ['auth', 'ingestion'] as const) {
-      processes.push(spawnSkald(service, ports[service], { ...env, TARGET: service, DATA_DIR: join(root, service) }));
-    }
-    processes.push(spawnSkald('logs', ports.logs, { ...env, TARGET: 'logs', DATA_DIR: join(root, 'logs'), JOB_QUEUE: 'bullmq' }));
-    processes.push(spawnSkald('admin', ports.admin, { ...env, TARGET: 'admin', DATA_DIR: join(root, 'admin') }));
-    processes.push(
-      spawnSkald('billing', ports.billing, {
+    receiver = await startReceiver();
+    // Each process binds port 0 and prints the port it got; the gateway, which needs the others' ports, starts last.
+    // Listed as each starts, so afterAll stops those that did when another fails to.
+    const start = async (name: string, processEnv: Record<string, string>): Promise<SkaldProcess> => {
+      const proc = await startSkald(name, processEnv);
+      processes.push(proc);
+      return proc;
+    };
+    const services: Record<string, Record<string, string>> = {
+      auth: authEnv,
+      ingestion: { ...env, TARGET: 'ingestion', DATA_DIR: join(root, 'ingestion') },
+      logs: { ...env, TARGET: 'logs', DATA_DIR: join(root, 'logs'), JOB_QUEUE: 'bullmq' },
+      billing: {
         ...env,
         TARGET: 'billing',
         DATA_DIR: join(root, 'billing'),
@@ -75,12 +80,10 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
         STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
         STRIPE_API_BASE: stripe.url,
         STRIPE_PRICE_STARTER: 'price_starter',
-      }),
-    );
-    // Webhooks: its queue on BullMQ, its counters on Redis, a short retry schedule, local receivers allowed.
-    receiver = await startReceiver();
-    processes.push(
-      spawnSkald('webhooks', ports.webhooks, {
+      },
+      admin: { ...env, TARGET: 'admin', DATA_DIR: join(root, 'admin') },
+      // Webhooks: its queue on BullMQ, its counters on Redis, a short retry schedule, local receivers allowed.
+      webhooks: {
         ...env,
         TARGET: 'webhooks',
         DATA_DIR: join(root, 'webhooks'),
@@ -88,31 +91,33 @@ describe.skipIf(!reachable)('multi-process deployment over Redis', () => {
         OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
         WEBHOOK_MAX_ATTEMPTS: '2',
         WEBHOOK_RETRY_BASE_MS: '100',
-      }),
-    );
-    // Backups: its own process, its scheduled runs on BullMQ; the machine's MariaDB is the only private host it may reach.
-    processes.push(
-      spawnSkald('backups', ports.backups, { ...env, TARGET: 'backups', DATA_DIR: join(root, 'backups'), JOB_QUEUE: 'bullmq', OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' }),
-    );
-    gateway = spawnSkald('gateway', ports.gateway, {
+      },
+      // Backups: its own process, its scheduled runs on BullMQ; the machine's MariaDB is the only private host it may reach.
+      backups: { ...env, TARGET: 'backups', DATA_DIR: join(root, 'backups'), JOB_QUEUE: 'bullmq', OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' },
+    };
+    // Settled, not Promise.all: the hook fails once every start has ended, none left starting unseen.
+    const started = await Promise.allSettled(Object.entries(services).map(([name, serviceEnv]) => start(name, serviceEnv)));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const urlOf = (name: string): string => processes.find((proc) => proc.name === name)!.baseUrl;
+    gateway = await start('gateway', {
       TARGET: 'gateway',
       DATA_DIR: join(root, 'gateway'),
-      SERVICE_URL_AUTH: `http://127.0.0.1:${ports.auth}`,
-      SERVICE_URL_INGESTION: `http://127.0.0.1:${ports.ingestion}`,
-      SERVICE_URL_LOGS: `http://127.0.0.1:${ports.logs}`,
-      SERVICE_URL_BILLING: `http://127.0.0.1:${ports.billing}`,
-      SERVICE_URL_ADMIN: `http://127.0.0.1:${ports.admin}`,
-      SERVICE_URL_WEBHOOKS: `http://127.0.0.1:${ports.webhooks}`,
-      SERVICE_URL_BACKUPS: `http://127.0.0.1:${ports.backups}`,
+      SERVICE_URL_AUTH: urlOf('auth'),
+      SERVICE_URL_INGESTION: urlOf('ingestion'),
+      SERVICE_URL_LOGS: urlOf('logs'),
+      SERVICE_URL_BILLING: urlOf('billing'),
+      SERVICE_URL_ADMIN: urlOf('admin'),
+      SERVICE_URL_WEBHOOKS: urlOf('webhooks'),
+      SERVICE_URL_BACKUPS: urlOf('backups'),
     });
-    processes.push(gateway);
-    // Eight cold Node processes start at once on a 2-core machine that also runs other test files: 5-7 s
-    // on a calm run. A CI run once skipped 8 tests after a failed hook, likely this 30 s wait under load
+    // Eight cold Node processes start on a 2-core machine that also runs other test files: 5-7 s on a calm
+    // run. A CI run once skipped 8 tests after a failed hook, likely a 30 s wait for readiness under load
     // (unconfirmed: that log's tail did not name the file). Readiness under load is not what this suite
-    // asserts, so it gets most of the hook's 120 s.
+    // asserts, so each process gets 90 s to be ready once it listens.
     const readyMs = await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 90_000)));
     console.log(`multi-process: ready after ${readyMs.join(', ')} ms`);
-  });
+  }, 240_000); // the services bind within 60 s, then the gateway within 60 s, then each gets 90 s to be ready
 
   afterAll(async () => {
     await Promise.all(processes.map((proc) => proc.kill('SIGTERM')));

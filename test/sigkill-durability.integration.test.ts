@@ -13,22 +13,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@skald/service-kit';
 import { api, createServer, login, registerAndLogin } from './support/api-client.ts';
-import { eventually, freePort, rssMb, spawnSkald, waitForOk } from './support/processes.ts';
+import { eventually, rssMb, startSkald, waitForOk } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
 import { KAFKA_MOCK_ENV, startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'skald-durability-'));
 const kafkaDataDir = mkdtempSync(join(tmpdir(), 'skald-durability-kafka-'));
 const started: SkaldProcess[] = [];
-const ports = new Map<string, number>();
 
+/**
+ * A restart on the same data gets a new port like a first start: the test reaches the process by the
+ * address it reports, and nothing else points at the old one. readyMs counts from the spawn.
+ */
 async function startAllInOne(dir = dataDir, env: Record<string, string> = {}): Promise<{ proc: SkaldProcess; readyMs: number }> {
-  const port = ports.get(dir) ?? (await freePort());
-  ports.set(dir, port);
-  const proc = spawnSkald('all-in-one', port, { DATA_DIR: dir, SKIP_WEB_BUILD: '1', ...env });
+  const spawnedAt = Date.now();
+  const proc = await startSkald('all-in-one', { DATA_DIR: dir, SKIP_WEB_BUILD: '1', ...env });
   started.push(proc);
-  const readyMs = await waitForOk(proc, '/api/health', 60_000);
-  return { proc, readyMs };
+  await waitForOk(proc, '/api/health', 60_000);
+  return { proc, readyMs: Date.now() - spawnedAt };
 }
 
 const kafkaMock = await startKafkaMockCluster();

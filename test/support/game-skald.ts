@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { ApiLog, ApiLogList } from '@skald/contracts/api';
 import { api, createServer, registerAndLogin } from './api-client.ts';
-import { eventually, freePort, spawnSkald, waitForOk } from './processes.ts';
+import { eventually, startSkald, waitForOk } from './processes.ts';
 import type { SkaldProcess } from './processes.ts';
 
 export interface GameSkald {
@@ -30,7 +30,11 @@ export interface GameSkald {
 /** Starts it; `name` names the data folder and the owner (`<name>owner`). */
 export async function startGameSkald(name: string): Promise<GameSkald> {
   const dataDir = mkdtempSync(join(tmpdir(), `skald-${name}-`));
-  const skald = spawnSkald('all-in-one', await freePort(), { TARGET: 'all', DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+  // LOG_LEVEL stays at info: startSkald reads the port from the listening line, logged at that level.
+  const skald = await startSkald('all-in-one', { TARGET: 'all', DATA_DIR: dataDir }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const stop = async (): Promise<void> => {
     await skald.kill();
     rmSync(dataDir, { recursive: true, force: true });
