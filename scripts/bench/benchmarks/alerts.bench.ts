@@ -32,7 +32,10 @@
  * order flipped every round; the figures are medians.
  * Run: `npm run bench -- alerts` or `node scripts/bench/benchmarks/alerts.bench.ts`.
  */
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { LogsBatchAcceptedEvent, eventMessage } from '@skald/contracts';
 import type { AcceptedLog, AlertFilter, AlertKind, AlertList, LogsBatchAccepted } from '@skald/contracts';
@@ -56,6 +59,10 @@ const ROUNDS = Number(process.env['BENCH_ALERTS_ROUNDS'] ?? 7);
 const BATCHES = Number(process.env['BENCH_ALERTS_BATCHES'] ?? 200);
 const REQUESTS = Number(process.env['BENCH_ALERTS_REQUESTS'] ?? 1000);
 const EVAL_BATCHES = Number(process.env['BENCH_ALERTS_EVAL_BATCHES'] ?? 2000);
+/** The parts to run (a comma list of ingest, evaluator, consumer, stream); default all, and only all give the rows. */
+const ONLY = new Set((process.env['BENCH_ALERTS_ONLY'] ?? 'ingest,evaluator,consumer,stream').split(',').map((part) => part.trim()));
+/** A folder: a CPU profile of this process per measured run of the ingest and consumer parts (with-<round> and without-<round>). */
+const CPU_PROF = process.env['BENCH_ALERTS_CPU_PROF'];
 const CONNECTIONS = 8;
 const LOGS_PER_BATCH = 100;
 const PUBLISH_AT_ONCE = 20;
@@ -231,14 +238,17 @@ async function setUpIngest() {
       await alertsDrained(webhooksBus);
       const load: PostBatches = { url: `${address}/api/logs`, headers: { 'x-api-key': apiKey }, body, requests: REQUESTS, connections: CONNECTIONS };
       const cpu = process.cpuUsage();
+      const mainCpu = process.threadCpuUsage();
       const started = performance.now();
       const { created } = await poster.call<{ created: number }>('post', load);
       await alertsDrained(webhooksBus);
       const seconds = (performance.now() - started) / 1000;
       const used = cpuMicros(cpu);
+      const main = process.threadCpuUsage(mainCpu);
       const accepted = created * LOGS_PER_BATCH;
-      if (accepted < REQUESTS * LOGS_PER_BATCH) throw new Error(`only ${accepted} of ${REQUESTS * LOGS_PER_BATCH} logs accepted`);
-      return { rate: accepted / seconds, cpuPerLog: used / accepted };
+      // A profiled run may see a few requests refused (the profiler's pauses back the bus up): only read its profile.
+      if (accepted < REQUESTS * LOGS_PER_BATCH && CPU_PROF === undefined) throw new Error(`only ${accepted} of ${REQUESTS * LOGS_PER_BATCH} logs accepted`);
+      return { rate: accepted / seconds, cpuPerLog: used / accepted, mainCpuPerLog: (main.user + main.system) / accepted };
     },
     async firing(): Promise<number> {
       return (await app.inject({ method: 'GET', url: `/api/alerts?serverId=${withRules.id}`, headers: auth })).json<AlertList>().alerts.filter((a) => a.state !== 'ok').length;
@@ -254,6 +264,8 @@ async function setUpIngest() {
 interface Run {
   readonly rate: number;
   readonly cpuPerLog: number;
+  /** The main thread's part of it (the rest: V8's helper threads, SQLite's checkpoint worker, libuv's pool); ingest only. */
+  readonly mainCpuPerLog?: number;
 }
 
 function cpuMicros(since: NodeJS.CpuUsage): number {
@@ -272,13 +284,35 @@ interface Rounds {
   readonly base: number[];
   readonly ratedCpu: number[];
   readonly baseCpu: number[];
+  readonly ratedMainCpu: number[];
+  readonly baseMainCpu: number[];
   /** Per round, CPU a log with the rules over CPU a log without, of the two runs of that round. */
   readonly cpuRatios: number[];
 }
 
+/**
+ * Runs `work`, with a V8 CPU profile of this process written to BENCH_ALERTS_CPU_PROF/<name>.cpuprofile when
+ * that folder is set (the figures of a profiled run carry the profiler's cost: for reading the profiles only).
+ */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (CPU_PROF === undefined) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await writeFile(join(CPU_PROF, `${name}.cpuprofile`), JSON.stringify(profile));
+  }
+}
+
 /** One warm-up of each, then ROUNDS rounds of one run with the rules and one without, the order flipped every round. */
-async function measure(bench: Bench, withRules: string, without: string): Promise<Rounds> {
-  const rounds: Rounds = { rated: [], base: [], ratedCpu: [], baseCpu: [], cpuRatios: [] };
+async function measure(bench: Bench, withRules: string, without: string, prefix: string): Promise<Rounds> {
+  const rounds: Rounds = { rated: [], base: [], ratedCpu: [], baseCpu: [], ratedMainCpu: [], baseMainCpu: [], cpuRatios: [] };
   try {
     await bench.run(withRules);
     await bench.run(without);
@@ -286,13 +320,17 @@ async function measure(bench: Bench, withRules: string, without: string): Promis
       // The order flips every round, so a change of machine load falls on both alike.
       const order = round % 2 === 0 ? [withRules, without] : [without, withRules];
       const runs = new Map<string, Run>();
-      for (const serverId of order) runs.set(serverId, await bench.run(serverId));
+      for (const serverId of order) runs.set(serverId, await profiled(`${prefix}${serverId === withRules ? 'with' : 'without'}-${round}`, () => bench.run(serverId)));
       const rated = runs.get(withRules)!;
       const base = runs.get(without)!;
       rounds.rated.push(rated.rate);
       rounds.base.push(base.rate);
       rounds.ratedCpu.push(rated.cpuPerLog);
       rounds.baseCpu.push(base.cpuPerLog);
+      if (rated.mainCpuPerLog !== undefined && base.mainCpuPerLog !== undefined) {
+        rounds.ratedMainCpu.push(rated.mainCpuPerLog);
+        rounds.baseMainCpu.push(base.mainCpuPerLog);
+      }
       // Adjacent runs share the machine's load of the moment: their ratio cancels most of it.
       rounds.cpuRatios.push(rated.cpuPerLog / base.cpuPerLog);
     }
@@ -394,7 +432,7 @@ async function measureConsumer(): Promise<{ withRules: number[]; without: number
       await round(WITHOUT_RULES);
       for (let r = 0; r < ROUNDS; r++) {
         for (const serverId of r % 2 === 0 ? [WITH_RULES, WITHOUT_RULES] : [WITHOUT_RULES, WITH_RULES]) {
-          (serverId === WITH_RULES ? result.withRules : result.without).push(await round(serverId));
+          (serverId === WITH_RULES ? result.withRules : result.without).push(await profiled(`consumer-${serverId === WITH_RULES ? 'with' : 'without'}-${r}`, () => round(serverId)));
         }
       }
     } finally {
@@ -409,11 +447,12 @@ async function measureConsumer(): Promise<{ withRules: number[]; without: number
 
 export async function run(): Promise<BenchRow[]> {
   const loadBefore = loadavg()[0]!;
+  if (!['ingest', 'evaluator', 'consumer', 'stream'].every((part) => ONLY.has(part))) return partialRun(loadBefore);
   const ingest = await setUpIngest();
-  const viaHttp = await measure(ingest, ingest.withRules, ingest.without);
+  const viaHttp = await measure(ingest, ingest.withRules, ingest.without, '');
   const evaluatorCpu = await measureEvaluator();
   const consumerCpu = await measureConsumer();
-  const stream = await measure(await setUpStream(), WITH_RULES, WITHOUT_RULES);
+  const stream = await measure(await setUpStream(), WITH_RULES, WITHOUT_RULES, 'stream-');
   const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`;
   const rate = (n: number) => `${Math.round(n).toLocaleString('en-US')} logs/s`;
   const micros = (n: number) => `${n.toFixed(2)} µs`;
@@ -471,6 +510,50 @@ export async function run(): Promise<BenchRow[]> {
       note: `${describeSpread(streamRated, rate)}: ${Math.round((streamRated.median / streamBase.median) * 100)} % of a consumer with nothing to evaluate; CPU a log ${percent(spread(stream.cpuRatios).median)} (median of pairs); ${ROUNDS} rounds (${BATCHES} batches of ${LOGS_PER_BATCH} logs published on the bus); ${load}`,
     },
   ];
+}
+
+/**
+ * The parts BENCH_ALERTS_ONLY names, while looking into one of them: per part the medians with rules and
+ * without (µs of CPU a log for ingest and stream, a batch for the evaluator and the consumer) and the median
+ * of the pairs' ratios; no target.
+ */
+async function partialRun(loadBefore: number): Promise<BenchRow[]> {
+  type Pairs = { withRules: number[]; without: number[] };
+  let ingestMain: Pairs | null = null;
+  const parts: [string, () => Promise<Pairs>][] = [
+    ['ingest', async () => {
+      const ingest = await setUpIngest();
+      const rounds = await measure(ingest, ingest.withRules, ingest.without, '');
+      ingestMain = { withRules: rounds.ratedMainCpu, without: rounds.baseMainCpu };
+      return { withRules: rounds.ratedCpu, without: rounds.baseCpu };
+    }],
+    ['evaluator', measureEvaluator],
+    ['consumer', measureConsumer],
+    ['stream', async () => {
+      const rounds = await measure(await setUpStream(), WITH_RULES, WITHOUT_RULES, 'stream-');
+      return { withRules: rounds.ratedCpu, without: rounds.baseCpu };
+    }],
+  ];
+  const rows: BenchRow[] = [];
+  const measured: [string, () => Promise<Pairs>][] = [];
+  for (const [part, measurePart] of parts) {
+    if (!ONLY.has(part)) continue;
+    measured.push([part, measurePart]);
+    // The main thread's share of the ingest CPU, right after it: what V8's helper threads and the workers add.
+    if (part === 'ingest') measured.push(['ingest main thread', async () => ingestMain!]);
+  }
+  for (const [part, measurePart] of measured) {
+    const { withRules, without } = await measurePart();
+    const ratios = spread(withRules.map((w, i) => w / without[i]!));
+    rows.push({
+      name: `${part} alone: CPU with 100 rules over without (median of pairs)`,
+      value: Math.round((ratios.median - 1) * 1000) / 10,
+      unit: '% more',
+      baseline: `with ${spread(withRules).median.toFixed(2)} µs, without ${spread(without).median.toFixed(2)} µs`,
+      note: `${ROUNDS} rounds; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
+    });
+  }
+  return rows;
 }
 
 export default run;
