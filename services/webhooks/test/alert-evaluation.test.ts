@@ -75,12 +75,12 @@ describe('the grouped rule matcher', () => {
           continue;
         }
         expect(got?.count, `${rule.id}, call ${call}`).toBe(expected.length);
-        expect(got?.sample.map((l) => l.id), `${rule.id}, call ${call}`).toEqual(expected.slice(-5).map((l) => l.id));
+        expect(got?.sample().map((l) => l.id), `${rule.id}, call ${call}`).toEqual(expected.slice(-5).map((l) => l.id));
       }
     }
     // A call on fewer logs after one on many: a sample holds only this call's logs.
     const few = logs.slice(0, 3);
-    for (const m of matcher.match(few)) expect(m.sample.every((l) => few.includes(l as AcceptedLog))).toBe(true);
+    for (const m of matcher.match(few)) expect(m.sample().every((l) => few.includes(l as AcceptedLog))).toBe(true);
   });
 });
 
@@ -162,6 +162,26 @@ describe("a server's rules in memory", () => {
     await store.update(serverId, rule.id, settings('Revive'), clock.now);
     await a.onBatches([batch(logsOf('Revive', 2))]);
     expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`, `alert_${rule.id}_2_firing_${webhook.id}`]);
+    await store.remove(serverId, rule.id);
+  });
+
+  it("fires with the last five matching logs of the read, across its batches, and counts a read that cannot reach the threshold", async () => {
+    queued.length = 0;
+    const a = evaluator();
+    const rule = await store.create(serverId, { ...settings('Explosion'), threshold: 9 }, clock.now);
+    // One read far below the threshold (its logs could not take the rule there): counted, nothing sent.
+    clock.now += 1_000;
+    await a.onBatches([batch(logsOf('Explosion', 2)), batch(logsOf('Chat', 3))]);
+    expect(queued).toHaveLength(0);
+    // The next read crosses it in its last batch, which holds fewer than five matching logs.
+    clock.now += 1_000;
+    const reads = [logsOf('Explosion', 3), [...logsOf('Explosion', 2), ...logsOf('Chat', 4)], [...logsOf('Chat', 2), ...logsOf('Explosion', 2)]];
+    await a.onBatches(reads.map(batch));
+    expect(queued).toEqual([`alert_${rule.id}_1_firing_${webhook.id}`]);
+    const [firing] = await store.history(rule.id, 1);
+    const explosions = reads.flat().filter((log) => log.type === 'Explosion');
+    expect(firing?.count).toBe(9);
+    expect(firing?.sample.map((log) => log.id)).toEqual(explosions.slice(-5).map((log) => log.id));
     await store.remove(serverId, rule.id);
   });
 

@@ -29,6 +29,8 @@ import type { WebhookLog } from '../platforms/index.ts';
 import type { WebhookStore } from '../webhook-store.ts';
 import { alertDeliveryId, buildAlertPayload } from './alert-message.ts';
 import type { AlertNotice } from './alert-message.ts';
+import type { FilterMatches } from './alert-matcher.ts';
+import { SeenKeys } from './alert-seen-keys.ts';
 import { createServerCache, servedOf } from './alert-server-cache.ts';
 import { SEEN_HORIZON_MS, bucketMsOf, bucketStartOf } from './alert-store.ts';
 import type { AlertRule, AlertStore, PendingNotice } from './alert-store.ts';
@@ -71,6 +73,9 @@ interface Pending {
   lastFlush: number;
 }
 
+/** The logs kept for an absence rule that is ok: none (its clock moves, no message is made). */
+const NO_LOGS: readonly AcceptedLog[] = [];
+
 function toWebhookLog(log: AcceptedLog): WebhookLog {
   return { id: log.id, createdAt: log.createdAt, level: log.level, type: log.type, resource: log.resource, message: log.message, metadata: log.metadata, logType: log.logType };
 }
@@ -82,20 +87,15 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
   const wallMs = options.wallMs ?? (() => performance.now());
   const cache = createServerCache({ alerts: deps.alerts, directory: deps.directory, wallMs });
   const pending = new Map<string, Pending>();
-  /** Keys (server and first log id) of batches counted, oldest first. */
-  const seen = new Set<string>();
+  const seen = new SeenKeys(MAX_SEEN);
   /** Servers whose counted keys were read from the store by this process. */
   const seeded = new Set<string>();
-
-  const remember = (key: string) => {
-    seen.add(key);
-    if (seen.size > MAX_SEEN) seen.delete(seen.values().next().value!);
-  };
 
   /** The keys every replica counted lately, so that a batch handed out again is not counted again. */
   async function seed(serverId: string, at: number): Promise<void> {
     seeded.add(serverId);
-    for (const key of await deps.alerts.countedKeys(serverId, at - SEEN_HORIZON_MS)) remember(`${serverId}\u0000${key}`);
+    const keys = seen.of(serverId);
+    for (const key of await deps.alerts.countedKeys(serverId, at - SEEN_HORIZON_MS)) seen.remember(serverId, keys, key);
   }
 
   /** Writes a server's counts kept in memory (taken first, so a batch evaluated meanwhile starts a new set). */
@@ -188,38 +188,48 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     if (redelivered || !seeded.has(serverId)) await seed(serverId, at);
     let buffer = pending.get(serverId);
     if (buffer === undefined) pending.set(serverId, (buffer = { counts: new Map(), keys: [], lastFlush: wallMs() }));
-    // Per rule the last matching logs of the read, as accepted: turned into a message's logs only by a transition.
+    const keys = seen.of(serverId);
+    // Per rule that may take a transition in this read, its last matching logs, as accepted: turned into a
+    // message's logs only by the transition. Absence rules that are ok only move their clock: no logs kept.
     const counted = new Map<AlertRule, readonly AcceptedLog[]>();
     const absent = new Map<AlertRule, readonly AcceptedLog[]>();
+    const withSample = (into: Map<AlertRule, readonly AcceptedLog[]>, rule: AlertRule, found: FilterMatches<AlertRule, AcceptedLog>) => {
+      const earlier = into.get(rule);
+      into.set(rule, earlier === undefined ? found.sample() : [...earlier, ...found.sample()].slice(-ALERT_LIMITS.sampleSize));
+    };
+    // Logs of the read after the current batch: a threshold rule whose window plus all of them stays below
+    // its threshold cannot fire in this read, so its logs are not kept.
+    let logsLeft = 0;
+    for (const batch of batches) logsLeft += batch.logs.length;
     // No await in this loop: the flush timer swaps the buffer between reads, never in the middle of one.
     for (const batch of batches) {
+      logsLeft -= batch.logs.length;
       const matches = state.matcher.match(batch.logs);
       if (matches.length === 0) continue;
       // A batch handed out again (at least once delivery) does not count again; it still stops a silence.
-      // Its key is made only when a threshold rule matched (absence rules alone do not count).
-      let key: string | null = null;
-      let fresh = true;
+      // It is looked up only when a threshold rule matched (absence rules alone do not count).
+      const id = batch.logs[0]!.id;
+      let fresh: boolean | null = null;
       let thresholds = 0;
       for (const found of matches) {
         for (const rule of found.rules) {
-          const into = rule.kind === 'threshold' ? counted : absent;
-          if (rule.kind === 'threshold') {
-            if (key === null) {
-              key = `${serverId}\u0000${batch.logs[0]!.id}`;
-              fresh = !seen.has(key);
-            }
-            if (!fresh) continue;
-            thresholds += 1;
-            state.windows.get(rule.id)?.add(at, found.count);
-            addCount(buffer, rule.id, bucketStartOf(rule.windowSeconds, at), found.count);
+          if (rule.kind === 'absence') {
+            if (rule.state === 'firing') withSample(absent, rule, found);
+            else if (!absent.has(rule)) absent.set(rule, NO_LOGS);
+            continue;
           }
-          const earlier = into.get(rule);
-          into.set(rule, earlier === undefined ? found.sample : [...earlier, ...found.sample].slice(-ALERT_LIMITS.sampleSize));
+          fresh ??= !keys.has(id);
+          if (!fresh) continue;
+          thresholds += 1;
+          const window = state.windows.get(rule.id);
+          window?.add(at, found.count);
+          addCount(buffer, rule.id, bucketStartOf(rule.windowSeconds, at), found.count);
+          if (rule.state === 'ok' && cooledDown(rule, at) && (window?.count(at) ?? 0) + logsLeft >= (rule.threshold ?? Number.POSITIVE_INFINITY)) withSample(counted, rule, found);
         }
       }
-      if (key !== null && fresh && thresholds > 0) {
-        remember(key);
-        buffer.keys.push(batch.logs[0]!.id);
+      if (fresh === true && thresholds > 0) {
+        seen.remember(serverId, keys, id);
+        buffer.keys.push(id);
       }
     }
     for (const [rule, sample] of counted) {

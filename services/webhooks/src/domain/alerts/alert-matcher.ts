@@ -19,16 +19,42 @@ import { createSearchScan } from './alert-search-scan.ts';
 
 type MatchableLog = Pick<PreparedLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>;
 
-/** The logs of one call that a filter matched: how many, the last `sampleSize` of them, and the rules of that filter. */
+/**
+ * The logs of one call that a filter matched: how many, the rules of that filter, and the last `sampleSize` of
+ * them on demand. Valid until the next call of match (the matcher reuses it): read it before.
+ */
 export interface FilterMatches<R, L> {
   readonly rules: readonly R[];
   readonly count: number;
-  readonly sample: readonly L[];
+  /** A new array of the last `sampleSize` matching logs, oldest first; made only when asked (a message needs them, a count does not). */
+  sample(): L[];
 }
 
 export interface RuleMatcher<R> {
   /** Per filter that matched at least one of `logs` (in no particular order): its rules, the count and the last `sampleSize` matching logs. */
   match<L extends MatchableLog>(logs: readonly L[]): FilterMatches<R, L>[];
+}
+
+/** A filter's matches of the last call: the slots of its ring of logs written from the first on in every call. */
+class FilterView<R> implements FilterMatches<R, MatchableLog> {
+  count = 0;
+  readonly rules: readonly R[];
+  readonly ring: MatchableLog[];
+  readonly sampleSize: number;
+
+  constructor(rules: readonly R[], ring: MatchableLog[], sampleSize: number) {
+    this.rules = rules;
+    this.ring = ring;
+    this.sampleSize = sampleSize;
+  }
+
+  sample(): MatchableLog[] {
+    const n = this.count;
+    const ring = this.ring;
+    // Oldest first: once the ring wrapped, its next slot holds the oldest.
+    const next = n % this.sampleSize;
+    return n <= this.sampleSize ? ring.slice(0, n) : [...ring.slice(next), ...ring.slice(0, next)];
+  }
 }
 
 interface CompiledFilter<R> {
@@ -141,6 +167,7 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
   // allocation per call but the answer itself.
   const counts = new Int32Array(compiledByIndex.length);
   const rings: MatchableLog[][] = compiledByIndex.map(() => []);
+  const views = compiledByIndex.map((compiled, index) => new FilterView(compiled.rules, rings[index]!, sampleSize));
   const touched: number[] = [];
 
   return {
@@ -184,13 +211,10 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
       }
       const found: FilterMatches<R, Log>[] = [];
       for (const index of touched) {
-        const n = counts[index]!;
-        const ring = rings[index]! as Log[];
-        // Oldest first: once the ring wrapped, its next slot holds the oldest.
-        const next = n % sampleSize;
-        const sample = n <= sampleSize ? ring.slice(0, n) : [...ring.slice(next), ...ring.slice(0, next)];
-        found.push({ rules: compiledByIndex[index]!.rules, count: n, sample });
-        // The ring's slots are written from the first on in every call: one beyond `count` is never read.
+        const view = views[index]!;
+        view.count = counts[index]!;
+        // The ring holds only logs of this call (of type Log) up to `count`: one beyond it is never read.
+        found.push(view as FilterMatches<R, Log>);
         counts[index] = 0;
       }
       touched.length = 0;
