@@ -1,5 +1,5 @@
 /**
- * The floor of identity at ingestion (docs/PLAYERS.md, "The ingest bar's floor"): per log of the players
+ * The floor of identity at ingestion (docs/PLAYERS.md, "The player view at 5 million logs", where the ingest bar's floor is): per log of the players
  * benchmark's logs, the CPU of finding their players alone (no player store: the JSON pre-check, parsing the
  * metadata as the log store keeps it, extraction), beside the CPU of storing a log without identity through
  * the logs service's store path (the embedded log store, as the benchmark's rounds without identity), in the
