@@ -36,6 +36,8 @@ export default tseslint.config(
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util', 'type:adapters', 'type:testing'] },
             { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:ports', 'type:contracts', 'type:util', 'type:adapters', 'type:service', 'type:testing'] },
             { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
+            // The browser walkthrough (web/e2e) starts the real server: the test kit's start-up line parser besides the contracts.
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:contracts', 'type:testing'] },
           ],
         },
       ],

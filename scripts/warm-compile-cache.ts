@@ -8,7 +8,8 @@
  * version, the V8 flags, the CPU's features and the uid, so NODE_OPTIONS and the user must be those of
  * the runs that will read it; both run with NODE_FLAGS, scripts/node-flags.mjs, as every Skald process does):
  *   1. the all-in-one as it is deployed (`node <NODE_FLAGS> gateway/src/main.ts`, TARGET=all) on a throwaway DATA_DIR
- *      and free loopback ports, until GET /health answers 200, then stopped with SIGTERM (the launcher
+ *      and loopback ports it binds itself (PORT=0, read from its listening line; a port picked here could be
+ *      taken before it binds), until GET /health answers 200, then stopped with SIGTERM (the launcher
  *      drains and exits 0; Node writes the cache on the way out);
  *   2. an import of every workspace module besides the process entries (libs, services, gateway), which
  *      adds what the all-in-one does not load at start: the other TARGETs' modes and the adapters chosen
@@ -24,7 +25,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../libs/testing/src/free-port.ts';
+import { listeningPort } from '../libs/testing/src/listening-line.ts';
 import { NODE_FLAGS } from './node-flags.mjs';
 
 export interface WarmUpOptions {
@@ -115,6 +116,21 @@ async function exitCode(child: Run, what: string, timeoutMs: number): Promise<nu
   }
 }
 
+/** The port the all-in-one bound, from its listening line. */
+async function untilListening(allInOne: Run, timeoutMs: number): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void allInOne.exited.finally(() => (exited = true)).catch(() => undefined);
+  while (Date.now() < deadline) {
+    const port = listeningPort(allInOne.output());
+    if (port !== undefined) return port;
+    if (exited) throw new Error(`the all-in-one exited before it listened:\n${allInOne.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  allInOne.kill('SIGKILL');
+  throw new Error(`the all-in-one printed no listening line within ${timeoutMs} ms:\n${allInOne.output()}`);
+}
+
 async function untilHealthy(url: string, allInOne: Run, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
@@ -139,15 +155,17 @@ async function untilHealthy(url: string, allInOne: Run, timeoutMs: number): Prom
 async function startAllInOne(root: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'skald-warm-compile-cache-'));
   try {
-    const [port, metricsPort] = [await freePort(), await freePort()];
     const allInOne = run([join(root, 'gateway', 'src', 'main.ts')], root, {
       ...env,
       TARGET: 'all',
       DATA_DIR: dataDir,
       HOST: '127.0.0.1',
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
+      PORT: '0',
+      METRICS_PORT: '0',
+      // The level of the listening line (the level loads no other module: the cache is the same).
+      LOG_LEVEL: 'info',
     });
+    const port = await untilListening(allInOne, timeoutMs);
     await untilHealthy(`http://127.0.0.1:${port}/health`, allInOne, timeoutMs);
     allInOne.kill('SIGTERM');
     const code = await exitCode(allInOne, 'the all-in-one (after SIGTERM)', timeoutMs);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, waitFor } from '@skald/testing';
+import { listeningPort, waitFor } from '@skald/testing';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const CLIENTS = ['mongodb', 'kafkajs', 'minio', 'bullmq', 'ioredis', 'nodemailer', 'sharp'];
@@ -25,7 +25,6 @@ describe('a TARGET=gateway process', () => {
   // timeout: starts a gateway child process and waits for its first answer
   it('has loaded no module of libs/adapters, of a service, nor a database or broker client once it answers', { timeout: 60_000 }, async () => {
     const list = join(dir, 'loaded.txt');
-    const port = await freePort();
     const child = spawn(process.execPath, [`--import=${join(root, 'gateway/test/support/record-loaded-modules.ts')}`, 'gateway/src/main.ts'], {
       cwd: root,
       env: {
@@ -33,7 +32,8 @@ describe('a TARGET=gateway process', () => {
         HOME: process.env.HOME ?? '/tmp',
         TARGET: 'gateway',
         HOST: '127.0.0.1',
-        PORT: String(port),
+        // Ports it binds itself, read from its listening line (logged at info, the default level).
+        PORT: '0',
         METRICS_PORT: '0',
         DATA_DIR: join(dir, 'data'),
         // Nothing listens there: the proxy is not asked to forward anything.
@@ -53,6 +53,8 @@ describe('a TARGET=gateway process', () => {
 
     const healthy = async (): Promise<boolean> => {
       if (child.exitCode !== null) throw new Error(`the gateway exited:\n${output.join('').slice(-3000)}`);
+      const port = listeningPort(output.join(''));
+      if (port === undefined) return false;
       const response = await fetch(`http://127.0.0.1:${port}/health`).catch(() => null);
       return response?.status === 200;
     };

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '@skald/testing';
+import { freePort, listeningPort } from '@skald/testing';
 
 export { freePort };
 
@@ -64,15 +64,13 @@ function asSkaldProcess(name: string, port: number, spawned: Spawned): SkaldProc
 }
 
 /**
- * Spawns on a port the caller names. Only for a restart that must come back where others already point
- * (a port the same test's process held until it died); a first start uses startSkald.
+ * Spawns on a port the caller names, without waiting for anything. Only for a restart that must come back
+ * where others already point (a port the same test's process held until it died), or with port 0 for a
+ * process expected to exit before it listens; a first start uses startSkald.
  */
 export function spawnSkald(name: string, port: number, env: Record<string, string>): SkaldProcess {
   return asSkaldProcess(name, port, spawnChild(port, env));
 }
-
-/** The start-up line every target prints once its HTTP port is bound (gateway/src/launch.ts). */
-const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
 
 /**
  * Spawns with PORT=0 and resolves once the process prints the port it bound. A port picked here and bound
@@ -86,10 +84,10 @@ export async function startSkald(name: string, env: Record<string, string>, time
     exited = true;
   });
   const started = Date.now();
-  let port = LISTENING.exec(spawned.output())?.[1];
+  let port = listeningPort(spawned.output());
   while (port === undefined && !exited && Date.now() - started < timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    port = LISTENING.exec(spawned.output())?.[1];
+    port = listeningPort(spawned.output());
   }
   if (port === undefined) {
     if (!exited) spawned.child.kill('SIGKILL');
@@ -97,7 +95,7 @@ export async function startSkald(name: string, env: Record<string, string>, time
     const why = exited ? 'exited' : `printed no listening line within ${timeoutMs} ms`;
     throw new Error(`${name} ${why}:\n${spawned.output().slice(-4000)}`);
   }
-  return asSkaldProcess(name, Number(port), spawned);
+  return asSkaldProcess(name, port, spawned);
 }
 
 /** Polls url until it answers 200; fails with the process output when it exits or time runs out. */

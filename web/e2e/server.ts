@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { listeningPort } from '@skald/testing/listening-line';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -32,9 +33,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The all-in-one's start-up line, `Skald (all) listening on http://127.0.0.1:<port>` (gateway/src/launch.ts). */
-const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-
 /** `env` adds settings for the walkthrough's own server (its Stripe test server, OUTBOUND_ALLOWED_HOSTS for a local receiver). */
 export async function startAllInOne(env: Readonly<Record<string, string>> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'skald-e2e-'));
@@ -51,8 +49,8 @@ export async function startAllInOne(env: Readonly<Record<string, string>> = {}):
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
-    const found = LISTENING.exec(output);
-    if (found) listening(found[1]!);
+    const port = listeningPort(output);
+    if (port !== undefined) listening(`http://127.0.0.1:${port}`);
   });
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const stop = async () => {

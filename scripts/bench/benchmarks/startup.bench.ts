@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@skald/service-kit';
+import { listeningPort } from '@skald/testing/listening-line';
 import type { BenchRow } from '../harness/bench-row.ts';
 import { describeSpread, spread } from '../harness/pinned/stats.ts';
 import { NODE_FLAGS } from '../../node-flags.mjs';
@@ -20,7 +21,6 @@ import { NODE_FLAGS } from '../../node-flags.mjs';
 const ROUNDS = Number(process.env['BENCH_STARTUP_ROUNDS'] ?? 5);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TARGET_MS = 10_000;
-const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 const BARE_SERVER = `require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port); });`;
 
 /** Spawns `args`, waits for its listening line, then until every path answers 200; the milliseconds from the spawn. */
@@ -32,8 +32,8 @@ async function timeToReady(args: readonly string[], env: Record<string, string>,
     const baseUrl = await new Promise<string>((resolve, reject) => {
       const read = (chunk: Buffer) => {
         output += chunk.toString();
-        const found = LISTENING.exec(output);
-        if (found) resolve(found[1]!);
+        const port = listeningPort(output);
+        if (port !== undefined) resolve(`http://127.0.0.1:${port}`);
       };
       child.stdout.on('data', read);
       child.stderr.on('data', read);
