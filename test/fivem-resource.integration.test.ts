@@ -16,11 +16,12 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TIERS } from '@skald/contracts';
+import { closedPort } from '@skald/testing';
 import type { ApiLog, PhotoLogPage } from '@skald/contracts/api';
 // The players view's grouping: the resource's metadata must name each player apart, and only them.
 import { extractPlayers } from '../services/logs/src/domain/identity/extract-players.ts';
 import { api } from './support/api-client.ts';
-import { eventually, freePort, REPO_ROOT } from './support/processes.ts';
+import { eventually, REPO_ROOT } from './support/processes.ts';
 import type { SkaldProcess } from './support/processes.ts';
 import { oneLog, startGameSkald } from './support/game-skald.ts';
 import type { GameSkald } from './support/game-skald.ts';
@@ -338,8 +339,11 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
 
   it('survives an outage without losing a log, and says so when a full queue must drop the oldest', async () => {
     const server = await game.readyServer('Outage');
-    const closedPort = await freePort();
-    const result = await runHarness('outage', { ...harnessEnv(server.api_key), SKALD_URL: skald.baseUrl, SKALD_DOWN_URL: `http://127.0.0.1:${closedPort}` });
+    // A Skald that is down refuses connections, and a listener of the test's own would accept them: a port
+    // nobody listens on, free right before the harness uses it (only another bind of port 0 in the seconds
+    // after could take it, and the kernel spreads those).
+    const down = await closedPort();
+    const result = await runHarness('outage', { ...harnessEnv(server.api_key), SKALD_URL: skald.baseUrl, SKALD_DOWN_URL: `http://127.0.0.1:${down}` });
     expect(result.failedAttempts as number).toBeGreaterThanOrEqual(2);
     expect(result.requests.slice(0, result.failedAttempts as number).every((r) => r.status === 0)).toBe(true);
     expect(result.lastStatus).toBe(201);

@@ -4,12 +4,13 @@
  * start that PUBLIC_URL is a guess (NODE_ENV=production).
  */
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '@skald/testing';
+import { closedPort, listeningPort } from '@skald/testing';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,13 +24,21 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, outpu
   throw new Error(`${what} did not happen in 30 s; process output:\n${output().slice(-3000)}`);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'skald-public-url-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+interface Started {
+  readonly port: number;
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly exited: Promise<unknown>;
+}
 
-describe('PUBLIC_URL unset', () => {
-  it('mails reset links to the port the all-in-one listens on and warns once at start', async () => {
-    const port = await freePort();
-    const dataDir = join(dir, 'data');
+/**
+ * The all-in-one on a port named in PORT: the link's address is guessed from it, which PORT=0 cannot show.
+ * The port is free right before the spawn (closedPort); when another process binds it first, the
+ * all-in-one exits on EADDRINUSE and starts again on another one.
+ */
+async function startOnNamedPort(dataDir: string): Promise<Started> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await closedPort();
     // No HOST: the default 0.0.0.0 must come out as localhost in the link.
     const child = spawn(process.execPath, ['gateway/src/main.ts'], {
       cwd: ROOT,
@@ -41,6 +50,24 @@ describe('PUBLIC_URL unset', () => {
     child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
     const output = (): string => chunks.join('');
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    const deadline = Date.now() + 30_000;
+    while (listeningPort(output()) === undefined && child.exitCode === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (listeningPort(output()) === port) return { port, child, output, exited };
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+    if (!output().includes('EADDRINUSE') || attempt === 3) throw new Error(`the all-in-one did not listen on ${port}; process output:\n${output().slice(-3000)}`);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'skald-public-url-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('PUBLIC_URL unset', () => {
+  it('mails reset links to the port the all-in-one listens on and warns once at start', async () => {
+    const dataDir = join(dir, 'data');
+    const { port, child, output, exited } = await startOnNamedPort(dataDir);
     try {
       const base = `http://127.0.0.1:${port}/api`;
       await until('GET /api/health', async () => ((await fetch(`${base}/health`)).ok ? true : undefined), output);

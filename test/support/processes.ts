@@ -8,9 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, listeningPort } from '@skald/testing';
-
-export { freePort };
+import { listeningPort } from '@skald/testing';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

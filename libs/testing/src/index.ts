@@ -9,7 +9,7 @@ export * from './test-service.ts';
 export * from './identity-seeder.ts';
 export * from './wait-for.ts';
 export * from './embedded-env.ts';
-export * from './free-port.ts';
 export * from './listening-line.ts';
+export * from './closed-port.ts';
 export * from './event-stream.ts';
 export * from './test-redis.ts';
