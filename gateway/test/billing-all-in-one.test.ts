@@ -82,7 +82,7 @@ describe('billing in the all-in-one', () => {
 
     const current = await aio.inject({ method: 'GET', url: `/api/tiers/current-tier/${server.id}`, headers: bearer(owner.token) });
     expect(current.json()).toEqual({ tierKey: 'starter', stripeSubscriptionId: 'sub_aio', subscriptionStatus: 'active', is_cancelling: false });
-    await waitFor(async () => (await postLogs(1)).statusCode === 201, "ingestion's starter quota", 5_000);
+    await waitFor(async () => (await postLogs(1)).statusCode === 201, "ingestion's starter quota");
 
     const portal = await aio.inject({ method: 'POST', url: '/api/billing/create-portal-session', headers: bearer(owner.token), payload: { serverId: server.id } });
     expect(portal.statusCode).toBe(200);

@@ -273,7 +273,7 @@ describe('SQLite log store search index', () => {
     expect(await store.query(query)).toEqual(await reference.query(query));
     // A chunk's worth has gathered: indexed without waiting for the timer.
     await insert(Array.from({ length: 20 }, (_, i) => randomLog(rand, 's1', T0 + 2000 + i)));
-    await waitFor(() => unindexed() === 0, 'the gathered chunk', 5_000);
+    await waitFor(() => unindexed() === 0, 'the gathered chunk'); // within waitFor's 15 s, under the 60 s gathering time
     expect(await store.query(query)).toEqual(await reference.query(query));
     await store.close();
     check.close();
@@ -282,7 +282,7 @@ describe('SQLite log store search index', () => {
     const again = new DatabaseSync(file);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await quick.insertBatch([randomLog(rand, 's1', T0 + 3000)]);
-    await waitFor(() => Number(again.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL').get()?.['n']) === 0, 'the gathering timer', 5_000);
+    await waitFor(() => Number(again.prepare('SELECT count(*) AS n FROM logs WHERE fts_rowid IS NULL').get()?.['n']) === 0, 'the gathering timer');
     again.close();
     await quick.close();
     await reference.close();

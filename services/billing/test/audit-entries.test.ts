@@ -55,7 +55,7 @@ describe("billing's audit entries", () => {
     // Another event with the same state: nothing changed, nothing recorded.
     await deliver(h, stripe, { type: 'invoice.paid', customerId: 'cus_1', subscriptionId: 'sub_a' });
     clock.now = end * 1000 + 1000;
-    await expect.poll(() => entries().length, { timeout: 5000 }).toBe(4);
+    await expect.poll(() => entries().length, { timeout: 15_000 }).toBe(4);
     await settle();
     expect(entries()).toEqual([
       ['billing.subscription-changed', 'system', 'system', { status: 'active', tier: 'legend', cancelAtPeriodEnd: true }],

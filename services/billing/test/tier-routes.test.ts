@@ -46,7 +46,7 @@ describe('GET /tiers/current-tier/{serverId}', () => {
   it('follows a published tier change', async () => {
     await h.identity.tier(S, 'legend');
     await expect
-      .poll(async () => (await getAs(h, `/tiers/current-tier/${S}`, 'user-1')).json().tierKey, { timeout: 5000 })
+      .poll(async () => (await getAs(h, `/tiers/current-tier/${S}`, 'user-1')).json().tierKey, { timeout: 15_000 })
       .toBe('legend');
   });
 });

@@ -141,7 +141,7 @@ describe('POST /billing/webhook: state', () => {
     await settle();
     expect((await current()).tierKey).toBe('legend');
     clock.now = end * 1000 + 1000;
-    await expect.poll(async () => (await current()).tierKey, { timeout: 5000 }).toBe('free');
+    await expect.poll(async () => (await current()).tierKey, { timeout: 15_000 }).toBe('free');
     expect(await current()).toMatchObject({ subscriptionStatus: 'canceled', is_cancelling: false });
     expect(facts()).toEqual(['tier:legend', 'tier:free']);
   });

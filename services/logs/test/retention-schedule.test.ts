@@ -14,7 +14,7 @@ describe('scheduled retention', () => {
       record('s', { id: 'expired', expiresAt: past, logType: 'photo', imageKey: 'photos/s/old.webp', thumbKey: null }),
       record('s', { id: 'kept', expiresAt: Date.now() + 86_400_000 }),
     ]);
-    await waitFor(async () => !(await storedIds(h, 's')).includes('expired'), 'the scheduled sweep', 10_000);
+    await waitFor(async () => !(await storedIds(h, 's')).includes('expired'), 'the scheduled sweep');
     expect(await storedIds(h, 's')).toEqual(['kept']);
     // The photo goes after its row (store-batch.ts deleteObjects), so on a busy machine a moment later.
     await waitFor(async () => (await storedObjects(h)).length === 0, 'the expired photo removed');
