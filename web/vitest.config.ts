@@ -22,8 +22,9 @@ export default defineConfig({
     // vitest's default is one worker fewer than the cores: one file at a time on the 2-core machine.
     maxWorkers: 2,
     // Screen tests drive antd through many renders; on a shared, loaded CI core a multi-step screen test
-    // (user settings, 2FA) takes 3 to 6 s, so the 5 s default fails them for load, not for behaviour.
-    testTimeout: 20_000,
+    // (user settings, 2FA) takes 3 to 6 s alone, and up to 5 times that beside the browser tier: the 5 s
+    // default would fail them for load, not for behaviour.
+    testTimeout: 60_000,
     projects: [
       {
         extends: true,

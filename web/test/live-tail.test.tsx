@@ -111,7 +111,7 @@ describe('Logs screen, Live toggle', () => {
     await waitFor(() => expect(messages()).toEqual(['live before the drop']));
     act(() => tail.streams[0]!.drop());
     await screen.findByText('Disconnected. Reconnecting…');
-    await waitFor(() => expect(tail.streams).toHaveLength(2), { timeout: 3_000 });
+    await waitFor(() => expect(tail.streams).toHaveLength(2));
     expect(tail.streams[1]!.request.headers.get('last-event-id')).toBe(last.id);
     act(() => tail.streams[1]!.send(READY + logFrame(apiLog({ id: '0190a1b2-c3d4-7000-8000-000000000003', message: 'live after' }))));
     await waitFor(() => expect(messages()).toEqual(['live after', 'live before the drop']));
@@ -128,7 +128,7 @@ describe('Logs screen, Live toggle', () => {
     renderScreen(<LogsPage />, { session: SIGNED_IN });
     await goLive();
     await screen.findByText(`Disconnected. Reconnecting… ${limit}`);
-    await waitFor(() => expect(tail.streams).toHaveLength(1), { timeout: 3_000 });
+    await waitFor(() => expect(tail.streams).toHaveLength(1));
     act(() => tail.streams[0]!.send(READY));
     await screen.findByText('Live: new logs appear at the top as they arrive.');
   });

@@ -74,7 +74,7 @@ describe('histogram on /logs', () => {
       'GET /logs/my/histogram': () => json(ANSWER),
     });
     renderScreen(<LogsPage />, { session: SIGNED_IN });
-    const chart = await screen.findByRole('img', { name: /Histogram of 9 matching logs/ }, { timeout: 5000 });
+    const chart = await screen.findByRole('img', { name: /Histogram of 9 matching logs/ });
     expect(chart).toBeTruthy();
     await waitFor(() => expect(drawn.at(-1)?.option.series.map((s) => s.name)).toEqual(['info', 'warn', 'error', 'custom']));
     const option = drawn.at(-1)!.option;
@@ -97,7 +97,7 @@ describe('histogram on /logs', () => {
       'GET /logs/my/histogram': () => json(ANSWER),
     });
     renderScreen(<LogsPage />, { session: SIGNED_IN });
-    await screen.findByRole('img', { name: /Histogram of 9/ }, { timeout: 5000 });
+    await screen.findByRole('img', { name: /Histogram of 9/ });
     clickedColumn = 2;
     act(() => clickHandler?.({ offsetX: 100, offsetY: 50 }));
     const narrowed = (path: string) =>
@@ -105,11 +105,11 @@ describe('histogram on /logs', () => {
         const url = new URL(r.url);
         return url.pathname.endsWith(path) && url.searchParams.get('timeFrom') === '2026-01-02T11:00:00.000Z' && url.searchParams.get('timeTo') === '2026-01-02T12:00:00.000Z';
       });
-    await waitFor(() => expect(narrowed('/logs/my') && narrowed('/logs/my/histogram')).toBe(true), { timeout: 5000 });
-    const clear = await screen.findByRole('button', { name: /Clear the time range/ }, { timeout: 5000 });
+    await waitFor(() => expect(narrowed('/logs/my') && narrowed('/logs/my/histogram')).toBe(true));
+    const clear = await screen.findByRole('button', { name: /Clear the time range/ });
     fireEvent.click(clear);
     // Back to the unnarrowed query (answered from the cache the first load filled, so no new request needed).
-    await waitFor(() => expect(screen.queryByRole('button', { name: /Clear the time range/ })).toBeNull(), { timeout: 5000 });
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Clear the time range/ })).toBeNull());
     expect(screen.getByText(/9 matching logs, 1-hour bars/)).toBeTruthy();
   });
 
@@ -121,12 +121,12 @@ describe('histogram on /logs', () => {
       'GET /logs/tail': () => new Response(new ReadableStream<Uint8Array>({ start: () => undefined }), { headers: { 'Content-Type': 'text/event-stream' } }),
     });
     renderScreen(<LogsPage />, { session: SIGNED_IN });
-    await screen.findByRole('img', { name: /Histogram of 9/ }, { timeout: 5000 });
+    await screen.findByRole('img', { name: /Histogram of 9/ });
     clickedColumn = 0;
     act(() => clickHandler?.({ offsetX: 10, offsetY: 10 }));
-    await screen.findByRole('button', { name: /Clear the time range/ }, { timeout: 5000 });
+    await screen.findByRole('button', { name: /Clear the time range/ });
     fireEvent.click(screen.getByRole('switch', { name: 'Live' }));
-    await waitFor(() => expect(seen.some((r) => new URL(r.url).pathname === '/api/logs/tail')).toBe(true), { timeout: 5000 });
+    await waitFor(() => expect(seen.some((r) => new URL(r.url).pathname === '/api/logs/tail')).toBe(true));
     const tail = new URL(seen.find((r) => new URL(r.url).pathname === '/api/logs/tail')!.url).searchParams;
     expect(tail.has('timeFrom') || tail.has('timeTo')).toBe(false);
     expect(screen.queryByTestId('log-histogram')).toBeNull();
@@ -152,7 +152,7 @@ describe('histogram on /photologs', () => {
       'GET /photologs/my/histogram': () => json({ ...ANSWER, capped: true, countedFrom: '2026-01-02T09:00:00.000Z' }),
     });
     renderScreen(<PhotoLogsPage />, { session: SIGNED_IN });
-    await screen.findByRole('img', { name: /Histogram of 9 matching logs \(the newest counted\)/ }, { timeout: 5000 });
+    await screen.findByRole('img', { name: /Histogram of 9 matching logs \(the newest counted\)/ });
     expect(screen.getByText(/9 newest matching photo logs, 1-hour bars \(counted since/)).toBeTruthy();
     expect(seen.some((r) => new URL(r.url).pathname === '/api/photologs/my/histogram')).toBe(true);
   });

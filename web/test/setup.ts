@@ -2,10 +2,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { keepOnlyVisibilityStyles } from './visibility-styles.ts';
 
-// findBy*/waitFor give up after 1 s by default. On the 2-core CI machine, with the other suites running, an
-// antd Popconfirm once took longer to open (server-users.test.tsx, a CI run of 2026-11-26): what is waited
-// for stays the same, only how long a loaded machine gets to show it.
-configure({ asyncUtilTimeout: 5_000 });
+// findBy*/waitFor give up after 1 s by default. On the 2-core CI machine the web tier runs beside the browser
+// tier (a run's web tests took 5 times their time alone): what is waited for stays the same, only how long
+// a loaded machine gets to show it.
+configure({ asyncUtilTimeout: 15_000 });
 
 keepOnlyVisibilityStyles();
 
