@@ -11,6 +11,8 @@ export interface SseEvent {
   readonly data: string;
   /** The frame's own `id:` field; undefined when it had none. */
   readonly id: string | undefined;
+  /** performance.now() when the frame was dispatched: a benchmark times its arrival without polling. */
+  readonly receivedAt: number;
 }
 
 export interface EventStreamClient {
@@ -73,7 +75,7 @@ async function pump(response: Response, events: SseEvent[], comments: string[]):
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
         if (line === '') {
-          if (frame.data.length > 0) events.push({ event: frame.event, data: frame.data.join('\n'), id: frame.id });
+          if (frame.data.length > 0) events.push({ event: frame.event, data: frame.data.join('\n'), id: frame.id, receivedAt: performance.now() });
           frame = { event: 'message', data: [], id: undefined };
         } else if (line.startsWith(':')) comments.push(line.slice(1).trim());
         else {
