@@ -1,8 +1,9 @@
 /**
  * GET /logs/tail over a real socket: logs published as ingestion publishes them (logs.batch-accepted on
- * the bus) reach a member's open tail through the service's own consumer within a second, filtered like
- * /logs/my; resume with Last-Event-ID replays from the store without gaps or duplicates; bounded per
- * server and per process with a message; heartbeats; access re-checked while open; shutdown says so.
+ * the bus) reach a member's open tail through the service's own consumer, filtered like /logs/my (how
+ * soon, within a second, is the live-tail benchmark's target, not a test's); resume with Last-Event-ID
+ * replays from the store without gaps or duplicates; bounded per server and per process with a message;
+ * heartbeats; access re-checked while open; shutdown says so.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LogsBatchAcceptedEvent, eventMessage } from '@skald/contracts';
@@ -61,17 +62,16 @@ afterEach(async () => {
 describe('GET /logs/tail', () => {
   beforeEach(() => start());
 
-  it('streams a stored batch to a member with the user role within a second, as event-stream frames with the log id', async () => {
+  it('streams a stored batch to a member with the user role, as event-stream frames with the log id', async () => {
     const client = await tail(`serverId=${S}`);
     expect(client.status).toBe(200);
     expect(client.headers.get('content-type')).toBe('text/event-stream');
     expect(client.headers.get('cache-control')).toBe('no-cache, no-transform');
     await client.waitForEvent(isReady, 'ready');
     const log = accepted({ message: 'Ann joined', metadata: { player: 'Ann' } });
-    const sentAt = Date.now();
     await ingest(S, [log]);
-    const event = await client.waitForEvent((e) => e.event === 'log', 'the log', 1_000);
-    expect(Date.now() - sentAt).toBeLessThan(1_000);
+    // The default bound: the latency target lives in scripts/bench/benchmarks/live-tail.bench.ts.
+    const event = await client.waitForEvent((e) => e.event === 'log', 'the log');
     expect(event.id).toBe(log.id);
     expect(JSON.parse(event.data)).toEqual({
       id: log.id,
