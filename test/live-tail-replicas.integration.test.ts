@@ -2,9 +2,9 @@
  * The live tail with TWO logs replicas, as distributed mode runs them: auth, ingestion, the
  * gateway and two logs processes over Redis Streams, the two replicas in one consumer group (so each
  * stores a share of the batches) and on one shared log store (a shared SQLite DATA_DIR here, MongoDB in
- * production). A tail opened on replica A receives every log, those replica B stored included, within a
- * second; a client that moves to replica B with Last-Event-ID while logs keep arriving gets each log
- * exactly once, none missing.
+ * production). A tail opened on replica A receives every log, those replica B stored included (how soon
+ * is printed, not asserted: the live-tail bench holds the target); a client that moves to replica B with
+ * Last-Event-ID while logs keep arriving gets each log exactly once, none missing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
