@@ -53,7 +53,8 @@ export async function openEventStream(url: string, headers: Readonly<Record<stri
     comments,
     text,
     ended: () => ended,
-    async waitForEvent(match, what, timeoutMs = 5_000) {
+    // The bound of waitFor: a loaded CI machine (the backend tiers run beside the browser tier) is slow, not wrong.
+    async waitForEvent(match, what, timeoutMs = 15_000) {
       await waitFor(() => events.some(match), what, timeoutMs);
       return events.find(match)!;
     },
