@@ -42,7 +42,7 @@ async function startOnNamedPort(dataDir: string): Promise<Started> {
     // No HOST: the default 0.0.0.0 must come out as localhost in the link.
     const child = spawn(process.execPath, ['gateway/src/main.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'info' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), METRICS_PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const chunks: string[] = [];

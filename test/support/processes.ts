@@ -34,7 +34,8 @@ function spawnChild(port: number, env: Record<string, string>): Spawned {
   const chunks: string[] = [];
   const child = spawn(process.execPath, ['gateway/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // METRICS_PORT 0 unless the test names one: the default (9464) is one port for every process on the machine.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
