@@ -45,7 +45,8 @@ afterAll(async () => {
 describe('all-in-one process', () => {
   let first: SkaldProcess;
 
-  it('answers /api/health and every service health', async () => {
+  // timeout: starts the all-in-one (up to 60 s to bind and 60 s to answer on a loaded machine)
+  it('answers /api/health and every service health', { timeout: 150_000 }, async () => {
     const t0 = Date.now();
     const { proc, readyMs } = await startAllInOne();
     first = proc;
@@ -67,7 +68,8 @@ describe('all-in-one process', () => {
     expect(rss).toBeLessThan(250);
   });
 
-  it('keeps acknowledged writes across SIGKILL', async () => {
+  // timeout: SIGKILLs and starts the all-in-one again (as long as a first start on a loaded machine)
+  it('keeps acknowledged writes across SIGKILL', { timeout: 180_000 }, async () => {
     const token = await registerAndLogin(first.baseUrl, 'durable_user');
     const server = await createServer(first.baseUrl, token, 'Durable Server');
     // The ingestion read model learns the new key from the bus; retry until it accepts.
