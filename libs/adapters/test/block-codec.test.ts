@@ -98,7 +98,7 @@ describe('block codec', () => {
       const block = encodeBlock(records);
       const columns = decodeBlockMeta(block.meta);
       const keys = decodeBlockKeys(block.meta);
-      expect(keys.createdAt).toEqual(columns.createdAt);
+      expect(Array.from(keys.createdAt)).toEqual(columns.createdAt);
       expect(Array.from({ length: keys.n }, (_, i) => keys.idAt(i))).toEqual(columns.id);
     }
     const text = new BlockText(encodeBlock([record(0, { message: 'alpha' }), record(1, { message: 'beta' })]).text, 2);

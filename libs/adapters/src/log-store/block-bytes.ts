@@ -50,6 +50,12 @@ export class ByteReader {
   }
 
   varint(): number {
+    // One byte: most varints of a block (codes, small deltas, lengths).
+    const first = this.#buf[this.pos];
+    if (first !== undefined && first < 0x80) {
+      this.pos++;
+      return first;
+    }
     let value = 0;
     let scale = 1;
     for (;;) {

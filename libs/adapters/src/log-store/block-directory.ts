@@ -188,7 +188,7 @@ export class BlockDirectory {
   keys(entry: BlockEntry): Set<string> {
     return this.#keys.get(entry.blockId, () => {
       const keys = this.rowKeys(entry);
-      return new Set(keys.createdAt.map((at, i) => rowKey(at, keys.idAt(i))));
+      return new Set(Array.from({ length: keys.n }, (_, i) => rowKey(keys.createdAt[i]!, keys.idAt(i))));
     });
   }
 
