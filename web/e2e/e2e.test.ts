@@ -99,13 +99,25 @@ async function signedInContext(session: StoredSession, options: { timezoneId?: s
 }
 
 interface ViewOptions {
-  /** Brings the view back once theme and size are set; the default reloads the page (the theme is read at start). */
+  /**
+   * Brings the view back in each theme and size, for a screen whose state a theme switch or resize would not
+   * keep. Without it the page is reloaded once (a fresh boot in light) and the other views come from the
+   * header toggle and a resize, as a user would see them; a screen without the header (sign-in, register)
+   * is reloaded for each view, the theme being read at start.
+   */
   open?: () => Promise<unknown>;
+  /** `open` runs for the first view only: what it opens (a menu, the filters) survives a theme switch and a resize. */
+  openOnce?: boolean;
   /** A view a reload would lose (a one-time dialog): the theme changes with the header toggle instead. */
   keepPage?: boolean;
   devices?: readonly Device[];
   /** false for a fixed overlay (sidebar drawer, photo viewer), which a full-page shot would cover only in part. */
   fullPage?: boolean;
+}
+
+/** Whether the page shows the header's theme toggle (the shell's screens do; sign-in and register do not). */
+async function hasThemeToggle(): Promise<boolean> {
+  return (await page.locator('button[aria-label^="Switch to "][aria-label$=" theme"]').count()) > 0;
 }
 
 /** Flips the theme with the header toggle (clicked from script: a modal mask may cover it). */
@@ -123,14 +135,18 @@ async function toggleThemeInPage(theme: Theme): Promise<void> {
 async function shootAll(name: string, ready: () => Promise<unknown>, options: ViewOptions = {}): Promise<void> {
   const open = options.open ?? (() => page.reload());
   const devices = DEVICES.filter(([device]) => (options.devices ?? ['desktop', 'mobile']).includes(device));
+  // After the first view's reload, whether the other views may switch theme in the page instead of reloading.
+  const inPage = async () => options.keepPage || ((options.open === undefined || options.openOnce) && (await hasThemeToggle()));
+  let opened = false;
   for (const theme of ['light', 'dark'] as const) {
     for (const [device, size] of devices) {
       await page.setViewportSize(size);
-      if (options.keepPage) {
+      if (options.keepPage || (opened && (await inPage()))) {
         await toggleThemeInPage(theme);
       } else {
         await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
         await open();
+        opened = true;
       }
       await ready();
       await settled(page);
@@ -149,6 +165,11 @@ async function shootAll(name: string, ready: () => Promise<unknown>, options: Vi
   await page.setViewportSize(devices[0]?.[1] ?? DESKTOP);
   if (options.keepPage) {
     await toggleThemeInPage('light');
+    return;
+  }
+  if (await inPage()) {
+    await toggleThemeInPage('light');
+    await ready();
     return;
   }
   await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
@@ -253,7 +274,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.reload();
         await page.getByRole('button', { name: 'Open menu' }).click();
       };
-      await shootAll('header-menu', () => page.locator('#mobile-menu').waitFor(), { open: openMenu, devices: ['mobile'] });
+      await shootAll('header-menu', () => page.locator('#mobile-menu').waitFor(), { open: openMenu, openOnce: true, devices: ['mobile'] });
     });
 
     const infoPages = [
@@ -393,7 +414,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.reload();
         await page.getByRole('button', { name: 'Server menu' }).click();
       };
-      await shootAll('sidebar-open', () => page.getByTestId('sidebar-backdrop').waitFor(), { open: openSidebar, devices: ['mobile'], fullPage: false });
+      await shootAll('sidebar-open', () => page.getByTestId('sidebar-backdrop').waitFor(), { open: openSidebar, openOnce: true, devices: ['mobile'], fullPage: false });
       await page.getByTestId('sidebar-backdrop').click({ position: { x: 350, y: 400 } });
       await page.getByTestId('sidebar-backdrop').waitFor({ state: 'detached' });
       await page.setViewportSize(DESKTOP);
@@ -420,7 +441,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.reload();
         await page.getByRole('button', { name: /Show filters/ }).click();
       };
-      await shootAll('logs-filters', () => page.getByLabel('Date to').waitFor(), { open: openFilters });
+      await shootAll('logs-filters', () => page.getByLabel('Date to').waitFor(), { open: openFilters, openOnce: true });
       for (const [device, size] of DEVICES) {
         await page.setViewportSize(size);
         const bar = await layout.logsToolbar(page);
