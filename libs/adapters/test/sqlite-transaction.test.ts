@@ -10,13 +10,15 @@ import { writeTransaction } from '../src/sqlite/transaction.ts';
 /** A connection whose first `refusals` BEGIN IMMEDIATEs are answered "database is locked" at once. */
 class EarlyBusyDatabase extends DatabaseSync {
   refused = 0;
+  readonly #refusals: number;
 
-  constructor(private readonly refusals: number) {
+  constructor(refusals: number) {
     super(':memory:');
+    this.#refusals = refusals;
   }
 
   override exec(sql: string): void {
-    if (sql === 'BEGIN IMMEDIATE' && this.refused < this.refusals) {
+    if (sql === 'BEGIN IMMEDIATE' && this.refused < this.#refusals) {
       this.refused += 1;
       throw Object.assign(new Error('database is locked'), { code: 'ERR_SQLITE_ERROR', errcode: 5, errstr: 'database is locked' });
     }
