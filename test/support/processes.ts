@@ -90,8 +90,9 @@ export async function startSkald(name: string, env: Record<string, string>, time
   }
   if (port === undefined) {
     if (!exited) spawned.child.kill('SIGKILL');
-    await spawned.exited;
-    const why = exited ? 'exited' : `printed no listening line within ${timeoutMs} ms`;
+    const end = await spawned.exited;
+    // The exit code or signal: a process that died before printing anything (seen with two CI runs at once) says nothing else.
+    const why = exited ? `exited (code ${end.code ?? '-'}, signal ${end.signal ?? '-'})` : `printed no listening line within ${timeoutMs} ms`;
     throw new Error(`${name} ${why}:\n${spawned.output().slice(-4000)}`);
   }
   return asSkaldProcess(name, port, spawned);
