@@ -37,12 +37,15 @@ async function shownMessages(page: Page): Promise<string[]> {
 }
 
 /**
- * Does `act` (a submit), then waits for `sentence` to show and checks that nothing shown is a validator's
- * wording. The sentence must not be on the screen before `act`, so an earlier toast cannot answer for it.
+ * Does `prepare` (filling the field under test), then `act` (a submit), then waits for `sentence` to show and
+ * checks that nothing shown is a validator's wording. The sentence must not be on the screen before
+ * `prepare`, so an earlier toast cannot answer for it (checked before it: a form may show a field's sentence
+ * as soon as the field changes, before the submit).
  */
-async function expectSentence(page: Page, act: () => Promise<unknown>, sentence: string): Promise<void> {
+async function expectSentence(page: Page, act: () => Promise<unknown>, sentence: string, prepare?: () => Promise<unknown>): Promise<void> {
   const shown = page.getByText(sentence, { exact: true });
   await shown.first().waitFor({ state: 'hidden' });
+  await prepare?.();
   await act();
   await shown.first().waitFor();
   const messages = await shownMessages(page);
@@ -285,8 +288,7 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
       // Each case starts from the stored settings: only the field under test is wrong.
       await page.reload();
       await page.getByRole('button', { name: /Backup Settings/ }).click();
-      await setField(label, value);
-      await expectSentence(page, () => save.click(), sentence);
+      await expectSentence(page, () => save.click(), sentence, () => setField(label, value));
     }
     await page.reload();
     await page.getByRole('button', { name: /Backup Settings/ }).click();
