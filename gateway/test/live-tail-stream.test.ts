@@ -2,8 +2,9 @@
  * The live tail (GET /api/logs/tail) through the gateway in both forms: all-in-one (the logs
  * service mounted in the gateway) and proxy-only (the gateway proxying to the logs service). The stream
  * must arrive unbuffered and uncompressed even when the client accepts br and gzip, and the proxy must
- * not cut it at its upstream timeout: a log posted through the gateway reaches the open tail after the
- * stream sat idle past UPSTREAM_TIMEOUT_MS. How soon it arrives (within a second, docs/LOGS_API.md) is a
+ * not cut it at its upstream timeout: a log posted reaches the open tail after the stream sat idle past
+ * UPSTREAM_TIMEOUT_MS. The log is posted to the all-in-one itself: through the proxy, whose upstream timeout
+ * is that short on purpose, a POST answers 504 whenever the machine is loaded enough to take 300 ms over it. How soon it arrives (within a second, docs/LOGS_API.md) is a
  * speed target: the live-tail benchmark measures it, not this test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,8 +54,8 @@ afterAll(async () => {
   await aio.close();
 });
 
-async function postLog(base: string, message: string): Promise<void> {
-  const response = await fetch(`${base}/api/logs`, {
+async function postLog(message: string): Promise<void> {
+  const response = await fetch(`${aioBase}/api/logs`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': server.api_key },
     body: JSON.stringify({ message, level: 'warn', type: 'Stream', resource: 'gateway' }),
@@ -79,7 +80,7 @@ describe.each([
     await new Promise((resolve) => setTimeout(resolve, UPSTREAM_TIMEOUT_MS * 3));
     expect(client.ended()).toBe(false);
     const message = `through ${_form}`;
-    await postLog(base(), message);
+    await postLog(message);
     // The default bound: the latency target lives in scripts/bench/benchmarks/live-tail.bench.ts.
     const event = await client.waitForEvent((e) => e.event === 'log' && (JSON.parse(e.data) as ApiLog).message === message, 'the posted log');
     expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
