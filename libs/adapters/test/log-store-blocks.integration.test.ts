@@ -13,55 +13,63 @@ const FIRST_AT = 1_750_000_000_000;
 const idOf = (i: number): string => `log-${String(i).padStart(8, '0')}`;
 
 describe('block log store on disk', () => {
-  // timeout: SIGKILLs a writer while it ingests and seals, then reopens the store
-  it('loses no acknowledged log, keeps each log in the tail or in one block, and stays readable after a SIGKILL during ingest and sealing', { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-crash-'));
-    try {
-      const file = join(dir, 'logs.db');
-      const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/log-store-ingest-forever.ts', import.meta.url)), file, 'blocks'], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let acked = 0;
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-      child.stdout.setEncoding('utf8');
-      // The child's sealer lags its ingest on a loaded machine: the blocks are counted in the file itself.
-      const reader: { db: DatabaseSync | null } = { db: null };
-      const sealedBlocks = (): number => {
-        if (!existsSync(file)) return 0;
-        reader.db ??= new DatabaseSync(file, { readOnly: true });
-        return Number(reader.db.prepare('SELECT count(*) AS n FROM blocks').get()?.['n'] ?? 0);
-      };
-      child.stdout.on('data', (chunk: string) => {
-        for (const m of chunk.matchAll(/acked (\d+)/g)) acked = Math.max(acked, Number(m[1]));
-        // Past 30,000 logs and 55 seals of 500 rows, at whatever the child is doing (a batch, a seal, a part, a checkpoint).
-        if (acked >= 30_150 && child.exitCode === null && child.signalCode === null && sealedBlocks() >= 55) child.kill('SIGKILL');
-      });
-      expect(await exited).toBe('SIGKILL');
-      reader.db?.close();
-      const ackedAtKill = acked;
-      const reopened = new BlockLogStore(file, { walCheckpointer: null });
+  const sealing = [
+    { mode: 'blocks', what: 'full blocks' },
+    { mode: 'blocks-small', what: 'small blocks sealed every millisecond and merged into the next seals' },
+  ];
+  for (const { mode, what } of sealing) {
+    // timeout: SIGKILLs a writer while it ingests and seals, then reopens the store
+    it(`loses no acknowledged log, keeps each log in the tail or in one block, and stays readable after a SIGKILL during ingest and sealing (${what})`, { timeout: 120_000 }, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-crash-'));
       try {
-        const layout = reopened.layout();
-        expect(layout.blocks, 'blocks were sealed before the kill').toBeGreaterThanOrEqual(50);
-        const stored = await reopened.count('srv-crash');
-        expect(stored).toBeGreaterThanOrEqual(ackedAtKill);
-        // Never both, never neither: the rows of the tail and the blocks are the logs the rollups count, each once.
-        expect(layout.tailRows + layout.blockRows).toBe(stored);
-        const ids = new Set<string>();
-        for await (const page of reopened.scan({ serverId: 'srv-crash' }, 10_000)) for (const r of page) ids.add(r.id);
-        expect(ids.size).toBe(stored);
-        for (let i = 0; i < ackedAtKill; i++) if (!ids.has(idOf(i))) expect.fail(`acknowledged log ${idOf(i)} is missing`);
-        const found = await reopened.query({ serverId: 'srv-crash', search: 'player 42 joined', level: 'error', offset: 0, limit: 5 });
-        expect(found.items.length).toBeGreaterThan(0);
-        expect(await reopened.insertBatch([{ ...(await reopened.getByKeys('srv-crash', [{ id: idOf(7), createdAt: FIRST_AT + 7 }]))[0]! }])).toEqual({ inserted: 0 });
+        const file = join(dir, 'logs.db');
+        const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/log-store-ingest-forever.ts', import.meta.url)), file, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let acked = 0;
+        const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+        child.stdout.setEncoding('utf8');
+        // The child's sealer lags its ingest on a loaded machine: the blocks are counted in the file itself.
+        const reader: { db: DatabaseSync | null } = { db: null };
+        // blocks-small: counted only while a block short of full is in the file, so that the kill can find a merge under way.
+        const sealedBlocks = (): number => {
+          if (!existsSync(file)) return 0;
+          reader.db ??= new DatabaseSync(file, { readOnly: true });
+          const small = Number(reader.db.prepare('SELECT count(*) AS n FROM blocks WHERE n < 500').get()?.['n'] ?? 0);
+          return mode === 'blocks-small' && small === 0 ? 0 : Number(reader.db.prepare('SELECT count(*) AS n FROM blocks').get()?.['n'] ?? 0);
+        };
+        child.stdout.on('data', (chunk: string) => {
+          for (const m of chunk.matchAll(/acked (\d+)/g)) acked = Math.max(acked, Number(m[1]));
+          // Past 30,000 logs and 55 seals of 500 rows, at whatever the child is doing (a batch, a seal, a part, a checkpoint).
+          if (acked >= 30_150 && child.exitCode === null && child.signalCode === null && sealedBlocks() >= 55) child.kill('SIGKILL');
+        });
+        expect(await exited).toBe('SIGKILL');
+        reader.db?.close();
+        const ackedAtKill = acked;
+        const reopened = new BlockLogStore(file, { walCheckpointer: null });
+        try {
+          const layout = reopened.layout();
+          expect(layout.blocks, 'blocks were sealed before the kill').toBeGreaterThanOrEqual(50);
+          const stored = await reopened.count('srv-crash');
+          expect(stored).toBeGreaterThanOrEqual(ackedAtKill);
+          // Never both, never neither: the rows of the tail and the blocks are the logs the rollups count, each once.
+          expect(layout.tailRows + layout.blockRows).toBe(stored);
+          const ids = new Set<string>();
+          for await (const page of reopened.scan({ serverId: 'srv-crash' }, 10_000)) for (const r of page) ids.add(r.id);
+          expect(ids.size).toBe(stored);
+          for (let i = 0; i < ackedAtKill; i++) if (!ids.has(idOf(i))) expect.fail(`acknowledged log ${idOf(i)} is missing`);
+          const found = await reopened.query({ serverId: 'srv-crash', search: 'player 42 joined', level: 'error', offset: 0, limit: 5 });
+          expect(found.items.length).toBeGreaterThan(0);
+          expect(await reopened.insertBatch([{ ...(await reopened.getByKeys('srv-crash', [{ id: idOf(7), createdAt: FIRST_AT + 7 }]))[0]! }])).toEqual({ inserted: 0 });
+        } finally {
+          await reopened.close();
+        }
+        const check = new DatabaseSync(file);
+        expect(check.prepare('PRAGMA integrity_check').get()?.['integrity_check']).toBe('ok');
+        check.close();
       } finally {
-        await reopened.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-      const check = new DatabaseSync(file);
-      expect(check.prepare('PRAGMA integrity_check').get()?.['integrity_check']).toBe('ok');
-      check.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    });
+  }
 
   // timeout: builds a row-store file of 100,000 logs, SIGKILLs a writer migrating it while ingesting, reopens it
   it('loses no log and no acknowledged log after a SIGKILL during a migration of a row-store file, and finishes it on the next open', { timeout: 120_000 }, async () => {

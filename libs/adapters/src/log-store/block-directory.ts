@@ -8,7 +8,7 @@
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlockKeys, decodeBlockMeta, encodeBlock, encodeBlockAsync } from './block-codec.ts';
+import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock, encodeBlockAsync } from './block-codec.ts';
 import { RareRows, encodeRareRows, rareRowsOfBlock } from './block-rare.ts';
 import type { BlockColumns, BlockKeys, EncodedBlock } from './block-codec.ts';
 import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from './block-token-dictionary.ts';
@@ -199,6 +199,11 @@ export class BlockDirectory {
       this.#decodes.rareRows++;
       return blob instanceof Uint8Array ? RareRows.decode(blob) : null;
     });
+  }
+
+  /** Every record of the block, decoded afresh (a seal merging it into a larger block reads it once: no cache). */
+  records(entry: BlockEntry): LogRecord[] {
+    return decodeBlock('', this.#blob(entry.blockId, 'meta'), this.#blob(entry.blockId, 'text'));
   }
 
   /** Blocks stored without rare rows (a file of an earlier layout), newest first. */

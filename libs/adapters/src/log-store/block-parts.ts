@@ -142,6 +142,11 @@ export class BlockParts {
     else this.#conn.prepare('UPDATE parts SET ids = ?, inexact = ? WHERE part_id = ?').run(JSON.stringify(ids), JSON.stringify([...inexact].sort((a, b) => a - b)), at.part.partId);
   }
 
+  /** Whether a part holds the block (a block in none may still be merged into another: block-writes.ts). */
+  holds(serverKey: number, blockId: number): boolean {
+    return this.#server(serverKey).byBlock.has(blockId);
+  }
+
   /** Forgets the cached parts of every server (after a rolled-back transaction). */
   forget(): void {
     this.#servers.clear();

@@ -16,6 +16,9 @@ import { StatementCache } from '../sqlite/statements.ts';
 import { writeTransaction } from '../sqlite/transaction.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 
+/** Free pages a close gives back at most: 32 MiB of 16 KiB pages. */
+const CLOSE_VACUUM_PAGES = 2048;
+
 export class BlockConnection {
   readonly db: DatabaseSync;
   readonly #statements: StatementCache;
@@ -30,6 +33,8 @@ export class BlockConnection {
     this.db = new DatabaseSync(file);
     this.#statements = new StatementCache(this.db);
     this.db.exec(PAGE_SIZE_SQL);
+    // A new file only (SQLite changes it on an empty file alone): close() can then give freed pages back.
+    this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
     this.db.exec(PRAGMAS_SQL);
     createBlockSchema(this.db);
     this.#rowTable = hasRowTable(this.db);
@@ -92,6 +97,10 @@ export class BlockConnection {
     if (!this.db.isOpen) return;
     await this.#wal?.close();
     this.db.exec('PRAGMA optimize');
+    // The pages the close's seals freed (the tail's rows are ~10 times their sealed size), and up to this many
+    // others, go back to the file system rather than waiting in the file for the next writes. Bounded: a
+    // retention sweep can leave far more free, and each page moved goes through the WAL.
+    this.db.prepare(`PRAGMA incremental_vacuum(${CLOSE_VACUUM_PAGES})`).all();
     // A graceful stop leaves no WAL behind (see sqlite-log-connection.ts).
     this.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get();
     this.db.close();

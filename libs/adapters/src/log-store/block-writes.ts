@@ -7,14 +7,18 @@
  * server's blocks whose time range holds its created_at (a redelivered log repeats its created_at, and
  * redeliveries are recent, so that is the newest block or two of a stream, their keys cached).
  *
- * The sealer turns a stream's oldest `blockRows` tail rows into one block, inserting the block and deleting
- * those rows in one transaction: after a crash each log is in the tail or in a block, never both or neither.
- * It seals a stream once it holds `blockRows` rows, or once its oldest unsealed row has waited `sealAfterMs`.
+ * The sealer turns a stream's oldest tail rows into one block, inserting the block and deleting those rows in
+ * one transaction: after a crash each log is in the tail or in a block, never both or neither. A stream is
+ * sealed once it holds `blockRows` rows (a full block), and, full or not, once its oldest unsealed row has
+ * waited `sealAfterMs`, once no row came for `sealIdleMs`, and at a graceful close (BlockLogStore): an
+ * uncompressed tail row costs ~10 times its sealed size, and a quiet or small server would otherwise keep up to
+ * `blockRows - 1` of them per stream. The blocks sealed short of full are merged into the stream's next seal,
+ * as a log-structured merge does (`#absorbed`), so they do not pile up as many small blocks.
  */
 import type { SQLInputValue } from 'node:sqlite';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import type { BlockDirectory } from './block-directory.ts';
+import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { rowKey } from './block-directory.ts';
 import { applyRollupDelta } from './block-rollups.ts';
 import { TAIL_COLUMNS } from './block-walk.ts';
@@ -28,21 +32,34 @@ interface StreamTail {
   rows: number;
   /** When its oldest unsealed row arrived (Date.now()), or the store opened. */
   since: number;
+  /** When its newest row arrived, or the store opened. */
+  last: number;
+}
+
+/** When a stream's tail is sealed short of a full block. */
+export interface SealPolicy {
+  readonly blockRows: number;
+  /** Its oldest unsealed row has waited this long. */
+  readonly sealAfterMs: number;
+  /** No row came for this long. */
+  readonly sealIdleMs: number;
 }
 
 export class BlockWriter {
   readonly #conn: BlockConnection;
   readonly #directory: BlockDirectory;
   readonly #blockRows: number;
+  readonly #policy: SealPolicy;
   readonly #tailCache: TailCache;
   /** Unsealed rows per server key and stream. */
   readonly #tails = new Map<number, Map<string, StreamTail>>();
 
-  constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, blockRows: number) {
+  constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, policy: SealPolicy) {
     this.#conn = conn;
     this.#directory = directory;
     this.#tailCache = tailCache;
-    this.#blockRows = blockRows;
+    this.#blockRows = policy.blockRows;
+    this.#policy = policy;
     const now = Date.now();
     for (const row of conn.prepare('SELECT server_key, stream, count(*) AS n FROM tail GROUP BY server_key, stream').all()) {
       this.#stream(num(row['server_key']), str(row['stream']), now).rows = num(row['n']);
@@ -53,7 +70,7 @@ export class BlockWriter {
     let streams = this.#tails.get(serverKey);
     if (streams === undefined) this.#tails.set(serverKey, (streams = new Map()));
     let tail = streams.get(stream);
-    if (tail === undefined) streams.set(stream, (tail = { rows: 0, since: now }));
+    if (tail === undefined) streams.set(stream, (tail = { rows: 0, since: now, last: now }));
     return tail;
   }
 
@@ -113,38 +130,71 @@ export class BlockWriter {
       const tail = this.#stream(serverKey, stream, now);
       if (tail.rows === 0) tail.since = now;
       tail.rows++;
+      tail.last = now;
       this.#tailCache.added(serverKey, [row]);
     }
     return { inserted };
   }
 
   /**
-   * The streams to seal now: those holding a block's worth of rows, and (with `olderThan`) those whose
-   * oldest unsealed row arrived before it; `all` takes every stream with a row (tests, migration).
+   * The streams to seal at `now`: those holding a block's worth of rows, and, full or not, those whose oldest
+   * unsealed row waited `sealAfterMs` or whose newest came `sealIdleMs` ago; `all` takes every stream with a
+   * row (a graceful close, tests, a migration's end). Largest tails first: a close with little time seals
+   * those that weigh most.
    */
-  due(olderThan: number | null, all = false): [number, string][] {
-    const out: [number, string][] = [];
+  due(now: number, all = false): [number, string][] {
+    const out: [number, string, number][] = [];
     for (const [serverKey, streams] of this.#tails) {
       for (const [stream, tail] of streams) {
         if (tail.rows === 0) continue;
-        if (all || tail.rows >= this.#blockRows || (olderThan !== null && tail.since < olderThan)) out.push([serverKey, stream]);
+        const full = tail.rows >= this.#blockRows;
+        if (all || full || tail.since <= now - this.#policy.sealAfterMs || tail.last <= now - this.#policy.sealIdleMs) out.push([serverKey, stream, tail.rows]);
       }
+    }
+    return out.sort((a, b) => b[2] - a[2]).map(([serverKey, stream]) => [serverKey, stream]);
+  }
+
+  /**
+   * The stream's blocks sealed short of full (and in no part yet) that its next seal takes in, given `available`
+   * tail rows: newest first, as long as the block comes out full, or each one merged is at most twice the rows it
+   * joins. Small seals then merge like a binary counter: a stream keeps a few small blocks of growing sizes, not
+   * one per seal, and a row is encoded again a few times at most before its block is full. The output never
+   * passes `blockRows`, and takes at least one tail row.
+   */
+  #absorbed(serverKey: number, stream: string, available: number): BlockEntry[] {
+    const small = this.#directory
+      .entries(serverKey)
+      .filter((e) => e.stream === stream && e.n < this.#blockRows && !this.#directory.parts.holds(serverKey, e.blockId))
+      .sort((a, b) => b.blockId - a.blockId);
+    const out: BlockEntry[] = [];
+    let rows = 0;
+    for (const entry of small) {
+      if (rows + entry.n >= this.#blockRows) break;
+      const fromTail = Math.min(available, this.#blockRows - rows - entry.n);
+      if (rows + entry.n + fromTail < this.#blockRows && entry.n > 2 * (rows + fromTail)) break;
+      out.push(entry);
+      rows += entry.n;
     }
     return out;
   }
 
   /**
-   * Seals up to blockRows of the stream's oldest tail rows into one block; answers how many rows it sealed.
-   * The rows are read, encoded across turns of the event loop, then the block is inserted and exactly those
-   * rows deleted in one transaction. Meanwhile only inserts can touch the tail (the store runs no delete
+   * Seals the stream's oldest tail rows, with the small blocks it takes in (`#absorbed`), into one block of at
+   * most blockRows rows; answers how many tail rows it sealed. The rows are read, encoded across turns of the
+   * event loop, then in one transaction the block is inserted, the small blocks removed and exactly those tail
+   * rows deleted. Meanwhile only inserts can touch the tail (the store runs no delete, part build or other seal
    * beside a seal), and they add rows; a row found gone at the delete rolls the seal back all the same.
    */
   async sealOne(serverKey: number, stream: string): Promise<number> {
+    const tail = this.#stream(serverKey, stream, Date.now());
+    const absorbed = this.#absorbed(serverKey, stream, tail.rows);
+    const fromTail = this.#blockRows - absorbed.reduce((sum, e) => sum + e.n, 0);
     const rows = this.#conn
       .prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`)
-      .all(serverKey, stream, this.#blockRows);
+      .all(serverKey, stream, fromTail);
     // The records' server id is not stored in a block: any placeholder serves the encoding.
-    const block = rows.length === 0 ? null : await this.#directory.encode(rows.map((row) => toRecord('', row)));
+    const records = rows.length === 0 ? [] : [...absorbed.flatMap((e) => this.#directory.records(e)), ...rows.map((row) => toRecord('', row))];
+    const block = records.length === 0 ? null : await this.#directory.encode(records);
     this.#tailCache.drop(serverKey);
     const sealed =
       block === null
@@ -154,13 +204,13 @@ export class BlockWriter {
             for (const row of rows) {
               if (Number(remove.run(serverKey, num(row['created_at']), str(row['id'])).changes) !== 1) throw new Error('block log store: a tail row left while its block was encoded');
             }
+            for (const entry of absorbed) this.#directory.remove(entry);
             this.#directory.insert(serverKey, stream, block.encoded, block.words);
             return rows.length;
           });
-    const tail = this.#stream(serverKey, stream, Date.now());
-    tail.rows = Math.max(0, tail.rows - sealed);
-    tail.since = Date.now();
-    if (sealed === 0) tail.rows = 0;
+    const now = Date.now();
+    tail.rows = sealed === 0 ? 0 : Math.max(0, tail.rows - sealed);
+    tail.since = now;
     return sealed;
   }
 

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { LogRecord, LogStore } from '@skald/ports';
+import { BlockLogStore, SqliteLogStore } from '../src/log-store/index.ts';
+import type { BlockLogStoreOptions } from '../src/log-store/block-log-store.ts';
+import { generatedLogs } from './fixtures/generated-logs.ts';
+
+const T0 = Date.UTC(2025, 4, 1);
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function fileIn(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-seal-'));
+  dirs.push(dir);
+  return join(dir, 'logs.db');
+}
+
+function open(file: string, options: BlockLogStoreOptions = {}): BlockLogStore {
+  return new BlockLogStore(file, { walCheckpointer: null, ...options });
+}
+
+/** The same questions of any store: pages with searches and filters, a scan, stats and facets. */
+async function answers(store: LogStore): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const query of [{}, { search: 'vercetti' }, { search: 'killed by', level: 'warn' }, { type: 'chat', offset: 40 }, { logType: 'photo' as const }, { search: 'a', offset: 7 }]) {
+    out.push(await store.query({ serverId: 'srv', offset: 0, limit: 60, ...query }));
+  }
+  const ids: string[] = [];
+  for await (const page of store.scan({ serverId: 'srv' }, 97)) for (const r of page) ids.push(r.id);
+  out.push(ids, await store.stats('srv', { fromDay: '2025-04-01', toDay: '2025-06-30' }), await store.facets('srv'));
+  return out;
+}
+
+/** Every block's row count, oldest first, and the rows left in the tail. */
+function shape(file: string): { blocks: number[]; tail: number } {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const blocks = db.prepare('SELECT n FROM blocks ORDER BY block_id').all().map((row) => Number(row['n']));
+    return { blocks, tail: Number(db.prepare('SELECT count(*) AS n FROM tail').get()?.['n']) };
+  } finally {
+    db.close();
+  }
+}
+
+describe('block log store: sealing short of a full block', () => {
+  it('seals every tail at a graceful close: no tail row is left, the answers are the same after reopening, and the freed pages leave the file', async () => {
+    const file = fileIn();
+    const logs = generatedLogs('srv', 3000, T0, 21);
+    const store = open(file);
+    await store.insertBatch(logs);
+    expect(store.layout()).toMatchObject({ tailRows: 3000, blocks: 0 });
+    const before = await answers(store);
+    await store.close();
+    const after = shape(file);
+    expect(after.tail).toBe(0);
+    expect(after.blocks.reduce((a, b) => a + b, 0)).toBe(3000);
+    const db = new DatabaseSync(file, { readOnly: true });
+    expect(Number(db.prepare('PRAGMA auto_vacuum').get()?.['auto_vacuum'])).toBe(2);
+    expect(Number(db.prepare('PRAGMA freelist_count').get()?.['freelist_count'])).toBe(0);
+    db.close();
+    const reopened = open(file);
+    try {
+      expect(await answers(reopened)).toEqual(before);
+    } finally {
+      await reopened.close();
+    }
+  });
+
+  it('spends no more than closeSealMs sealing at close: with 0, the tail stays for the next start', async () => {
+    const file = fileIn();
+    const store = open(file, { closeSealMs: 0 });
+    await store.insertBatch(generatedLogs('srv', 500, T0, 22));
+    await store.close();
+    expect(shape(file)).toEqual({ blocks: [], tail: 500 });
+  });
+
+  it('seals a stream that got no row for sealIdleMs, full or not', async () => {
+    const file = fileIn();
+    const store = open(file, { sealIdleMs: 0, sealCheckMs: 5, closeSealMs: 0 });
+    try {
+      await store.insertBatch(generatedLogs('srv', 50, T0, 23));
+      await vi.waitFor(() => expect(store.layout()).toMatchObject({ tailRows: 0, blockRows: 50 }));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('merges the small blocks of a stream into its next seals, as a binary counter, never past blockRows, answering as the row store throughout', async () => {
+    const file = fileIn();
+    // One stream (level info), so that every seal meets the small blocks before it.
+    const all: LogRecord[] = generatedLogs('srv', 400, T0, 24).map((r) => ({ ...r, level: 'info' }));
+    const store = open(file, { blockRows: 100 });
+    const rows = new SqliteLogStore(join(file, '..', 'rows.db'), { searchIndex: 'off', walCheckpointer: null });
+    try {
+      let at = 0;
+      const step = async (n: number): Promise<void> => {
+        const batch = all.slice(at, at + n);
+        at += n;
+        await store.insertBatch(batch);
+        await rows.insertBatch(batch);
+        await store.sealAll();
+        expect(await answers(store)).toEqual(await answers(rows));
+      };
+      await step(30);
+      expect(shape(file)).toEqual({ blocks: [30], tail: 0 });
+      await step(30); // 30 is at most twice the 30 it joins: merged
+      expect(shape(file)).toEqual({ blocks: [60], tail: 0 });
+      await step(10); // 60 is more than twice 10: a second small block
+      expect(shape(file)).toEqual({ blocks: [60, 10], tail: 0 });
+      await step(50); // the 10 and the 60 fill a block with 30 tail rows; the other 20 are sealed after it
+      expect(shape(file)).toEqual({ blocks: [100, 20], tail: 0 });
+      await step(280); // 20 + 80 fill a block, then two full ones from the tail alone, 0 left
+      expect(shape(file)).toEqual({ blocks: [100, 100, 100, 100], tail: 0 });
+      expect(at).toBe(400);
+    } finally {
+      await store.close();
+      await rows.close();
+    }
+  });
+
+  it('merges a small block sealed at close into the first full block after the next start', async () => {
+    const file = fileIn();
+    const logs = generatedLogs('srv', 300, T0, 25).map((r) => ({ ...r, level: 'warn' }));
+    const first = open(file, { blockRows: 100 });
+    await first.insertBatch(logs.slice(0, 40));
+    await first.close();
+    expect(shape(file)).toEqual({ blocks: [40], tail: 0 });
+    const second = open(file, { blockRows: 100, sealEagerly: true });
+    try {
+      await second.insertBatch(logs.slice(40, 200));
+      // 40 + 60 tail rows make a full block; 100 rows left, a full block of their own.
+      expect(shape(file)).toEqual({ blocks: [100, 100], tail: 0 });
+      expect((await second.query({ serverId: 'srv', offset: 0, limit: 300 })).items.map((r) => r.id)).toEqual(
+        [...logs.slice(0, 200)].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)).map((r) => r.id),
+      );
+    } finally {
+      await second.close();
+    }
+  });
+});
