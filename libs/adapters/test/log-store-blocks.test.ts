@@ -284,6 +284,46 @@ describe('block log store: layout and migration', () => {
     }
   });
 
+  it('answers a page past a rare word\'s matches from its total, reading no block for it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    // A word in 15 rows of 3,000, each in a block of its own.
+    const logs = generatedLogs('srv', 3000, T0, 8).map((r, n) => (n % 211 === 17 ? { ...r, message: `${r.message} qzxwordy` } : r));
+    const rows = new SqliteLogStore(join(dir, 'rows.db'), { searchIndex: 'off', walCheckpointer: null, countCap: 10_000 });
+    const file = join(dir, 'blocks.db');
+    const writer = new BlockLogStore(file, { walCheckpointer: null, blockRows: 50, partFanout: 2, sealEagerly: true });
+    await rows.insertBatch(logs);
+    await writer.insertBatch(logs);
+    await writer.sealAll();
+    await writer.close();
+    const store = new BlockLogStore(file, { walCheckpointer: null, blockRows: 50, partFanout: 2 });
+    try {
+      await store.partsBuilt();
+      // The pages past the matches first, while no block is cached.
+      const pages: Omit<LogQuery, 'serverId'>[] = [
+        { offset: 15, limit: 50 },
+        { offset: 100, limit: 50 },
+        { offset: 40, limit: 50, level: 'warn' },
+        { offset: 0, limit: 50 },
+        { offset: 5, limit: 5 },
+        { offset: 10, limit: 50 },
+        { offset: 2, limit: 50, level: 'warn' },
+      ];
+      for (const page of pages) {
+        const query = { serverId: 'srv', search: 'QZXWORDY', ...page };
+        const want = await rows.query(query);
+        const before = store.decodes();
+        expect(await store.query(query), JSON.stringify(page)).toEqual(want);
+        const after = store.decodes();
+        const walked = after.keys + after.columns + after.text - (before.keys + before.columns + before.text);
+        if (page.offset >= want.total) expect(walked, JSON.stringify(page)).toBe(0);
+      }
+    } finally {
+      await store.close();
+      await rows.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('builds the parts of a blocks file that has none on open, answering the same before and after', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const file = join(dir, 'logs.db');

@@ -43,11 +43,15 @@ export class BlockReadPaths {
     validateLogQuery(query);
     const reads = this.#reads(query.serverId, rowFilter(query));
     if (reads === null) return { items: [], total: 0, totalCapped: false };
-    const page = take(reads.walk('newest', query.offset + query.limit)).slice(query.offset);
-    const items = page.map((m) => m.record());
     const fromRollups = rollupTotal(this.#conn, query, reads.serverKey);
+    // Past the first page the count goes first (the rollups aside): an exact total at or below the offset
+    // means an empty page, which the walk would learn only by reading every block holding a match; below the
+    // offset + limit, the walk stops at the last match instead of asking every older block.
+    const counted = fromRollups === null && query.offset > 0 ? reads.count(this.#cap) : null;
+    const end = counted !== null && counted <= this.#cap ? Math.min(counted, query.offset + query.limit) : query.offset + query.limit;
+    const items = end <= query.offset ? [] : take(reads.walk('newest', end)).slice(query.offset).map((m) => m.record());
     if (fromRollups !== null) return { items, total: fromRollups, totalCapped: false };
-    return { items, ...cappedTotal(reads.count(this.#cap), this.#cap) };
+    return { items, ...cappedTotal(counted ?? reads.count(this.#cap), this.#cap) };
   }
 
   async *scan(query: LogScanQuery, pageSize: number): AsyncIterable<LogRecord[]> {

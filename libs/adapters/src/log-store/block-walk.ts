@@ -192,7 +192,7 @@ export class BlockReads {
       const verdict = this.#verdict(entry, fromEntry === entry.n && !this.#rows.has(entry.blockId));
       if (verdict?.kind === 'none') continue;
       if (verdict?.kind === 'exact' && fromEntry === entry.n) n += verdict.rows;
-      else if (verdict !== null && fromEntry === entry.n && !this.#rows.has(entry.blockId)) n += this.#textRows(entry).size;
+      // Otherwise its rows (kept: a count before the walk, past the first page, spares the walk reading them again).
       else n += this.rows(entry).length;
     }
     return n;
