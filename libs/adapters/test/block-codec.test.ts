@@ -98,12 +98,36 @@ describe('block codec', () => {
       const block = encodeBlock(records);
       const columns = decodeBlockMeta(block.meta);
       const keys = decodeBlockKeys(block.meta);
-      expect(Array.from(keys.createdAt)).toEqual(columns.createdAt);
+      expect(Array.from(keys.createdAt)).toEqual(Array.from(columns.createdAt));
       expect(Array.from({ length: keys.n }, (_, i) => keys.idAt(i))).toEqual(columns.id);
     }
     const text = new BlockText(encodeBlock([record(0, { message: 'alpha' }), record(1, { message: 'beta' })]).text, 2);
     expect(text.segmentEnd(0)).toBe(5);
     expect(text.segmentEnd(5)).toBe(9);
+  });
+
+  it('reads one row of the meta frame as the whole decode gives it: keys, codes past 128 values, photo keys, receivedAt, text ids', () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      record(i, {
+        type: `type-${i % 150}`,
+        ...(i % 7 === 0 ? { receivedAt: T0 + i * 1000 + 3 } : {}),
+        ...(i === 200 ? { logType: 'photo' as const, imageKey: 'photos/srv/a.webp', thumbKey: null } : {}),
+        ...(i % 97 === 1 ? { expiresAt: T0 - 5 } : {}),
+      }),
+    );
+    for (const records of [many, [record(0, { id: 'custom-id-1' }), record(1)], many.slice(0, 20)]) {
+      const block = encodeBlock(records);
+      const text = new BlockText(block.text, records.length);
+      const whole = decodeBlock('srv', block.meta, block.text);
+      // Rows read one at a time, from a fresh frame each, then from one frame in any order.
+      whole.forEach((r, i) => expect(decodeBlockKeys(block.meta).record('srv', text, i)).toEqual(r));
+      const meta = decodeBlockKeys(block.meta);
+      for (const i of [records.length - 1, 0, Math.floor(records.length / 2)]) {
+        expect(meta.record('srv', text, i)).toEqual(whole[i]);
+        expect(meta.level(i)).toBe(whole[i]!.level);
+      }
+      expect(meta.columns().type).toEqual(whole.map((r) => r.type));
+    }
   });
 
   it('encodes an empty block', () => {

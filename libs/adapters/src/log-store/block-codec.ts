@@ -39,7 +39,10 @@ function zigzag(value: number): number {
 }
 
 function unzigzag(value: number): number {
-  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+  // Without `%`: the differences of expires_at are past 32 bits, where `%` of a double is a slow call.
+  const half = value / 2;
+  const whole = Math.floor(half);
+  return whole === half ? half : -whole - 1;
 }
 
 function requireInteger(name: string, value: number): void {
@@ -62,19 +65,6 @@ function writeCoded(w: ByteWriter, values: readonly string[]): void {
   w.varint(distinct.length);
   for (const v of distinct) w.string(v);
   for (const code of column) w.varint(code);
-}
-
-function readCoded(r: ByteReader, n: number): string[] {
-  const distinct = Array.from({ length: r.varint() }, () => r.string());
-  const out = new Array<string>(n);
-  if (distinct.length <= 0x80) {
-    // Every code is below 128: one byte each, read without the varint loop (most of a page's decoding time).
-    const codes = r.bytes(n);
-    for (let i = 0; i < n; i++) out[i] = distinct[codes[i]!]!;
-    return out;
-  }
-  for (let i = 0; i < n; i++) out[i] = distinct[r.varint()]!;
-  return out;
 }
 
 /** A nullable text: length + 1, 0 for null. */
@@ -150,7 +140,7 @@ export function blockFrames(records: readonly LogRecord[]): { rows: LogRecord[];
 /** A block's `meta` decoded: one array per column, row i of each is row i of the block. */
 export interface BlockColumns {
   readonly n: number;
-  readonly createdAt: readonly number[];
+  readonly createdAt: ArrayLike<number>;
   /** Every row's id (made into text at the first read of it); idAt makes one. */
   readonly id: readonly string[];
   idAt(row: number): string;
@@ -158,7 +148,7 @@ export interface BlockColumns {
   readonly type: readonly string[];
   readonly resource: readonly string[];
   readonly logType: readonly LogType[];
-  readonly expiresAt: readonly number[];
+  readonly expiresAt: ArrayLike<number>;
   /** Undefined where received at createdAt. */
   readonly receivedAt: readonly (number | undefined)[];
   readonly imageKey: readonly (string | null)[];
@@ -175,8 +165,7 @@ function isLogType(value: string): value is LogType {
 }
 
 /**
- * The rows' keys alone (created_at, and each id made when asked for): what ordering a block's matches needs,
- * at a tenth of decoding every column (the other columns' varints and strings are never read).
+ * The rows' keys (created_at, and each id made when asked for): what ordering a block's matches needs.
  */
 export interface BlockKeys {
   readonly n: number;
@@ -184,22 +173,188 @@ export interface BlockKeys {
   idAt(row: number): string;
 }
 
-export function decodeBlockKeys(meta: Uint8Array): BlockKeys {
-  const r = new ByteReader(zstdDecompressSync(meta));
-  const n = r.varint();
-  // Typed arrays: a rare word's page decodes the keys of every block holding a match, for a row or two each.
-  const createdAt = new Float64Array(n);
-  let at = 0;
-  for (let i = 0; i < n; i++) createdAt[i] = at = i === 0 ? unzigzag(r.varint()) : at + r.varint();
-  if (r.varint() === ID_UUID) {
-    const stamps = new Float64Array(n);
-    for (let i = 0; i < n; i++) stamps[i] = createdAt[i]! + unzigzag(r.varint());
-    // A copy: the decompressed frame is not kept alive by the ids' 10 bytes.
-    const rest = Buffer.from(r.bytes(10 * n));
-    return { n, createdAt, idAt: (row) => uuidText(stamps[row]!, rest.subarray(row * 10, row * 10 + 10)) };
+/** A coded column: its distinct values and each row's code. */
+interface Coded {
+  readonly distinct: readonly string[];
+  readonly codes: ArrayLike<number>;
+}
+
+function readCodes(r: ByteReader, n: number, check?: (value: string) => void): Coded {
+  const distinct = Array.from({ length: r.varint() }, () => r.string());
+  if (check !== undefined) for (const v of distinct) check(v);
+  // Every code below 128 (a block has few levels, types and resources): one byte each, copied as they are.
+  if (distinct.length <= 0x80) return { distinct, codes: Uint8Array.from(r.bytes(n)) };
+  const codes = new Uint32Array(n);
+  for (let i = 0; i < n; i++) codes[i] = r.varint();
+  return { distinct, codes };
+}
+
+function valuesOf(coded: Coded, n: number): string[] {
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) out[i] = coded.distinct[coded.codes[i]!]!;
+  return out;
+}
+
+function checkLogType(value: string): void {
+  if (!isLogType(value)) throw new RangeError(`block codec: unknown log type ${JSON.stringify(value)}`);
+}
+
+/** The columns after the keys, as numbers and codes (strings made per row asked for). */
+interface MetaValues {
+  readonly level: Coded;
+  readonly type: Coded;
+  readonly resource: Coded;
+  readonly logType: Coded;
+  readonly expiresAt: Float64Array;
+  /** NaN where received at createdAt; null when every row was. */
+  readonly receivedAt: Float64Array | null;
+  /** Null when no row has a photo key (text logs). */
+  readonly imageKey: readonly (string | null)[] | null;
+  readonly thumbKey: readonly (string | null)[] | null;
+}
+
+/** One row's columns other than its keys. */
+interface RowValues {
+  readonly level: string;
+  readonly type: string;
+  readonly resource: string;
+  readonly logType: LogType;
+  readonly expiresAt: number;
+  readonly receivedAt: number | undefined;
+  readonly imageKey: string | null;
+  readonly thumbKey: string | null;
+}
+
+/**
+ * A block's `meta` frame decompressed once: its keys decoded at once (typed arrays: a rare word's page orders
+ * the matches of every block holding one), its other columns at the first row asked for, into numbers and
+ * codes: a page shows a row or two of most blocks it reads, and makes the strings of those rows only
+ * (`columns()` makes every row's, for filters on values and deletes). Until then the bytes after the ids are
+ * kept, copied: not the whole frame.
+ */
+export class BlockMeta implements BlockKeys {
+  readonly n: number;
+  readonly createdAt: Float64Array;
+  /** The UUIDs' timestamps and 10 other bytes; null when the ids are kept as text. */
+  readonly #stamps: Float64Array | null;
+  readonly #idBytes: Buffer | null;
+  readonly #textIds: readonly string[] | null;
+  #rest: Buffer | null;
+  #values: MetaValues | null = null;
+
+  constructor(frame: Buffer) {
+    const r = new ByteReader(frame);
+    const n = (this.n = r.varint());
+    const createdAt = (this.createdAt = new Float64Array(n));
+    let at = 0;
+    for (let i = 0; i < n; i++) createdAt[i] = at = i === 0 ? unzigzag(r.varint()) : at + r.varint();
+    if (r.varint() === ID_UUID) {
+      const stamps = new Float64Array(n);
+      for (let i = 0; i < n; i++) stamps[i] = createdAt[i]! + unzigzag(r.varint());
+      this.#stamps = stamps;
+      this.#idBytes = Buffer.from(r.bytes(10 * n));
+      this.#textIds = null;
+    } else {
+      this.#stamps = null;
+      this.#idBytes = null;
+      this.#textIds = Array.from({ length: n }, () => r.string());
+    }
+    this.#rest = Buffer.from(r.rest());
   }
-  const ids = Array.from({ length: n }, () => r.string());
-  return { n, createdAt, idAt: (row) => ids[row]! };
+
+  idAt(row: number): string {
+    if (this.#textIds !== null) return this.#textIds[row]!;
+    return uuidText(this.#stamps![row]!, this.#idBytes!.subarray(row * 10, row * 10 + 10));
+  }
+
+  #decoded(): MetaValues {
+    if (this.#values !== null) return this.#values;
+    const r = new ByteReader(this.#rest!);
+    const { n, createdAt } = this;
+    const [level, type, resource] = [readCodes(r, n), readCodes(r, n), readCodes(r, n)];
+    const logType = readCodes(r, n, checkLogType);
+    const expiresAt = new Float64Array(n);
+    for (let i = 0; i < n; i++) expiresAt[i] = createdAt[i]! + unzigzag(r.varint());
+    let receivedAt: Float64Array | null = null;
+    for (let i = 0; i < n; i++) {
+      const v = r.varint();
+      if (v === 0) {
+        if (receivedAt !== null) receivedAt[i] = Number.NaN;
+        continue;
+      }
+      if (receivedAt === null) receivedAt = new Float64Array(n).fill(Number.NaN);
+      receivedAt[i] = createdAt[i]! + unzigzag(v - 1);
+    }
+    let imageKey: (string | null)[] | null = null;
+    let thumbKey: (string | null)[] | null = null;
+    for (let i = 0; i < n; i++) {
+      const image = readNullable(r);
+      const thumb = readNullable(r);
+      if (image === null && thumb === null && imageKey === null) continue;
+      imageKey ??= new Array<string | null>(n).fill(null);
+      thumbKey ??= new Array<string | null>(n).fill(null);
+      imageKey[i] = image;
+      thumbKey[i] = thumb;
+    }
+    this.#rest = null;
+    this.#values = { level, type, resource, logType, expiresAt, receivedAt, imageKey, thumbKey };
+    return this.#values;
+  }
+
+  /** Row `row`'s level. */
+  level(row: number): string {
+    const { distinct, codes } = this.#decoded().level;
+    return distinct[codes[row]!]!;
+  }
+
+  /** Row `row` as the LogStore answers it, its text from the block's `text`. */
+  record(serverId: string, text: BlockText, row: number): LogRecord {
+    const v = this.#decoded();
+    const value = (c: Coded): string => c.distinct[c.codes[row]!]!;
+    const received = v.receivedAt?.[row] ?? Number.NaN;
+    const values: RowValues = {
+      level: value(v.level),
+      type: value(v.type),
+      resource: value(v.resource),
+      logType: value(v.logType) as LogType,
+      expiresAt: v.expiresAt[row]!,
+      receivedAt: Number.isNaN(received) ? undefined : received,
+      imageKey: v.imageKey?.[row] ?? null,
+      thumbKey: v.thumbKey?.[row] ?? null,
+    };
+    return recordOf(serverId, this.createdAt[row]!, this.idAt(row), values, text, row);
+  }
+
+  /** Every column, every row's strings made (a new object each call: the caller keeps it as long as it needs). */
+  columns(): BlockColumns {
+    const v = this.#decoded();
+    const { n, createdAt } = this;
+    const received = v.receivedAt;
+    let id: string[] | null = null;
+    const idAt = (row: number): string => this.idAt(row);
+    return {
+      n,
+      createdAt,
+      get id(): readonly string[] {
+        id ??= Array.from({ length: n }, (_, i) => idAt(i));
+        return id;
+      },
+      idAt,
+      level: valuesOf(v.level, n),
+      type: valuesOf(v.type, n),
+      resource: valuesOf(v.resource, n),
+      logType: valuesOf(v.logType, n) as LogType[],
+      expiresAt: v.expiresAt,
+      receivedAt: Array.from({ length: n }, (_, i) => (received === null || Number.isNaN(received[i]!) ? undefined : received[i])),
+      imageKey: v.imageKey ?? new Array<string | null>(n).fill(null),
+      thumbKey: v.thumbKey ?? new Array<string | null>(n).fill(null),
+    };
+  }
+}
+
+/** The keys of a block's `meta` as stored (the other columns decoded only when asked for: BlockMeta.columns). */
+export function decodeBlockKeys(meta: Uint8Array): BlockMeta {
+  return new BlockMeta(zstdDecompressSync(meta));
 }
 
 export function decodeBlockMeta(meta: Uint8Array): BlockColumns {
@@ -208,60 +363,7 @@ export function decodeBlockMeta(meta: Uint8Array): BlockColumns {
 
 /** The `meta` frame decompressed, decoded. */
 export function decodeMetaFrame(frame: Buffer): BlockColumns {
-  const r = new ByteReader(frame);
-  const n = r.varint();
-  const createdAt = new Array<number>(n);
-  let at = 0;
-  for (let i = 0; i < n; i++) createdAt[i] = at = i === 0 ? unzigzag(r.varint()) : at + r.varint();
-  // UUIDs are made into text when asked for: a page shows a few rows of a block, and making all 4,096 was
-  // most of the decoding's time.
-  let idAt: (row: number) => string;
-  if (r.varint() === ID_UUID) {
-    const stamps = Array.from({ length: n }, (_, i) => createdAt[i]! + unzigzag(r.varint()));
-    const rest = Buffer.from(r.bytes(10 * n));
-    idAt = (row) => uuidText(stamps[row]!, rest.subarray(row * 10, row * 10 + 10));
-  } else {
-    const ids = Array.from({ length: n }, () => r.string());
-    idAt = (row) => ids[row]!;
-  }
-  let id: string[] | null = null;
-  const level = readCoded(r, n);
-  const type = readCoded(r, n);
-  const resource = readCoded(r, n);
-  const logType = readCoded(r, n).map((v) => {
-    if (!isLogType(v)) throw new RangeError(`block codec: unknown log type ${JSON.stringify(v)}`);
-    return v;
-  });
-  const expiresAt = new Array<number>(n);
-  for (let i = 0; i < n; i++) expiresAt[i] = createdAt[i]! + unzigzag(r.varint());
-  const receivedAt = new Array<number | undefined>(n);
-  for (let i = 0; i < n; i++) {
-    const v = r.varint();
-    receivedAt[i] = v === 0 ? undefined : createdAt[i]! + unzigzag(v - 1);
-  }
-  const imageKey = new Array<string | null>(n);
-  const thumbKey = new Array<string | null>(n);
-  for (let i = 0; i < n; i++) {
-    imageKey[i] = readNullable(r);
-    thumbKey[i] = readNullable(r);
-  }
-  return {
-    n,
-    createdAt,
-    get id(): readonly string[] {
-      id ??= Array.from({ length: n }, (_, i) => idAt(i));
-      return id;
-    },
-    idAt,
-    level,
-    type,
-    resource,
-    logType,
-    expiresAt,
-    receivedAt,
-    imageKey,
-    thumbKey,
-  };
+  return new BlockMeta(frame).columns();
 }
 
 /** A block's `text` decompressed: row i's message and metadata JSON without decoding the others. */
@@ -319,25 +421,44 @@ export class BlockText {
   }
 }
 
-/** Row `i` of a decoded block as the LogStore answers it. */
-export function blockRecord(serverId: string, columns: BlockColumns, text: BlockText, i: number): LogRecord {
+function recordOf(serverId: string, createdAt: number, id: string, v: RowValues, text: BlockText, i: number): LogRecord {
   const metadata = text.metadataJson(i);
-  const receivedAt = columns.receivedAt[i];
   return {
-    id: columns.idAt(i),
+    id,
     serverId,
-    createdAt: columns.createdAt[i]!,
-    ...(receivedAt === undefined ? {} : { receivedAt }),
-    level: columns.level[i]!,
-    type: columns.type[i]!,
-    resource: columns.resource[i]!,
+    createdAt,
+    ...(v.receivedAt === undefined ? {} : { receivedAt: v.receivedAt }),
+    level: v.level,
+    type: v.type,
+    resource: v.resource,
     message: text.message(i),
     metadata: metadata === '' ? null : (JSON.parse(metadata) as Record<string, unknown>),
-    logType: columns.logType[i]!,
-    imageKey: columns.imageKey[i]!,
-    thumbKey: columns.thumbKey[i]!,
-    expiresAt: columns.expiresAt[i]!,
+    logType: v.logType,
+    imageKey: v.imageKey,
+    thumbKey: v.thumbKey,
+    expiresAt: v.expiresAt,
   };
+}
+
+/** Row `i` of a decoded block as the LogStore answers it. */
+export function blockRecord(serverId: string, columns: BlockColumns, text: BlockText, i: number): LogRecord {
+  return recordOf(
+    serverId,
+    columns.createdAt[i]!,
+    columns.idAt(i),
+    {
+      level: columns.level[i]!,
+      type: columns.type[i]!,
+      resource: columns.resource[i]!,
+      logType: columns.logType[i]!,
+      expiresAt: columns.expiresAt[i]!,
+      receivedAt: columns.receivedAt[i],
+      imageKey: columns.imageKey[i]!,
+      thumbKey: columns.thumbKey[i]!,
+    },
+    text,
+    i,
+  );
 }
 
 /** Every record of a block, in block order. */

@@ -10,7 +10,7 @@ import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
 import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock, encodeBlockAsync } from './block-codec.ts';
 import { RareRows, encodeRareRows, rareRowsOfBlock } from './block-rare.ts';
-import type { BlockColumns, BlockKeys, EncodedBlock } from './block-codec.ts';
+import type { BlockColumns, BlockMeta, EncodedBlock } from './block-codec.ts';
 import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from './block-token-dictionary.ts';
 import { Lru } from './block-lru.ts';
 import { BlockParts } from './block-parts.ts';
@@ -77,7 +77,9 @@ export class BlockDirectory {
   readonly #columns = new Lru<BlockColumns>(32);
   readonly #texts = new Lru<BlockText>(8);
   readonly #folded = new Lru<Buffer>(8);
-  readonly #rowKeys = new Lru<BlockKeys>(128);
+  // The meta frames of recent reads, decompressed once each: their keys order a query's matches, the values of
+  // the rows a page shows are read from them, and `columns` makes every row's from them.
+  readonly #meta = new Lru<BlockMeta>(128);
   // A search reads the dictionaries of the blocks its parts do not rule out, and of the blocks in no part yet:
   // 512 decoded (~13 MB per million bench logs' 242) keep a million-log server's in memory.
   readonly #dictionaries = new Lru<TokenDictionary>(512);
@@ -143,16 +145,17 @@ export class BlockDirectory {
     return servers.flatMap((serverKey) => this.entries(serverKey).filter((e) => e.minExpires <= now));
   }
 
+  /** Every column of every row (filters on values, deletes, reads by key). */
   columns(entry: BlockEntry): BlockColumns {
     return this.#columns.get(entry.blockId, () => {
       this.#decodes.columns++;
-      return decodeBlockMeta(this.#blob(entry.blockId, 'meta'));
+      return this.meta(entry).columns();
     });
   }
 
-  /** The rows' keys only (block-codec.ts decodeBlockKeys). */
-  rowKeys(entry: BlockEntry): BlockKeys {
-    return this.#rowKeys.get(entry.blockId, () => {
+  /** The block's meta frame: the rows' keys, and the other columns of a row when asked (block-codec.ts BlockMeta). */
+  meta(entry: BlockEntry): BlockMeta {
+    return this.#meta.get(entry.blockId, () => {
       this.#decodes.keys++;
       return decodeBlockKeys(this.#blob(entry.blockId, 'meta'));
     });
@@ -187,7 +190,7 @@ export class BlockDirectory {
   /** The rowKey of every row of the block (an idempotency check of a redelivered log). */
   keys(entry: BlockEntry): Set<string> {
     return this.#keys.get(entry.blockId, () => {
-      const keys = this.rowKeys(entry);
+      const keys = this.meta(entry);
       return new Set(Array.from({ length: keys.n }, (_, i) => rowKey(keys.createdAt[i]!, keys.idAt(i))));
     });
   }
@@ -311,7 +314,7 @@ export class BlockDirectory {
     this.#columns.delete(entry.blockId);
     this.#texts.delete(entry.blockId);
     this.#folded.delete(entry.blockId);
-    this.#rowKeys.delete(entry.blockId);
+    this.#meta.delete(entry.blockId);
     this.#dictionaries.delete(entry.blockId);
     this.#keys.delete(entry.blockId);
     this.#rare.delete(entry.blockId);

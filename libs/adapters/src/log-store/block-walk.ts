@@ -11,8 +11,6 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import { blockRecord } from './block-codec.ts';
-import type { BlockColumns } from './block-codec.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { blockExcluded, blockRows, newestFirst, textRows, valuesHit } from './block-match.ts';
 import type { RowFilter } from './block-match.ts';
@@ -231,7 +229,7 @@ export class BlockReads {
       const source = best;
       const k = source.next++;
       yielded++;
-      // The level only when asked (a histogram): a block's level column is decoded with all its columns.
+      // The level only when asked (a histogram).
       yield {
         createdAt: source.at(k),
         id: source.id(k),
@@ -293,14 +291,13 @@ export class BlockReads {
         next: 0,
       };
     }
-    const keys = this.#directory.rowKeys(entry);
-    const columns = (): BlockColumns => this.#directory.columns(entry);
+    const meta = this.#directory.meta(entry);
     const row = order === 'newest' ? (k: number): number => rows[rows.length - 1 - k]! : (k: number): number => rows[k]!;
     return {
-      at: (k) => keys.createdAt[row(k)]!,
-      id: (k) => keys.idAt(row(k)),
-      level: (k) => columns().level[row(k)]!,
-      record: (k) => blockRecord(this.serverId, columns(), this.#directory.text(entry), row(k)),
+      at: (k) => meta.createdAt[row(k)]!,
+      id: (k) => meta.idAt(row(k)),
+      level: (k) => meta.level(row(k)),
+      record: (k) => meta.record(this.serverId, this.#directory.text(entry), row(k)),
       length: rows.length,
       next: 0,
     };
