@@ -96,7 +96,7 @@ function defineSuite(bus: BusKind, kafka: () => KafkaMockCluster | null): void {
         env: { ...process.env, ...topology.envOf('auth') },
       });
       superToken = await login(G, `all_${bus}_super`);
-    }, 200_000); // seven services start together (up to 60 s to bind), then the gateway (up to 60 s), then each gets up to 60 s to be ready
+    }, 600_000); // seven services start together, then the gateway (each bound by its own CPU, START_BOUNDS: on a machine at load 25 that is minutes of wall time), then each gets up to 60 s to be ready
 
     afterAll(async () => {
       await topology?.stop();

@@ -131,7 +131,7 @@ describe.skipIf(missing.length > 0)('FiveM resource under lua5.4 against a runni
       body: [{ message: 'timestamp probe', type: 'Setup', timestamp: new Date().toISOString() }],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-  }, 120_000); // starts the all-in-one and the Lua harness
+  }, 600_000); // starts the all-in-one (bound by its own CPU, START_BOUNDS: minutes of wall time at load 25) and the Lua harness
 
   afterAll(async () => {
     await game?.stop();

@@ -65,7 +65,7 @@ describe.skipIf(!reachable)('live tail across two logs replicas over Redis Strea
       SERVICE_URL_LOGS: replicaA.baseUrl,
     });
     await Promise.all(processes.map((proc) => waitForOk(proc, '/ready', 60_000)));
-  }, 180_000); // five Node processes started on a loaded 2-core machine: up to 60 s to bind, then up to 60 s to be ready
+  }, 600_000); // five Node processes started on a loaded 2-core machine: bound by their own CPU to bind (START_BOUNDS), then up to 60 s to be ready
 
   afterAll(async () => {
     for (const client of clients) client.close();

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listeningPort } from '@skald/testing';
 
@@ -71,29 +71,69 @@ export function spawnSkald(name: string, port: number, env: Record<string, strin
   return asSkaldProcess(name, port, spawnChild(port, env));
 }
 
+/** Clock ticks a second in /proc/<pid>/stat (USER_HZ): 100 on every Linux this runs on. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time a process has used so far (user and system, from /proc), or undefined where /proc does not
+ * tell (not Linux, or the process is gone).
+ */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces: the fields after it start past its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a process may take to print its port, in its own CPU time and in wall time. */
+export interface StartBounds {
+  /**
+   * CPU time of the process itself: a start costs a few seconds of it, however loaded the machine is, so a
+   * process past this is stuck, not starved.
+   */
+  readonly cpuMs: number;
+  /** Wall time, the backstop where /proc cannot tell the CPU time (and for a process stuck asleep). */
+  readonly wallMs: number;
+}
+
+/**
+ * On a loaded 2-core machine (two test runs and benchmarks at once: load 25) seven processes starting together
+ * took over 60 s of wall time to bind while each had used only seconds of CPU; the bound is the process's own CPU.
+ */
+export const START_BOUNDS: StartBounds = { cpuMs: 60_000, wallMs: 600_000 };
+
 /**
  * Spawns with PORT=0 and resolves once the process prints the port it bound. A port picked here and bound
  * later by the process could be taken in between by another test file running in parallel. The
  * listening line is logged at info, so env must not raise LOG_LEVEL above it.
  */
-export async function startSkald(name: string, env: Record<string, string>, timeoutMs = 60_000): Promise<SkaldProcess> {
+export async function startSkald(name: string, env: Record<string, string>, bounds: StartBounds = START_BOUNDS): Promise<SkaldProcess> {
   const spawned = spawnChild(0, env);
   let exited = false;
   void spawned.exited.then(() => {
     exited = true;
   });
   const started = Date.now();
+  const cpuSpent = () => cpuMsOf(spawned.child.pid) ?? 0;
   let port = listeningPort(spawned.output());
-  while (port === undefined && !exited && Date.now() - started < timeoutMs) {
+  while (port === undefined && !exited && cpuSpent() < bounds.cpuMs && Date.now() - started < bounds.wallMs) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     port = listeningPort(spawned.output());
   }
   if (port === undefined) {
+    // Told before the kill below, which makes the process exit too.
+    const why = exited
+      ? undefined
+      : `printed no listening line after ${Math.round(cpuSpent())} ms of its CPU and ${Date.now() - started} ms of wall time (bounds ${bounds.cpuMs} / ${bounds.wallMs} ms)`;
     if (!exited) spawned.child.kill('SIGKILL');
     const end = await spawned.exited;
-    // The exit code or signal: a process that died before printing anything (seen with two CI runs at once) says nothing else.
-    const why = exited ? `exited (code ${end.code ?? '-'}, signal ${end.signal ?? '-'})` : `printed no listening line within ${timeoutMs} ms`;
-    throw new Error(`${name} ${why}:\n${spawned.output().slice(-4000)}`);
+    throw new Error(`${name} ${why ?? `exited (code ${end.code ?? '-'}, signal ${end.signal ?? '-'})`}:\n${spawned.output().slice(-4000)}`);
   }
   return asSkaldProcess(name, port, spawned);
 }

@@ -81,7 +81,8 @@ public final class SkaldAppender extends AbstractAppender {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        long lost = sender.lost() + (senderThread.isAlive() ? queue.size() : 0);
+        // A sender still running past the wait (an answer not back yet) holds its batch outside the queue: those are not sent either.
+        long lost = sender.lost() + (senderThread.isAlive() ? queue.size() + sender.holding() : 0);
         if (lost > 0) LOGGER.warn("Skald appender {}: stopped with {} logs not sent", getName(), lost);
         setStopped();
         return stopped;
@@ -105,6 +106,11 @@ public final class SkaldAppender extends AbstractAppender {
     /** HTTP requests made (each a batch). */
     public long requestCount() {
         return sender.requests();
+    }
+
+    /** HTTP answers received (any status). */
+    public long answerCount() {
+        return sender.answers();
     }
 
     /** Logs waiting to be sent. */

@@ -47,7 +47,10 @@ final class SkaldSender implements Runnable {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong answers = new AtomicLong();
     private volatile long lost;
+    /** The logs of the batch being delivered: out of the queue, not yet accepted or refused. */
+    private volatile int holding;
     /** After a refused key or suspended server, the next 201 says that sending works again. */
     private boolean warnedAuth;
 
@@ -77,9 +80,19 @@ final class SkaldSender implements Runnable {
         return requests.get();
     }
 
+    /** HTTP answers received (any status). */
+    long answers() {
+        return answers.get();
+    }
+
     /** Logs still queued or in flight when stopping gave up. */
     long lost() {
         return lost;
+    }
+
+    /** Logs of the batch under way (taken from the queue, not yet accepted or refused). */
+    int holding() {
+        return holding;
     }
 
     @Override
@@ -95,7 +108,10 @@ final class SkaldSender implements Runnable {
                     logs.add(droppedNotice(dropped));
                 }
                 for (LogEntry entry : entries) logs.add(encode(entry));
-                if (!deliver(logs)) {
+                holding = logs.size();
+                boolean delivered = deliver(logs);
+                holding = 0;
+                if (!delivered) {
                     lost += logs.size() + queue.size();
                     return;
                 }
@@ -236,7 +252,9 @@ final class SkaldSender implements Runnable {
             .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
             .build();
         requests.incrementAndGet();
-        return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        answers.incrementAndGet();
+        return response;
     }
 
     /** The wait a 429 or 503 asks for: the body's retryAfter (FiveM and this client read it there), else the header, bounded to 1 s .. 1 h. */

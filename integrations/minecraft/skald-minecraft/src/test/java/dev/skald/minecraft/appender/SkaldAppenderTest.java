@@ -156,6 +156,21 @@ class SkaldAppenderTest {
     }
 
     @Test
+    void stoppingWhileSkaldHoldsTheAnswerSaysTheBatchWasNotSent() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        skald.script.add(new FakeSkald.Answer(201, "{\"ids\":[]}", release));
+        SkaldAppender appender = appender(10, 50, 100);
+        for (int i = 0; i < 3; i++) appender.append(event("held " + i));
+        skald.awaitRequests(1, 10_000);
+        assertEquals(0, appender.queuedCount(), "the batch left the queue");
+        // The answer never comes within the stop's wait: the three logs are neither queued nor sent.
+        appender.stop(100, TimeUnit.MILLISECONDS);
+        release.countDown();
+        assertEquals(0, appender.sentCount());
+        assertTrue(status.stream().anyMatch(s -> s.contains("stopped with 3 logs not sent")), String.join("\n", status));
+    }
+
+    @Test
     void eightLoggingThreadsLoseAndRepeatNothing() throws Exception {
         SkaldAppender appender = appender(1000, 100, 100_000);
         int threads = 8;
