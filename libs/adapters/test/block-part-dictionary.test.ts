@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodePartDictionary, PartDictionary, PartDictionaryBuilder, partVerdicts } from '../src/log-store/block-part-dictionary.ts';
-import { foldAscii, TokenDictionaryBuilder } from '../src/log-store/block-token-dictionary.ts';
+import { blockWords, encodePartDictionary, PART_LISTED_ROWS_MAX, PartDictionary, PartDictionaryBuilder, partVerdicts } from '../src/log-store/block-part-dictionary.ts';
+import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from '../src/log-store/block-token-dictionary.ts';
 
 type Row = readonly [message: string, metadata: string];
 
@@ -11,13 +11,13 @@ function builderOf(rows: readonly Row[], keepAllWords = false): TokenDictionaryB
 }
 
 function partOf(blocks: readonly (readonly Row[])[], keepAllWords = false): PartDictionary {
-  return new PartDictionary(encodePartDictionary(blocks.map((rows) => builderOf(rows, keepAllWords).frequent(1))));
+  return new PartDictionary(encodePartDictionary(blocks.map((rows) => blockWords(TokenDictionary.decode(builderOf(rows, keepAllWords).encode())))));
 }
 
-/** Rows of a block that SQL `LIKE '%needle%'` matches (ASCII folded). */
-function scanCount(rows: readonly Row[], needle: string): number {
+/** Rows of a block that SQL `LIKE '%needle%'` matches (ASCII folded), ascending. */
+function scanRows(rows: readonly Row[], needle: string): number[] {
   const folded = foldAscii(needle);
-  return rows.filter((row) => row.some((text) => foldAscii(text).includes(folded))).length;
+  return rows.flatMap((row, i) => (row.some((text) => foldAscii(text).includes(folded)) ? [i] : []));
 }
 
 function wordIndex(part: PartDictionary, word: string): number {
@@ -55,12 +55,16 @@ describe('part dictionary', () => {
 
   it('answers per block: none, an exact count for a needle inside one word, or the block decides', () => {
     expect(partVerdicts(part, 3, 'vercett')).toEqual([
-      { kind: 'exact', rows: 1 },
+      { kind: 'exact', rows: 1, rowList: [0] },
       { kind: 'none' },
-      { kind: 'exact', rows: 2 },
+      { kind: 'exact', rows: 2, rowList: [0, 1] },
     ]);
-    // `i` is in several words of every block: each block's own dictionary unites their rows.
-    expect(partVerdicts(part, 3, 'i')?.map((v) => v.kind)).toEqual(['block', 'block', 'block']);
+    // `i` is in several words of every block, each held by a row or two: the union of their listed rows.
+    expect(partVerdicts(part, 3, 'i')).toEqual([
+      { kind: 'exact', rows: 2, rowList: [0, 1] },
+      { kind: 'exact', rows: 1, rowList: [0] },
+      { kind: 'exact', rows: 2, rowList: [0, 1] },
+    ]);
     expect(partVerdicts(part, 3, 'mia vercetti')?.map((v) => v.kind)).toEqual(['block', 'none', 'block']);
     // Digits and hex only: no piece to look up, the caller uses its bloom filters.
     expect(partVerdicts(part, 3, '2578')).toBeNull();
@@ -77,7 +81,22 @@ describe('part dictionary', () => {
     expect(big.blocks(wordIndex(big, 'word_999'))).toEqual(everywhere);
     expect(big.blocks(wordIndex(big, 'common'))).toEqual(new Map(Array.from({ length: 40 }, (_, b) => [b, 1000])));
     expect(big.blocks(wordIndex(big, 'once'))).toEqual(new Map([[7, 1]]));
-    expect(partVerdicts(big, 40, 'once')?.filter((v) => v.kind !== 'none')).toEqual([{ kind: 'exact', rows: 1 }]);
+    expect(partVerdicts(big, 40, 'once')?.filter((v) => v.kind !== 'none')).toEqual([{ kind: 'exact', rows: 1, rowList: [3] }]);
+  });
+
+  it('lists the rows of the words a block holds at most PART_LISTED_ROWS_MAX times, and counts the others', () => {
+    const rows: Row[] = Array.from({ length: 10 }, (_, r) => [`row${r} ${r < PART_LISTED_ROWS_MAX ? 'few' : ''} ${r <= PART_LISTED_ROWS_MAX ? 'more' : ''} word${r % 5}x`, ''] as const);
+    const listed = partOf([rows]);
+    expect(listed.entries(wordIndex(listed, 'few'))).toEqual([{ block: 0, rows: PART_LISTED_ROWS_MAX, rowList: Array.from({ length: PART_LISTED_ROWS_MAX }, (_, r) => r) }]);
+    expect(listed.entries(wordIndex(listed, 'more'))).toEqual([{ block: 0, rows: PART_LISTED_ROWS_MAX + 1, rowList: null }]);
+    // `word` is in 5 words of 2 rows each: listed, so the union is exact; `ore` is in one unlisted word only.
+    expect(partVerdicts(listed, 1, 'word')).toEqual([{ kind: 'exact', rows: 10, rowList: Array.from({ length: 10 }, (_, r) => r) }]);
+    expect(partVerdicts(listed, 1, 'ore')).toEqual([{ kind: 'exact', rows: PART_LISTED_ROWS_MAX + 1, rowList: null }]);
+    // `or` is in `word0x`..`word4x` (listed) and in `more` (not): the block's own dictionary decides.
+    expect(partVerdicts(listed, 1, 'or')).toEqual([{ kind: 'block' }]);
+    // A block's words given without their rows (counts only) are counted, never listed.
+    const counted = new PartDictionary(encodePartDictionary([[['few', 1]]]));
+    expect(counted.entries(0)).toEqual([{ block: 0, rows: 1, rowList: null }]);
   });
 
   it('agrees with a scan of each block for every needle of generated blocks', () => {
@@ -97,9 +116,10 @@ describe('part dictionary', () => {
         if (verdicts === null) continue;
         verdicts.forEach((verdict, block) => {
           const context = `${JSON.stringify(needle)} in block ${block} (keepAllWords ${keepAllWords})`;
-          const count = scanCount(generated[block]!, needle);
-          if (verdict.kind === 'none') expect(count, context).toBe(0);
-          if (verdict.kind === 'exact') expect(verdict.rows, context).toBe(count);
+          const rows = scanRows(generated[block]!, needle);
+          if (verdict.kind === 'none') expect(rows, context).toEqual([]);
+          if (verdict.kind === 'exact') expect(verdict.rows, context).toBe(rows.length);
+          if (verdict.kind === 'exact' && verdict.rowList !== null) expect(verdict.rowList, context).toEqual(rows);
         });
       }
     }

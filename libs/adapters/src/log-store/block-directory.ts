@@ -14,6 +14,7 @@ import type { BlockColumns, BlockMeta, EncodedBlock } from './block-codec.ts';
 import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from './block-token-dictionary.ts';
 import { Lru } from './block-lru.ts';
 import { BlockParts } from './block-parts.ts';
+import { blockWords } from './block-part-dictionary.ts';
 import type { BlockWords } from './block-part-dictionary.ts';
 import { num, str } from './sqlite-log-rows.ts';
 
@@ -97,10 +98,9 @@ export class BlockDirectory {
     this.parts = new BlockParts(conn, { blocks: (serverKey) => this.entries(serverKey), words: (blockId) => this.#words(blockId) }, options.partFanout);
   }
 
-  /** A block's words with their row counts, decoded afresh (a part's build reads each block once: no cache). */
+  /** A block's words with their row counts and short row lists, decoded afresh (a part's build reads each block once: no cache). */
   #words(blockId: number): BlockWords {
-    const dictionary = TokenDictionary.decode(zstdDecompressSync(this.#blob(blockId, 'words')));
-    return Array.from({ length: dictionary.size }, (_, i) => [dictionary.word(i), dictionary.rows(i)] as const);
+    return blockWords(TokenDictionary.decode(zstdDecompressSync(this.#blob(blockId, 'words'))));
   }
 
   /** The decodes so far (a copy). */

@@ -6,14 +6,17 @@
  *
  * Layout: a varint with the length of a zstd head, the head, then zstd chunks of the entries. The head holds the
  * count of words, each chunk's compressed length and first word, each word's entry length, then the words
- * (SortedWords). An entry is the (block gap, rows) varint pairs of one word. A query decompresses the head and
- * only the chunks of the words it matched: a part of 512 blocks has megabytes of entries and a head of tens
- * of kilobytes.
+ * (SortedWords). An entry lists, per block holding the word, the block's gap from the one before and its row
+ * count times 2, plus 1 when the rows themselves follow (their gaps): they do for a word PART_LISTED_ROWS_MAX
+ * rows of the block or fewer hold, so that the rows of a rare word are known without the block's own
+ * dictionary. A query decompresses the head and only the chunks of the words it matched: a part of 512 blocks
+ * has megabytes of entries and a head of tens of kilobytes.
  */
 import { promisify } from 'node:util';
 import { constants, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { ByteReader, ByteWriter } from './block-bytes.ts';
 import { constrains, needlePieces, SortedWords } from './block-token-dictionary.ts';
+import type { TokenDictionary } from './block-token-dictionary.ts';
 import { Lru } from './block-lru.ts';
 
 /** Entries are cut into zstd chunks of about this many bytes. */
@@ -21,8 +24,33 @@ const CHUNK_BYTES = 32 * 1024;
 /** Decompressed chunks a decoded part keeps (the store keeps a few dozen decoded parts). */
 const CHUNKS_KEPT = 8;
 
-/** One block's words with their row counts (TokenDictionaryBuilder.frequent(1)). */
-export type BlockWords = readonly (readonly [string, number])[];
+/**
+ * A word's rows are listed in the part while the block has this many of them or fewer: the rows of a word a
+ * block holds once or twice (most of a block's distinct words, and the rare ones searched for) are read from
+ * the part; more would cost bytes for every common word of every block (measured in docs/STORAGE.md).
+ */
+export const PART_LISTED_ROWS_MAX = 2;
+
+/** One word of a block: its row count, and its rows (ascending) when it has PART_LISTED_ROWS_MAX or fewer. */
+export type BlockWord = readonly [word: string, rows: number, rowList?: readonly number[] | null];
+
+/** One block's words (TokenDictionary: blockWords). */
+export type BlockWords = readonly BlockWord[];
+
+/** A block's words as a part takes them from its dictionary: row counts, and the rows of the rarest. */
+export function blockWords(dictionary: TokenDictionary): BlockWord[] {
+  return Array.from({ length: dictionary.size }, (_, i) => {
+    const rows = dictionary.rows(i);
+    return [dictionary.word(i), rows, rows <= PART_LISTED_ROWS_MAX ? dictionary.rowList(i) : null] as const;
+  });
+}
+
+/** A block's entry for one word in a part: the block's position, its row count, its rows when listed. */
+export interface PartBlockEntry {
+  readonly block: number;
+  readonly rows: number;
+  readonly rowList: readonly number[] | null;
+}
 
 export function encodePartDictionary(blocks: readonly BlockWords[], level = 6): Buffer {
   const builder = new PartDictionaryBuilder();
@@ -41,27 +69,31 @@ const BYTES_PER_SLICE = 256 * 1024;
  * one piece) are built across turns of the event loop, their chunks compressed on the thread pool.
  */
 export class PartDictionaryBuilder {
-  readonly #byWord = new Map<string, number[]>();
+  readonly #byWord = new Map<string, { block: number; rows: number; rowList: readonly number[] | null }[]>();
   #blocks = 0;
 
-  /** The next block's words with their row counts. */
+  /** The next block's words with their row counts, and the rows of those with PART_LISTED_ROWS_MAX or fewer. */
   add(words: BlockWords): void {
     const block = this.#blocks++;
-    for (const [word, rows] of words) {
+    for (const [word, rows, rowList] of words) {
       let entry = this.#byWord.get(word);
       if (entry === undefined) this.#byWord.set(word, (entry = []));
-      entry.push(block, rows);
+      entry.push({ block, rows, rowList: rows <= PART_LISTED_ROWS_MAX && rowList !== undefined && rowList !== null ? rowList : null });
     }
   }
 
   #entry(word: string): Buffer {
     const w = new ByteWriter();
-    const pairs = this.#byWord.get(word)!;
     let previous = -1;
-    for (let i = 0; i < pairs.length; i += 2) {
-      w.varint(pairs[i]! - previous - 1);
-      previous = pairs[i]!;
-      w.varint(pairs[i + 1]!);
+    for (const { block, rows, rowList } of this.#byWord.get(word)!) {
+      w.varint(block - previous - 1);
+      previous = block;
+      w.varint(rows * 2 + (rowList === null ? 0 : 1));
+      let previousRow = -1;
+      for (const row of rowList ?? []) {
+        w.varint(row - previousRow - 1);
+        previousRow = row;
+      }
     }
     return Buffer.from(w.done());
   }
@@ -178,6 +210,11 @@ export class PartDictionary {
 
   /** The blocks (index in the part) holding word `index`, each with how many of its rows hold it. */
   blocks(index: number): Map<number, number> {
+    return new Map(this.entries(index).map((e) => [e.block, e.rows]));
+  }
+
+  /** The blocks holding word `index` in order, each with its row count and its rows when listed. */
+  entries(index: number): PartBlockEntry[] {
     const c = this.#chunkOf[index]!;
     const chunk = this.#chunks.get(c, () => {
       const frame = this.#frames[c]!;
@@ -186,11 +223,18 @@ export class PartDictionary {
     const r = new ByteReader(chunk);
     r.pos = this.#entryAt[index]!;
     const end = r.pos + this.#entryLength[index]!;
-    const out = new Map<number, number>();
+    const out: PartBlockEntry[] = [];
     let block = -1;
     while (r.pos < end) {
       block += r.varint() + 1;
-      out.set(block, r.varint());
+      const counted = r.varint();
+      const rows = Math.floor(counted / 2);
+      let rowList: number[] | null = null;
+      if (counted % 2 === 1) {
+        rowList = [];
+        for (let k = 0, row = -1; k < rows; k++) rowList.push((row += r.varint() + 1));
+      }
+      out.push({ block, rows, rowList });
     }
     return out;
   }
@@ -200,14 +244,18 @@ export class PartDictionary {
 export type PartVerdict =
   /** No row of the block holds the needle. */
   | { readonly kind: 'none' }
-  /** Exactly this many rows hold it (one word of the block contains the needle). */
-  | { readonly kind: 'exact'; readonly rows: number }
+  /**
+   * Exactly this many rows hold it: one word of the block contains the needle, or several whose rows the part
+   * lists. The rows (ascending) when listed, else null (the block's own dictionary lists them, or its text).
+   */
+  | { readonly kind: 'exact'; readonly rows: number; readonly rowList: readonly number[] | null }
   /** The block's own dictionary, then maybe its text, decide. */
   | { readonly kind: 'block' };
 
 /**
  * Each block's verdict: none when a piece of the needle that can be looked up has no fit word in the block;
- * for a needle inside one word, the exact count when one fit word is in the block; otherwise `block`. Null
+ * for a needle inside one word, the exact count when one fit word is in the block, or when several are and the
+ * part lists the rows of each (then their union); otherwise `block`. Null
  * when no piece can be looked up (the caller falls back to bloom filters and text). `keepAllWords` must be
  * what the blocks' dictionaries were built with.
  */
@@ -220,15 +268,27 @@ export function partVerdicts(part: PartDictionary, blockCount: number, needle: s
   for (const piece of pieces) {
     const hits = new Uint32Array(blockCount);
     const rows = new Uint32Array(blockCount);
+    // Per block, the rows of the fit words while each of them is listed (null once one is not).
+    const listed = new Map<number, number[] | null>();
     for (const word of part.words.matching(piece)) {
-      for (const [block, n] of part.blocks(word)) {
-        hits[block]!++;
-        rows[block] = n;
+      for (const entry of part.entries(word)) {
+        hits[entry.block]!++;
+        rows[entry.block] = entry.rows;
+        const union = listed.get(entry.block);
+        if (union === null) continue;
+        listed.set(entry.block, entry.rowList === null ? null : [...(union ?? []), ...entry.rowList]);
       }
     }
     for (let block = 0; block < blockCount; block++) {
       if (hits[block] === 0) verdicts[block] = { kind: 'none' };
-      else if (inOneWord && hits[block] === 1) verdicts[block] = { kind: 'exact', rows: rows[block]! };
+      else if (inOneWord) {
+        const union = listed.get(block) ?? null;
+        if (hits[block] === 1) verdicts[block] = { kind: 'exact', rows: rows[block]!, rowList: union };
+        else if (union !== null) {
+          const rowList = [...new Set(union)].sort((a, b) => a - b);
+          verdicts[block] = { kind: 'exact', rows: rowList.length, rowList };
+        }
+      }
     }
   }
   return verdicts;

@@ -8,7 +8,8 @@
  *   frames (block-codec.ts). Written by the sealer in the transaction that deletes the tail rows it holds;
  * - `parts`: one row per part dictionary over a run of one stream's blocks (block-parts.ts): its tier, its
  *   blocks' ids by position (0: a dropped block), the positions whose block was rewritten smaller, and the
- *   dictionary (block-part-dictionary.ts). Derived from the blocks' dictionaries; rebuilt when missing;
+ *   dictionary (block-part-dictionary.ts). Derived from the blocks' dictionaries; rebuilt when missing (and
+ *   on open of a file whose parts have an older entry format);
  * - `rare_rows`: per block, the whole rows of its rare type and resource values (block-rare.ts), written with
  *   the block; a block without one (a file of an earlier layout) gets it in the background after open.
  */
@@ -17,12 +18,13 @@ import { migrateLogSchema } from './sqlite-log-schema.ts';
 import { writeTransaction } from '../sqlite/transaction.ts';
 
 /** PRAGMA user_version of a file holding the block layout (the row store's files are 5 and below). */
-export const BLOCK_SCHEMA_VERSION = 102;
+export const BLOCK_SCHEMA_VERSION = 103;
 /**
- * The block layout before the parts table (100) and before the rare rows (101): their files get the missing
- * tables on open, and what goes in them in the background.
+ * The block layout before the parts table (100), before the rare rows (101) and before the parts listed the
+ * rows of a block's rarest words (102): their files get the missing tables on open, lose their parts (the
+ * part dictionaries' entries changed), and get what goes in them in the background.
  */
-const BLOCK_SCHEMA_EARLIER = [100, 101];
+const BLOCK_SCHEMA_EARLIER = [100, 101, 102];
 
 export const BLOCK_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS servers (
@@ -129,6 +131,9 @@ export function createBlockSchema(db: DatabaseSync): void {
   if (BLOCK_SCHEMA_EARLIER.includes(version)) {
     transaction(() => {
       db.exec(BLOCK_SCHEMA_SQL);
+      // Parts are derived from the blocks' dictionaries: rebuilt after open, the blocks' own dictionaries
+      // answering meanwhile.
+      db.exec('DELETE FROM parts');
       db.exec(`PRAGMA user_version = ${BLOCK_SCHEMA_VERSION}`);
     });
     return;

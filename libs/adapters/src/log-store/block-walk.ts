@@ -97,15 +97,16 @@ export class BlockReads {
 
   /**
    * The dictionaries' verdict on the search for a block whose values the search does not match; null when it
-   * has to be read. The block's part first: its "none" and, for a count (`rowsOnly`), its exact row count spare
-   * reading the block's own dictionary, which alone lists the rows.
+   * has to be read. The block's part first: its "none", its exact count with the rows it lists (a word the block
+   * holds once or twice), and for a count (`rowsOnly`) its exact count alone spare reading the block's own
+   * dictionary, which lists the rows of the words up to 16 rows hold.
    */
   #verdict(entry: BlockEntry, rowsOnly = false): DictionaryVerdict | null {
     const needle = this.#filter.needle;
     if (needle === undefined || valuesHit(entry, needle)) return null;
     const part = this.#directory.parts.verdict(this.serverKey, entry.blockId, needle, this.#partVerdicts);
     if (part?.kind === 'none') return part;
-    if (rowsOnly && part?.kind === 'exact') return { kind: 'exact', rows: part.rows, rowList: null };
+    if (part?.kind === 'exact' && (rowsOnly || part.rowList !== null)) return part;
     return dictionaryVerdict(this.#directory.dictionary(entry), needle);
   }
 
