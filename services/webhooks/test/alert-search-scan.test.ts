@@ -67,6 +67,21 @@ describe('the search scan (which texts a message holds, ignoring case)', () => {
     }
   });
 
+  it('marks exactly the texts their own expressions find when one scan holds texts of both kinds (each kind scanned its own way)', () => {
+    const rand = random(13);
+    const asciiAlphabet = ['a', 'b', 'k', 's', 'K', 'S', 'A', 'B', ' ', '_', '(', '.'];
+    for (let round = 0; round < 300; round++) {
+      // Sliding-window texts and expression texts mixed, in any order, some the same as or inside one another.
+      const texts = Array.from({ length: 2 + Math.floor(rand() * 8) }, () => (rand() < 0.5 ? text(rand, 3, 7, asciiAlphabet) : text(rand, 1, 4, ALPHABET)));
+      const messages = Array.from({ length: 20 }, () => {
+        const around = texts[Math.floor(rand() * texts.length)]!;
+        const other = texts[Math.floor(rand() * texts.length)]!;
+        return rand() < 0.7 ? `${text(rand, 0, 4, ALPHABET)}${around.toUpperCase()}${text(rand, 0, 3, ALPHABET)}${other}` : text(rand, 0, 25, ALPHABET);
+      });
+      check(texts, messages);
+    }
+  });
+
   it('finds texts inside, overlapping and at the start of one another, in messages of game servers', () => {
     check(
       ['was killed by', 'killed', 'KILLED BY', 'weapon_pistol', 'pistol', 'noclip', 'SCRIPT ERROR', 'error: ', 'd by'],

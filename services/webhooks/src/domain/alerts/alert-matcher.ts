@@ -1,21 +1,26 @@
 /**
  * A server's alert rules as one matcher, built once per set of rules (the evaluator keeps it between bus
- * reads), so that a log is tested only against what can still tell it apart:
+ * reads, and builds a new one when the rules change), so that a log is tested only against what can still
+ * tell it apart:
  *  - rules with the same filter share one entry;
  *  - filters naming a level, type or resource: for each distinct (type, resource, level) a log comes with,
  *    the filters whose three fields hold are worked out once and remembered (a server sends a few dozen
- *    such triples); a log then costs three map lookups, and only the filters that also name a search or
- *    metadata are tested further;
- *  - filters of a search (and maybe metadata) alone: one scan of the message finds which of their texts it
- *    holds (alert-search-scan.ts), so no expression runs per filter;
+ *    such triples); a log then costs three map lookups (measured cheaper than one lookup of the three joined
+ *    into a key, which makes and hashes a new string per log), and only the filters that also name a search
+ *    or metadata are tested further;
+ *  - searches: one scan of the message finds which texts it holds (alert-search-scan.ts), for the filters of
+ *    a search alone and for those of the filters above whose text the scan takes without shrinking its window,
+ *    so no expression runs per filter for them; the others' texts are tested by their own expression, and only
+ *    on the logs whose fields they match;
  *  - filters of metadata alone: found through a map of their first key and value;
  *  - filters naming nothing (all logs) count every log.
- * Per log nothing is allocated: tallies are typed arrays and rings kept between calls.
+ * Per log nothing is allocated, and no log is stored: a filter's last matching logs are kept as their places
+ * in the call's array (typed arrays, no write barrier, nothing kept alive between calls but that array).
  */
 import type { AlertFilter } from '@skald/contracts';
 import { metadataText, searchPattern } from './alert-filter.ts';
 import type { PreparedLog } from './alert-filter.ts';
-import { createSearchScan } from './alert-search-scan.ts';
+import { createSearchScan, slidesInWindow } from './alert-search-scan.ts';
 
 type MatchableLog = Pick<PreparedLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>;
 
@@ -35,25 +40,38 @@ export interface RuleMatcher<R> {
   match<L extends MatchableLog>(logs: readonly L[]): FilterMatches<R, L>[];
 }
 
-/** A filter's matches of the last call: the slots of its ring of logs written from the first on in every call. */
+/** The logs of the last call (a filter's matches are places in it). */
+interface CallLogs {
+  logs: readonly MatchableLog[];
+}
+
+/** A filter's matches of the last call: the slots of its ring of log places written from the first on in every call. */
 class FilterView<R> implements FilterMatches<R, MatchableLog> {
   count = 0;
   readonly rules: readonly R[];
-  readonly ring: MatchableLog[];
-  readonly sampleSize: number;
+  readonly #call: CallLogs;
+  readonly #ring: Int32Array;
+  readonly #from: number;
+  readonly #sampleSize: number;
 
-  constructor(rules: readonly R[], ring: MatchableLog[], sampleSize: number) {
+  constructor(rules: readonly R[], call: CallLogs, ring: Int32Array, index: number, sampleSize: number) {
     this.rules = rules;
-    this.ring = ring;
-    this.sampleSize = sampleSize;
+    this.#call = call;
+    this.#ring = ring;
+    this.#from = index * sampleSize;
+    this.#sampleSize = sampleSize;
   }
 
   sample(): MatchableLog[] {
     const n = this.count;
-    const ring = this.ring;
+    const size = this.#sampleSize;
+    const logs = this.#call.logs;
     // Oldest first: once the ring wrapped, its next slot holds the oldest.
-    const next = n % this.sampleSize;
-    return n <= this.sampleSize ? ring.slice(0, n) : [...ring.slice(next), ...ring.slice(0, next)];
+    const kept = Math.min(n, size);
+    const first = n <= size ? 0 : n % size;
+    const out = new Array<MatchableLog>(kept);
+    for (let k = 0; k < kept; k++) out[k] = logs[this.#ring[this.#from + ((first + k) % size)]!]!;
+    return out;
   }
 }
 
@@ -63,10 +81,12 @@ interface CompiledFilter<R> {
   readonly level: string | undefined;
   readonly type: string | undefined;
   readonly resource: string | undefined;
-  /** The search as its own expression (filters found by their fields), or null. */
-  readonly search: RegExp | null;
-  /** Its text's place in the search scan (filters of a search alone), or -1. */
+  /** Its search, or undefined. */
+  readonly searchText: string | undefined;
+  /** Its text's place in the search scan, or -1 (no search, or one tested by `search`). */
   scanText: number;
+  /** The search as its own expression when the scan does not take it, or null. */
+  search: RegExp | null;
   readonly metadata: readonly (readonly [string, string])[];
   readonly rules: R[];
 }
@@ -98,8 +118,9 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
       level: filter.level?.toLowerCase(),
       type: filter.type?.toLowerCase(),
       resource: filter.resource?.toLowerCase(),
-      search: filter.search === undefined ? null : searchPattern([filter.search]),
+      searchText: filter.search,
       scanText: -1,
+      search: null,
       metadata: Object.entries(filter.metadata ?? {}),
       rules: [rule],
     });
@@ -107,20 +128,13 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
   const compiledByIndex = [...distinct.values()];
   const byFields: CompiledFilter<R>[] = [];
   const bySearch: CompiledFilter<R>[] = [];
-  const texts: string[] = [];
-  const textIndex = new Map<string, number>();
   /** Metadata key -> value as text -> filters of metadata alone whose first entry it is. */
   const byMetadata = new Map<string, Map<string, CompiledFilter<R>[]>>();
   const everything: CompiledFilter<R>[] = [];
   for (const compiled of compiledByIndex) {
-    const search = compiled.rules[0]!.filter.search;
     if (compiled.level !== undefined || compiled.type !== undefined || compiled.resource !== undefined) byFields.push(compiled);
-    else if (search !== undefined) {
-      let text = textIndex.get(search);
-      if (text === undefined) textIndex.set(search, (text = texts.push(search) - 1));
-      compiled.scanText = text;
-      bySearch.push(compiled);
-    } else if (compiled.metadata.length > 0) {
+    else if (compiled.searchText !== undefined) bySearch.push(compiled);
+    else if (compiled.metadata.length > 0) {
       const [name, value] = compiled.metadata[0]!;
       let byValue = byMetadata.get(name);
       if (byValue === undefined) byMetadata.set(name, (byValue = new Map()));
@@ -128,6 +142,26 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
       if (list === undefined) byValue.set(value, [compiled]);
       else list.push(compiled);
     } else everything.push(compiled);
+  }
+
+  // The scan runs on every message when filters of a search alone exist; a filter found by its fields has its
+  // text scanned with theirs when that costs the scan nothing much: a text of the sliding window no shorter
+  // than its window (a shorter one would shorten every jump). The others keep their own expression.
+  const texts: string[] = [];
+  const textIndex = new Map<string, number>();
+  const scanTextOf = (text: string) => {
+    let place = textIndex.get(text);
+    if (place === undefined) textIndex.set(text, (place = texts.push(text) - 1));
+    return place;
+  };
+  for (const compiled of bySearch) compiled.scanText = scanTextOf(compiled.searchText!);
+  const windowLengths = texts.filter(slidesInWindow).map((text) => text.length);
+  const window = windowLengths.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...windowLengths);
+  for (const compiled of byFields) {
+    const text = compiled.searchText;
+    if (text === undefined) continue;
+    if (slidesInWindow(text) && text.length >= window) compiled.scanText = scanTextOf(text);
+    else compiled.search = searchPattern([text]);
   }
   const metadataKeys = [...byMetadata.keys()];
   const metadataValues = [...byMetadata.values()];
@@ -164,38 +198,42 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
   };
 
   // Tallies kept between calls (a call starts them at zero for the filters the last one touched): no
-  // allocation per call but the answer itself.
+  // allocation per call but the answer itself. A filter's ring holds the places of its last matching logs.
   const counts = new Int32Array(compiledByIndex.length);
-  const rings: MatchableLog[][] = compiledByIndex.map(() => []);
-  const views = compiledByIndex.map((compiled, index) => new FilterView(compiled.rules, rings[index]!, sampleSize));
+  const rings = new Int32Array(compiledByIndex.length * sampleSize);
+  const call: CallLogs = { logs: [] };
+  const views = compiledByIndex.map((compiled, index) => new FilterView(compiled.rules, call, rings, index, sampleSize));
   const touched: number[] = [];
+  const count = (compiled: CompiledFilter<R>, place: number) => {
+    const index = compiled.index;
+    const seen = counts[index]!;
+    if (seen === 0) touched.push(index);
+    counts[index] = seen + 1;
+    rings[index * sampleSize + (seen % sampleSize)] = place;
+  };
 
   return {
     match(logs) {
       type Log = (typeof logs)[number];
-      const count = (compiled: CompiledFilter<R>, log: Log) => {
-        const seen = counts[compiled.index]!;
-        if (seen === 0) touched.push(compiled.index);
-        counts[compiled.index] = seen + 1;
-        rings[compiled.index]![seen % sampleSize] = log;
-      };
+      call.logs = logs;
       for (let i = 0; i < logs.length; i++) {
         const log = logs[i]!;
+        const held = scan !== null && scan.scan(log.message);
         if (byFields.length > 0) {
           const candidates = candidatesOf(log.type, log.resource, log.level);
           for (let c = 0; c < candidates.length; c++) {
             const compiled = candidates[c]!;
-            if (compiled.search !== null && !compiled.search.test(log.message)) continue;
+            if (compiled.scanText >= 0 ? !held || !scan!.holds(compiled.scanText) : compiled.search !== null && !compiled.search.test(log.message)) continue;
             if (compiled.metadata.length > 0 && !holdsMetadata(log.metadata, compiled.metadata, 0)) continue;
-            count(compiled, log);
+            count(compiled, i);
           }
         }
-        if (scan !== null && scan.scan(log.message)) {
+        if (held) {
           for (let c = 0; c < bySearch.length; c++) {
             const compiled = bySearch[c]!;
-            if (!scan.holds(compiled.scanText)) continue;
+            if (!scan!.holds(compiled.scanText)) continue;
             if (compiled.metadata.length > 0 && !holdsMetadata(log.metadata, compiled.metadata, 0)) continue;
-            count(compiled, log);
+            count(compiled, i);
           }
         }
         if (metadataKeys.length > 0 && log.metadata !== null) {
@@ -204,16 +242,16 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
             if (actual === undefined) continue;
             const candidates = metadataValues[k]!.get(metadataText(actual));
             if (candidates === undefined) continue;
-            for (let c = 0; c < candidates.length; c++) if (holdsMetadata(log.metadata, candidates[c]!.metadata, 1)) count(candidates[c]!, log);
+            for (let c = 0; c < candidates.length; c++) if (holdsMetadata(log.metadata, candidates[c]!.metadata, 1)) count(candidates[c]!, i);
           }
         }
-        for (let c = 0; c < everything.length; c++) count(everything[c]!, log);
+        for (let c = 0; c < everything.length; c++) count(everything[c]!, i);
       }
       const found: FilterMatches<R, Log>[] = [];
       for (const index of touched) {
         const view = views[index]!;
         view.count = counts[index]!;
-        // The ring holds only logs of this call (of type Log) up to `count`: one beyond it is never read.
+        // The ring holds places in this call's logs (of type Log) up to `count`: one beyond it is never read.
         found.push(view as FilterMatches<R, Log>);
         counts[index] = 0;
       }

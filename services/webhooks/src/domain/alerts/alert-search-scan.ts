@@ -1,7 +1,8 @@
 /**
  * Which of several search texts a message holds, ignoring case as `searchPattern` does (Unicode simple case
  * folding: `/text/iu`), in one pass over the message instead of one expression per text. Exact: a text is
- * marked if and only if its own expression finds it.
+ * marked if and only if its own expression finds it. The texts are split in two groups, each scanned its own
+ * way, so that one text of the second kind does not slow down the usual ones:
  *
  * Texts of ASCII characters only, each at least 3 long (the usual searches: "was killed by", "noclip"): a
  * Wu-Manber scan. A window as long as the shortest text slides over the message; its last two characters,
@@ -62,21 +63,38 @@ class Stamps {
   }
 }
 
+/** Whether a text goes to the sliding window (ASCII, 3 characters or more) rather than to the expression of all. */
+export function slidesInWindow(text: string): boolean {
+  if (text.length < 3) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0 || code >= 128) return false;
+  }
+  return true;
+}
+
 export function createSearchScan(texts: readonly string[]): SearchScan {
   const stamps = new Stamps(texts.length);
-  const shortest = Math.min(...texts.map((t) => t.length));
-  const ascii = texts.length > 0 && shortest >= 3 && texts.every((t) => [...t].every((ch) => ch.charCodeAt(0) > 0 && ch.charCodeAt(0) < 128));
-  const find = ascii ? wuManber(texts, shortest, stamps) : alternation(texts, stamps);
+  const windowed: number[] = [];
+  const others: number[] = [];
+  texts.forEach((text, i) => (slidesInWindow(text) ? windowed : others).push(i));
+  const slide = windowed.length === 0 ? null : wuManber(windowed.map((i) => texts[i]!), windowed, stamps);
+  const expression = others.length === 0 ? null : alternation(others.map((i) => texts[i]!), others, stamps);
   return {
     scan(message) {
       stamps.next();
-      return find(message);
+      const inWindow = slide !== null && slide(message);
+      // Not short-circuited: each group marks its own texts.
+      const inExpression = expression !== null && expression(message);
+      return inWindow || inExpression;
     },
     holds: (text) => stamps.has(text),
   };
 }
 
-function wuManber(texts: readonly string[], shortest: number, stamps: Stamps): (message: string) => boolean {
+/** Marks `places[i]` for the text i of `texts` a message holds. */
+function wuManber(texts: readonly string[], places: readonly number[], stamps: Stamps): (message: string) => boolean {
+  const shortest = Math.min(...texts.map((t) => t.length));
   const folded = texts.map((t) => Uint8Array.from(t, (ch) => FOLD[ch.charCodeAt(0)]!));
   // Per pair of folded characters (the window's last two): how far the window may move on, and the texts
   // whose first `shortest` characters end with that pair.
@@ -108,7 +126,7 @@ function wuManber(texts: readonly string[], shortest: number, stamps: Stamps): (
         let k = 0;
         while (k < text.length && FOLD[message.charCodeAt(start + k)] === text[k]) k += 1;
         if (k === text.length) {
-          stamps.mark(index);
+          stamps.mark(places[index]!);
           any = true;
         }
       }
@@ -118,7 +136,8 @@ function wuManber(texts: readonly string[], shortest: number, stamps: Stamps): (
   };
 }
 
-function alternation(texts: readonly string[], stamps: Stamps): (message: string) => boolean {
+/** Marks `places[i]` for the text i of `texts` a message holds. */
+function alternation(texts: readonly string[], places: readonly number[], stamps: Stamps): (message: string) => boolean {
   // Group g (1-based) holds text order[g - 1]: longest first, so a position reports its longest text.
   const order = texts.map((_, i) => i).sort((a, b) => texts[b]!.length - texts[a]!.length || a - b);
   const all = new RegExp(order.map((i) => `(${escapeRegExp(texts[i]!)})`).join('|'), 'giu');
@@ -128,12 +147,12 @@ function alternation(texts: readonly string[], stamps: Stamps): (message: string
     texts.forEach((other, j) => {
       if (j !== i && other.length <= text.length && new RegExp(`^(?:${escapeRegExp(other)})`, 'iu').test(text)) also.push(j);
     });
-    return also;
+    return also.map((j) => places[j]!);
   });
   // One expression for "any of them" answers the usual message, which holds none, without the groups.
-  const any = texts.length === 0 ? null : searchPattern(texts);
+  const any = searchPattern(texts);
   return (message) => {
-    if (any === null || !any.test(message)) return false;
+    if (!any.test(message)) return false;
     all.lastIndex = 0;
     for (let found = all.exec(message); found !== null; found = all.exec(message)) {
       let group = 1;
