@@ -79,7 +79,7 @@ describe('Log screens by keyboard', () => {
       const url = new URL(seen.filter((r) => r.url.includes('/logs/my')).at(-1)!.url);
       expect(url.searchParams.get('pageSize')).toBe('25');
     });
-  }, 20_000); // many simulated key presses through antd: slow on a shared CI core
+  });
 });
 
 describe('Photo viewer by keyboard', () => {
@@ -113,5 +113,5 @@ describe('Photo viewer by keyboard', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog', { name: 'Photo viewer' })).toBeNull();
     expect(document.activeElement).toBe(card);
-  }, 20_000);
+  });
 });

@@ -111,7 +111,7 @@ describe('the view as an address', () => {
     expect(action()).toBe('REPLACE');
   });
 
-  it('pushes a deliberate change, replaces settled typing, and follows back and forward', { timeout: 60_000 }, async () => {
+  it('pushes a deliberate change, replaces settled typing, and follows back and forward', async () => {
     const seen = api();
     renderAt('/logs?serverId=s1');
     await screen.findAllByTestId('log-card');

@@ -80,7 +80,7 @@ describe('memory event bus: durability and housekeeping', () => {
     expect(received[0]!.id).toBe('acked-1');
     expect(received[0]!.payload).toEqual({ survived: true });
     await bus.close();
-  }, 20_000); // a publisher child process is started and SIGKILLed
+  }, 90_000); // a publisher child process is started (seconds of wall time on a loaded machine) and SIGKILLed
 
   it('picks up messages another process appends to the same journal', async () => {
     const file = journalFile();
@@ -97,7 +97,7 @@ describe('memory event bus: durability and housekeeping', () => {
       child.kill('SIGKILL');
       await bus.close();
     }
-  }, 20_000); // another process starts and appends to the journal
+  }, 90_000); // another process starts (seconds of wall time on a loaded machine) and appends to the journal
 
   it('resumes each group from its committed offset after a restart', async () => {
     const file = journalFile();

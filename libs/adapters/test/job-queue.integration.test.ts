@@ -115,7 +115,7 @@ describe('bullmq worker crash', () => {
       await adapter.close();
       await deleteByPrefix(`${prefix}:`);
     }
-  }, 20_000); // a worker child process is started, SIGKILLed mid-job, and the job waits out its lock
+  }, 90_000); // a worker child process is started (seconds of wall time on a loaded machine), SIGKILLed mid-job, and the job waits out its lock
 });
 
 describe('job options validation (both adapters)', () => {
