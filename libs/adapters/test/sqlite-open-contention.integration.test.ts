@@ -53,7 +53,8 @@ async function holdWrite(file: string): Promise<{ readonly exited: Promise<void>
 
 const openers: Record<string, (file: string) => Promise<{ close(): Promise<void> }>> = {
   'document store': (file) => createDocumentStore({ kind: 'sqlite', file }),
-  'log store': (file) => createLogStore({ kind: 'sqlite', file }),
+  'log store': (file) => createLogStore({ kind: 'sqlite', file, layout: 'rows' }),
+  'log store, block layout': (file) => createLogStore({ kind: 'sqlite', file, layout: 'blocks' }),
   'journal bus': (file) => createEventBus({ kind: 'memory', file }),
   'embedded job queue': (file) => createJobQueue({ kind: 'embedded', file }),
 };

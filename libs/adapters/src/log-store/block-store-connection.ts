@@ -32,6 +32,8 @@ export class BlockConnection {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new DatabaseSync(file);
     this.#statements = new StatementCache(this.db);
+    // The busy timeout before anything reads the file: another process may hold it (a CLI beside the service).
+    this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec(PAGE_SIZE_SQL);
     // A new file only (SQLite changes it on an empty file alone): close() can then give freed pages back.
     this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
