@@ -269,20 +269,22 @@ export function partVerdicts(part: PartDictionary, blockCount: number, needle: s
     const hits = new Uint32Array(blockCount);
     const rows = new Uint32Array(blockCount);
     // Per block, the rows of the fit words while each of them is listed (null once one is not).
-    const listed = new Map<number, number[] | null>();
+    const listed: (number[] | null | undefined)[] = new Array(blockCount);
     for (const word of part.words.matching(piece)) {
       for (const entry of part.entries(word)) {
         hits[entry.block]!++;
         rows[entry.block] = entry.rows;
-        const union = listed.get(entry.block);
+        const union = listed[entry.block];
         if (union === null) continue;
-        listed.set(entry.block, entry.rowList === null ? null : [...(union ?? []), ...entry.rowList]);
+        if (entry.rowList === null) listed[entry.block] = null;
+        else if (union === undefined) listed[entry.block] = [...entry.rowList];
+        else union.push(...entry.rowList);
       }
     }
     for (let block = 0; block < blockCount; block++) {
       if (hits[block] === 0) verdicts[block] = { kind: 'none' };
       else if (inOneWord) {
-        const union = listed.get(block) ?? null;
+        const union = listed[block] ?? null;
         if (hits[block] === 1) verdicts[block] = { kind: 'exact', rows: rows[block]!, rowList: union };
         else if (union !== null) {
           const rowList = [...new Set(union)].sort((a, b) => a - b);
