@@ -32,7 +32,10 @@ export interface BlockEntry {
   /** Rows per ASCII-lower-cased type and resource. */
   readonly types: ReadonlyMap<string, number>;
   readonly resources: ReadonlyMap<string, number>;
-  /** Every distinct level, type and resource of the block, ASCII-lower-cased (a search matches them too). */
+  /**
+   * Every distinct level, type and resource of the block, ASCII-lower-cased (a search matches them too); one
+   * array for the blocks of a server that have the same ones.
+   */
   readonly values: readonly string[];
 }
 
@@ -112,13 +115,18 @@ export class BlockDirectory {
   entries(serverKey: number): readonly BlockEntry[] {
     let entries = this.#servers.get(serverKey);
     if (entries === undefined) {
+      const sharedValues = new Map<string, readonly string[]>();
       entries = this.#conn
         .prepare('SELECT block_id, stream, min_at, max_at, n, photos, min_expires, max_expires, dims FROM blocks WHERE server_key = ? ORDER BY max_at DESC, block_id DESC')
         .all(serverKey)
         .map((row) => {
           const dims = JSON.parse(str(row['dims'])) as StoredDims;
-          const values = new Set<string>();
-          for (const counts of [dims.level, dims.type, dims.resource]) for (const v of Object.keys(counts)) values.add(foldAscii(v));
+          const set = new Set<string>();
+          for (const counts of [dims.level, dims.type, dims.resource]) for (const v of Object.keys(counts)) set.add(foldAscii(v));
+          // Shared by the blocks with the same values (most of a stream's): a query asks each set once.
+          const key = [...set].sort().join('\u0000');
+          let values = sharedValues.get(key);
+          if (values === undefined) sharedValues.set(key, (values = [...set]));
           return {
             blockId: num(row['block_id']),
             serverKey,
@@ -131,7 +139,7 @@ export class BlockDirectory {
             maxExpires: num(row['max_expires']),
             types: folded(dims.type),
             resources: folded(dims.resource),
-            values: [...values],
+            values,
           };
         });
       this.#servers.set(serverKey, entries);

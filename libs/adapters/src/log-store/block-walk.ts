@@ -84,6 +84,7 @@ export class BlockReads {
   readonly #rows = new Map<number, readonly number[]>();
   readonly #rareMatches = new Map<number, { readonly rare: RareRows; readonly matches: readonly number[] } | null>();
   readonly #partVerdicts: PartVerdictMemo = new Map();
+  readonly #valuesHits = new Map<readonly string[], boolean>();
   #tailMatches: readonly TailRow[] | null = null;
 
   constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, serverId: string, serverKey: number, filter: RowFilter) {
@@ -103,11 +104,18 @@ export class BlockReads {
    */
   #verdict(entry: BlockEntry, rowsOnly = false): DictionaryVerdict | null {
     const needle = this.#filter.needle;
-    if (needle === undefined || valuesHit(entry, needle)) return null;
+    if (needle === undefined || this.#valuesHit(entry)) return null;
     const part = this.#directory.parts.verdict(this.serverKey, entry.blockId, needle, this.#partVerdicts);
     if (part?.kind === 'none') return part;
     if (part?.kind === 'exact' && (rowsOnly || part.rowList !== null)) return part;
     return dictionaryVerdict(this.#directory.dictionary(entry), needle);
+  }
+
+  /** Whether the search matches one of the block's values, asked once per set of values (blocks share them). */
+  #valuesHit(entry: BlockEntry): boolean {
+    let hit = this.#valuesHits.get(entry.values);
+    if (hit === undefined) this.#valuesHits.set(entry.values, (hit = valuesHit(entry, this.#filter.needle ?? '')));
+    return hit;
   }
 
   /**
@@ -115,9 +123,10 @@ export class BlockReads {
    * is rare in it and its rare rows cover that value; else null (the block is read).
    */
   #rare(entry: BlockEntry): { readonly rare: RareRows; readonly matches: readonly number[] } | null {
+    const f = this.#filter;
+    if (f.type === undefined && f.resource === undefined) return null;
     let found = this.#rareMatches.get(entry.blockId);
     if (found !== undefined) return found;
-    const f = this.#filter;
     const rareIn = (counts: ReadonlyMap<string, number>, value: string | undefined): boolean => value !== undefined && (counts.get(value) ?? 0) <= RARE_ROWS;
     found = null;
     if (rareIn(entry.types, f.type) || rareIn(entry.resources, f.resource)) {
