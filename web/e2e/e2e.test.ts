@@ -26,7 +26,7 @@ import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServ
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
-import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, hasChromium, launchChromium, MOBILE, settled } from './walk.ts';
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, expectNoSidewaysScroll, hasChromium, launchChromium, MOBILE, settled } from './walk.ts';
 import { startLocalReceiver } from './webhooks.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
@@ -151,8 +151,7 @@ async function shootAll(name: string, ready: () => Promise<unknown>, options: Vi
       await ready();
       await settled(page);
       if (device === 'mobile') {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${name} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
+        await expectNoSidewaysScroll(page, name);
       }
       const view = `${name}-${theme}-${device}`;
       a11yViews.push({ view, ...(await checkAccessibility(page)) });

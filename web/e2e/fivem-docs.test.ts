@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations } from './accessibility.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
-import { hasChromium, launchChromium, VIEWS } from './walk.ts';
+import { expectNoSidewaysScroll, hasChromium, launchChromium, VIEWS } from './walk.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 
@@ -60,8 +60,7 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
       await check(page, view);
 
       if (device === 'mobile') {
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${view} overflows horizontally at 375 px`).toBeLessThanOrEqual(1);
+        await expectNoSidewaysScroll(page, view);
         const scrollingCode = await page.locator('pre[role="group"]').evaluateAll((boxes) =>
           boxes.filter((box) => box.scrollWidth - box.clientWidth > 1).map((box) => box.getAttribute('aria-label')),
         );
