@@ -12,7 +12,7 @@ import { SCHEMA_VERSION } from '../src/log-store/sqlite-log-schema.ts';
 
 logStoreContract('sqlite', async (options = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
-  const adapter = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs', 'logs.db'), ...options });
+  const adapter = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs', 'logs.db'), layout: 'rows', ...options });
   return {
     adapter,
     cleanup: async () => {

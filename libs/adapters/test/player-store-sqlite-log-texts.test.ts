@@ -29,7 +29,7 @@ describe.each(['rows', 'blocks'] as const)('player queue read back from the log 
     dir = mkdtempSync(join(tmpdir(), 'skald-player-texts-'));
     logs =
       layout === 'rows'
-        ? await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db') })
+        ? await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db'), layout: 'rows' })
         : new BlockLogStore(join(dir, 'logs.db'), { blockRows: 2, sealEagerly: true, walCheckpointer: null });
     players = new SqlitePlayerStore(join(dir, 'players.db'), { logFile: join(dir, 'logs.db'), walCheckpointer: null });
   });

@@ -86,7 +86,7 @@ function chooseAdapters(env: RawEnv, embedded: boolean): AdapterChoice {
     eventBus: env.EVENT_BUS ?? (embedded ? 'memory' : 'kafka'),
     docStore: env.DOC_STORE ?? (embedded ? 'sqlite' : 'mongo'),
     logStore: env.LOG_STORE ?? (embedded ? 'sqlite' : 'mongo'),
-    logLayout: env.LOG_LAYOUT ?? 'rows',
+    logLayout: env.LOG_LAYOUT ?? 'blocks',
     objectStore: env.OBJECT_STORE ?? (embedded ? 'fs' : 'minio'),
     jobQueue: env.JOB_QUEUE ?? (embedded ? 'embedded' : 'bullmq'),
     counters: env.COUNTERS ?? (embedded ? 'memory' : 'redis'),

@@ -66,7 +66,7 @@ describe('loadConfig defaults', () => {
     expect(config.target).toBe('all');
     expect(config.mode).toBe('all-in-one');
     expect(config.port).toBe(8080);
-    expect(config.adapters).toEqual({ eventBus: 'memory', docStore: 'sqlite', logStore: 'sqlite', logLayout: 'rows', objectStore: 'fs', jobQueue: 'embedded', counters: 'memory', mailer: 'outbox' });
+    expect(config.adapters).toEqual({ eventBus: 'memory', docStore: 'sqlite', logStore: 'sqlite', logLayout: 'blocks', objectStore: 'fs', jobQueue: 'embedded', counters: 'memory', mailer: 'outbox' });
     expect(config.requestTimeoutMs).toBeGreaterThan(0);
     expect(config.bodyLimitBytes).toBe(1_048_576);
   });
@@ -86,12 +86,13 @@ describe('loadConfig defaults', () => {
     });
     expect(config.mode).toBe('distributed');
     expect(config.port).toBe(8082);
-    expect(config.adapters).toEqual({ eventBus: 'kafka', docStore: 'mongo', logStore: 'mongo', logLayout: 'rows', objectStore: 'fs', jobQueue: 'bullmq', counters: 'redis', mailer: 'smtp' });
+    expect(config.adapters).toEqual({ eventBus: 'kafka', docStore: 'mongo', logStore: 'mongo', logLayout: 'blocks', objectStore: 'fs', jobQueue: 'bullmq', counters: 'redis', mailer: 'smtp' });
     expect(config.kafka?.brokers).toEqual(['k1:9092', 'k2:9092']);
     expect(config.kafka?.fetchMaxWaitMs).toBeUndefined();
   });
 
-  it('selects the embedded log store\'s block layout with LOG_LAYOUT, rows by default, and refuses another value', () => {
+  it('selects the embedded log store\'s block layout with LOG_LAYOUT, blocks by default, and refuses another value', () => {
+    expect(loadConfig({}).adapters.logLayout).toBe('blocks');
     expect(loadConfig({ LOG_LAYOUT: 'blocks' }).adapters.logLayout).toBe('blocks');
     expect(loadConfig({ LOG_LAYOUT: 'rows' }).adapters.logLayout).toBe('rows');
     expect(errorOf({ LOG_LAYOUT: 'columns' })).toContain('LOG_LAYOUT must be');

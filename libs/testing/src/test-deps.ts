@@ -53,7 +53,7 @@ export async function createTestDeps(options: TestDepsOptions = {}): Promise<Tes
   const docs = o.docs ?? (await open(() => createDocumentStore({ kind: 'sqlite', file: join(root, service, 'documents.db') })));
   const bus = o.bus ?? shared?.bus ?? (await open(() => createEventBus({ kind: 'memory', file: join(root, 'bus', 'journal.db') })));
   await bus.ensureTopics(ALL_TOPICS);
-  const logStore = o.logStore ?? shared?.logStore ?? (await open(() => createLogStore({ kind: 'sqlite', file: join(root, 'logs', 'logs.db') })));
+  const logStore = o.logStore ?? shared?.logStore ?? (await open(() => createLogStore({ kind: 'sqlite', file: join(root, 'logs', 'logs.db'), layout: 'blocks' })));
   const objects = o.objects ?? shared?.objects ?? (await open(() => createObjectStore({ kind: 'fs', root: join(root, 'objects') })));
   const jobs = o.jobs ?? shared?.jobs ?? (await open(() => createJobQueue({ kind: 'embedded', file: join(root, 'jobs', 'jobs.db') })));
   const counters = o.counters ?? shared?.counters ?? (await open(() => createCounters({ kind: 'memory' })));

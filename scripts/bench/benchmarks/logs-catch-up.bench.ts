@@ -38,7 +38,7 @@ const accepted = (index: number, logs: number): LogsBatchAccepted => acceptedDat
 async function measure(together: boolean, logsPerEvent: number): Promise<{ rate: number; cpu: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'skald-catch-up-bench-'));
   const bus = new MemoryEventBus({ kind: 'memory', file: join(dir, 'journal.db') });
-  const logStore = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db') });
+  const logStore = await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db'), layout: 'rows' });
   const docs = await createDocumentStore({ kind: 'sqlite', file: join(dir, 'documents.db') });
   const objects = await createObjectStore({ kind: 'fs', root: join(dir, 'objects') });
   let consumer: Subscription | null = null;

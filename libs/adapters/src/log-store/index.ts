@@ -6,8 +6,11 @@ import type { LogStore } from '@skald/ports';
 import { SqliteLogStore } from './sqlite-log-store.ts';
 
 export type LogStoreConfig =
-  /** layout: rows (SqliteLogStore, the default) or compressed blocks (BlockLogStore, docs/STORAGE.md). */
-  | { kind: 'sqlite'; file: string; countCap?: number; layout?: 'rows' | 'blocks' }
+  /**
+   * layout: compressed blocks (BlockLogStore, docs/STORAGE.md; the product's default, LOG_LAYOUT) or rows with
+   * a trigram index (SqliteLogStore). Named by every caller: a test or benchmark of one layout says which.
+   */
+  | { kind: 'sqlite'; file: string; countCap?: number; layout: 'rows' | 'blocks' }
   | { kind: 'mongo'; url: string; database: string; countCap?: number };
 
 export async function createLogStore(config: LogStoreConfig): Promise<LogStore> {
