@@ -5,14 +5,14 @@
  *  - rules with the same filter share one entry;
  *  - filters naming a level, type or resource: for each distinct (type, resource, level) a log comes with,
  *    the filters whose three fields hold are worked out once and remembered (a server sends a few dozen
- *    such triples); a log then costs three map lookups (measured cheaper than one lookup of the three joined
- *    into a key, which makes and hashes a new string per log), and only the filters that also name a search
- *    or metadata are tested further;
+ *    such triples: alert-lookups.ts, one lookup of the type, then its few pairs compared rather than hashed;
+ *    one lookup of the three joined into a key measured dearer, as it makes and hashes a new string per log),
+ *    and only the filters that also name a search or metadata are tested further;
  *  - searches: one scan of the message finds which texts it holds (alert-search-scan.ts), for the filters of
  *    a search alone and for those of the filters above whose text the scan takes without shrinking its window,
  *    so no expression runs per filter for them; the others' texts are tested by their own expression, and only
  *    on the logs whose fields they match;
- *  - filters of metadata alone: found through a map of their first key and value;
+ *  - filters of metadata alone: found through their first key and its value (the values compared while few);
  *  - filters naming nothing (all logs) count every log.
  * Per log nothing is allocated, and no log is stored: a filter's last matching logs are kept as their places
  * in the call's array (typed arrays, no write barrier, nothing kept alive between calls but that array).
@@ -20,6 +20,7 @@
 import type { AlertFilter } from '@skald/contracts';
 import { metadataText, searchPattern } from './alert-filter.ts';
 import type { PreparedLog } from './alert-filter.ts';
+import { StringIndex, TripleMemo } from './alert-lookups.ts';
 import { createSearchScan, slidesInWindow } from './alert-search-scan.ts';
 
 type MatchableLog = Pick<PreparedLog, 'level' | 'type' | 'resource' | 'message' | 'metadata'>;
@@ -164,12 +165,9 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
     else compiled.search = searchPattern([text]);
   }
   const metadataKeys = [...byMetadata.keys()];
-  const metadataValues = [...byMetadata.values()];
+  const metadataValues = [...byMetadata.values()].map((byValue) => new StringIndex(byValue));
   const scan = texts.length === 0 ? null : createSearchScan(texts);
 
-  /** type -> resource -> level -> the byFields filters whose level, type and resource hold. */
-  const triples = new Map<string, Map<string, Map<string, readonly CompiledFilter<R>[]>>>();
-  let remembered = 0;
   const fieldsHold = (type: string, resource: string, level: string): readonly CompiledFilter<R>[] => {
     const lowerType = type.toLowerCase();
     const lowerResource = resource.toLowerCase();
@@ -178,24 +176,8 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
       (f) => (f.type === undefined || f.type === lowerType) && (f.resource === undefined || f.resource === lowerResource) && (f.level === undefined || f.level === lowerLevel),
     );
   };
-  const candidatesOf = (type: string, resource: string, level: string): readonly CompiledFilter<R>[] => {
-    let byResource = triples.get(type);
-    if (byResource === undefined) {
-      if (remembered >= MAX_REMEMBERED) {
-        triples.clear();
-        remembered = 0;
-      }
-      triples.set(type, (byResource = new Map()));
-    }
-    let byLevel = byResource.get(resource);
-    if (byLevel === undefined) byResource.set(resource, (byLevel = new Map()));
-    let found = byLevel.get(level);
-    if (found === undefined) {
-      byLevel.set(level, (found = fieldsHold(type, resource, level)));
-      remembered += 1;
-    }
-    return found;
-  };
+  /** (type, resource, level) as logs bring them -> the byFields filters whose level, type and resource hold. */
+  const triples = new TripleMemo<readonly CompiledFilter<R>[]>(MAX_REMEMBERED);
 
   // Tallies kept between calls (a call starts them at zero for the filters the last one touched): no
   // allocation per call but the answer itself. A filter's ring holds the places of its last matching logs.
@@ -220,7 +202,7 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
         const log = logs[i]!;
         const held = scan !== null && scan.scan(log.message);
         if (byFields.length > 0) {
-          const candidates = candidatesOf(log.type, log.resource, log.level);
+          const candidates = triples.get(log.type, log.resource, log.level, fieldsHold);
           for (let c = 0; c < candidates.length; c++) {
             const compiled = candidates[c]!;
             if (compiled.scanText >= 0 ? !held || !scan!.holds(compiled.scanText) : compiled.search !== null && !compiled.search.test(log.message)) continue;
