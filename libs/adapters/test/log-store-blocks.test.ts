@@ -358,6 +358,41 @@ describe('block log store: layout and migration', () => {
     }
   });
 
+  it('reads the directory from its index alone, which a file of layout 103 gets on open, keeping its parts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const file = join(dir, 'logs.db');
+    const store = new BlockLogStore(file, { walCheckpointer: null, blockRows: 40, partFanout: 2, sealEagerly: true });
+    await store.insertBatch(generatedLogs('srv', 1000, T0, 10));
+    await store.sealAll();
+    const expected = await answers(store);
+    const parts = store.layout().parts;
+    await store.close();
+    // Layout 103: the narrower index on (server_key, max_at) only.
+    const db = new DatabaseSync(file);
+    db.exec('DROP INDEX blocks_directory; CREATE INDEX blocks_server ON blocks (server_key, max_at); PRAGMA user_version = 103');
+    db.close();
+    const reopened = new BlockLogStore(file, { walCheckpointer: null, blockRows: 40, partFanout: 2 });
+    try {
+      expect(reopened.layout().parts).toEqual(parts);
+      expect(await answers(reopened)).toEqual(expected);
+    } finally {
+      await reopened.close();
+    }
+    const raw = new DatabaseSync(file, { readOnly: true });
+    try {
+      const indexes = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'blocks' AND sql IS NOT NULL").all().map((r) => r['name']);
+      expect(indexes.sort()).toEqual(['blocks_directory', 'blocks_expires']);
+      const plan = raw
+        .prepare('EXPLAIN QUERY PLAN SELECT block_id, stream, min_at, max_at, n, photos, min_expires, max_expires, dims FROM blocks WHERE server_key = ? ORDER BY max_at DESC, block_id DESC')
+        .all(1)
+        .map((r) => String(r['detail']));
+      expect(plan.join('; ')).toContain('COVERING INDEX blocks_directory');
+    } finally {
+      raw.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('builds the parts of a blocks file that has none on open, answering the same before and after', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const file = join(dir, 'logs.db');
