@@ -10,6 +10,8 @@ export const BACKGROUND_THREADS = {
   searchIndex: 'search-index',
   /** The WAL checkpointer's worker (sqlite/wal-checkpointer.ts), alive under sustained heavy writes. */
   walCheckpoint: 'wal-checkpoint',
+  /** The block log store's sealer (log-store/block-seal-thread.ts), alive while it seals blocks. */
+  blockSeal: 'block-seal',
   /** A second connection to the player store (player-store/player-store-worker.ts): the logs service's player recorder, alive while it records. */
   playerStore: 'player-store',
 } as const;

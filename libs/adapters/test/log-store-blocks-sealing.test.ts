@@ -1,11 +1,16 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
+import { zstdDecompressSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LogRecord, LogStore } from '@skald/ports';
 import { BlockLogStore, SqliteLogStore } from '../src/log-store/index.ts';
 import type { BlockLogStoreOptions } from '../src/log-store/block-log-store.ts';
+import { BlockSealThread } from '../src/log-store/block-seal-thread.ts';
+import { decodeBlock } from '../src/log-store/block-codec.ts';
+import { BACKGROUND_THREADS, backgroundThreadsAlive } from '../src/background-threads.ts';
 import { generatedLogs } from './fixtures/generated-logs.ts';
 
 const T0 = Date.UTC(2025, 4, 1);
@@ -85,7 +90,8 @@ describe('block log store: sealing short of a full block', () => {
     const store = open(file, { sealIdleMs: 0, sealCheckMs: 5, closeSealMs: 0 });
     try {
       await store.insertBatch(generatedLogs('srv', 50, T0, 23));
-      await vi.waitFor(() => expect(store.layout()).toMatchObject({ tailRows: 0, blockRows: 50 }));
+      // The first seal starts the seal thread: seconds on a loaded machine.
+      await vi.waitFor(() => expect(store.layout()).toMatchObject({ tailRows: 0, blockRows: 50 }), { timeout: 20_000 });
     } finally {
       await store.close();
     }
@@ -142,5 +148,74 @@ describe('block log store: sealing short of a full block', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('block log store: the seal thread', () => {
+  /**
+   * Every stored column of every block and its rare rows, in block order: the frames decoded (zstd on the thread
+   * pool and in one call compress the same bytes differently), then digested to keep a failure's diff short.
+   */
+  function blocksOf(file: string): unknown[] {
+    const db = new DatabaseSync(file, { readOnly: true });
+    const digest = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+    const unzip = (blob: unknown): string => (blob instanceof Uint8Array && blob.length > 0 ? zstdDecompressSync(blob).toString('base64') : '');
+    try {
+      return db
+        .prepare('SELECT b.stream, b.min_at, b.max_at, b.n, b.photos, b.min_expires, b.max_expires, b.dims, b.words, b.meta, b.text, r.rows FROM blocks b JOIN rare_rows r USING (block_id) ORDER BY b.block_id')
+        .all()
+        .map(({ words, meta, text, rows, ...columns }) => ({
+          ...columns,
+          records: digest(decodeBlock('', meta as Uint8Array, text as Uint8Array)),
+          words: digest(unzip(words)),
+          rare: digest(unzip(rows)),
+        }));
+    } finally {
+      db.close();
+    }
+  }
+
+  it("computes each block on a thread of its own, the very block the store's thread computes, and ends the thread at close", async () => {
+    const logs = generatedLogs('srv', 2000, T0, 31);
+    const files = { thread: fileIn(), inline: fileIn() };
+    // Sealed before each insertBatch returns: the same blocks whatever the threads' timing.
+    const threaded = open(files.thread, { blockRows: 100, sealEagerly: true });
+    const inline = open(files.inline, { blockRows: 100, sealEagerly: true, sealThread: false });
+    for (let i = 0; i < logs.length; i += 250) {
+      await threaded.insertBatch(logs.slice(i, i + 250));
+      await inline.insertBatch(logs.slice(i, i + 250));
+    }
+    await threaded.sealAll();
+    await inline.sealAll();
+    expect(backgroundThreadsAlive()).toContain(BACKGROUND_THREADS.blockSeal);
+    expect(await answers(threaded)).toEqual(await answers(inline));
+    await threaded.close();
+    await inline.close();
+    await vi.waitFor(() => expect(backgroundThreadsAlive()).not.toContain(BACKGROUND_THREADS.blockSeal), { timeout: 20_000 });
+    const stored = blocksOf(files.thread);
+    expect(stored.length).toBeGreaterThan(15);
+    expect(stored).toEqual(blocksOf(files.inline));
+  });
+
+  it('holds the tails under maxTailRows: a batch past it is acknowledged once seals brought them back under', async () => {
+    const file = fileIn();
+    const store = open(file, { blockRows: 100, maxTailRows: 250 });
+    const logs = generatedLogs('srv', 3000, T0, 32);
+    try {
+      for (let i = 0; i < logs.length; i += 100) {
+        await store.insertBatch(logs.slice(i, i + 100));
+        expect(store.layout().tailRows).toBeLessThanOrEqual(250);
+      }
+      expect(store.layout().tailRows + store.layout().blockRows).toBe(3000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('fails for good when its worker cannot start, so that the store seals on its own thread', async () => {
+    const thread = new BlockSealThread({ file: join(fileIn(), '..', 'missing', 'logs.db'), level: 6 });
+    await expect(thread.seal({ serverKey: 1, stream: 'info', limit: 10, absorb: [] })).rejects.toThrow(/seal worker/);
+    expect(thread.failed).toBe(true);
+    await thread.close();
   });
 });

@@ -15,7 +15,7 @@ const idOf = (i: number): string => `log-${String(i).padStart(8, '0')}`;
 describe('block log store on disk', () => {
   const sealing = [
     { mode: 'blocks', what: 'full blocks' },
-    { mode: 'blocks-small', what: 'small blocks sealed every millisecond and merged into the next seals' },
+    { mode: 'blocks-small', what: 'tails held under 300 rows: seals short of full merged into the next ones, batches waiting for seals' },
   ];
   for (const { mode, what } of sealing) {
     // timeout: SIGKILLs a writer while it ingests and seals, then reopens the store

@@ -67,7 +67,8 @@ describe('block log store: layout and migration', () => {
     const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, sealAfterMs: 0, sealCheckMs: 5 });
     try {
       await store.insertBatch(generatedLogs('srv', 50, T0, 2));
-      await vi.waitFor(() => expect(store.layout()).toMatchObject({ tailRows: 0, blockRows: 50 }));
+      // The first seal starts the seal thread: seconds on a loaded machine.
+      await vi.waitFor(() => expect(store.layout()).toMatchObject({ tailRows: 0, blockRows: 50 }), { timeout: 20_000 });
     } finally {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -107,7 +107,7 @@ export class BlockDeletes {
       rewritten = await this.#directory.encode(kept);
     }
     return this.#conn.transaction(() => {
-      const replacedBy = rewritten === null ? null : this.#directory.insert(entry.serverKey, entry.stream, rewritten.encoded, rewritten.words);
+      const replacedBy = rewritten === null ? null : this.#directory.insert(entry.serverKey, entry.stream, rewritten);
       this.#directory.remove(entry, replacedBy);
       applyRollupDelta(this.#conn, delta);
       return { deletedCount: gone.length, objectKeys };

@@ -5,13 +5,15 @@
  * of recently read blocks (columns, text, token dictionary, row keys, rare rows), least recently used dropped first.
  * Writing a block (the sealer's and a rewrite's) lives here too, so the caches never outlive what they cache.
  */
-import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import { zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock, encodeBlockAsync } from './block-codec.ts';
-import { RareRows, encodeRareRows, rareRowsOfBlock } from './block-rare.ts';
-import type { BlockColumns, BlockMeta, EncodedBlock } from './block-codec.ts';
-import { foldAscii, TokenDictionary, TokenDictionaryBuilder } from './block-token-dictionary.ts';
+import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta } from './block-codec.ts';
+import { RareRows, rareRowsOfBlock } from './block-rare.ts';
+import type { BlockColumns, BlockMeta } from './block-codec.ts';
+import { sealBlock, sealBlockAsync } from './block-seal.ts';
+import type { SealedBlock } from './block-seal.ts';
+import { foldAscii, TokenDictionary } from './block-token-dictionary.ts';
 import { Lru } from './block-lru.ts';
 import { BlockParts } from './block-parts.ts';
 import { blockWords } from './block-part-dictionary.ts';
@@ -51,12 +53,6 @@ function folded(counts: Record<string, number>): Map<string, number> {
     const key = foldAscii(value);
     out.set(key, (out.get(key) ?? 0) + n);
   }
-  return out;
-}
-
-function countValues(values: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const v of values) out[v] = (out[v] ?? 0) + 1;
   return out;
 }
 
@@ -247,59 +243,26 @@ export class BlockDirectory {
 
   /** Stores the records (one server, one stream) as a new block, inside the caller's transaction. */
   write(serverKey: number, stream: string, records: readonly LogRecord[]): void {
-    const encoded = encodeBlock(records, this.#level);
-    const words = new TokenDictionaryBuilder();
-    for (const r of encoded.rows) words.addRow([r.message, r.metadata === null ? '' : JSON.stringify(r.metadata)]);
-    this.insert(serverKey, stream, encoded, words);
+    this.insert(serverKey, stream, sealBlock(records, this.#level));
   }
 
-  /**
-   * The same in steps that keep the event loop free (the sealer's: a block of 4,096 FiveM lines took 60-150 ms
-   * in one piece): compression on the thread pool, the dictionary a slice of rows per turn. Answers the block
-   * for `insert`, which the caller runs in its transaction.
-   */
-  async encode(records: readonly LogRecord[]): Promise<{ encoded: EncodedBlock; words: TokenDictionaryBuilder }> {
-    const encoded = await encodeBlockAsync(records, this.#level);
-    const words = new TokenDictionaryBuilder();
-    for (let start = 0; start < encoded.rows.length; start += 512) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      for (const r of encoded.rows.slice(start, start + 512)) words.addRow([r.message, r.metadata === null ? '' : JSON.stringify(r.metadata)]);
-    }
-    return { encoded, words };
+  /** The block of the records, encoded across turns of the event loop (block-seal.ts), for `insert`. */
+  encode(records: readonly LogRecord[]): Promise<SealedBlock> {
+    return sealBlockAsync(records, this.#level);
   }
 
-  /** Inserts an encoded block, inside the caller's transaction; answers its id. */
-  insert(serverKey: number, stream: string, encoded: EncodedBlock, words: TokenDictionaryBuilder): number {
-    const rows = encoded.rows;
-    const dims: StoredDims = {
-      level: countValues(rows.map((r) => r.level)),
-      type: countValues(rows.map((r) => r.type)),
-      resource: countValues(rows.map((r) => r.resource)),
-    };
-    let minExpires = Number.POSITIVE_INFINITY;
-    let maxExpires = Number.NEGATIVE_INFINITY;
-    for (const r of rows) {
-      minExpires = Math.min(minExpires, r.expiresAt);
-      maxExpires = Math.max(maxExpires, r.expiresAt);
-    }
+  /** zstd level of the store's frames (a seal computed elsewhere uses it too). */
+  get zstdLevel(): number {
+    return this.#level;
+  }
+
+  /** Inserts a sealed block and its rare rows, inside the caller's transaction; answers its id. */
+  insert(serverKey: number, stream: string, block: SealedBlock): number {
     const inserted = this.#conn
       .prepare('INSERT INTO blocks (server_key, stream, min_at, max_at, n, photos, min_expires, max_expires, dims, words, meta, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(
-        serverKey,
-        stream,
-        rows[0]!.createdAt,
-        rows[rows.length - 1]!.createdAt,
-        rows.length,
-        rows.filter((r) => r.logType === 'photo').length,
-        minExpires,
-        maxExpires,
-        JSON.stringify(dims),
-        zstdCompressSync(words.encode(), { params: { [constants.ZSTD_c_compressionLevel]: this.#level } }),
-        encoded.meta,
-        encoded.text,
-      );
+      .run(serverKey, stream, block.minAt, block.maxAt, block.n, block.photos, block.minExpires, block.maxExpires, block.dims, block.words, block.meta, block.text);
     const blockId = Number(inserted.lastInsertRowid);
-    this.#conn.prepare('INSERT INTO rare_rows (block_id, rows) VALUES (?, ?)').run(blockId, encodeRareRows(rows, this.#level));
+    this.#conn.prepare('INSERT INTO rare_rows (block_id, rows) VALUES (?, ?)').run(blockId, block.rare);
     this.#servers.delete(serverKey);
     return blockId;
   }

@@ -2,7 +2,8 @@
  * The block log store (docs/STORAGE.md): the LogStore port over a tail of fresh logs and compressed blocks of
  * sealed ones, in one SQLite file, as one object over modules that each own one concern:
  * - block-store-connection.ts, block-store-schema.ts: the connection, its transactions and the tables;
- * - block-writes.ts: insertBatch into the tail, and the sealer turning a stream's tail into a block;
+ * - block-writes.ts: insertBatch into the tail, and the sealer turning a stream's tail into a block, computed
+ *   on a thread of its own (block-seal.ts, block-seal-thread.ts, block-seal-worker.ts);
  * - block-directory.ts: the blocks' directory and the decoded blocks recently read, and writing a block;
  * - block-parts.ts: part dictionaries over runs of a stream's blocks, built after seals, followed by deletes;
  * - block-rare.ts: each block's rows of rare type and resource values, written with the block;
@@ -23,6 +24,7 @@ import { newestFirst } from './block-match.ts';
 import { BlockReadPaths } from './block-reads.ts';
 import { BlockReads } from './block-walk.ts';
 import { BlockWriter } from './block-writes.ts';
+import { BlockSealThread } from './block-seal-thread.ts';
 import { TailCache } from './block-tail-cache.ts';
 import { assertLogType } from './log-store-shared.ts';
 import { count, facets, serverCount, stats } from './sqlite-log-rollup-reads.ts';
@@ -38,6 +40,12 @@ export const SEAL_AFTER_MS = 3_600_000;
 /** A stream's tail is sealed once no row came for this long, full or not (a server gone quiet). */
 export const SEAL_IDLE_MS = 300_000;
 /**
+ * Rows of all tails together past which the largest tails are sealed, full or not, and insertBatch waits for
+ * seals: 16 full blocks, ~35 MB of FiveM lines. A burst is acknowledged at the tail's pace until then, as the row
+ * store's is while its search index follows.
+ */
+export const MAX_TAIL_ROWS = 65_536;
+/**
  * How long a graceful close spends sealing the tails, largest first (a busy server's ~4,000-row tails take
  * ~0.1 s each); what is left stays in the tail, as durable, for the next start. The process's whole shutdown
  * has 10 s by default (SHUTDOWN_TIMEOUT_MS).
@@ -51,6 +59,9 @@ export interface BlockLogStoreOptions {
   readonly sealIdleMs?: number;
   /** The time a graceful close spends sealing tails (0: none). */
   readonly closeSealMs?: number;
+  readonly maxTailRows?: number;
+  /** Blocks computed on a thread of their own (default, for a file on disk) or on the store's (false). */
+  readonly sealThread?: boolean;
   /** How often the age of the tails is looked at. Default a minute. */
   readonly sealCheckMs?: number;
   readonly walCheckpointer?: WalCheckpointer | null;
@@ -72,6 +83,8 @@ export class BlockLogStore implements LogStore {
   /** The sealer's and the delete paths' turns: each waits for the one before. */
   #turn: Promise<unknown> = Promise.resolve();
   #sealScheduled = false;
+  /** insertBatch calls waiting for a seal (the tails past their bound): woken after each, true if it sealed. */
+  readonly #sealWaiters: ((sealed: boolean) => void)[] = [];
   #closed = false;
   readonly #sealEagerly: boolean;
   readonly #blockRows: number;
@@ -91,6 +104,8 @@ export class BlockLogStore implements LogStore {
       blockRows: this.#blockRows,
       sealAfterMs: options.sealAfterMs ?? SEAL_AFTER_MS,
       sealIdleMs: options.sealIdleMs ?? SEAL_IDLE_MS,
+      maxTailRows: options.maxTailRows ?? MAX_TAIL_ROWS,
+      thread: file === ':memory:' || options.sealThread === false ? null : new BlockSealThread({ file, level: this.#directory.zstdLevel }),
     });
     this.#reads = new BlockReadPaths(this.#conn, this.#directory, this.#tailCache, options.countCap ?? BLOCK_COUNT_CAP);
     this.#deletes = new BlockDeletes(this.#conn, this.#directory);
@@ -169,7 +184,7 @@ export class BlockLogStore implements LogStore {
 
   #scheduleSeal(): void {
     if (this.#sealScheduled || this.#closed) return;
-    if (this.#writer.due(Date.now()).length === 0) return;
+    if (this.#writer.next(Date.now()) === null) return;
     this.#sealScheduled = true;
     this.#inTurn(async () => {
       this.#sealScheduled = false;
@@ -182,17 +197,22 @@ export class BlockLogStore implements LogStore {
   /** Seals the due streams (all: every stream's tail, full or not), a block per turn of the event loop. */
   async #seal(all: boolean): Promise<void> {
     const sealed = new Map<string, readonly [number, string]>();
-    for (;;) {
-      if (this.#closed) return;
-      const due = this.#writer.due(Date.now(), all);
-      if (due.length === 0) break;
-      for (const [serverKey, stream] of due) {
-        if (this.#closed) return;
-        await this.#writer.sealOne(serverKey, stream);
-        sealed.set(`${serverKey}\u0000${stream}`, [serverKey, stream]);
+    let failed = true;
+    try {
+      for (;;) {
+        if (this.#closed) break;
+        const next = this.#writer.next(Date.now(), all);
+        if (next === null) break;
+        await this.#writer.sealOne(...next);
+        sealed.set(`${next[0]}\u0000${next[1]}`, next);
+        this.#sealWaiters.splice(0).forEach((wake) => wake(true));
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      failed = false;
+    } finally {
+      this.#sealWaiters.splice(0).forEach((wake) => wake(!failed));
     }
+    if (this.#closed) return;
     // Then the parts and merges the sealed streams are due, each in a transaction of its own (parts are derived
     // data): sealing goes first, as it keeps the tail small; seals due meanwhile wait for the next turn.
     for (const [serverKey, stream] of sealed.values()) await this.#directory.parts.build(serverKey, stream, () => this.#closed);
@@ -218,10 +238,19 @@ export class BlockLogStore implements LogStore {
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
     if (records.length === 0) return { inserted: 0 };
-    const result = this.#writer.insert(records);
+    const { inserted, sealDue } = this.#writer.insert(records);
     if (this.#sealEagerly) await this.#inTurn(() => this.#seal(false));
-    else this.#scheduleSeal();
-    return result;
+    else {
+      if (sealDue) this.#scheduleSeal();
+      // Past the bound on the tails (the sealer behind a burst), a batch is acknowledged once seals brought them
+      // back under it: the uncompressed tail stays bounded, and ingest runs at the sealer's pace meanwhile.
+      while (this.#writer.backlogged && !this.#closed) {
+        this.#scheduleSeal();
+        const sealed = await new Promise<boolean>((resolve) => this.#sealWaiters.push(resolve));
+        if (!sealed) break;
+      }
+    }
+    return { inserted };
   }
 
   async query(query: LogQuery): Promise<LogPage> {
@@ -337,6 +366,7 @@ export class BlockLogStore implements LogStore {
     try {
       await this.#sealAtClose();
     } finally {
+      await this.#writer.close();
       await this.#conn.close();
     }
   }
@@ -344,16 +374,13 @@ export class BlockLogStore implements LogStore {
   async #sealAtClose(): Promise<void> {
     const deadline = performance.now() + this.#closeSealMs;
     for (;;) {
-      const due = this.#writer.due(Date.now(), true);
-      if (due.length === 0) return;
-      for (const [serverKey, stream] of due) {
-        if (performance.now() >= deadline) return;
-        try {
-          await this.#writer.sealOne(serverKey, stream);
-        } catch {
-          // Its transaction rolled back: the rows stay in the tail, sealed after the next start. The close goes on.
-          return;
-        }
+      const next = this.#writer.next(Date.now(), true);
+      if (next === null || performance.now() >= deadline) return;
+      try {
+        await this.#writer.sealOne(...next);
+      } catch {
+        // Its transaction rolled back: the rows stay in the tail, sealed after the next start. The close goes on.
+        return;
       }
     }
   }

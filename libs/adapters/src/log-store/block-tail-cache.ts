@@ -100,11 +100,15 @@ export class TailCache {
     return rows;
   }
 
-  /** Rows committed to the tail (appended in key order to a loaded copy; most arrive after its last row). */
-  added(serverKey: number, rows: readonly TailRow[]): void {
+  /**
+   * Records committed to the tail (appended in key order to a loaded copy; most arrive after its last row). A
+   * server whose copy is not loaded costs nothing here: ingest without searches makes no row of the copy.
+   */
+  added(serverKey: number, records: readonly LogRecord[]): void {
     const list = this.#servers.get(serverKey);
     if (list === undefined) return;
-    for (const row of rows) {
+    for (const record of records) {
+      const row = tailRowOf(record);
       const last = list[list.length - 1];
       if (last === undefined || byKey(last, row) < 0) {
         list.push(row);

@@ -36,7 +36,16 @@ const HEX_WORD_MIN = 8;
 
 /** Words the dictionary leaves out unless told to keep every word: digits only, or 8+ hex digits with a digit. */
 export function isHighEntropyWord(word: string): boolean {
-  return /^[0-9]+$/.test(word) || (word.length >= HEX_WORD_MIN && /^[0-9a-f]+$/.test(word) && /[0-9]/.test(word));
+  // A loop rather than regular expressions: the sealer asks it of every word of every row.
+  let digits = 0;
+  let hex = true;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) digits++;
+    else if (code < 0x61 || code > 0x66) hex = false;
+  }
+  if (digits > 0 && digits === word.length) return true;
+  return hex && digits > 0 && word.length >= HEX_WORD_MIN;
 }
 
 /**
@@ -72,12 +81,20 @@ export function* wordRuns(folded: string): Generator<WordRun> {
   }
 }
 
-/** The distinct folded words of `text`, added to `into`. */
+/** The distinct folded words of `text`, added to `into` (wordRuns inlined: the sealer runs it on every row). */
 export function addWords(text: string, into: Set<string>, keepAllWords = false): void {
   const folded = foldAscii(text);
-  for (const { start, end } of wordRuns(folded)) {
-    const word = folded.slice(start, end);
-    if (keepAllWords || !isHighEntropyWord(word)) into.add(word);
+  let start = -1;
+  for (let i = 0; i <= folded.length; i++) {
+    if (i < folded.length && !isSeparatorCode(folded.charCodeAt(i))) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) {
+      const word = folded.slice(start, i);
+      if (keepAllWords || !isHighEntropyWord(word)) into.add(word);
+      start = -1;
+    }
   }
 }
 
@@ -89,9 +106,12 @@ export const LISTED_ROWS_MAX = 16;
  * (message, metadata JSON).
  */
 export class TokenDictionaryBuilder {
-  readonly #rows = new Map<string, number>();
-  /** The rows of each word while it has at most LISTED_ROWS_MAX of them. */
-  readonly #lists = new Map<string, number[]>();
+  /**
+   * Each word: how many rows hold it, the last row that did (a word met again in the same row counts once), and
+   * its rows while it has at most LISTED_ROWS_MAX of them (null past that). One map lookup per word met: the
+   * sealer builds a dictionary of every block it writes.
+   */
+  readonly #words = new Map<string, { rows: number; last: number; list: number[] | null }>();
   readonly #keepAllWords: boolean;
   #row = 0;
 
@@ -100,21 +120,39 @@ export class TokenDictionaryBuilder {
   }
 
   addRow(texts: readonly string[]): void {
-    const words = new Set<string>();
-    for (const text of texts) addWords(text, words, this.#keepAllWords);
-    for (const word of words) {
-      const rows = (this.#rows.get(word) ?? 0) + 1;
-      this.#rows.set(word, rows);
-      if (rows === 1) this.#lists.set(word, [this.#row]);
-      else if (rows <= LISTED_ROWS_MAX) this.#lists.get(word)!.push(this.#row);
-      else if (rows === LISTED_ROWS_MAX + 1) this.#lists.delete(word);
+    const row = this.#row++;
+    for (const text of texts) {
+      const folded = foldAscii(text);
+      let start = -1;
+      for (let i = 0; i <= folded.length; i++) {
+        if (i < folded.length && !isSeparatorCode(folded.charCodeAt(i))) {
+          if (start < 0) start = i;
+          continue;
+        }
+        if (start < 0) continue;
+        const word = folded.slice(start, i);
+        start = -1;
+        const entry = this.#words.get(word);
+        if (entry === undefined) {
+          if (this.#keepAllWords || !isHighEntropyWord(word)) this.#words.set(word, { rows: 1, last: row, list: [row] });
+          continue;
+        }
+        if (entry.last === row) continue;
+        entry.last = row;
+        entry.rows++;
+        if (entry.list !== null) {
+          if (entry.rows <= LISTED_ROWS_MAX) entry.list.push(row);
+          else entry.list = null;
+        }
+      }
     }
-    this.#row++;
   }
 
   /** The words at least `minRows` rows hold, with their row counts. */
   frequent(minRows: number): [string, number][] {
-    return [...this.#rows].filter(([, rows]) => rows >= minRows);
+    const out: [string, number][] = [];
+    for (const [word, entry] of this.#words) if (entry.rows >= minRows) out.push([word, entry.rows]);
+    return out;
   }
 
   /**
@@ -122,13 +160,13 @@ export class TokenDictionaryBuilder {
    * (as gaps), all varints; then the sorted words, each followed by a NUL (UTF-8).
    */
   encode(): Buffer {
-    const words = [...this.#rows.keys()].sort();
+    const words = [...this.#words.keys()].sort();
     const w = new ByteWriter();
     w.varint(words.length);
-    for (const word of words) w.varint(this.#rows.get(word)!);
+    for (const word of words) w.varint(this.#words.get(word)!.rows);
     for (const word of words) {
       let previous = -1;
-      for (const row of this.#lists.get(word) ?? []) {
+      for (const row of this.#words.get(word)!.list ?? []) {
         w.varint(row - previous - 1);
         previous = row;
       }

@@ -21,12 +21,13 @@ import type { BlockConnection } from './block-store-connection.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { rowKey } from './block-directory.ts';
 import { applyRollupDelta } from './block-rollups.ts';
-import { TAIL_COLUMNS } from './block-walk.ts';
+import { readSealInput } from './block-seal.ts';
+import type { SealInput, SealJob } from './block-seal.ts';
+import type { BlockSealThread } from './block-seal-thread.ts';
 import { foldAscii } from './block-token-dictionary.ts';
-import { tailRowOf } from './block-tail-cache.ts';
-import type { TailCache, TailRow } from './block-tail-cache.ts';
+import type { TailCache } from './block-tail-cache.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
-import { num, str, toRecord } from './sqlite-log-rows.ts';
+import { num, str } from './sqlite-log-rows.ts';
 
 interface StreamTail {
   rows: number;
@@ -36,13 +37,17 @@ interface StreamTail {
   last: number;
 }
 
-/** When a stream's tail is sealed short of a full block. */
+/** When a stream's tail is sealed short of a full block, and where the block is computed. */
 export interface SealPolicy {
   readonly blockRows: number;
+  /** The seal thread (block-seal-thread.ts); null: on the store's thread (a file in memory, tests). */
+  readonly thread: BlockSealThread | null;
   /** Its oldest unsealed row has waited this long. */
   readonly sealAfterMs: number;
   /** No row came for this long. */
   readonly sealIdleMs: number;
+  /** Rows of every tail together past which the largest tails are sealed, full or not. */
+  readonly maxTailRows: number;
 }
 
 export class BlockWriter {
@@ -50,9 +55,12 @@ export class BlockWriter {
   readonly #directory: BlockDirectory;
   readonly #blockRows: number;
   readonly #policy: SealPolicy;
+  readonly #thread: BlockSealThread | null;
   readonly #tailCache: TailCache;
   /** Unsealed rows per server key and stream. */
   readonly #tails = new Map<number, Map<string, StreamTail>>();
+  /** Unsealed rows of every stream together. */
+  #total = 0;
 
   constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, policy: SealPolicy) {
     this.#conn = conn;
@@ -60,10 +68,9 @@ export class BlockWriter {
     this.#tailCache = tailCache;
     this.#blockRows = policy.blockRows;
     this.#policy = policy;
+    this.#thread = policy.thread;
     const now = Date.now();
-    for (const row of conn.prepare('SELECT server_key, stream, count(*) AS n FROM tail GROUP BY server_key, stream').all()) {
-      this.#stream(num(row['server_key']), str(row['stream']), now).rows = num(row['n']);
-    }
+    this.recount(now);
   }
 
   #stream(serverKey: number, stream: string, now: number): StreamTail {
@@ -84,8 +91,9 @@ export class BlockWriter {
     return false;
   }
 
-  insert(records: readonly LogRecord[]): { inserted: number } {
-    const added: [number, string, TailRow][] = [];
+  /** Answers how many records were new, and whether a seal is due for a block's worth of rows (or the bound on all tails). */
+  insert(records: readonly LogRecord[]): { inserted: number; sealDue: boolean } {
+    const added: [number, string, LogRecord][] = [];
     let inserted: number;
     try {
       inserted = this.#conn.transaction(() => {
@@ -115,7 +123,7 @@ export class BlockWriter {
           args[13] = r.receivedAt === undefined || r.receivedAt === r.createdAt ? null : r.receivedAt;
           if (Number(stmt.run(...args).changes) === 0) continue;
           n++;
-          added.push([serverKey, stream, tailRowOf(r)]);
+          added.push([serverKey, stream, r]);
           delta.add(serverKey, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo');
         }
         applyRollupDelta(this.#conn, delta);
@@ -126,32 +134,44 @@ export class BlockWriter {
       throw err;
     }
     const now = Date.now();
-    for (const [serverKey, stream, row] of added) {
+    let sealDue = false;
+    for (const [serverKey, stream, record] of added) {
       const tail = this.#stream(serverKey, stream, now);
       if (tail.rows === 0) tail.since = now;
       tail.rows++;
       tail.last = now;
-      this.#tailCache.added(serverKey, [row]);
+      if (tail.rows >= this.#blockRows) sealDue = true;
+      this.#tailCache.added(serverKey, [record]);
     }
-    return { inserted };
+    this.#total += added.length;
+    return { inserted, sealDue: sealDue || this.backlogged };
+  }
+
+  /** The tails together hold more rows than the bound: the sealer is behind, or many tails are small. */
+  get backlogged(): boolean {
+    return this.#total > this.#policy.maxTailRows;
   }
 
   /**
-   * The streams to seal at `now`: those holding a block's worth of rows, and, full or not, those whose oldest
-   * unsealed row waited `sealAfterMs` or whose newest came `sealIdleMs` ago; `all` takes every stream with a
-   * row (a graceful close, tests, a migration's end). Largest tails first: a close with little time seals
-   * those that weigh most.
+   * The stream to seal next at `now`, the largest of those due: holding a block's worth of rows, or, full or not,
+   * whose oldest unsealed row waited `sealAfterMs`, whose newest came `sealIdleMs` ago, or any while the tails
+   * together are past `maxTailRows` (a file of many servers' small tails weighs as much as one busy server's
+   * big one); `all` takes any stream with a row (a graceful close, tests, a migration's end). Null when none is.
    */
-  due(now: number, all = false): [number, string][] {
-    const out: [number, string, number][] = [];
+  next(now: number, all = false): [number, string] | null {
+    const any = all || this.backlogged;
+    let best: [number, string] | null = null;
+    let bestRows = 0;
     for (const [serverKey, streams] of this.#tails) {
       for (const [stream, tail] of streams) {
-        if (tail.rows === 0) continue;
-        const full = tail.rows >= this.#blockRows;
-        if (all || full || tail.since <= now - this.#policy.sealAfterMs || tail.last <= now - this.#policy.sealIdleMs) out.push([serverKey, stream, tail.rows]);
+        if (tail.rows <= bestRows) continue;
+        if (any || tail.rows >= this.#blockRows || tail.since <= now - this.#policy.sealAfterMs || tail.last <= now - this.#policy.sealIdleMs) {
+          best = [serverKey, stream];
+          bestRows = tail.rows;
+        }
       }
     }
-    return out.sort((a, b) => b[2] - a[2]).map(([serverKey, stream]) => [serverKey, stream]);
+    return best;
   }
 
   /**
@@ -180,46 +200,80 @@ export class BlockWriter {
 
   /**
    * Seals the stream's oldest tail rows, with the small blocks it takes in (`#absorbed`), into one block of at
-   * most blockRows rows; answers how many tail rows it sealed. The rows are read, encoded across turns of the
-   * event loop, then in one transaction the block is inserted, the small blocks removed and exactly those tail
-   * rows deleted. Meanwhile only inserts can touch the tail (the store runs no delete, part build or other seal
-   * beside a seal), and they add rows; a row found gone at the delete rolls the seal back all the same.
+   * most blockRows rows; answers how many tail rows it sealed. The rows are read and the block computed on the
+   * seal thread (or across turns of this one), then in one transaction the block is inserted, the small blocks
+   * removed and exactly those tail rows deleted. Meanwhile only inserts can touch the tail (the store runs no
+   * delete, part build or other seal beside a seal), and they add rows; a row found gone at the delete rolls the
+   * seal back all the same.
    */
   async sealOne(serverKey: number, stream: string): Promise<number> {
     const tail = this.#stream(serverKey, stream, Date.now());
     const absorbed = this.#absorbed(serverKey, stream, tail.rows);
-    const fromTail = this.#blockRows - absorbed.reduce((sum, e) => sum + e.n, 0);
-    const rows = this.#conn
-      .prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`)
-      .all(serverKey, stream, fromTail);
-    // The records' server id is not stored in a block: any placeholder serves the encoding.
-    const records = rows.length === 0 ? [] : [...absorbed.flatMap((e) => this.#directory.records(e)), ...rows.map((row) => toRecord('', row))];
-    const block = records.length === 0 ? null : await this.#directory.encode(records);
+    const input: SealInput = { serverKey, stream, limit: this.#blockRows - absorbed.reduce((sum, e) => sum + e.n, 0), absorb: absorbed.map((e) => e.blockId) };
+    const job = await this.#compute(input);
     this.#tailCache.drop(serverKey);
     const sealed =
-      block === null
+      job === null
         ? 0
         : this.#conn.transaction(() => {
-            const remove = this.#conn.prepare('DELETE FROM tail WHERE server_key = ? AND created_at = ? AND id = ?');
-            for (const row of rows) {
-              if (Number(remove.run(serverKey, num(row['created_at']), str(row['id'])).changes) !== 1) throw new Error('block log store: a tail row left while its block was encoded');
-            }
+            this.#deleteTailRows(input, job);
             for (const entry of absorbed) this.#directory.remove(entry);
-            this.#directory.insert(serverKey, stream, block.encoded, block.words);
-            return rows.length;
+            this.#directory.insert(serverKey, stream, job.block);
+            return job.tailIds.length;
           });
-    const now = Date.now();
-    tail.rows = sealed === 0 ? 0 : Math.max(0, tail.rows - sealed);
-    tail.since = now;
+    const left = sealed === 0 ? 0 : Math.max(0, tail.rows - sealed);
+    this.#total -= tail.rows - left;
+    tail.rows = left;
+    tail.since = Date.now();
     return sealed;
   }
 
-  /** A delete removed tail rows: the counts are read again from the table. */
-  recount(): void {
-    const now = Date.now();
+  /** The seal on the seal thread; on this one, across turns, when there is none or it failed for good. */
+  async #compute(input: SealInput): Promise<SealJob | null> {
+    if (this.#thread !== null && !this.#thread.failed) {
+      try {
+        return await this.#thread.seal(input);
+      } catch (error) {
+        if (!this.#thread.failed) throw error;
+      }
+    }
+    const read = readSealInput((sql) => this.#conn.prepare(sql), input);
+    if (read === null) return null;
+    return { block: await this.#directory.encode(read.records), tailCreatedAt: read.tailCreatedAt, tailIds: read.tailIds };
+  }
+
+  /**
+   * Deletes the seal's tail rows, inside its transaction. They were the stream's oldest, up to the last key read;
+   * rows inserted since can only add to that range (late logs), so when it holds as many rows as were read it
+   * holds exactly those, and one statement deletes them. Otherwise each row goes by its key, and a row gone
+   * rolls the seal back.
+   */
+  #deleteTailRows(input: SealInput, job: SealJob): void {
+    const n = job.tailIds.length;
+    const range = 'FROM tail WHERE server_key = ? AND (created_at, id) <= (?, ?) AND stream = ?';
+    const params = [input.serverKey, job.tailCreatedAt[n - 1]!, job.tailIds[n - 1]!, input.stream] as const;
+    if (num(this.#conn.prepare(`SELECT count(*) AS n ${range}`).get(...params)?.['n']) === n) {
+      this.#conn.prepare(`DELETE ${range}`).run(...params);
+      return;
+    }
+    const remove = this.#conn.prepare('DELETE FROM tail WHERE server_key = ? AND created_at = ? AND id = ?');
+    for (let i = 0; i < n; i++) {
+      if (Number(remove.run(input.serverKey, job.tailCreatedAt[i]!, job.tailIds[i]!).changes) !== 1) throw new Error('block log store: a tail row left while its block was encoded');
+    }
+  }
+
+  /** Stops the seal thread (the store's close, after its last seal). */
+  async close(): Promise<void> {
+    await this.#thread?.close();
+  }
+
+  /** A delete removed tail rows (or the store opened): the counts are read again from the table. */
+  recount(now = Date.now()): void {
     for (const streams of this.#tails.values()) for (const tail of streams.values()) tail.rows = 0;
+    this.#total = 0;
     for (const row of this.#conn.prepare('SELECT server_key, stream, count(*) AS n FROM tail GROUP BY server_key, stream').all()) {
       this.#stream(num(row['server_key']), str(row['stream']), now).rows = num(row['n']);
+      this.#total += num(row['n']);
     }
   }
 }
