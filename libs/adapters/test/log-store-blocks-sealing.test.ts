@@ -153,8 +153,9 @@ describe('block log store: sealing short of a full block', () => {
 
 describe('block log store: the seal thread', () => {
   /**
-   * Every stored column of every block and its rare rows, in block order: the frames decoded (zstd on the thread
-   * pool and in one call compress the same bytes differently), then digested to keep a failure's diff short.
+   * Every stored column of every block and its rare rows, by stream and time (two seal workers finish in either
+   * order): the frames decoded (zstd on the thread pool and in one call compress the same bytes differently),
+   * then digested to keep a failure's diff short.
    */
   function blocksOf(file: string): unknown[] {
     const db = new DatabaseSync(file, { readOnly: true });
@@ -162,7 +163,7 @@ describe('block log store: the seal thread', () => {
     const unzip = (blob: unknown): string => (blob instanceof Uint8Array && blob.length > 0 ? zstdDecompressSync(blob).toString('base64') : '');
     try {
       return db
-        .prepare('SELECT b.stream, b.min_at, b.max_at, b.n, b.photos, b.min_expires, b.max_expires, b.dims, b.words, b.meta, b.text, r.rows FROM blocks b JOIN rare_rows r USING (block_id) ORDER BY b.block_id')
+        .prepare('SELECT b.stream, b.min_at, b.max_at, b.n, b.photos, b.min_expires, b.max_expires, b.dims, b.words, b.meta, b.text, r.rows FROM blocks b JOIN rare_rows r USING (block_id) ORDER BY b.stream, b.min_at, b.max_at, b.n')
         .all()
         .map(({ words, meta, text, rows, ...columns }) => ({
           ...columns,
@@ -180,7 +181,7 @@ describe('block log store: the seal thread', () => {
     const files = { thread: fileIn(), inline: fileIn() };
     // Sealed before each insertBatch returns: the same blocks whatever the threads' timing.
     const threaded = open(files.thread, { blockRows: 100, sealEagerly: true });
-    const inline = open(files.inline, { blockRows: 100, sealEagerly: true, sealThread: false });
+    const inline = open(files.inline, { blockRows: 100, sealEagerly: true, sealThreads: 0 });
     for (let i = 0; i < logs.length; i += 250) {
       await threaded.insertBatch(logs.slice(i, i + 250));
       await inline.insertBatch(logs.slice(i, i + 250));
@@ -214,7 +215,7 @@ describe('block log store: the seal thread', () => {
 
   it('fails for good when its worker cannot start, so that the store seals on its own thread', async () => {
     const thread = new BlockSealThread({ file: join(fileIn(), '..', 'missing', 'logs.db'), level: 6 });
-    await expect(thread.seal({ serverKey: 1, stream: 'info', limit: 10, absorb: [] })).rejects.toThrow(/seal worker/);
+    await expect(thread.seal({ serverKey: 1, stream: 'info', limit: 10, absorb: [], after: null }, () => undefined)).rejects.toThrow(/seal worker/);
     expect(thread.failed).toBe(true);
     await thread.close();
   });

@@ -14,6 +14,7 @@
  * - sqlite-log-rollup-reads.ts (shared with the row store): stats, facets, counts and rollup totals.
  * The sealer and the delete paths take turns (one runs at a time), so a delete never misses rows a seal moves.
  */
+import { availableParallelism } from 'node:os';
 import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType, NeighbourDirection } from '@skald/ports';
 import { BlockConnection } from './block-store-connection.ts';
 import { BlockDeletes } from './block-deletes.ts';
@@ -45,6 +46,8 @@ export const SEAL_IDLE_MS = 300_000;
  * store's is while its search index follows.
  */
 export const MAX_TAIL_ROWS = 65_536;
+/** Seal workers: two, or one on a single core (the store's thread needs ~a fifth of a core at full ingest). */
+export const SEAL_THREADS = Math.min(2, availableParallelism());
 /**
  * How long a graceful close spends sealing the tails, largest first (a busy server's ~4,000-row tails take
  * ~0.1 s each); what is left stays in the tail, as durable, for the next start. The process's whole shutdown
@@ -60,8 +63,8 @@ export interface BlockLogStoreOptions {
   /** The time a graceful close spends sealing tails (0: none). */
   readonly closeSealMs?: number;
   readonly maxTailRows?: number;
-  /** Blocks computed on a thread of their own (default, for a file on disk) or on the store's (false). */
-  readonly sealThread?: boolean;
+  /** Seal workers computing blocks at once (default SEAL_THREADS, for a file on disk); 0: on the store's thread. */
+  readonly sealThreads?: number;
   /** How often the age of the tails is looked at. Default a minute. */
   readonly sealCheckMs?: number;
   readonly walCheckpointer?: WalCheckpointer | null;
@@ -85,6 +88,8 @@ export class BlockLogStore implements LogStore {
   #sealScheduled = false;
   /** insertBatch calls waiting for a seal (the tails past their bound): woken after each, true if it sealed. */
   readonly #sealWaiters: ((sealed: boolean) => void)[] = [];
+  /** Wakes the sealing loop: a seal ended, or read its rows (the stream's next may start). */
+  #sealLoopWake: (() => void) | null = null;
   #closed = false;
   readonly #sealEagerly: boolean;
   readonly #blockRows: number;
@@ -99,13 +104,15 @@ export class BlockLogStore implements LogStore {
     this.#conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
     this.#directory = new BlockDirectory(this.#conn, options.partFanout === undefined ? {} : { partFanout: options.partFanout });
     this.#blockRows = options.blockRows ?? BLOCK_ROWS;
+    const sealThreads = options.sealThreads ?? SEAL_THREADS;
     this.#tailCache = new TailCache(this.#conn);
     this.#writer = new BlockWriter(this.#conn, this.#directory, this.#tailCache, {
       blockRows: this.#blockRows,
       sealAfterMs: options.sealAfterMs ?? SEAL_AFTER_MS,
       sealIdleMs: options.sealIdleMs ?? SEAL_IDLE_MS,
       maxTailRows: options.maxTailRows ?? MAX_TAIL_ROWS,
-      thread: file === ':memory:' || options.sealThread === false ? null : new BlockSealThread({ file, level: this.#directory.zstdLevel }),
+      onRead: () => this.#wakeSealLoop(),
+      thread: file === ':memory:' || sealThreads === 0 ? null : new BlockSealThread({ file, level: this.#directory.zstdLevel, size: sealThreads }),
     });
     this.#reads = new BlockReadPaths(this.#conn, this.#directory, this.#tailCache, options.countCap ?? BLOCK_COUNT_CAP);
     this.#deletes = new BlockDeletes(this.#conn, this.#directory);
@@ -175,6 +182,12 @@ export class BlockLogStore implements LogStore {
     return this.#migrated;
   }
 
+  #wakeSealLoop(): void {
+    const wake = this.#sealLoopWake;
+    this.#sealLoopWake = null;
+    wake?.();
+  }
+
   /** Runs `work` once the sealer or delete before it has finished. */
   #inTurn<R>(work: () => Promise<R>): Promise<R> {
     const run = this.#turn.then(work, work);
@@ -194,28 +207,53 @@ export class BlockLogStore implements LogStore {
     });
   }
 
-  /** Seals the due streams (all: every stream's tail, full or not), a block per turn of the event loop. */
-  async #seal(all: boolean): Promise<void> {
+  /**
+   * Seals the due streams (all: every stream's tail, full or not), as many at once as there are seal workers:
+   * the next one starts when one ends or has read its rows (block-writes.ts). A failed seal stops the starting
+   * of others; the turn then fails once those under way end.
+   */
+  async #seal(all: boolean, stop: () => boolean = () => this.#closed): Promise<void> {
     const sealed = new Map<string, readonly [number, string]>();
-    let failed = true;
+    const running = new Set<Promise<void>>();
+    let failure: { error: unknown } | null = null;
     try {
       for (;;) {
-        if (this.#closed) break;
-        const next = this.#writer.next(Date.now(), all);
-        if (next === null) break;
-        await this.#writer.sealOne(...next);
-        sealed.set(`${next[0]}\u0000${next[1]}`, next);
-        this.#sealWaiters.splice(0).forEach((wake) => wake(true));
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        while (!stop() && failure === null && running.size < this.#writer.concurrency) {
+          const next = this.#writer.next(Date.now(), all);
+          if (next === null) break;
+          const job: Promise<void> = this.#writer
+            .sealOne(...next)
+            .then(
+              () => {
+                sealed.set(`${next[0]}\u0000${next[1]}`, next);
+                this.#sealWaiters.splice(0).forEach((wake) => wake(true));
+              },
+              (error: unknown) => {
+                failure ??= { error };
+              },
+            )
+            .finally(() => {
+              running.delete(job);
+              this.#wakeSealLoop();
+            });
+          running.add(job);
+        }
+        if (running.size === 0) break;
+        await new Promise<void>((resolve) => (this.#sealLoopWake = resolve));
       }
-      failed = false;
     } finally {
-      this.#sealWaiters.splice(0).forEach((wake) => wake(!failed));
+      this.#sealWaiters.splice(0).forEach((wake) => wake(failure === null));
     }
+    if (failure !== null) throw (failure as { error: unknown }).error;
     if (this.#closed) return;
     // Then the parts and merges the sealed streams are due, each in a transaction of its own (parts are derived
     // data): sealing goes first, as it keeps the tail small; seals due meanwhile wait for the next turn.
     for (const [serverKey, stream] of sealed.values()) await this.#directory.parts.build(serverKey, stream, () => this.#closed);
+  }
+
+  /** Seals what is due now (full blocks, old or quiet tails, tails past their bound): a wait for the sealer to catch up. */
+  async sealDue(): Promise<void> {
+    await this.#inTurn(() => this.#seal(false));
   }
 
   /** Seals every stream's tail now, full blocks or not (tests, and a migration's end). */
@@ -373,17 +411,13 @@ export class BlockLogStore implements LogStore {
 
   async #sealAtClose(): Promise<void> {
     const deadline = performance.now() + this.#closeSealMs;
-    for (;;) {
-      const next = this.#writer.next(Date.now(), true);
-      if (next === null || performance.now() >= deadline) return;
-      try {
-        await this.#writer.sealOne(...next);
-      } catch {
-        // Its transaction rolled back: the rows stay in the tail, sealed after the next start. The close goes on.
-        return;
-      }
+    try {
+      await this.#seal(true, () => performance.now() >= deadline);
+    } catch {
+      // A seal's transaction rolled back: its rows stay in the tail, sealed after the next start. The close goes on.
     }
   }
+
 }
 
 function merge(a: DeleteResult, b: DeleteResult): DeleteResult {

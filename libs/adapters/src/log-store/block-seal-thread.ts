@@ -1,16 +1,19 @@
 /**
- * The store's side of its seal worker (block-seal-worker.ts): started at the first seal, asked for one block at a
- * time (the store's turns run one seal at a time), retired after a minute without a seal (a worker holds its own
- * V8 isolate, ~15 MiB; an idle all-in-one should not pay for one). If the worker fails, `failed` turns true for
- * good and the store seals on its own thread (block-writes.ts): nothing waits for a worker that is gone.
+ * The store's side of its seal workers (block-seal-worker.ts): up to `size` of them, each started when a seal
+ * finds none free and retired after a minute without a seal (a worker holds its own V8 isolate, ~15 MiB; an idle
+ * all-in-one should not pay for one). A seal goes to a free worker, or waits for one. If a worker fails, `failed`
+ * turns true for good and the store seals on its own thread (block-writes.ts): nothing waits for a worker that
+ * is gone.
  *
- * Why a thread: sealing a block of 4,096 rows (reading the rows back, the frames, the dictionary, the rare rows)
- * was ~110 ms of the store's thread per FiveM block, half of its ingest's CPU; the row store's indexing runs on
- * a thread of its own the same way.
+ * Why threads: sealing a block of 4,096 rows (reading the rows back, the frames, the dictionary, the rare rows)
+ * was ~110 ms of the store's thread per FiveM block, most of its ingest's CPU; the row store's indexing runs on
+ * a thread of its own the same way. Two: one seal worker computes a block in ~80 ms of CPU, the store's thread
+ * writes it in ~10, so a busy stream outruns one worker; the second takes the next rows of the same stream (or
+ * another stream) meanwhile.
  */
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_THREADS } from '../background-threads.ts';
-import type { SealInput, SealJob } from './block-seal.ts';
+import type { SealInput, SealJob, TailKey } from './block-seal.ts';
 
 export interface SealWorkerData {
   readonly role: 'skald-block-seal';
@@ -18,100 +21,134 @@ export interface SealWorkerData {
   readonly level: number;
 }
 
-export type SealRequest = { readonly kind: 'seal'; readonly input: SealInput } | { readonly kind: 'close' };
-export type SealReply = { readonly kind: 'sealed'; readonly job: SealJob | null } | { readonly kind: 'failed'; readonly message: string } | { readonly kind: 'closed' };
+export type SealRequest = { readonly kind: 'seal'; readonly id: number; readonly input: SealInput } | { readonly kind: 'close' };
+export type SealReply =
+  /** The rows are read: how many, and the last one's key (null: none); the block follows. */
+  | { readonly kind: 'read'; readonly id: number; readonly rows: number; readonly last: TailKey | null }
+  | { readonly kind: 'sealed'; readonly id: number; readonly job: SealJob | null }
+  | { readonly kind: 'failed'; readonly id: number; readonly message: string }
+  | { readonly kind: 'closed' };
+
+/** Told once a seal's rows are read: how many, and the last one's key. */
+export type OnRead = (rows: number, last: TailKey | null) => void;
 
 const DEFAULT_IDLE_MS = 60_000;
 
 interface Pending {
+  readonly id: number;
+  readonly input: SealInput;
+  readonly onRead: OnRead;
   readonly resolve: (job: SealJob | null) => void;
   readonly reject: (error: Error) => void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  pending: Pending | null;
+  idle: NodeJS.Timeout | null;
 }
 
 export class BlockSealThread {
   readonly #data: SealWorkerData;
   readonly #idleMs: number;
-  #worker: Worker | null = null;
-  #pending: Pending | null = null;
-  #idle: NodeJS.Timeout | null = null;
+  readonly #size: number;
+  readonly #slots = new Set<Slot>();
+  readonly #queue: Pending[] = [];
+  #nextId = 1;
   #failed = false;
+  #closed = false;
   /** Workers asked to close and not closed yet. */
   readonly #closing = new Set<Promise<void>>();
 
-  constructor(options: { readonly file: string; readonly level: number; readonly idleMs?: number }) {
+  constructor(options: { readonly file: string; readonly level: number; readonly size?: number; readonly idleMs?: number }) {
     this.#data = { role: 'skald-block-seal', file: options.file, level: options.level };
     this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.#size = options.size ?? 1;
+    if (!Number.isSafeInteger(this.#size) || this.#size < 1) throw new RangeError('seal threads must be an integer >= 1');
   }
 
-  /** The worker failed: the store seals on its own thread from now on. */
+  /** How many seals run at once. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** A worker failed: the store seals on its own thread from now on. */
   get failed(): boolean {
     return this.#failed;
   }
 
-  /** Whether a worker runs now (tests and diagnostics). */
-  get running(): boolean {
-    return this.#worker !== null;
+  /** Workers alive now (tests and diagnostics). */
+  get running(): number {
+    return this.#slots.size;
   }
 
-  /** The seal of `input` computed on the worker; rejects if it fails (then `failed` says whether for good). */
-  seal(input: SealInput): Promise<SealJob | null> {
+  /** The seal of `input` computed on a worker; rejects if it fails (then `failed` says whether for good). */
+  seal(input: SealInput, onRead: OnRead): Promise<SealJob | null> {
     if (this.#failed) return Promise.reject(new Error('block log store: the seal worker failed'));
-    if (this.#pending !== null) return Promise.reject(new Error('block log store: one seal at a time'));
-    this.#clearIdle();
-    const worker = this.#ensureWorker();
-    // Ref'd while it works: a process whose last work is this seal (a close) waits for it.
-    worker.ref();
     return new Promise<SealJob | null>((resolve, reject) => {
-      this.#pending = { resolve, reject };
-      worker.postMessage({ kind: 'seal', input } satisfies SealRequest);
+      this.#queue.push({ id: this.#nextId++, input, onRead, resolve, reject });
+      this.#dispatch();
     });
   }
 
-  /** Closes the worker once its seal under way is answered; resolves once its connection is closed. */
+  /** Closes the workers once their seals under way are answered; resolves once their connections are closed. */
   async close(): Promise<void> {
-    this.#clearIdle();
-    const worker = this.#worker;
-    this.#worker = null;
-    if (worker !== null) this.#retire(worker);
+    this.#closed = true;
+    for (const slot of [...this.#slots]) if (slot.pending === null) this.#retire(slot);
     await Promise.all([...this.#closing]);
   }
 
-  #ensureWorker(): Worker {
-    if (this.#worker !== null) return this.#worker;
-    const worker = new Worker(new URL('./block-seal-worker.ts', import.meta.url), { workerData: this.#data, name: BACKGROUND_THREADS.blockSeal });
-    worker.on('message', (reply: SealReply) => this.#onReply(worker, reply));
-    worker.on('error', (error) => this.#fail(worker, `the block seal worker failed: ${String(error)}`));
-    worker.on('exit', (code) => this.#fail(worker, `the block seal worker exited (code ${code})`));
-    worker.unref();
-    this.#worker = worker;
-    return worker;
-  }
-
-  #onReply(worker: Worker, reply: SealReply): void {
-    if (reply.kind === 'closed') return;
-    const pending = this.#pending;
-    this.#pending = null;
-    if (worker === this.#worker) {
-      worker.unref();
-      this.#retireWhenIdle(worker);
+  #dispatch(): void {
+    while (this.#queue.length > 0 && !this.#failed) {
+      const slot = [...this.#slots].find((s) => s.pending === null) ?? (this.#slots.size < this.#size ? this.#start() : null);
+      if (slot === null) return;
+      const pending = this.#queue.shift()!;
+      if (slot.idle !== null) clearTimeout(slot.idle);
+      slot.idle = null;
+      slot.pending = pending;
+      // Ref'd while it works: a process whose last work is this seal (a close) waits for it.
+      slot.worker.ref();
+      slot.worker.postMessage({ kind: 'seal', id: pending.id, input: pending.input } satisfies SealRequest);
     }
-    if (reply.kind === 'sealed') pending?.resolve(reply.job);
-    else pending?.reject(new Error(reply.message));
   }
 
-  #retireWhenIdle(worker: Worker): void {
-    this.#clearIdle();
-    this.#idle = setTimeout(() => {
-      this.#idle = null;
-      if (this.#worker !== worker || this.#pending !== null) return;
-      this.#worker = null;
-      this.#retire(worker);
-    }, this.#idleMs);
-    this.#idle.unref();
+  #start(): Slot {
+    const worker = new Worker(new URL('./block-seal-worker.ts', import.meta.url), { workerData: this.#data, name: BACKGROUND_THREADS.blockSeal });
+    const slot: Slot = { worker, pending: null, idle: null };
+    worker.on('message', (reply: SealReply) => this.#onReply(slot, reply));
+    worker.on('error', (error) => this.#fail(slot, `the block seal worker failed: ${String(error)}`));
+    worker.on('exit', (code) => this.#fail(slot, `the block seal worker exited (code ${code})`));
+    worker.unref();
+    this.#slots.add(slot);
+    return slot;
+  }
+
+  #onReply(slot: Slot, reply: SealReply): void {
+    const pending = slot.pending;
+    if (reply.kind === 'closed' || pending === null || reply.id !== pending.id) return;
+    if (reply.kind === 'read') {
+      pending.onRead(reply.rows, reply.last);
+      return;
+    }
+    slot.pending = null;
+    if (this.#slots.has(slot) && (this.#failed || this.#closed)) this.#retire(slot);
+    else if (this.#slots.has(slot)) {
+      slot.worker.unref();
+      slot.idle = setTimeout(() => {
+        if (slot.pending === null && this.#slots.has(slot)) this.#retire(slot);
+      }, this.#idleMs);
+      slot.idle.unref();
+    }
+    if (reply.kind === 'sealed') pending.resolve(reply.job);
+    else pending.reject(new Error(reply.message));
+    this.#dispatch();
   }
 
   /** Asks the worker to close its connection; the process waits for it (a 'message' listener does not ref it). */
-  #retire(worker: Worker): void {
+  #retire(slot: Slot): void {
+    this.#slots.delete(slot);
+    if (slot.idle !== null) clearTimeout(slot.idle);
+    const worker = slot.worker;
     worker.ref();
     const closed = new Promise<void>((resolve) => {
       worker.on('message', (reply: SealReply) => {
@@ -126,19 +163,16 @@ export class BlockSealThread {
     worker.postMessage({ kind: 'close' } satisfies SealRequest);
   }
 
-  #fail(worker: Worker, reason: string): void {
-    // A retired worker ends normally; only the current one failing matters.
-    if (worker !== this.#worker) return;
-    this.#worker = null;
+  #fail(slot: Slot, reason: string): void {
+    // A retired worker ends normally; only a working one failing matters.
+    if (!this.#slots.has(slot)) return;
+    this.#slots.delete(slot);
+    if (slot.idle !== null) clearTimeout(slot.idle);
     this.#failed = true;
-    this.#clearIdle();
-    const pending = this.#pending;
-    this.#pending = null;
-    pending?.reject(new Error(reason));
-  }
-
-  #clearIdle(): void {
-    if (this.#idle !== null) clearTimeout(this.#idle);
-    this.#idle = null;
+    const error = new Error(reason);
+    slot.pending?.reject(error);
+    slot.pending = null;
+    for (const pending of this.#queue.splice(0)) pending.reject(error);
+    for (const other of [...this.#slots]) if (other.pending === null) this.#retire(other);
   }
 }

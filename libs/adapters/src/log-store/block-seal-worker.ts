@@ -21,11 +21,14 @@ function start(port: NonNullable<typeof parentPort>, data: SealWorkerData): void
       port.close();
       return;
     }
+    const { id } = request;
     let reply: SealReply;
     try {
-      reply = { kind: 'sealed', job: sealOn(db, request.input, data.level) };
+      // The store's thread may send the stream's next rows to another worker once these are read.
+      const job = sealOn(db, request.input, data.level, (rows, last) => port.postMessage({ kind: 'read', id, rows, last } satisfies SealReply));
+      reply = { kind: 'sealed', id, job };
     } catch (error) {
-      reply = { kind: 'failed', message: String(error) };
+      reply = { kind: 'failed', id, message: String(error) };
     }
     port.postMessage(reply);
   });

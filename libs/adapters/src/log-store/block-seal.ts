@@ -43,12 +43,19 @@ export interface SealJob {
   readonly tailIds: readonly string[];
 }
 
-/** Which rows a seal takes: the stream's oldest `limit` tail rows, and the blocks it merges in. */
+/** A tail row's key: created_at and id. */
+export type TailKey = readonly [createdAt: number, id: string];
+
+/**
+ * Which rows a seal takes: the stream's oldest `limit` tail rows (after `after`: the rows of seals of the stream
+ * still under way), and the blocks it merges in.
+ */
 export interface SealInput {
   readonly serverKey: number;
   readonly stream: string;
   readonly limit: number;
   readonly absorb: readonly number[];
+  readonly after: TailKey | null;
 }
 
 function countValues(values: readonly string[]): Record<string, number> {
@@ -116,7 +123,16 @@ type Prepare = (sql: string) => { all(...params: (string | number)[]): Record<st
 
 /** Reads a seal's input; null when the stream has no tail row (a seal takes at least one). */
 export function readSealInput(prepare: Prepare, input: SealInput): { records: LogRecord[]; tailCreatedAt: number[]; tailIds: string[] } | null {
-  const rows = prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`).all(input.serverKey, input.stream, input.limit);
+  const rows =
+    input.after === null
+      ? prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`).all(input.serverKey, input.stream, input.limit)
+      : prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND (created_at, id) > (?, ?) AND stream = ? ORDER BY created_at, id LIMIT ?`).all(
+          input.serverKey,
+          input.after[0],
+          input.after[1],
+          input.stream,
+          input.limit,
+        );
   if (rows.length === 0) return null;
   const records: LogRecord[] = [];
   for (const blockId of input.absorb) {
@@ -131,9 +147,16 @@ export function readSealInput(prepare: Prepare, input: SealInput): { records: Lo
   return { records, tailCreatedAt: rows.map((row) => num(row['created_at'])), tailIds: rows.map((row) => str(row['id'])) };
 }
 
-/** A seal computed on a connection of its own, at once (the seal thread's). */
-export function sealOn(db: DatabaseSync, input: SealInput, level: number): SealJob | null {
+/** The key of the last tail row read, if any. */
+export function lastKey(read: { tailCreatedAt: readonly number[]; tailIds: readonly string[] } | null): TailKey | null {
+  const n = read?.tailIds.length ?? 0;
+  return read === null || n === 0 ? null : [read.tailCreatedAt[n - 1]!, read.tailIds[n - 1]!];
+}
+
+/** A seal computed on a connection of its own, at once (the seal thread's); `onRead` told once its rows are read. */
+export function sealOn(db: DatabaseSync, input: SealInput, level: number, onRead: (rows: number, last: TailKey | null) => void): SealJob | null {
   const read = readSealInput((sql) => db.prepare(sql), input);
+  onRead(read?.tailIds.length ?? 0, lastKey(read));
   if (read === null) return null;
   return { block: sealBlock(read.records, level), tailCreatedAt: read.tailCreatedAt, tailIds: read.tailIds };
 }

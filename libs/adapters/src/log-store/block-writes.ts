@@ -21,8 +21,8 @@ import type { BlockConnection } from './block-store-connection.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { rowKey } from './block-directory.ts';
 import { applyRollupDelta } from './block-rollups.ts';
-import { readSealInput } from './block-seal.ts';
-import type { SealInput, SealJob } from './block-seal.ts';
+import { lastKey, readSealInput } from './block-seal.ts';
+import type { SealInput, SealJob, TailKey } from './block-seal.ts';
 import type { BlockSealThread } from './block-seal-thread.ts';
 import { foldAscii } from './block-token-dictionary.ts';
 import type { TailCache } from './block-tail-cache.ts';
@@ -35,6 +35,14 @@ interface StreamTail {
   since: number;
   /** When its newest row arrived, or the store opened. */
   last: number;
+  /** Seals of the stream under way, and whether one of them has not read its rows yet. */
+  jobs: number;
+  reading: boolean;
+  /** Rows the seals under way read, and the last one's key: a next seal of the stream takes rows after it. */
+  reserved: number;
+  after: TailKey | null;
+  /** A seal under way found no row after `after`: the rest are late rows, for the stream's next first seal. */
+  drained: boolean;
 }
 
 /** When a stream's tail is sealed short of a full block, and where the block is computed. */
@@ -48,6 +56,8 @@ export interface SealPolicy {
   readonly sealIdleMs: number;
   /** Rows of every tail together past which the largest tails are sealed, full or not. */
   readonly maxTailRows: number;
+  /** Told when a seal under way has read its rows (the store may start the stream's next one). */
+  readonly onRead?: () => void;
 }
 
 export class BlockWriter {
@@ -59,8 +69,9 @@ export class BlockWriter {
   readonly #tailCache: TailCache;
   /** Unsealed rows per server key and stream. */
   readonly #tails = new Map<number, Map<string, StreamTail>>();
-  /** Unsealed rows of every stream together. */
+  /** Unsealed rows of every stream together, and those of them seals under way read. */
   #total = 0;
+  #reserved = 0;
 
   constructor(conn: BlockConnection, directory: BlockDirectory, tailCache: TailCache, policy: SealPolicy) {
     this.#conn = conn;
@@ -77,7 +88,7 @@ export class BlockWriter {
     let streams = this.#tails.get(serverKey);
     if (streams === undefined) this.#tails.set(serverKey, (streams = new Map()));
     let tail = streams.get(stream);
-    if (tail === undefined) streams.set(stream, (tail = { rows: 0, since: now, last: now }));
+    if (tail === undefined) streams.set(stream, (tail = { rows: 0, since: now, last: now, jobs: 0, reading: false, reserved: 0, after: null, drained: false }));
     return tail;
   }
 
@@ -152,22 +163,29 @@ export class BlockWriter {
     return this.#total > this.#policy.maxTailRows;
   }
 
+  /** Seals that can be under way at once: one per seal worker, one on the store's thread. */
+  get concurrency(): number {
+    return this.#thread === null || this.#thread.failed ? 1 : this.#thread.size;
+  }
+
   /**
    * The stream to seal next at `now`, the largest of those due: holding a block's worth of rows, or, full or not,
    * whose oldest unsealed row waited `sealAfterMs`, whose newest came `sealIdleMs` ago, or any while the tails
    * together are past `maxTailRows` (a file of many servers' small tails weighs as much as one busy server's
    * big one); `all` takes any stream with a row (a graceful close, tests, a migration's end). Null when none is.
+   * The rows seals under way read do not count, and a stream whose seal has not read its rows yet waits for it.
    */
   next(now: number, all = false): [number, string] | null {
-    const any = all || this.backlogged;
+    const any = all || this.#total - this.#reserved > this.#policy.maxTailRows;
     let best: [number, string] | null = null;
     let bestRows = 0;
     for (const [serverKey, streams] of this.#tails) {
       for (const [stream, tail] of streams) {
-        if (tail.rows <= bestRows) continue;
-        if (any || tail.rows >= this.#blockRows || tail.since <= now - this.#policy.sealAfterMs || tail.last <= now - this.#policy.sealIdleMs) {
+        const rows = tail.rows - tail.reserved;
+        if (rows <= bestRows || tail.reading || tail.drained) continue;
+        if (any || rows >= this.#blockRows || (tail.jobs === 0 && (tail.since <= now - this.#policy.sealAfterMs || tail.last <= now - this.#policy.sealIdleMs))) {
           best = [serverKey, stream];
-          bestRows = tail.rows;
+          bestRows = rows;
         }
       }
     }
@@ -200,44 +218,79 @@ export class BlockWriter {
 
   /**
    * Seals the stream's oldest tail rows, with the small blocks it takes in (`#absorbed`), into one block of at
-   * most blockRows rows; answers how many tail rows it sealed. The rows are read and the block computed on the
-   * seal thread (or across turns of this one), then in one transaction the block is inserted, the small blocks
-   * removed and exactly those tail rows deleted. Meanwhile only inserts can touch the tail (the store runs no
-   * delete, part build or other seal beside a seal), and they add rows; a row found gone at the delete rolls the
-   * seal back all the same.
+   * most blockRows rows; answers how many tail rows it sealed. The rows are read and the block computed on a
+   * seal worker (or across turns of this thread), then in one transaction the block is inserted, the small blocks
+   * removed and exactly those tail rows deleted. Meanwhile only inserts and other seals can touch the tail (the
+   * store runs no delete or part build beside seals): inserts add rows; a seal of the same stream under way
+   * takes the rows after those of the seals before it (`after`), and only the first takes in small blocks. A row
+   * found gone at the delete rolls the seal back all the same.
    */
   async sealOne(serverKey: number, stream: string): Promise<number> {
     const tail = this.#stream(serverKey, stream, Date.now());
-    const absorbed = this.#absorbed(serverKey, stream, tail.rows);
-    const input: SealInput = { serverKey, stream, limit: this.#blockRows - absorbed.reduce((sum, e) => sum + e.n, 0), absorb: absorbed.map((e) => e.blockId) };
-    const job = await this.#compute(input);
-    this.#tailCache.drop(serverKey);
-    const sealed =
-      job === null
-        ? 0
-        : this.#conn.transaction(() => {
-            this.#deleteTailRows(input, job);
-            for (const entry of absorbed) this.#directory.remove(entry);
-            this.#directory.insert(serverKey, stream, job.block);
-            return job.tailIds.length;
-          });
-    const left = sealed === 0 ? 0 : Math.max(0, tail.rows - sealed);
-    this.#total -= tail.rows - left;
-    tail.rows = left;
-    tail.since = Date.now();
-    return sealed;
+    const absorbed = tail.jobs === 0 ? this.#absorbed(serverKey, stream, tail.rows) : [];
+    const input: SealInput = {
+      serverKey,
+      stream,
+      limit: this.#blockRows - absorbed.reduce((sum, e) => sum + e.n, 0),
+      absorb: absorbed.map((e) => e.blockId),
+      after: tail.jobs === 0 ? null : tail.after,
+    };
+    tail.jobs++;
+    tail.reading = true;
+    let reserved = 0;
+    let read = false;
+    // Told once the rows are read (again, if a failed worker's seal is redone here): the stream's next seal may go.
+    const onRead = (rows: number, last: TailKey | null): void => {
+      read = true;
+      tail.reading = false;
+      tail.reserved += rows - reserved;
+      this.#reserved += rows - reserved;
+      reserved = rows;
+      if (last !== null) tail.after = last;
+      else if (input.after !== null) tail.drained = true;
+      this.#policy.onRead?.();
+    };
+    try {
+      const job = await this.#compute(input, onRead);
+      this.#tailCache.drop(serverKey);
+      const sealed =
+        job === null
+          ? 0
+          : this.#conn.transaction(() => {
+              this.#deleteTailRows(input, job);
+              for (const entry of absorbed) this.#directory.remove(entry);
+              this.#directory.insert(serverKey, stream, job.block);
+              return job.tailIds.length;
+            });
+      const left = job === null && tail.jobs === 1 ? 0 : Math.max(0, tail.rows - sealed);
+      this.#total -= tail.rows - left;
+      tail.rows = left;
+      tail.since = Date.now();
+      return sealed;
+    } finally {
+      tail.jobs--;
+      // A seal that failed before reading its rows lets the stream's next one go (one that read did already).
+      if (!read) tail.reading = false;
+      tail.reserved -= reserved;
+      this.#reserved -= reserved;
+      if (tail.jobs === 0) {
+        tail.after = null;
+        tail.drained = false;
+      }
+    }
   }
 
-  /** The seal on the seal thread; on this one, across turns, when there is none or it failed for good. */
-  async #compute(input: SealInput): Promise<SealJob | null> {
+  /** The seal on a seal worker; on this thread, across turns, when there is none or it failed for good. */
+  async #compute(input: SealInput, onRead: (rows: number, last: TailKey | null) => void): Promise<SealJob | null> {
     if (this.#thread !== null && !this.#thread.failed) {
       try {
-        return await this.#thread.seal(input);
+        return await this.#thread.seal(input, onRead);
       } catch (error) {
         if (!this.#thread.failed) throw error;
       }
     }
     const read = readSealInput((sql) => this.#conn.prepare(sql), input);
+    onRead(read?.tailIds.length ?? 0, lastKey(read));
     if (read === null) return null;
     return { block: await this.#directory.encode(read.records), tailCreatedAt: read.tailCreatedAt, tailIds: read.tailIds };
   }
@@ -250,8 +303,8 @@ export class BlockWriter {
    */
   #deleteTailRows(input: SealInput, job: SealJob): void {
     const n = job.tailIds.length;
-    const range = 'FROM tail WHERE server_key = ? AND (created_at, id) <= (?, ?) AND stream = ?';
-    const params = [input.serverKey, job.tailCreatedAt[n - 1]!, job.tailIds[n - 1]!, input.stream] as const;
+    const range = 'FROM tail WHERE server_key = ? AND (created_at, id) >= (?, ?) AND (created_at, id) <= (?, ?) AND stream = ?';
+    const params = [input.serverKey, job.tailCreatedAt[0]!, job.tailIds[0]!, job.tailCreatedAt[n - 1]!, job.tailIds[n - 1]!, input.stream] as const;
     if (num(this.#conn.prepare(`SELECT count(*) AS n ${range}`).get(...params)?.['n']) === n) {
       this.#conn.prepare(`DELETE ${range}`).run(...params);
       return;
