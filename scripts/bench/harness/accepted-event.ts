@@ -2,7 +2,7 @@
  * The `logs.batch-accepted` data the bus benchmarks publish: `logs` typical FiveM join logs of event number
  * `index` (ids unique per index and position, createdAt one millisecond apart from the event's time).
  */
-import type { LogsBatchAccepted } from '@skald/contracts';
+import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
 
 export const BENCH_EVENT_EPOCH = 1_700_000_000_000;
 
@@ -25,5 +25,22 @@ export function acceptedData(index: number, logs: number, serverId: string): Log
       imageKey: null,
       thumbKey: null,
     })),
+  };
+}
+
+/**
+ * Hands out the logs `logAt` makes, in order, as events of `perEvent` logs of one server: each call takes the
+ * next `count` logs.
+ */
+export function eventSource(logAt: (index: number) => AcceptedLog, serverId: string, perEvent: number): (count: number) => LogsBatchAccepted[] {
+  let next = 0;
+  return (count) => {
+    const events: LogsBatchAccepted[] = [];
+    for (const end = next + count; next < end; ) {
+      const logs: AcceptedLog[] = [];
+      for (const stop = Math.min(end, next + perEvent); next < stop; next++) logs.push(logAt(next));
+      events.push({ serverId, logs });
+    }
+    return events;
   };
 }

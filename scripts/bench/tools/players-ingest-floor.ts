@@ -12,7 +12,8 @@
  */
 import { loadavg } from 'node:os';
 import pino from 'pino';
-import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
+import type { LogsBatchAccepted } from '@skald/contracts';
+import { eventSource } from '../harness/accepted-event.ts';
 import type { RecordableLog } from '@skald/ports';
 import { createTestDeps } from '@skald/testing';
 import { extractPlayers } from '../../../services/logs/src/domain/identity/extract-players.ts';
@@ -52,16 +53,7 @@ const deps = await createTestDeps({ service: 'logs' });
 try {
   const directory = { server: async () => ({ tier: 'legend' }) } as unknown as ServerDirectory;
   const base: StoreBatchDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: pino({ level: 'silent' }), notifyStored: async () => undefined };
-  let next = 0;
-  const eventsOf = (count: number): LogsBatchAccepted[] => {
-    const events: LogsBatchAccepted[] = [];
-    for (const end = next + count; next < end; ) {
-      const logs: AcceptedLog[] = [];
-      for (const stop = Math.min(end, next + EVENT_LOGS); next < stop; next++) logs.push(logAt(next));
-      events.push({ serverId: SERVER, logs });
-    }
-    return events;
-  };
+  const eventsOf = eventSource(logAt, SERVER, EVENT_LOGS);
   const storeAll = async (events: readonly LogsBatchAccepted[]): Promise<void> => {
     for (const event of events) {
       await storeAcceptedBatches(base, [{ event, batchId: `batch-${event.logs[0]!.id}` }]);

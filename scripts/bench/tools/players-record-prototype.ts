@@ -23,7 +23,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir, loadavg } from 'node:os';
 import pino from 'pino';
-import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
+import type { LogsBatchAccepted } from '@skald/contracts';
+import { eventSource } from '../harness/accepted-event.ts';
 import type { LogMentions, QueuedLog, RecordableLog } from '@skald/ports';
 import { createTestDeps } from '@skald/testing';
 import { SqliteLogTexts, packKeys } from '../../../libs/adapters/src/player-store/sqlite-log-texts.ts';
@@ -76,16 +77,7 @@ try {
   const directory = { server: async () => ({ tier: 'legend' }) } as unknown as ServerDirectory;
   const base: StoreBatchDeps = { logStore: deps.logStore, objects: deps.objects, directory, log: pino({ level: 'silent' }), notifyStored: async () => undefined };
   const silent = { warn: () => undefined };
-  let next = 0;
-  const eventsOf = (count: number): LogsBatchAccepted[] => {
-    const events: LogsBatchAccepted[] = [];
-    for (const end = next + count; next < end; ) {
-      const logs: AcceptedLog[] = [];
-      for (const stop = Math.min(end, next + EVENT_LOGS); next < stop; next++) logs.push(logAt(next));
-      events.push({ serverId: SERVER, logs });
-    }
-    return events;
-  };
+  const eventsOf = eventSource(logAt, SERVER, EVENT_LOGS);
   const storeAll = async (events: readonly LogsBatchAccepted[]): Promise<void> => {
     for (const event of events) {
       await storeAcceptedBatches(base, [{ event, batchId: `batch-${event.logs[0]!.id}` }]);
