@@ -21,7 +21,7 @@
  * player in 100 has an alt license first seen alone, then beside the main account (a merge).
  * Run: `npm run bench -- players`, `PLAYERS_BENCH_ROWS=500000 npm run bench -- players` for a quick one.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,7 @@ import { storeAcceptedBatches } from '../../../services/logs/src/domain/store-ba
 import { startBatchConsumer } from '../../../services/logs/src/events/batch-consumer.ts';
 import type { StoreBatchDeps } from '../../../services/logs/src/domain/store-batch.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
+import { cpuByThreadName } from '../harness/thread-cpu.ts';
 import { describeSpread, pct, spread } from '../harness/pinned/stats.ts';
 
 const ROWS = Number(process.env['PLAYERS_BENCH_ROWS'] ?? process.env['BENCH_ROWS'] ?? 5_000_000);
@@ -141,27 +142,6 @@ function fileBytes(path: string): number {
   return total;
 }
 
-/** CPU ticks (user + system, 1/100 s) of each thread of this process by name (Linux; empty elsewhere). */
-function threadTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return ticks;
-  }
-  for (const tid of tids) {
-    try {
-      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks.set(name, (ticks.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return ticks;
-}
-
 export default async function playersBenchmark(): Promise<BenchRow[]> {
   const deps = await createTestDeps({ service: 'logs' });
   let service: TestService | undefined;
@@ -261,7 +241,7 @@ export default async function playersBenchmark(): Promise<BenchRow[]> {
       figure.cpus[mode].push((used.user + used.system) / INGEST_ROWS);
       figure.mainCpus[mode].push((usedMain.user + usedMain.system) / INGEST_ROWS);
     };
-    const ticksBefore = threadTicks();
+    const ticksBefore = cpuByThreadName();
     for (let round = 0; round < INGEST_ROUNDS; round++) {
       const order: readonly Mode[] = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
       for (const path of ['store', 'consumer'] as const) {
@@ -273,9 +253,9 @@ export default async function playersBenchmark(): Promise<BenchRow[]> {
         console.log(`ingest round ${round + 1}, ${path.padEnd(8)}: with identity ${Math.round(on).toLocaleString('en-US')} logs/s, without ${Math.round(off).toLocaleString('en-US')} logs/s (${pct(on / off)})`);
       }
     }
-    const ticksAfter = threadTicks();
+    const ticksAfter = cpuByThreadName();
     const byThread = [...ticksAfter].map(([name, after]) => [name, after - (ticksBefore.get(name) ?? 0)] as const).filter(([, t]) => t > 0).sort((a, b) => b[1] - a[1]);
-    console.log(`CPU by thread over the ingest rounds (both paths, both modes): ${byThread.map(([name, t]) => `${name} ${(t / 100).toFixed(2)} s`).join(', ')}`);
+    console.log(`CPU by thread over the ingest rounds (both paths, both modes): ${byThread.map(([name, t]) => `${name} ${(t / 1e6).toFixed(2)} s`).join(', ')}`);
 
     await recorder.stop();
     const logs = await buildTestService(createLogsService, { deps });

@@ -22,7 +22,7 @@
  * and the client on CPU 0 (taskset), so the server has one core for everything, the recorder's thread included.
  * Run: `node_modules/.bin/node scripts/bench/tools/players-ingest-api.ts` (from the repository's root).
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,6 +34,7 @@ import { extractPlayers } from '../../../services/logs/src/domain/identity/extra
 import { startBenchAllInOne } from '../harness/bench-all-in-one.ts';
 import { PinnedChild, pinSelf, pinningPlan } from '../harness/pinned/pinned-child.ts';
 import { describeSpread, pct, spread } from '../harness/pinned/stats.ts';
+import { cpuByThreadName } from '../harness/thread-cpu.ts';
 import type { Posted, PostBodies, PrepareBodies } from './players-api-poster.ts';
 import { PrototypePlayers } from './players-prototype-store.ts';
 import { RECORD_BOTH, RECORD_PROTOTYPE, RECORD_SHIPPED } from './players-prototype-worker.ts';
@@ -86,27 +87,6 @@ function switchable(store: PlayerStore): PlayerStore {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
-}
-
-/** CPU ticks (1/100 s) of each thread of this process by name (Linux; empty elsewhere). */
-function threadTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return ticks;
-  }
-  for (const tid of tids) {
-    try {
-      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
-      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks.set(name, (ticks.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return ticks;
 }
 
 const plan = pinningPlan();
@@ -177,10 +157,10 @@ try {
   for (let r = 0; r < ROUNDS; r++) {
     const order = [...MODES.slice(r % MODES.length), ...MODES.slice(0, r % MODES.length)];
     for (const mode of order) {
-      const before = threadTicks();
+      const before = cpuByThreadName();
       const { seconds, cpu, posted } = await round(ROUND, mode);
       const byThread = threads.get(mode)!;
-      for (const [name, after] of threadTicks()) byThread.set(name, (byThread.get(name) ?? 0) + after - (before.get(name) ?? 0));
+      for (const [name, after] of cpuByThreadName()) byThread.set(name, (byThread.get(name) ?? 0) + after - (before.get(name) ?? 0));
       rates.get(mode)!.push(ROUND / seconds);
       cpus.get(mode)!.push(cpu);
       if (posted.retried > 0) console.log(`  round ${r + 1} ${mode}: ${posted.retried} requests answered 503 and sent again`);
@@ -211,7 +191,7 @@ try {
       console.log(`    / off, by rate (wall): ${describeSpread(spread(ratios.get(mode)!), pct)}; by CPU a log (off / ${mode}): ${describeSpread(spread(cpuRatios.get(mode)!), pct)}`);
     }
     const byThread = [...threads.get(mode)!].filter(([, t]) => t > 0).sort((a, b) => b[1] - a[1]);
-    console.log(`    CPU by thread (µs a log): ${byThread.map(([name, t]) => `${name} ${((t * 10_000) / logsOf).toFixed(1)}`).join(', ')}`);
+    console.log(`    CPU by thread (µs a log): ${byThread.map(([name, t]) => `${name} ${(t / logsOf).toFixed(1)}`).join(', ')}`);
   }
   // What the rates would be on two cores doing nothing else (the client elsewhere): the thread storing logs
   // on one core, every other thread on the other, the busier core bounding the rate. Arithmetic from the CPU by
@@ -223,7 +203,7 @@ try {
       if (name === 'node-MainThread') main += t;
       else others += t;
     }
-    return (Math.max(main, others) * 10_000) / logsOf;
+    return Math.max(main, others) / logsOf;
   };
   if (MODES.includes('off')) {
     const off = boundOf('off');

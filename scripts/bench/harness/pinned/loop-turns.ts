@@ -6,7 +6,8 @@
  * samples with, so profile-stages.ts can say what ran in them. An idle loop still blocks in poll between
  * the timer's firings, so recording costs ~1,000 callbacks a second and changes little else.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { threadTimes } from '../thread-cpu.ts';
+import type { ThreadCpu } from '../thread-cpu.ts';
 
 /** One long iteration, in microseconds of the monotonic clock (a .cpuprofile's startTime is on it too). */
 export interface LongTurn {
@@ -21,12 +22,6 @@ export interface LongTurn {
   readonly cpuUs: number;
   /** CPU time every thread of the process ran during it: above cpuUs by what the other threads took. */
   readonly processCpuUs: number;
-}
-
-/** CPU time of one thread of the process over the recording, by the name the OS shows for it. */
-export interface ThreadCpu {
-  readonly name: string;
-  readonly cpuUs: number;
 }
 
 export interface LoopTurns {
@@ -48,30 +43,6 @@ const processCpuUs = (): number => {
   const used = process.cpuUsage();
   return used.user + used.system;
 };
-
-/** utime + stime of every thread of this process (Linux /proc), in microseconds, by thread id. */
-function threadTimes(): Map<string, ThreadCpu> {
-  const times = new Map<string, ThreadCpu>();
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return times;
-  }
-  const tickUs = 1e6 / 100; // USER_HZ is 100 on Linux
-  for (const tid of tids) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // The name is in parentheses and may hold spaces; the fields after it are space-separated.
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      times.set(tid, { name, cpuUs: (Number(fields[11]) + Number(fields[12])) * tickUs });
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return times;
-}
 
 export class LongTurnRecorder {
   readonly #minUs: number;
