@@ -14,7 +14,7 @@
  *   the block; a block without one (a file of an earlier layout) gets it in the background after open.
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { migrateLogSchema } from './sqlite-log-schema.ts';
+import { ROLLUP_TABLES_SQL, SERVERS_TABLE_SQL, migrateLogSchema } from './sqlite-log-schema.ts';
 import { writeTransaction } from '../sqlite/transaction.ts';
 
 /** PRAGMA user_version of a file holding the block layout (the row store's files are 5 and below). */
@@ -30,26 +30,8 @@ const BLOCK_SCHEMA_EARLIER = [100, 101, 102, 103];
 const PARTS_WITH_ROW_LISTS = 103;
 
 export const BLOCK_SCHEMA_SQL = `
-CREATE TABLE IF NOT EXISTS servers (
-  key INTEGER PRIMARY KEY,
-  server_id TEXT NOT NULL UNIQUE
-);
-CREATE TABLE IF NOT EXISTS rollup_day (
-  server_key INTEGER NOT NULL,
-  day INTEGER NOT NULL,
-  log_type TEXT NOT NULL,
-  n INTEGER NOT NULL,
-  min_expires INTEGER NOT NULL,
-  PRIMARY KEY (server_key, day, log_type)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS rollup_dim (
-  server_key INTEGER NOT NULL,
-  dim INTEGER NOT NULL,
-  value TEXT NOT NULL COLLATE NOCASE,
-  log_type TEXT NOT NULL,
-  n INTEGER NOT NULL,
-  PRIMARY KEY (server_key, dim, value, log_type)
-) WITHOUT ROWID;
+${SERVERS_TABLE_SQL}
+${ROLLUP_TABLES_SQL}
 CREATE TABLE IF NOT EXISTS tail (
   server_key INTEGER NOT NULL,
   created_at INTEGER NOT NULL,

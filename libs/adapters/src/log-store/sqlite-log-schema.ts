@@ -80,14 +80,14 @@ CREATE INDEX IF NOT EXISTS logs_server_level ON logs (server_key, level, created
 CREATE INDEX IF NOT EXISTS logs_server_photo ON logs (server_key, created_at) WHERE log_type = 'photo';
 `;
 
-export const SCHEMA_SQL = `
-CREATE TABLE IF NOT EXISTS servers (
+/** Server keys: the row store's and the block store's files share this table (block-store-schema.ts). */
+export const SERVERS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS servers (
   key INTEGER PRIMARY KEY,
   server_id TEXT NOT NULL UNIQUE
-);
-${LOGS_TABLE_SQL}
-${LOGS_INDEXES_SQL}
-CREATE TABLE IF NOT EXISTS rollup_day (
+);`;
+
+/** The rollups (stats, facets, totals, retention's lower bound): shared by both stores' files, read the same way. */
+export const ROLLUP_TABLES_SQL = `CREATE TABLE IF NOT EXISTS rollup_day (
   server_key INTEGER NOT NULL,
   day INTEGER NOT NULL,
   log_type TEXT NOT NULL,
@@ -103,7 +103,13 @@ CREATE TABLE IF NOT EXISTS rollup_dim (
   log_type TEXT NOT NULL,
   n INTEGER NOT NULL,
   PRIMARY KEY (server_key, dim, value, log_type)
-) WITHOUT ROWID;
+) WITHOUT ROWID;`;
+
+export const SCHEMA_SQL = `
+${SERVERS_TABLE_SQL}
+${LOGS_TABLE_SQL}
+${LOGS_INDEXES_SQL}
+${ROLLUP_TABLES_SQL}
 `;
 
 /**
