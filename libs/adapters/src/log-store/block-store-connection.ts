@@ -9,8 +9,8 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
 import { createBlockSchema, hasRowTable } from './block-store-schema.ts';
-import { num } from './sqlite-log-rows.ts';
 import { PAGE_SIZE_SQL, PRAGMAS_SQL } from './sqlite-log-schema.ts';
+import { ServerKeys } from './server-keys.ts';
 import { checkpointBounded } from '../sqlite/wal-bound.ts';
 import { StatementCache } from '../sqlite/statements.ts';
 import { writeTransaction } from '../sqlite/transaction.ts';
@@ -22,7 +22,7 @@ const CLOSE_VACUUM_PAGES = 2048;
 export class BlockConnection {
   readonly db: DatabaseSync;
   readonly #statements: StatementCache;
-  readonly #serverKeys = new Map<string, number>();
+  readonly #serverKeys: ServerKeys;
   readonly #wal: WalFile | null;
   /** The file still holds the row store's `logs` table, whose rows a migration moves into blocks (read meanwhile). */
   #rowTable: boolean;
@@ -32,6 +32,7 @@ export class BlockConnection {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new DatabaseSync(file);
     this.#statements = new StatementCache(this.db);
+    this.#serverKeys = new ServerKeys((sql) => this.#statements.get(sql));
     // The busy timeout before anything reads the file: another process may hold it (a CLI beside the service).
     this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec(PAGE_SIZE_SQL);
@@ -69,17 +70,7 @@ export class BlockConnection {
 
   /** The small integer standing for a server id; undefined for a server that never stored a log. */
   serverKey(serverId: string, create: boolean): number | undefined {
-    const cached = this.#serverKeys.get(serverId);
-    if (cached !== undefined) return cached;
-    let row = this.prepare('SELECT key FROM servers WHERE server_id = ?').get(serverId);
-    if (row === undefined) {
-      if (!create) return undefined;
-      this.prepare('INSERT INTO servers (server_id) VALUES (?)').run(serverId);
-      row = this.prepare('SELECT key FROM servers WHERE server_id = ?').get(serverId);
-    }
-    const key = num(row?.['key']);
-    this.#serverKeys.set(serverId, key);
-    return key;
+    return this.#serverKeys.get(serverId, create);
   }
 
   transaction<R>(work: () => R): R {
@@ -88,7 +79,7 @@ export class BlockConnection {
       result = writeTransaction(this.db, work);
     } catch (err) {
       // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
-      this.#serverKeys.clear();
+      this.#serverKeys.forget();
       throw err;
     }
     this.#wal?.wrote();

@@ -10,9 +10,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
-import { num } from './sqlite-log-rows.ts';
 import { PAGE_SIZE_SQL, PRAGMAS_SQL, migrateLogSchema } from './sqlite-log-schema.ts';
 import { SearchIndexer } from './sqlite-log-search.ts';
+import { ServerKeys } from './server-keys.ts';
 import { checkpointBounded } from '../sqlite/wal-bound.ts';
 import { StatementCache } from '../sqlite/statements.ts';
 import { writeTransaction } from '../sqlite/transaction.ts';
@@ -34,7 +34,7 @@ export class LogConnection {
   /** The search index's writer on this connection; its cached cursors follow this connection's transactions. */
   readonly indexer: SearchIndexer;
   readonly #statements: StatementCache;
-  readonly #serverKeys = new Map<string, number>();
+  readonly #serverKeys: ServerKeys;
   /** Writes waiting for the worker's lock (write()), woken when one of its chunks ends. */
   readonly #lockWaiters: (() => void)[] = [];
   /** The file as registered with the WAL checkpointer (null: SQLite checkpoints inside the commits). */
@@ -46,6 +46,7 @@ export class LogConnection {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.db = new DatabaseSync(file);
     this.#statements = new StatementCache(this.db);
+    this.#serverKeys = new ServerKeys((sql) => this.#statements.get(sql));
     this.indexer = new SearchIndexer(this.db);
     this.db.exec(PAGE_SIZE_SQL);
     this.db.exec(PRAGMAS_SQL);
@@ -84,17 +85,7 @@ export class LogConnection {
 
   /** The small integer standing for a server id; undefined for a server that never stored a log. */
   serverKey(serverId: string, create: boolean): number | undefined {
-    const cached = this.#serverKeys.get(serverId);
-    if (cached !== undefined) return cached;
-    let row = this.prepare('SELECT key FROM servers WHERE server_id = ?').get(serverId);
-    if (row === undefined) {
-      if (!create) return undefined;
-      this.prepare('INSERT INTO servers (server_id) VALUES (?)').run(serverId);
-      row = this.prepare('SELECT key FROM servers WHERE server_id = ?').get(serverId);
-    }
-    const key = num(row?.['key']);
-    this.#serverKeys.set(serverId, key);
-    return key;
+    return this.#serverKeys.get(serverId, create);
   }
 
   #registerWal(file: string, checkpointer: WalCheckpointer | null): WalFile | null {
@@ -117,7 +108,7 @@ export class LogConnection {
       });
     } catch (err) {
       // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
-      this.#serverKeys.clear();
+      this.#serverKeys.forget();
       this.indexer.reset();
       throw err;
     }
