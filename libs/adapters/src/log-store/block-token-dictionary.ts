@@ -81,20 +81,12 @@ export function* wordRuns(folded: string): Generator<WordRun> {
   }
 }
 
-/** The distinct folded words of `text`, added to `into` (wordRuns inlined: the sealer runs it on every row). */
+/** The distinct folded words of `text` a dictionary keeps (those TokenDictionaryBuilder.addRow records), added to `into`. */
 export function addWords(text: string, into: Set<string>, keepAllWords = false): void {
   const folded = foldAscii(text);
-  let start = -1;
-  for (let i = 0; i <= folded.length; i++) {
-    if (i < folded.length && !isSeparatorCode(folded.charCodeAt(i))) {
-      if (start < 0) start = i;
-      continue;
-    }
-    if (start >= 0) {
-      const word = folded.slice(start, i);
-      if (keepAllWords || !isHighEntropyWord(word)) into.add(word);
-      start = -1;
-    }
+  for (const { start, end } of wordRuns(folded)) {
+    const word = folded.slice(start, end);
+    if (keepAllWords || !isHighEntropyWord(word)) into.add(word);
   }
 }
 
