@@ -1,19 +1,18 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '@skald/ports';
 import { BlockLogStore, SqliteLogStore } from '../src/log-store/index.ts';
+import { ingestUntilKilled, integrityCheck } from './fixtures/crash-writer.ts';
 import { generatedLogs } from './fixtures/generated-logs.ts';
 
 const FIRST_AT = 1_750_000_000_000;
 const idOf = (i: number): string => `log-${String(i).padStart(8, '0')}`;
 
 describe('block log store on disk', () => {
-  const sealing = [
+  const sealing: readonly { mode: 'blocks' | 'blocks-small'; what: string }[] = [
     { mode: 'blocks', what: 'full blocks' },
     { mode: 'blocks-small', what: 'tails held under 300 rows: seals short of full merged into the next ones, batches waiting for seals' },
   ];
@@ -23,10 +22,6 @@ describe('block log store on disk', () => {
       const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-crash-'));
       try {
         const file = join(dir, 'logs.db');
-        const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/log-store-ingest-forever.ts', import.meta.url)), file, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
-        let acked = 0;
-        const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-        child.stdout.setEncoding('utf8');
         // The child's sealer lags its ingest on a loaded machine: the blocks are counted in the file itself.
         const reader: { db: DatabaseSync | null } = { db: null };
         // blocks-small: counted only while a block short of full is in the file, so that the kill can find a merge under way.
@@ -36,14 +31,11 @@ describe('block log store on disk', () => {
           const small = Number(reader.db.prepare('SELECT count(*) AS n FROM blocks WHERE n < 500').get()?.['n'] ?? 0);
           return mode === 'blocks-small' && small === 0 ? 0 : Number(reader.db.prepare('SELECT count(*) AS n FROM blocks').get()?.['n'] ?? 0);
         };
-        child.stdout.on('data', (chunk: string) => {
-          for (const m of chunk.matchAll(/acked (\d+)/g)) acked = Math.max(acked, Number(m[1]));
-          // Past 30,000 logs and 55 seals of 500 rows, at whatever the child is doing (a batch, a seal, a part, a checkpoint).
-          if (acked >= 30_150 && child.exitCode === null && child.signalCode === null && sealedBlocks() >= 55) child.kill('SIGKILL');
-        });
-        expect(await exited).toBe('SIGKILL');
+        // Past 30,000 logs and 55 seals of 500 rows, at whatever the child is doing (a batch, a seal, a part, a checkpoint).
+        const killed = await ingestUntilKilled(file, mode, (acked) => acked >= 30_150 && sealedBlocks() >= 55);
+        expect(killed.signal).toBe('SIGKILL');
         reader.db?.close();
-        const ackedAtKill = acked;
+        const ackedAtKill = killed.acked;
         const reopened = new BlockLogStore(file, { walCheckpointer: null });
         try {
           const layout = reopened.layout();
@@ -62,9 +54,7 @@ describe('block log store on disk', () => {
         } finally {
           await reopened.close();
         }
-        const check = new DatabaseSync(file);
-        expect(check.prepare('PRAGMA integrity_check').get()?.['integrity_check']).toBe('ok');
-        check.close();
+        expect(integrityCheck(file)).toBe('ok');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -80,16 +70,9 @@ describe('block log store on disk', () => {
       const before = (i: number): LogRecord => ({ ...generatedLogs('srv-crash', 1, FIRST_AT - 10_000_000 + i * 10, i)[0]!, id: `pre-${String(i).padStart(8, '0')}` });
       for (let start = 0; start < 100_000; start += 5000) await rows.insertBatch(Array.from({ length: 5000 }, (_, k) => before(start + k)));
       await rows.close();
-      const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/log-store-ingest-forever.ts', import.meta.url)), file, 'blocks'], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let acked = 0;
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => {
-        for (const m of chunk.matchAll(/acked (\d+)/g)) acked = Math.max(acked, Number(m[1]));
-        if (acked >= 5_000) child.kill('SIGKILL');
-      });
-      expect(await exited).toBe('SIGKILL');
-      const ackedAtKill = acked;
+      const killed = await ingestUntilKilled(file, 'blocks', (acked) => acked >= 5_000);
+      expect(killed.signal).toBe('SIGKILL');
+      const ackedAtKill = killed.acked;
       const reopened = new BlockLogStore(file, { walCheckpointer: null });
       try {
         const midway = reopened.layout();
@@ -111,9 +94,7 @@ describe('block log store on disk', () => {
       } finally {
         await reopened.close();
       }
-      const check = new DatabaseSync(file);
-      expect(check.prepare('PRAGMA integrity_check').get()?.['integrity_check']).toBe('ok');
-      check.close();
+      expect(integrityCheck(file)).toBe('ok');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

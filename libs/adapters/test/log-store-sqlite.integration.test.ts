@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +7,7 @@ import type { LogRecord } from '@skald/ports';
 import { logStoreContract } from '@skald/ports/contract/log-store.contract.ts';
 import { SqliteLogStore, createLogStore } from '../src/log-store/index.ts';
 import { SCHEMA_VERSION } from '../src/log-store/sqlite-log-schema.ts';
+import { ingestUntilKilled, integrityCheck } from './fixtures/crash-writer.ts';
 
 logStoreContract('sqlite', async (options = {}) => {
   const dir = mkdtempSync(join(tmpdir(), 'skald-logs-'));
@@ -142,15 +141,10 @@ describe('SQLite log store specifics', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-logs-crash-'));
     try {
       const file = join(dir, 'logs.db');
-      const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/log-store-ingest-forever.ts', import.meta.url)), file], { stdio: ['ignore', 'pipe', 'inherit'] });
-      let acked = 0;
       let walPeak = 0;
       let resets = 0;
       let killAt = 0;
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => {
-        for (const m of chunk.matchAll(/acked (\d+)/g)) acked = Math.max(acked, Number(m[1]));
+      const killed = await ingestUntilKilled(file, 'rows', (acked) => {
         const wal = existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0;
         // A WAL that shrank was reset (truncated) by a checkpoint: kill a few batches after the second one.
         if (wal < walPeak / 2) resets += 1;
@@ -158,11 +152,11 @@ describe('SQLite log store specifics', () => {
         if (resets >= 2 && killAt === 0) killAt = acked + 1_000;
         // The cap only bounds the disk a run can use (~400 B a log): resets come slower than logs when the
         // checkpointer gets little CPU on a loaded machine (one reset in 200,000 logs was seen), so it is far.
-        if ((killAt > 0 && acked >= killAt) || acked >= 1_500_000) child.kill('SIGKILL');
+        return (killAt > 0 && acked >= killAt) || acked >= 1_500_000;
       });
-      expect(await exited).toBe('SIGKILL');
+      expect(killed.signal).toBe('SIGKILL');
       expect(resets, 'the WAL was reset during the run').toBeGreaterThanOrEqual(2);
-      const ackedAtKill = acked;
+      const ackedAtKill = killed.acked;
       const reopened = new SqliteLogStore(file, { searchIndex: 'eager' });
       const stored = await reopened.count('srv-crash');
       expect(stored).toBeGreaterThanOrEqual(ackedAtKill);
@@ -173,9 +167,7 @@ describe('SQLite log store specifics', () => {
       const found = await reopened.query({ serverId: 'srv-crash', search: 'player 42 joined', level: 'error', offset: 0, limit: 5 });
       expect(found.items.length).toBeGreaterThan(0);
       await reopened.close();
-      const check = new DatabaseSync(file);
-      expect(check.prepare('PRAGMA integrity_check').get()?.['integrity_check']).toBe('ok');
-      check.close();
+      expect(integrityCheck(file)).toBe('ok');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
