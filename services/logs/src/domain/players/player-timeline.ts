@@ -3,19 +3,11 @@
  * keyset-paged by an opaque cursor (the position of the page's last log). A log gone from the log store
  * since (deleted in a race with the player store's upkeep) is skipped.
  */
-import type { LogPosition, LogRecord, LogStore, LogType, PlayerStore } from '@skald/ports';
+import type { LogPosition, LogRecord, LogStore, PlayerStore, PlayerTimelineQuery } from '@skald/ports';
 
 export interface PlayerTimelineDeps {
   readonly players: PlayerStore;
   readonly logStore: Pick<LogStore, 'getByKeys'>;
-}
-
-export interface PlayerTimelineQuery {
-  readonly serverId: string;
-  readonly playerId: string;
-  readonly before?: LogPosition;
-  readonly logType?: LogType;
-  readonly limit: number;
 }
 
 /** How many reads of the player store one page may take when it meets logs gone from the log store. */
