@@ -6,6 +6,7 @@
  * them again, which changes nothing (recording is idempotent).
  */
 import { DatabaseSync } from 'node:sqlite';
+import { registerPassiveCheckpoints } from '../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import { PLAYER_PRAGMAS_SQL } from './sqlite-player-schema.ts';
 
@@ -32,14 +33,7 @@ export class SqlitePlayerQueue {
     // Rows live for a run or two: a small page cache is plenty.
     this.#db.exec('PRAGMA cache_size = -4096');
     this.#db.exec(QUEUE_SCHEMA_SQL);
-    if (checkpointer !== null && file !== ':memory:') {
-      this.#db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.#wal = checkpointer.register(file, () => {
-        if (this.#db.isOpen) this.#db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
-      });
-    } else {
-      this.#wal = null;
-    }
+    this.#wal = registerPassiveCheckpoints(this.#db, file, checkpointer);
   }
 
   add(json: string): void {

@@ -29,7 +29,7 @@ import type {
 } from '@skald/ports';
 import { BACKGROUND_THREADS } from '../background-threads.ts';
 import { StatementCache } from '../sqlite/statements.ts';
-import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
+import { registerPassiveCheckpoints, sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 import { PLAYER_PRAGMAS_SQL, PLAYER_SCHEMA_SQL, PLAYER_SCHEMA_VERSION } from './sqlite-player-schema.ts';
 import { foldName, isLinking, joinOf, newestOf, normalizedIdentifier, packQueued, playerIdOf, playerSearchOf, queuedFromMentions, unpackQueued } from './player-store-shared.ts';
@@ -160,14 +160,7 @@ export class SqlitePlayerStore implements PlayerStore {
     this.#logFile = options.logFile;
     this.#logTexts = options.logFile === undefined ? null : new SqliteLogTexts(options.logFile);
     const checkpointer = options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer;
-    if (checkpointer !== null && file !== ':memory:') {
-      this.#db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.#wal = checkpointer.register(file, () => {
-        if (this.#db.isOpen) this.#db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
-      });
-    } else {
-      this.#wal = null;
-    }
+    this.#wal = registerPassiveCheckpoints(this.#db, file, checkpointer);
     this.#queue = new SqlitePlayerQueue(queueFileOf(file), file === ':memory:' ? null : checkpointer);
     this.#migrate();
     this.#epoch = this.#storedEpoch();

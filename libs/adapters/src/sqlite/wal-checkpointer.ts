@@ -22,6 +22,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_THREADS } from '../background-threads.ts';
 import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
@@ -292,4 +293,16 @@ let shared: WalCheckpointer | null = null;
 export function sharedWalCheckpointer(): WalCheckpointer {
   shared ??= new WalCheckpointer();
   return shared;
+}
+
+/**
+ * Hands the checkpoints of `db`'s file to `checkpointer` (wal_autocheckpoint off; PASSIVE checkpoints on `db`
+ * itself while its writes are light). Null, or an in-memory database, leaves them to SQLite inside the commits.
+ */
+export function registerPassiveCheckpoints(db: DatabaseSync, file: string, checkpointer: WalCheckpointer | null): WalFile | null {
+  if (checkpointer === null || file === ':memory:') return null;
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  return checkpointer.register(file, () => {
+    if (db.isOpen) db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+  });
 }
