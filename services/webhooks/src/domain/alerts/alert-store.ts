@@ -44,8 +44,8 @@ export interface PendingNotice {
   readonly sample: readonly WebhookLog[];
 }
 
-export interface AlertRule extends AlertSettings {
-  readonly id: string;
+/** What a rule answers and its stored document hold alike: its settings, its server and its evaluation so far. */
+export interface AlertRuleBase extends AlertSettings {
   readonly serverId: string;
   readonly state: AlertState;
   readonly lastFiredAt: number | null;
@@ -54,20 +54,17 @@ export interface AlertRule extends AlertSettings {
   readonly lastMatchAt: number;
   readonly fires: number;
   readonly createdAt: number;
+}
+
+export interface AlertRule extends AlertRuleBase {
+  readonly id: string;
   /** Epoch ms the rule was created or last edited: its window counts nothing from before. */
   readonly windowFrom: number;
   readonly outbox: PendingNotice | null;
 }
 
-interface RuleDoc extends AlertSettings {
+interface RuleDoc extends AlertRuleBase {
   readonly _id: string;
-  readonly serverId: string;
-  readonly state: AlertState;
-  readonly lastFiredAt: number | null;
-  readonly lastResolvedAt: number | null;
-  readonly lastMatchAt: number;
-  readonly fires: number;
-  readonly createdAt: number;
   readonly updatedAt: number;
   /** Absent on rules stored before the outbox existed (read as null). */
   readonly outbox?: PendingNotice | null;
