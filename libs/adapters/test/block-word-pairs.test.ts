@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '@skald/ports/contract/seeded-random.ts';
 import { dictionaryVerdict, foldAscii, TokenDictionary, TokenDictionaryBuilder } from '../src/log-store/block-token-dictionary.ts';
 import { addWordPairs, needlePairs, pairHash, pairNeedle, pairsMayMatch, pairWords, WordPairFilter } from '../src/log-store/block-word-pairs.ts';
 
@@ -26,17 +27,6 @@ function scanHolds(rows: readonly Row[], needle: string): boolean {
 function mayMatch(rows: readonly Row[], needle: string): boolean {
   const dictionary = dictionaryOf(rows);
   return pairsMayMatch(filterOf(rows), needlePairs(needle), (piece) => dictionary.matching(piece).map((i) => dictionary.word(i)));
-}
-
-/** A deterministic generator (mulberry32), so a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const VOCABULARY = ['tony', 'Vercetti', 'killed', 'by', 'sold', 'sword', 'xtony', 'vercettis', 'WEAPON_KNIFE', 'café', '12500', '3f9a1c77e0b2', 'player_7'];
@@ -71,7 +61,7 @@ describe('block word pairs', () => {
   });
 
   it('never rules out a block a LIKE scan finds the needle in (thousands of generated blocks and needles)', () => {
-    const next = random(36);
+    const next = seededRandom(36);
     let ruledOut = 0;
     for (let block = 0; block < 300; block++) {
       const rows: Row[] = Array.from({ length: 1 + Math.floor(next() * 6) }, () => [sentence(next, 1 + Math.floor(next() * 5)), next() < 0.5 ? '' : JSON.stringify({ who: sentence(next, 2) })]);
@@ -91,7 +81,7 @@ describe('block word pairs', () => {
   });
 
   it('counts the rows of a two-piece needle exactly from a dictionary of pair words (checked against a LIKE scan)', () => {
-    const next = random(37);
+    const next = seededRandom(37);
     let exact = 0;
     for (let block = 0; block < 200; block++) {
       const rows: Row[] = Array.from({ length: 1 + Math.floor(next() * 12) }, () => [sentence(next, 1 + Math.floor(next() * 5)), next() < 0.5 ? '' : JSON.stringify({ who: sentence(next, 2) })]);

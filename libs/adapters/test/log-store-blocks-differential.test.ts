@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogQuery, LogRecord, LogStore } from '@skald/ports';
 import { BlockLogStore, SqliteLogStore } from '../src/log-store/index.ts';
-import { generatedLogs, rng } from './fixtures/generated-logs.ts';
+import { seededInt } from '@skald/ports/contract/seeded-random.ts';
+import { generatedLogs } from './fixtures/generated-logs.ts';
 
 const SERVER = 'server-differential';
 const OTHER = 'server-other';
@@ -141,7 +142,7 @@ describe.each(LAYOUTS)('block store, differentially against the row store: $name
       const edges = (span: { first: number; last: number }): number[] => Array.from({ length: 31 }, (_, i) => span.first + Math.ceil(((span.last + 1 - span.first) * i) / 30));
       expect(await blocks.histogram(query, edges)).toEqual(await rows.histogram(query, edges));
     }
-    const rand = rng(5);
+    const rand = seededInt(5);
     for (let k = 0; k < 40; k++) {
       const log = logs[rand(logs.length)]!;
       expect(await blocks.getById(SERVER, log.id)).toEqual(log.receivedAt === undefined ? await rows.getById(SERVER, log.id) : log);
@@ -157,7 +158,7 @@ describe.each(LAYOUTS)('block store, differentially against the row store: $name
   });
 
   it('after every kind of delete, answers, stats and facets are still the row store’s', { timeout: 120_000 }, async () => {
-    const rand = rng(9);
+    const rand = seededInt(9);
     const keys = Array.from({ length: 200 }, () => logs[rand(logs.length)]!).map((r) => ({ createdAt: r.createdAt, id: r.id }));
     const before = logs[Math.floor(logs.length / 5)]!.createdAt;
     const now = logs[Math.floor(logs.length / 2)]!.createdAt + 2 * 86_400_000;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogQuery, LogRecord } from '@skald/ports';
+import { seededInt } from '@skald/ports/contract/seeded-random.ts';
 import { LOG_LEVELS } from '@skald/contracts';
 import { SqliteLogStore } from '../src/log-store/index.ts';
 import { levelCode } from '../src/log-store/sqlite-log-search.ts';
@@ -28,17 +29,6 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-/** mulberry32: failures reproduce. */
-function rng(seed: number): (n: number) => number {
-  let a = seed;
-  return (n) => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
 }
 
 let seq = 0;
@@ -80,7 +70,7 @@ describe('SQLite log store search index', () => {
     // connection while this thread searches, inserts, deletes and indexes too (indexPending).
     ['the indexing worker beside the store thread', undefined, 0],
   ])('answers every search exactly as the store without an index, indexed in part or in full (%s)', async (_label, countCap, indexWorkerChunkMs) => {
-    const rand = rng(17);
+    const rand = seededInt(17);
     const caps = countCap === undefined ? {} : { countCap };
     const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off', ...caps });
     const indexed = new SqliteLogStore(join(dir, 'indexed.db'), { searchIndex: 'background', indexChunkSize: 7, indexWorkerChunkMs, ...caps });
@@ -171,7 +161,7 @@ describe('SQLite log store search index', () => {
 
   it('reads the index for the newest page without reading every match', async () => {
     const store = new SqliteLogStore(join(dir, 'logs.db'), { searchIndex: 'eager' });
-    await store.insertBatch(Array.from({ length: 3000 }, (_, i) => ({ ...randomLog(rng(i), 's1', T0 + i), message: `needle ${i}` })));
+    await store.insertBatch(Array.from({ length: 3000 }, (_, i) => ({ ...randomLog(seededInt(i), 's1', T0 + i), message: `needle ${i}` })));
     const page = await store.query({ serverId: 's1', search: 'needle', offset: 0, limit: 5 });
     expect(page.items.map((r) => r.message)).toEqual(['needle 2999', 'needle 2998', 'needle 2997', 'needle 2996', 'needle 2995']);
     expect(page).toMatchObject({ total: 3000, totalCapped: false });
@@ -181,7 +171,7 @@ describe('SQLite log store search index', () => {
   it('indexes the rows of a layout-2 file in the background after opening it, answering searches meanwhile', async () => {
     const file = join(dir, 'logs.db');
     const v2 = new SqliteLogStore(file, { searchIndex: 'off' });
-    const rand = rng(5);
+    const rand = seededInt(5);
     await v2.insertBatch(Array.from({ length: 500 }, (_, i) => randomLog(rand, 's1', T0 + i)));
     const before = await v2.query({ serverId: 's1', search: 'sword', offset: 0, limit: 20 });
     await v2.close();
@@ -202,7 +192,7 @@ describe('SQLite log store search index', () => {
 
   it('rebuilds the index of a layout-3 file in the background (level codes), exact meanwhile, never joining an old rowid', async () => {
     const file = join(dir, 'logs.db');
-    const rand = rng(11);
+    const rand = seededInt(11);
     const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off' });
     const v3 = new SqliteLogStore(file, { searchIndex: 'eager' });
     const first = Array.from({ length: 400 }, (_, i) => randomLog(rand, 's1', T0 + i * 10));
@@ -254,7 +244,7 @@ describe('SQLite log store search index', () => {
 
   it('once caught up, gathers new rows into a whole chunk (or waits indexGatherMs) before indexing, exact meanwhile', async () => {
     const file = join(dir, 'logs.db');
-    const rand = rng(23);
+    const rand = seededInt(23);
     const reference = new SqliteLogStore(join(dir, 'reference.db'), { searchIndex: 'off' });
     const store = new SqliteLogStore(file, { searchIndex: 'background', indexChunkSize: 50, indexGatherMs: 60_000 });
     const check = new DatabaseSync(file);
@@ -299,7 +289,7 @@ describe('SQLite log store search index', () => {
 
   it('folds case beyond ASCII once a row is indexed (a scan folds ASCII only)', async () => {
     const store = new SqliteLogStore(join(dir, 'logs.db'), { searchIndex: 'background' });
-    await store.insertBatch([{ ...randomLog(rng(3), 's1', T0), message: 'ÉLAN vital' }]);
+    await store.insertBatch([{ ...randomLog(seededInt(3), 's1', T0), message: 'ÉLAN vital' }]);
     expect((await store.query({ serverId: 's1', search: 'élan', offset: 0, limit: 5 })).total).toBe(0);
     store.indexPending();
     expect((await store.query({ serverId: 's1', search: 'élan', offset: 0, limit: 5 })).total).toBe(1);
@@ -313,7 +303,7 @@ describe('SQLite log store search index', () => {
     raw.exec("INSERT INTO servers (key, server_id) VALUES (1048580, 'huge')");
     raw.close();
     const store = new SqliteLogStore(file, { searchIndex: 'eager' });
-    await store.insertBatch([{ ...randomLog(rng(1), 'huge', T0), message: 'a needle here' }]);
+    await store.insertBatch([{ ...randomLog(seededInt(1), 'huge', T0), message: 'a needle here' }]);
     expect(store.indexPending()).toBe(0);
     const page = await store.query({ serverId: 'huge', search: 'needle', offset: 0, limit: 5 });
     expect(page.items.map((r) => r.message)).toEqual(['a needle here']);

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogHistogram, LogMatchSpan, LogRecord, LogScanQuery, LogStats, LogStore, LogType } from '../src/index.ts';
+import { seededRandom } from './seeded-random.ts';
 
 export interface LogStoreFixture {
   readonly adapter: LogStore;
@@ -37,17 +38,6 @@ function log(overrides: Partial<LogRecord> & { serverId: string; createdAt: numb
     thumbKey: logType === 'photo' ? `thumb/${counter}.webp` : null,
     expiresAt: overrides.createdAt + 30 * DAY,
     ...overrides,
-  };
-}
-
-/** Deterministic pseudo-random generator (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -312,7 +302,7 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
       const HOUR = 3_600_000;
       let records: LogRecord[];
       beforeEach(async () => {
-        const random = rng(17);
+        const random = seededRandom(17);
         const levels = ['info', 'INFO', 'warn', 'error', 'Error', 'debug'];
         const words = ['joined the lobby', 'died in arena', 'sword swing', 'chat hello', 'vehicle spawned'];
         records = Array.from({ length: 120 }, () =>
@@ -730,7 +720,7 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
 
     describe('rollup invariant', () => {
       it('stats, facets and counts equal a naive recount after random inserts, redeliveries and deletes', async () => {
-        const random = rng(run * 7919);
+        const random = seededRandom(run * 7919);
         const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
         const stored = new Map<string, LogRecord>();
         const all: LogRecord[] = [];
