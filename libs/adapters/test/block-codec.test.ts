@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '@skald/ports';
-import { BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock } from '../src/log-store/block-codec.ts';
+import { BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock, rowOf } from '../src/log-store/block-codec.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
@@ -127,6 +127,32 @@ describe('block codec', () => {
         expect(meta.level(i)).toBe(whole[i]!.level);
       }
       expect(meta.columns().type).toEqual(whole.map((r) => r.type));
+    }
+  });
+
+  it('finds a row by its key and by its id alone, among rows stamped the same millisecond, and no row for a key it does not hold', () => {
+    // Three logs in the same millisecond (a burst), a client time older than the rest, and ids of both kinds.
+    const records = [
+      ...Array.from({ length: 40 }, (_, i) => record(i)),
+      record(50, { createdAt: T0 + 7000, id: uuidv7(T0 + 7000, 0x1) }),
+      record(51, { createdAt: T0 + 7000, id: uuidv7(T0 + 7000, 0x2) }),
+      record(52, { createdAt: T0 + 7000, id: 'custom-id-at-7000' }),
+      record(53, { createdAt: T0 - DAY, id: uuidv7(T0 + 3 * DAY, 0x3) }),
+    ];
+    for (const block of [encodeBlock(records), encodeBlock(records.filter((r) => !r.id.startsWith('custom')))]) {
+      const keys = decodeBlockKeys(block.meta);
+      block.rows.forEach((r, row) => {
+        expect(rowOf(keys, r.createdAt, r.id)).toBe(row);
+        expect(keys.indexOfId(r.id)).toBe(row);
+      });
+      // The right id at another time, a time held by another id, an id in upper case, times past both ends.
+      const known = block.rows[20]!;
+      expect(rowOf(keys, known.createdAt + 1, known.id)).toBe(-1);
+      expect(rowOf(keys, known.createdAt, block.rows[21]!.id)).toBe(-1);
+      expect(rowOf(keys, T0 - 2 * DAY, known.id)).toBe(-1);
+      expect(rowOf(keys, T0 + 100 * DAY, known.id)).toBe(-1);
+      expect(keys.indexOfId(known.id.toUpperCase())).toBe(-1);
+      expect(keys.indexOfId(uuidv7(known.createdAt, 0xfff))).toBe(-1);
     }
   });
 

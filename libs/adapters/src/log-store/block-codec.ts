@@ -173,6 +173,24 @@ export interface BlockKeys {
   idAt(row: number): string;
 }
 
+/**
+ * The row of a block holding the log with this key, or -1: a binary search of the rows' created_at (a block's
+ * rows are in blockOrder), then the ids of the rows stamped that millisecond. A read by key makes one id, not
+ * the block's 4,096.
+ */
+export function rowOf(keys: BlockKeys, createdAt: number, id: string): number {
+  const { createdAt: at } = keys;
+  let lo = 0;
+  let hi = keys.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (at[mid]! < createdAt) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let row = lo; row < keys.n && at[row] === createdAt; row++) if (keys.idAt(row) === id) return row;
+  return -1;
+}
+
 /** A coded column: its distinct values and each row's code. */
 interface Coded {
   readonly distinct: readonly string[];
@@ -267,6 +285,22 @@ export class BlockMeta implements BlockKeys {
     return uuidText(this.#stamps![row]!, this.#idBytes!.subarray(row * 10, row * 10 + 10));
   }
 
+  /** The row whose id is `id`, or -1: compared as the stored bytes (no row's id made into text). */
+  indexOfId(id: string): number {
+    if (this.#textIds !== null) return this.#textIds.indexOf(id);
+    // Ids stored as UUID bytes are canonical lower-case UUIDs: any other text is none of them.
+    if (!UUID.test(id)) return -1;
+    const hex = id.replaceAll('-', '');
+    const stamp = Number.parseInt(hex.slice(0, 12), 16);
+    const rest = Buffer.from(hex.slice(12), 'hex');
+    const stamps = this.#stamps!;
+    const bytes = this.#idBytes!;
+    for (let row = 0; row < this.n; row++) {
+      if (stamps[row] === stamp && bytes.compare(rest, 0, 10, row * 10, row * 10 + 10) === 0) return row;
+    }
+    return -1;
+  }
+
   #decoded(): MetaValues {
     if (this.#values !== null) return this.#values;
     const r = new ByteReader(this.#rest!);
@@ -305,6 +339,17 @@ export class BlockMeta implements BlockKeys {
   level(row: number): string {
     const { distinct, codes } = this.#decoded().level;
     return distinct[codes[row]!]!;
+  }
+
+  /** Row `row`'s log type. */
+  logType(row: number): LogType {
+    const { distinct, codes } = this.#decoded().logType;
+    return distinct[codes[row]!]! as LogType;
+  }
+
+  /** Row `row`'s expiry. */
+  expiresAt(row: number): number {
+    return this.#decoded().expiresAt[row]!;
   }
 
   /** Row `row` as the LogStore answers it, its text from the block's `text`. */

@@ -8,7 +8,7 @@
 import { zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta } from './block-codec.ts';
+import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, rowOf } from './block-codec.ts';
 import { RareRows, rareRowsOfBlock } from './block-rare.ts';
 import type { BlockColumns, BlockMeta } from './block-codec.ts';
 import { sealBlock, sealBlockAsync } from './block-seal.ts';
@@ -83,7 +83,6 @@ export class BlockDirectory {
   // A search reads the dictionaries of the blocks its parts do not rule out, and of the blocks in no part yet:
   // 512 decoded (~13 MB per million bench logs' 242) keep a million-log server's in memory.
   readonly #dictionaries = new Lru<TokenDictionary>(512);
-  readonly #keys = new Lru<Set<string>>(16);
   // A rare type's page reads one small frame per block holding it (hundreds at 5 million logs): kept, a
   // few KB each, so the next pages and queries of the rare values read none.
   readonly #rare = new Lru<RareRows | null>(2048);
@@ -191,12 +190,9 @@ export class BlockDirectory {
     });
   }
 
-  /** The rowKey of every row of the block (an idempotency check of a redelivered log). */
-  keys(entry: BlockEntry): Set<string> {
-    return this.#keys.get(entry.blockId, () => {
-      const keys = this.meta(entry);
-      return new Set(Array.from({ length: keys.n }, (_, i) => rowKey(keys.createdAt[i]!, keys.idAt(i))));
-    });
+  /** The row of the block holding the log with this key, or -1 (a redelivery check, a read by key). */
+  rowOf(entry: BlockEntry, createdAt: number, id: string): number {
+    return rowOf(this.meta(entry), createdAt, id);
   }
 
   /** The block's rare rows (block-rare.ts); null for a block stored before them, until they are built. */
@@ -287,7 +283,6 @@ export class BlockDirectory {
     this.#folded.delete(entry.blockId);
     this.#meta.delete(entry.blockId);
     this.#dictionaries.delete(entry.blockId);
-    this.#keys.delete(entry.blockId);
     this.#rare.delete(entry.blockId);
   }
 

@@ -5,7 +5,6 @@
  */
 import type { LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, NeighbourDirection } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import { blockRecord } from './block-codec.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { rowFilter } from './block-match.ts';
 import type { RowFilter } from './block-match.ts';
@@ -115,19 +114,26 @@ export class BlockReadPaths {
         }
       }
     }
-    const times = [...wanted].map((k) => Number(k.split('\u0000')[0]));
+    // The keys left, each looked up by binary search in the blocks whose time range holds it (a block's
+    // meta frame only, then its text for the rows found): no block's keys made whole.
+    const left = [...wanted].map((key) => {
+      const [at, id] = key.split('\u0000') as [string, string];
+      return { at: Number(at), id, found: false };
+    });
     for (const entry of this.#directory.entries(serverKey)) {
-      if (wanted.size === 0) break;
-      if (!times.some((t) => t >= entry.minAt && t <= entry.maxAt)) continue;
-      const keysOfBlock = this.#directory.keys(entry);
-      if (![...wanted].some((k) => keysOfBlock.has(k))) continue;
-      const columns = this.#directory.columns(entry);
-      for (let i = 0; i < columns.n; i++) {
-        const key = `${columns.createdAt[i]!}\u0000${columns.id[i]!}`;
-        if (!wanted.has(key)) continue;
-        out.push(blockRecord(serverId, columns, this.#directory.text(entry), i));
-        wanted.delete(key);
+      if (left.every((k) => k.found)) break;
+      const rows: number[] = [];
+      for (const k of left) {
+        if (k.found || k.at < entry.minAt || k.at > entry.maxAt) continue;
+        const row = this.#directory.rowOf(entry, k.at, k.id);
+        if (row < 0) continue;
+        k.found = true;
+        rows.push(row);
       }
+      if (rows.length === 0) continue;
+      const meta = this.#directory.meta(entry);
+      const text = this.#directory.text(entry);
+      for (const row of rows.sort((a, b) => a - b)) out.push(meta.record(serverId, text, row));
     }
     return out;
   }
@@ -148,9 +154,9 @@ export class BlockReadPaths {
     }
     const entries = this.#directory.entries(serverKey);
     const found = (entry: BlockEntry): LogRecord | null => {
-      const columns = this.#directory.columns(entry);
-      const i = columns.id.indexOf(id);
-      return i < 0 ? null : blockRecord(serverId, columns, this.#directory.text(entry), i);
+      const meta = this.#directory.meta(entry);
+      const i = meta.indexOfId(id);
+      return i < 0 ? null : meta.record(serverId, this.#directory.text(entry), i);
     };
     const read = new Set<number>();
     // Narrow ranges first: a log's own time is nearly always its arrival, which the id carries.

@@ -19,7 +19,6 @@ import type { SQLInputValue } from 'node:sqlite';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
-import { rowKey } from './block-directory.ts';
 import { applyRollupDelta } from './block-rollups.ts';
 import { lastKey, readSealInput } from './block-seal.ts';
 import type { SealInput, SealJob, TailKey } from './block-seal.ts';
@@ -97,7 +96,7 @@ export class BlockWriter {
     if (this.#conn.migrating && this.#conn.prepare('SELECT 1 AS yes FROM logs WHERE server_key = ? AND created_at = ? AND id = ?').get(serverKey, r.createdAt, r.id) !== undefined) return true;
     for (const entry of this.#directory.entries(serverKey)) {
       if (entry.maxAt < r.createdAt) break;
-      if (entry.minAt <= r.createdAt && this.#directory.keys(entry).has(rowKey(r.createdAt, r.id))) return true;
+      if (entry.minAt <= r.createdAt && this.#directory.rowOf(entry, r.createdAt, r.id) >= 0) return true;
     }
     return false;
   }

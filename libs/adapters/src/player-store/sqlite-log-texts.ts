@@ -16,8 +16,8 @@ import { DatabaseSync } from 'node:sqlite';
 import type { StatementSync } from 'node:sqlite';
 import type { SQLOutputValue } from 'node:sqlite';
 import type { QueuedLog, RecordableLog } from '@skald/ports';
-import { BlockText, decodeBlockMeta } from '../log-store/block-codec.ts';
-import type { BlockColumns } from '../log-store/block-codec.ts';
+import { BlockText, decodeBlockKeys, rowOf } from '../log-store/block-codec.ts';
+import type { BlockMeta } from '../log-store/block-codec.ts';
 
 /**
  * A queue row of keys: `{"k":[[serverId, logId, at, logId, at, ...], ...]}` (one array per server, flat:
@@ -47,11 +47,15 @@ export function isKeysRow(row: string): boolean {
 const LOG_BY_KEY_SQL = 'SELECT log_type, expires_at, message, metadata FROM logs WHERE server_key = ? AND created_at = ? AND id = ?';
 /** The same in the block layout's tail. */
 const TAIL_BY_KEY_SQL = 'SELECT log_type, expires_at, message, metadata FROM tail WHERE server_key = ? AND created_at = ? AND id = ?';
-const BLOCKS_AT_SQL = 'SELECT block_id, n, meta, text FROM blocks WHERE server_key = ? AND min_at <= ? AND max_at >= ?';
+const BLOCKS_AT_SQL = 'SELECT block_id, n FROM blocks WHERE server_key = ? AND min_at <= ? AND max_at >= ?';
+/** A block's frames, read once per read transaction (the text only when one of its rows is wanted). */
+const BLOCK_META_SQL = 'SELECT meta FROM blocks WHERE block_id = ?';
+const BLOCK_TEXT_SQL = 'SELECT text FROM blocks WHERE block_id = ?';
 
 interface DecodedBlock {
-  readonly columns: BlockColumns;
-  readonly text: BlockText;
+  readonly meta: BlockMeta;
+  /** Decoded at the first row read from the block. */
+  text: BlockText | null;
 }
 
 export class SqliteLogTexts {
@@ -62,6 +66,8 @@ export class SqliteLogTexts {
   /** Block layout: the tail's seek (#logByKey then seeks the row store's table while it exists), the blocks by time. */
   #tailByKey: StatementSync | null = null;
   #blocksAt: StatementSync | null = null;
+  #blockMeta: StatementSync | null = null;
+  #blockText: StatementSync | null = null;
   /** Blocks decoded in the current read transaction. */
   readonly #decoded = new Map<number, DecodedBlock>();
 
@@ -122,19 +128,24 @@ export class SqliteLogTexts {
     }
     if (this.#blocksAt === null) return undefined;
     for (const row of this.#blocksAt.all(serverKey, at, at) as unknown as SQLOutputValue[][]) {
-      const [blockId, n, meta, text] = row;
+      const [blockId, n] = row;
       let block = this.#decoded.get(Number(blockId));
-      if (block === undefined && meta instanceof Uint8Array && text instanceof Uint8Array) {
-        block = { columns: decodeBlockMeta(meta), text: new BlockText(text, Number(n)) };
+      if (block === undefined) {
+        const meta = (this.#blockMeta!.get(blockId!) as SQLOutputValue[] | undefined)?.[0];
+        if (!(meta instanceof Uint8Array)) continue;
+        block = { meta: decodeBlockKeys(meta), text: null };
         this.#decoded.set(Number(blockId), block);
       }
-      if (block === undefined) continue;
-      const { columns } = block;
-      for (let i = 0; i < columns.n; i++) {
-        if (columns.createdAt[i] !== at || columns.id[i] !== logId) continue;
-        const metadata = block.text.metadataJson(i);
-        return [columns.logType[i]!, columns.expiresAt[i]!, block.text.message(i), metadata === '' ? null : metadata];
+      // Rows are in (created_at, id) order: a binary search, not a walk of the block's rows.
+      const i = rowOf(block.meta, at, logId);
+      if (i < 0) continue;
+      if (block.text === null) {
+        const text = (this.#blockText!.get(blockId!) as SQLOutputValue[] | undefined)?.[0];
+        if (!(text instanceof Uint8Array)) continue;
+        block.text = new BlockText(text, Number(n));
       }
+      const metadata = block.text.metadataJson(i);
+      return [block.meta.logType(i), block.meta.expiresAt(i), block.text.message(i), metadata === '' ? null : metadata];
     }
     return undefined;
   }
@@ -160,6 +171,10 @@ export class SqliteLogTexts {
       this.#blocksAt = db.prepare(BLOCKS_AT_SQL);
       this.#tailByKey.setReturnArrays(true);
       this.#blocksAt.setReturnArrays(true);
+      this.#blockMeta = db.prepare(BLOCK_META_SQL);
+      this.#blockMeta.setReturnArrays(true);
+      this.#blockText = db.prepare(BLOCK_TEXT_SQL);
+      this.#blockText.setReturnArrays(true);
     } else {
       this.#logByKey = db.prepare(LOG_BY_KEY_SQL);
       this.#logByKey.setReturnArrays(true);
