@@ -15,7 +15,7 @@
  * The sealer and the delete paths take turns (one runs at a time), so a delete never misses rows a seal moves.
  */
 import { availableParallelism } from 'node:os';
-import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType, NeighbourDirection } from '@skald/ports';
+import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStore, LogType, NeighbourDirection } from '@skald/ports';
 import { BlockConnection } from './block-store-connection.ts';
 import { BlockDeletes } from './block-deletes.ts';
 import { BlockDirectory, rowKey } from './block-directory.ts';
@@ -28,7 +28,7 @@ import { BlockWriter } from './block-writes.ts';
 import { BlockSealThread } from './block-seal-thread.ts';
 import { TailCache } from './block-tail-cache.ts';
 import { assertLogType } from './log-store-shared.ts';
-import { count, facets, serverCount, stats } from './sqlite-log-rollup-reads.ts';
+import { RollupAnsweredLogStore, serverCount } from './sqlite-log-rollup-reads.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 
@@ -74,7 +74,7 @@ export interface BlockLogStoreOptions {
   readonly partFanout?: number;
 }
 
-export class BlockLogStore implements LogStore {
+export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
   readonly #conn: BlockConnection;
   readonly #directory: BlockDirectory;
   readonly #writer: BlockWriter;
@@ -101,7 +101,9 @@ export class BlockLogStore implements LogStore {
   readonly #rareRowsBuilt: Promise<void>;
 
   constructor(file: string, options: BlockLogStoreOptions = {}) {
-    this.#conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
+    const conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
+    super(conn);
+    this.#conn = conn;
     this.#directory = new BlockDirectory(this.#conn, options.partFanout === undefined ? {} : { partFanout: options.partFanout });
     this.#blockRows = options.blockRows ?? BLOCK_ROWS;
     const sealThreads = options.sealThreads ?? SEAL_THREADS;
@@ -301,18 +303,6 @@ export class BlockLogStore implements LogStore {
 
   async histogram(query: LogScanQuery, bucketEdges: (span: LogMatchSpan) => readonly number[]): Promise<LogHistogram> {
     return this.#reads.histogram(query, bucketEdges);
-  }
-
-  async stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats> {
-    return stats(this.#conn, serverId, range);
-  }
-
-  async facets(serverId: string): Promise<{ levels: string[]; types: string[]; resources: string[] }> {
-    return facets(this.#conn, serverId);
-  }
-
-  async count(serverId: string, logType?: LogType): Promise<number> {
-    return count(this.#conn, serverId, logType);
   }
 
   async getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]> {

@@ -15,6 +15,30 @@ export interface RollupConnection {
   serverKey(serverId: string, create: boolean): number | undefined;
 }
 
+/**
+ * The LogStore port's stats, facets and count, answered from the rollups: the row store and the block store
+ * keep the same rollup tables, so both extend this with their connection.
+ */
+export abstract class RollupAnsweredLogStore {
+  readonly #rollups: RollupConnection;
+
+  protected constructor(rollups: RollupConnection) {
+    this.#rollups = rollups;
+  }
+
+  async stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats> {
+    return stats(this.#rollups, serverId, range);
+  }
+
+  async facets(serverId: string): Promise<{ levels: string[]; types: string[]; resources: string[] }> {
+    return facets(this.#rollups, serverId);
+  }
+
+  async count(serverId: string, logType?: LogType): Promise<number> {
+    return count(this.#rollups, serverId, logType);
+  }
+}
+
 export function stats(conn: RollupConnection, serverId: string, range: { readonly fromDay: string; readonly toDay: string }): LogStats {
   const fromDay = parseDay(range.fromDay);
   const toDay = parseDay(range.toDay);

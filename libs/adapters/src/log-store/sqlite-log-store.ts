@@ -6,18 +6,18 @@
  * - sqlite-log-writes.ts: insertBatch's batches and the rollups kept in step with them;
  * - sqlite-log-pages.ts (query plan, indexed search, histogram): query, scan and histogram;
  * - sqlite-log-lookups.ts: reads by key (getByKeys, getById, neighbours);
- * - sqlite-log-rollup-reads.ts: stats, facets and counts from the rollups;
+ * - sqlite-log-rollup-reads.ts: stats, facets and counts from the rollups (the class this one extends);
  * - sqlite-log-deletes.ts: every delete path, retention included;
  * - sqlite-log-indexing.ts: who indexes new rows for search, and when (the index: sqlite-log-search.ts).
  */
-import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStats, LogStore, LogType, NeighbourDirection } from '@skald/ports';
+import type { DeleteResult, LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, LogStore, LogType, NeighbourDirection } from '@skald/ports';
 import { DEFAULT_COUNT_CAP } from './log-store-shared.ts';
 import { LogConnection } from './sqlite-log-connection.ts';
 import { LogDeletes } from './sqlite-log-deletes.ts';
 import { LogIndexing } from './sqlite-log-indexing.ts';
 import { explainNeighbours, getById, getByKeys, neighbours } from './sqlite-log-lookups.ts';
 import { LogPages } from './sqlite-log-pages.ts';
-import { count, facets, stats } from './sqlite-log-rollup-reads.ts';
+import { RollupAnsweredLogStore } from './sqlite-log-rollup-reads.ts';
 import { LogWriter } from './sqlite-log-writes.ts';
 import { sharedWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import type { WalCheckpointer } from '../sqlite/wal-checkpointer.ts';
@@ -56,7 +56,7 @@ export interface SqliteLogStoreOptions {
   readonly indexWorkerChunkMs?: number;
 }
 
-export class SqliteLogStore implements LogStore {
+export class SqliteLogStore extends RollupAnsweredLogStore implements LogStore {
   readonly #conn: LogConnection;
   readonly #writer: LogWriter;
   readonly #pages: LogPages;
@@ -64,7 +64,9 @@ export class SqliteLogStore implements LogStore {
   readonly #indexing: LogIndexing;
 
   constructor(file: string, options: SqliteLogStoreOptions = {}) {
-    this.#conn = new LogConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
+    const conn = new LogConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
+    super(conn);
+    this.#conn = conn;
     this.#deletes = new LogDeletes(this.#conn, options.deleteChunkSize ?? 20_000);
     this.#writer = new LogWriter(this.#conn);
     const mode = options.searchIndex ?? 'background';
@@ -110,18 +112,6 @@ export class SqliteLogStore implements LogStore {
 
   async histogram(query: LogScanQuery, bucketEdges: (span: LogMatchSpan) => readonly number[]): Promise<LogHistogram> {
     return this.#pages.histogram(query, bucketEdges);
-  }
-
-  async stats(serverId: string, range: { readonly fromDay: string; readonly toDay: string }): Promise<LogStats> {
-    return stats(this.#conn, serverId, range);
-  }
-
-  async facets(serverId: string): Promise<{ levels: string[]; types: string[]; resources: string[] }> {
-    return facets(this.#conn, serverId);
-  }
-
-  async count(serverId: string, logType?: LogType): Promise<number> {
-    return count(this.#conn, serverId, logType);
   }
 
   async getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]> {
