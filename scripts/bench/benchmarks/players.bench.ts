@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import type { AcceptedLog, LogsBatchAccepted } from '@skald/contracts';
+import type { AcceptedLog } from '@skald/contracts';
 import { LogsBatchAcceptedEvent, eventMessage } from '@skald/contracts';
 import { buildTestService, createTestDeps, waitFor } from '@skald/testing';
 import type { TestService } from '@skald/testing';
@@ -39,6 +39,7 @@ import { storeAcceptedBatches } from '../../../services/logs/src/domain/store-ba
 import { startBatchConsumer } from '../../../services/logs/src/events/batch-consumer.ts';
 import type { StoreBatchDeps } from '../../../services/logs/src/domain/store-batch.ts';
 import type { BenchRow } from '../harness/bench-row.ts';
+import { eventSource } from '../harness/accepted-event.ts';
 import { cpuByThreadName } from '../harness/thread-cpu.ts';
 import { describeSpread, pct, spread } from '../harness/pinned/stats.ts';
 
@@ -152,15 +153,17 @@ export default async function playersBenchmark(): Promise<BenchRow[]> {
     const recorder = createPlayerRecorder({ store: deps.playerStore!, log: base.log });
     recorder.start();
     const withIdentity: StoreBatchDeps = { ...base, players: recorder };
-    let next = 0;
-    /** Stores the next `count` logs in events of EVENT_LOGS, as the consumer does (one per read here). */
+    // Every log once, in order: the fill, then the rounds.
+    const eventsOf = eventSource(logAt, SERVER, EVENT_LOGS);
+    let stored = 0;
+    /** Stores the next `count` logs in events of EVENT_LOGS, each made when its turn comes, as the consumer does (one per read here). */
     const store = async (storeDeps: StoreBatchDeps, count: number): Promise<void> => {
-      for (const end = next + count; next < end; ) {
-        const logs: AcceptedLog[] = [];
-        for (const stop = Math.min(end, next + EVENT_LOGS); next < stop; next++) logs.push(logAt(next));
-        const event: LogsBatchAccepted = { serverId: SERVER, logs };
-        await storeAcceptedBatches(storeDeps, [{ event, batchId: `batch-${next}` }]);
-        await new Promise<void>((resolve) => setImmediate(resolve));
+      for (let left = count; left > 0; left -= EVENT_LOGS) {
+        for (const event of eventsOf(Math.min(EVENT_LOGS, left))) {
+          stored += event.logs.length;
+          await storeAcceptedBatches(storeDeps, [{ event, batchId: `batch-${stored}` }]);
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
       }
     };
 
@@ -186,15 +189,6 @@ export default async function playersBenchmark(): Promise<BenchRow[]> {
     const figures = {
       store: { ratios: [] as number[], rates: { on: [] as number[], off: [] as number[] }, cpus: { on: [] as number[], off: [] as number[] }, mainCpus: { on: [] as number[], off: [] as number[] } },
       consumer: { ratios: [] as number[], rates: { on: [] as number[], off: [] as number[] }, cpus: { on: [] as number[], off: [] as number[] }, mainCpus: { on: [] as number[], off: [] as number[] } },
-    };
-    const eventsOf = (count: number): LogsBatchAccepted[] => {
-      const events: LogsBatchAccepted[] = [];
-      for (const end = next + count; next < end; ) {
-        const logs: AcceptedLog[] = [];
-        for (const stop = Math.min(end, next + EVENT_LOGS); next < stop; next++) logs.push(logAt(next));
-        events.push({ serverId: SERVER, logs });
-      }
-      return events;
     };
     let inserted = 0;
     /** The consumer's round is over once this many logs were inserted (resolved by the insert that reaches it). */
