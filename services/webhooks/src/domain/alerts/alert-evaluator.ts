@@ -75,6 +75,13 @@ interface Pending {
 
 /** The logs kept for an absence rule that is ok: none (its clock moves, no message is made). */
 const NO_LOGS: readonly AcceptedLog[] = [];
+const NO_RULES: ReadonlyMap<AlertRule, readonly AcceptedLog[]> = new Map();
+
+/** Adds a filter's last matching logs of a batch (`logs`, the array matched) to those a rule kept of this read. */
+function keepSample(into: Map<AlertRule, readonly AcceptedLog[]>, rule: AlertRule, found: FilterMatches<AlertRule, AcceptedLog>, logs: readonly AcceptedLog[]): void {
+  const earlier = into.get(rule);
+  into.set(rule, earlier === undefined ? found.sample(logs) : [...earlier, ...found.sample(logs)].slice(-ALERT_LIMITS.sampleSize));
+}
 
 function toWebhookLog(log: AcceptedLog): WebhookLog {
   return { id: log.id, createdAt: log.createdAt, level: log.level, type: log.type, resource: log.resource, message: log.message, metadata: log.metadata, logType: log.logType };
@@ -191,12 +198,9 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     const keys = seen.of(serverId);
     // Per rule that may take a transition in this read, its last matching logs, as accepted: turned into a
     // message's logs only by the transition. Absence rules that are ok only move their clock: no logs kept.
-    const counted = new Map<AlertRule, readonly AcceptedLog[]>();
-    const absent = new Map<AlertRule, readonly AcceptedLog[]>();
-    const withSample = (into: Map<AlertRule, readonly AcceptedLog[]>, rule: AlertRule, found: FilterMatches<AlertRule, AcceptedLog>) => {
-      const earlier = into.get(rule);
-      into.set(rule, earlier === undefined ? found.sample() : [...earlier, ...found.sample()].slice(-ALERT_LIMITS.sampleSize));
-    };
+    // Made when a batch first needs them (most reads of a busy server need `absent` only).
+    let counted: Map<AlertRule, readonly AcceptedLog[]> | null = null;
+    let absent: Map<AlertRule, readonly AcceptedLog[]> | null = null;
     // Logs of the read after the current batch: a threshold rule whose window plus all of them stays below
     // its threshold cannot fire in this read, so its logs are not kept.
     let logsLeft = 0;
@@ -204,17 +208,19 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
     // No await in this loop: the flush timer swaps the buffer between reads, never in the middle of one.
     for (const batch of batches) {
       logsLeft -= batch.logs.length;
-      const matches = state.matcher.match(batch.logs);
+      const logs = batch.logs;
+      const matches = state.matcher.match(logs);
       if (matches.length === 0) continue;
       // A batch handed out again (at least once delivery) does not count again; it still stops a silence.
       // It is looked up only when a threshold rule matched (absence rules alone do not count).
-      const id = batch.logs[0]!.id;
+      const id = logs[0]!.id;
       let fresh: boolean | null = null;
       let thresholds = 0;
       for (const found of matches) {
         for (const rule of found.rules) {
           if (rule.kind === 'absence') {
-            if (rule.state === 'firing') withSample(absent, rule, found);
+            absent ??= new Map();
+            if (rule.state === 'firing') keepSample(absent, rule, found, logs);
             else if (!absent.has(rule)) absent.set(rule, NO_LOGS);
             continue;
           }
@@ -224,31 +230,31 @@ export function createAlertEvaluator(deps: AlertEvaluatorDeps, options: AlertEva
           const window = state.windows.get(rule.id);
           window?.add(at, found.count);
           addCount(buffer, rule.id, bucketStartOf(rule.windowSeconds, at), found.count);
-          if (rule.state === 'ok' && cooledDown(rule, at) && (window?.count(at) ?? 0) + logsLeft >= (rule.threshold ?? Number.POSITIVE_INFINITY)) withSample(counted, rule, found);
+          if (rule.state === 'ok' && cooledDown(rule, at) && (window?.count(at) ?? 0) + logsLeft >= (rule.threshold ?? Number.POSITIVE_INFINITY)) keepSample((counted ??= new Map()), rule, found, logs);
         }
       }
       if (fresh === true && thresholds > 0) {
-        seen.remember(serverId, keys, id);
+        seen.rememberNew(serverId, keys, id);
         buffer.keys.push(id);
       }
     }
-    for (const [rule, sample] of counted) {
+    for (const [rule, sample] of counted ?? NO_RULES) {
       if (rule.state !== 'ok' || !cooledDown(rule, at)) continue;
       const count = state.windows.get(rule.id)?.count(at) ?? 0;
       if (count >= (rule.threshold ?? Number.POSITIVE_INFINITY)) await fire(rule, count, sample.map(toWebhookLog), at);
     }
-    const touch: string[] = [];
-    for (const [rule, sample] of absent) {
+    let touch: string[] | null = null;
+    for (const [rule, sample] of absent ?? NO_RULES) {
       if (rule.state === 'firing') {
         await resolve(rule, Math.max(0, Math.floor((at - rule.lastMatchAt) / 1000)), sample.map(toWebhookLog), at, at);
         continue;
       }
       if (at - (state.touched.get(rule.id) ?? rule.lastMatchAt) >= TOUCH_EVERY_MS) {
-        touch.push(rule.id);
+        (touch ??= []).push(rule.id);
         state.touched.set(rule.id, at);
       }
     }
-    if (touch.length > 0) await deps.alerts.touch(touch, at);
+    if (touch !== null) await deps.alerts.touch(touch, at);
     if (flushMs === 0 || wallMs() - buffer.lastFlush >= flushMs) await flushServer(serverId, at);
   }
 

@@ -14,8 +14,10 @@
  *    on the logs whose fields they match;
  *  - filters of metadata alone: found through their first key and its value (the values compared while few);
  *  - filters naming nothing (all logs) count every log.
- * Per log nothing is allocated, and no log is stored: a filter's last matching logs are kept as their places
- * in the call's array (typed arrays, no write barrier, nothing kept alive between calls but that array).
+ * Per log nothing is allocated, and no log is kept: a filter's last matching logs are kept as their places
+ * in the call's array (typed arrays, no write barrier), and the caller hands the array back to read them, so
+ * nothing of a call stays alive after it (a batch kept until the next call would be copied by every young
+ * collection in between, with rules and not without).
  */
 import type { AlertFilter } from '@skald/contracts';
 import { metadataText, searchPattern } from './alert-filter.ts';
@@ -32,8 +34,11 @@ type MatchableLog = Pick<PreparedLog, 'level' | 'type' | 'resource' | 'message' 
 export interface FilterMatches<R, L> {
   readonly rules: readonly R[];
   readonly count: number;
-  /** A new array of the last `sampleSize` matching logs, oldest first; made only when asked (a message needs them, a count does not). */
-  sample(): L[];
+  /**
+   * A new array of the last `sampleSize` matching logs, oldest first, taken from `logs`: the array given to
+   * the call; made only when asked (a message needs them, a count does not).
+   */
+  sample(logs: readonly L[]): L[];
 }
 
 export interface RuleMatcher<R> {
@@ -41,32 +46,24 @@ export interface RuleMatcher<R> {
   match<L extends MatchableLog>(logs: readonly L[]): FilterMatches<R, L>[];
 }
 
-/** The logs of the last call (a filter's matches are places in it). */
-interface CallLogs {
-  logs: readonly MatchableLog[];
-}
-
 /** A filter's matches of the last call: the slots of its ring of log places written from the first on in every call. */
 class FilterView<R> implements FilterMatches<R, MatchableLog> {
   count = 0;
   readonly rules: readonly R[];
-  readonly #call: CallLogs;
   readonly #ring: Int32Array;
   readonly #from: number;
   readonly #sampleSize: number;
 
-  constructor(rules: readonly R[], call: CallLogs, ring: Int32Array, index: number, sampleSize: number) {
+  constructor(rules: readonly R[], ring: Int32Array, index: number, sampleSize: number) {
     this.rules = rules;
-    this.#call = call;
     this.#ring = ring;
     this.#from = index * sampleSize;
     this.#sampleSize = sampleSize;
   }
 
-  sample(): MatchableLog[] {
+  sample(logs: readonly MatchableLog[]): MatchableLog[] {
     const n = this.count;
     const size = this.#sampleSize;
-    const logs = this.#call.logs;
     // Oldest first: once the ring wrapped, its next slot holds the oldest.
     const kept = Math.min(n, size);
     const first = n <= size ? 0 : n % size;
@@ -183,8 +180,7 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
   // allocation per call but the answer itself. A filter's ring holds the places of its last matching logs.
   const counts = new Int32Array(compiledByIndex.length);
   const rings = new Int32Array(compiledByIndex.length * sampleSize);
-  const call: CallLogs = { logs: [] };
-  const views = compiledByIndex.map((compiled, index) => new FilterView(compiled.rules, call, rings, index, sampleSize));
+  const views = compiledByIndex.map((compiled, index) => new FilterView(compiled.rules, rings, index, sampleSize));
   const touched: number[] = [];
   const count = (compiled: CompiledFilter<R>, place: number) => {
     const index = compiled.index;
@@ -197,7 +193,6 @@ export function createRuleMatcher<R extends { readonly filter: AlertFilter }>(ru
   return {
     match(logs) {
       type Log = (typeof logs)[number];
-      call.logs = logs;
       for (let i = 0; i < logs.length; i++) {
         const log = logs[i]!;
         const held = scan !== null && scan.scan(log.message);

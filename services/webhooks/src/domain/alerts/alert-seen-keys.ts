@@ -24,7 +24,11 @@ export class SeenKeys {
 
   /** Remembers `key` of the server whose set `of` gave as `keys`; the oldest key of all goes once `max` are kept. */
   remember(serverId: string, keys: Set<string>, key: string): void {
-    if (keys.has(key)) return;
+    if (!keys.has(key)) this.rememberNew(serverId, keys, key);
+  }
+
+  /** remember, for a key the caller just found not in `keys` (a batch's key is looked up once, not twice). */
+  rememberNew(serverId: string, keys: Set<string>, key: string): void {
     if (this.#keys.length === this.#max) {
       const oldServer = this.#servers[this.#next]!;
       const oldKeys = this.#byServer.get(oldServer);
