@@ -69,9 +69,9 @@ const LOGS_PER_BATCH = 100;
 const PUBLISH_AT_ONCE = 20;
 const RULES = 100;
 const OWNER = 'bench-owner';
-const WITH_RULES = '0195f2c4-0000-7000-8000-00000000a1e7';
-const WITHOUT_RULES = '0195f2c4-0000-7000-8000-0000000000b0';
-const T0 = Date.UTC(2026, 10, 1);
+export const WITH_RULES = '0195f2c4-0000-7000-8000-00000000a1e7';
+export const WITHOUT_RULES = '0195f2c4-0000-7000-8000-0000000000b0';
+export const T0 = Date.UTC(2026, 10, 1);
 /** The CPU a log with the rules may cost over the CPU without: the rate >= 95 % when the CPU bounds it. */
 const CPU_TARGET = 1 / 0.95;
 
@@ -101,7 +101,7 @@ const OTHER_SEARCHES = ['noclip', 'godmode', 'exploit', 'injection', 'SCRIPT ERR
 type RuleBody = { readonly serverId: string } & Omit<AlertSettings, 'cooldownSeconds'>;
 
 /** The 100 rules, each with a filter of its own: MATCHING, then 85 that match none of the benchmark's logs. */
-function ruleBodies(serverId: string): RuleBody[] {
+export function ruleBodies(serverId: string): RuleBody[] {
   const other: [AlertKind, AlertFilter][] = [];
   for (const type of OTHER_TYPES) other.push(['threshold', { type }], ['threshold', { type, level: 'error' }], ['threshold', { type, search: 'player' }]);
   for (const resource of OTHER_RESOURCES) other.push(['threshold', { resource, level: 'error' }], ['threshold', { resource }]);
@@ -123,7 +123,7 @@ function ruleBodies(serverId: string): RuleBody[] {
 }
 
 /** Batch `index` of the benchmark: 100 realistic FiveM logs as ingestion accepts them (ids unique per index). */
-function benchBatch(serverId: string, index: number): LogsBatchAccepted {
+export function benchBatch(serverId: string, index: number): LogsBatchAccepted {
   const logs: AcceptedLog[] = fivemBatch(serverId, index * LOGS_PER_BATCH, LOGS_PER_BATCH, 1_000_000_000, T0, 0).map((log) => ({
     id: log.id,
     createdAt: log.createdAt,
@@ -343,10 +343,14 @@ async function measure(bench: Bench, withRules: string, without: string, prefix:
 }
 
 /** The 100 rules on the rated server (made at T0) and an evaluator over them that delivers nowhere, on `now`'s clock. */
-async function benchEvaluator(deps: { docs: Parameters<typeof createAlertStore>[0] }, now: () => number): Promise<AlertEvaluator> {
+export async function benchEvaluator(
+  deps: { docs: Parameters<typeof createAlertStore>[0] },
+  now: () => number,
+  create: typeof createAlertEvaluator = createAlertEvaluator,
+): Promise<AlertEvaluator> {
   const store = await createAlertStore(deps.docs);
   for (const { serverId, ...settings } of ruleBodies(WITH_RULES)) await store.create(serverId, { ...settings, cooldownSeconds: 0 }, T0);
-  return createAlertEvaluator({
+  return create({
     alerts: store,
     webhooks: { byId: async () => null },
     directory: { server: async (id) => ({ id, name: 'bench', ownerId: OWNER, tier: 'legend', suspended: false }) },
