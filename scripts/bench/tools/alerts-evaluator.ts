@@ -5,7 +5,7 @@
  * no call at all (the matcher), this thread's CPU per batch of 100 logs. Prints the medians and the median
  * of the paired differences.
  *
- *   node scripts/bench/tools/alerts-evaluator.ts            (ALERTS_PART=evaluator|matcher, ALERTS_ROUNDS=60, ALERTS_BATCHES=500)
+ *   node scripts/bench/tools/alerts-evaluator.ts   (ALERTS_PART=evaluator|matcher|overhead, ALERTS_ROUNDS=60, ALERTS_BATCHES=500, ALERTS_CLOCK_MS=5)
  *
  * ALERTS_MATCHER_B=<path of another alert-matcher.ts>: the matcher part compares that matcher (B) with this
  * tree's (A) in alternating rounds instead; ALERTS_EVALUATOR_B=<path of another alert-evaluator.ts>, the
@@ -25,6 +25,8 @@ const PART = process.env['ALERTS_PART'] ?? 'evaluator';
 const ROUNDS = Number(process.env['ALERTS_ROUNDS'] ?? 60);
 const BATCHES = Number(process.env['ALERTS_BATCHES'] ?? 500);
 const MATCHER_B = process.env['ALERTS_MATCHER_B'];
+/** How far the evaluator's clock moves a batch (the bench's evaluator part: 5 ms); the absence clocks are written once a second of it. */
+const CLOCK_MS = Number(process.env['ALERTS_CLOCK_MS'] ?? 5);
 /** `a` or `b`: run that side alone (for --trace-gc or a profile of one side). */
 const ONLY_SIDE = process.env['ALERTS_SIDE'];
 
@@ -76,7 +78,7 @@ async function sides(): Promise<[string, Side, string, Side, () => Promise<void>
   let now = T0;
   const evaluator = await benchEvaluator(deps, () => now);
   const call = (serverId: string): Side => (logs) => {
-    now += 5;
+    now += CLOCK_MS;
     return evaluator.onBatches([{ serverId, logs }]);
   };
   const EVALUATOR_B = process.env['ALERTS_EVALUATOR_B'];
@@ -86,7 +88,7 @@ async function sides(): Promise<[string, Side, string, Side, () => Promise<void>
     const other = (await import(EVALUATOR_B)) as { createAlertEvaluator: typeof createAlertEvaluator };
     const evaluatorB = await benchEvaluator(depsB, () => now, other.createAlertEvaluator);
     const callB: Side = (logs) => {
-      now += 5;
+      now += CLOCK_MS;
       return evaluatorB.onBatches([{ serverId: WITH_RULES, logs }]);
     };
     return ['evaluator A (this tree), with rules', call(WITH_RULES), `evaluator B (${EVALUATOR_B}), with rules`, callB, async () => {
