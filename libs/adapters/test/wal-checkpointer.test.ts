@@ -31,16 +31,20 @@ async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): P
 }
 
 /** A WAL-mode file whose connection never checkpoints inside its commits, registered with `checkpointer`. */
-function open(checkpointer: WalCheckpointer, name: string) {
+function open(checkpointer: WalCheckpointer, name: string, gated = false) {
   const file = join(dir, name);
   const db = new DatabaseSync(file);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (x BLOB)');
   const insert = db.prepare('INSERT INTO t VALUES (randomblob(1000))');
   let here = 0;
-  const wal = checkpointer.register(file, () => {
-    here += 1;
-    db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
-  });
+  const wal = checkpointer.register(
+    file,
+    () => {
+      here += 1;
+      db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get();
+    },
+    { gated },
+  );
   return {
     file,
     db,
@@ -56,6 +60,7 @@ function open(checkpointer: WalCheckpointer, name: string) {
       }
     },
     size: () => statSync(file).size,
+    walSize: () => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0),
   };
 }
 
@@ -162,6 +167,67 @@ describe('WAL checkpointer', () => {
     expect(checkpointBounded(checkpointer, 0, 0, bound).truncated).toBe(false);
     expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
     for (const db of [reader, checkpointer, writer]) db.close();
+  });
+
+  it("holds a gated file's writes back while the worker resets its WAL past the reset mark, which waits for a reader rather than the writer", async () => {
+    const checkpointer = new WalCheckpointer({ intervalMs: 20, walBoundBytes: 200_000, walResetBytes: 600_000 });
+    const g = open(checkpointer, 'gated.db', true);
+    const reader = new DatabaseSync(g.file);
+    // A read transaction pinning the WAL's frames: no reset can complete while it lasts.
+    g.write(1, 10);
+    reader.exec('BEGIN');
+    expect(Number(reader.prepare('SELECT count(*) AS n FROM t').get()?.['n'])).toBe(10);
+    expect(g.wal.ready()).toBeNull();
+    // Past the reset mark (a commit 20 ms or more after the last look): the writes are held back.
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    g.write(1, 800);
+    const held = g.wal.ready();
+    expect(held).not.toBeNull();
+    let released = false;
+    void held?.then(() => (released = true));
+    // The reset waits for the reader (the worker's busy handler), not for a writer: once the reader ends, the WAL
+    // is reset and cut to zero, and the writes go on.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(released).toBe(false);
+    reader.exec('COMMIT');
+    await held;
+    expect(g.walSize()).toBe(0);
+    expect(g.wal.ready()).toBeNull();
+    expect(Number(reader.prepare('SELECT count(*) AS n FROM t').get()?.['n'])).toBe(810);
+    // A file registered without `gated` is never held back: its checkpoints reset the WAL beside its writes.
+    const free = open(checkpointer, 'free.db');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    free.write(1, 800);
+    expect(free.wal.ready()).toBeNull();
+    reader.close();
+    await g.wal.close();
+    await free.wal.close();
+    g.db.close();
+    free.db.close();
+  });
+
+  it("lets a gated file's writes go when the reset cannot complete, and holds them back again only after a while", async () => {
+    const checkpointer = new WalCheckpointer({ intervalMs: 20, walBoundBytes: 200_000, walResetBytes: 600_000 });
+    const g = open(checkpointer, 'held.db', true);
+    const reader = new DatabaseSync(g.file);
+    g.write(1, 10);
+    // A reader that outlasts the reset's wait (a long scan): the writes must not wait for it.
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) AS n FROM t').get();
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    g.write(1, 800);
+    const held = g.wal.ready();
+    expect(held).not.toBeNull();
+    await held;
+    expect(g.walSize()).toBeGreaterThan(600_000);
+    // The next commits past the mark are not held back again at once.
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    g.write(1, 100);
+    expect(g.wal.ready()).toBeNull();
+    reader.exec('COMMIT');
+    reader.close();
+    await g.wal.close();
+    g.db.close();
   });
 
   it('checkpoints on the owner connections when the worker fails, and says so once', async () => {

@@ -173,6 +173,7 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
   async #migrate(): Promise<void> {
     for (;;) {
       await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.#conn.walReady();
       if (this.#closed) return;
       const more = await this.#inTurn(async () => !this.#closed && migrateChunk(this.#conn, this.#directory, this.#blockRows));
       if (!more) return;
@@ -278,6 +279,9 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
     if (records.length === 0) return { inserted: 0 };
+    // A reset of the WAL under way (past its bound): this batch commits after it, not beside it.
+    const walReady = this.#conn.walReady();
+    if (walReady !== null) await walReady;
     const { inserted, sealDue } = this.#writer.insert(records);
     if (this.#sealEagerly) await this.#inTurn(() => this.#seal(false));
     else {

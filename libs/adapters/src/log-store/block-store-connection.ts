@@ -44,9 +44,15 @@ export class BlockConnection {
     if (checkpointer === null || file === ':memory:') this.#wal = null;
     else {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.#wal = checkpointer.register(file, () => {
-        if (this.db.isOpen) checkpointBounded(this.db, 0, 5000);
-      });
+      // Gated: under sustained ingest this connection commits back to back, so its writes wait for the WAL's
+      // resets (walReady) rather than leave them to contend with its commits (wal-checkpointer.ts).
+      this.#wal = checkpointer.register(
+        file,
+        () => {
+          if (this.db.isOpen) checkpointBounded(this.db, 0, 5000);
+        },
+        { gated: true },
+      );
     }
   }
 
@@ -71,6 +77,14 @@ export class BlockConnection {
   /** The small integer standing for a server id; undefined for a server that never stored a log. */
   serverKey(serverId: string, create: boolean): number | undefined {
     return this.#serverKeys.get(serverId, create);
+  }
+
+  /**
+   * Null when a write may go on; else a reset of the WAL under way (past its bound), which the write paths that
+   * fill it (insertBatch, seals, a migration's chunks) await first, off the event loop.
+   */
+  walReady(): Promise<void> | null {
+    return this.#wal?.ready() ?? null;
   }
 
   transaction<R>(work: () => R): R {

@@ -251,6 +251,9 @@ export class BlockWriter {
     };
     try {
       const job = await this.#compute(input, onRead);
+      // A reset of the WAL under way: the seal commits after it (inserts only add rows to the tail meanwhile).
+      const walReady = this.#conn.walReady();
+      if (walReady !== null) await walReady;
       this.#tailCache.drop(serverKey);
       const sealed =
         job === null

@@ -20,6 +20,16 @@ import type { DatabaseSync } from 'node:sqlite';
  */
 export const WAL_BOUND_BYTES = 16 * 1024 * 1024;
 
+/**
+ * The WAL size past which the writes of a gated file (WalCheckpointer.register's `gated`: the block log store)
+ * wait for a reset. Under sustained ingest its writer commits back to back, so a reset tried beside it has to win
+ * the write lock between two commits and then wait for the readers, while the writer's own BEGIN waits in its busy
+ * handler on the event loop: measured, the WAL then reached 89-94 MiB and the event loop stalled up to ~0.4 s. A
+ * gated file's writer instead awaits the reset (off the event loop) once the WAL is past this; between
+ * WAL_BOUND_BYTES and this its checkpoints stay PASSIVE, so the reset has little left to copy.
+ */
+export const WAL_RESET_BYTES = 32 * 1024 * 1024;
+
 export interface BoundedCheckpoint {
   /** Frames the WAL held after the PASSIVE pass, and how many of them were copied. */
   readonly walFrames: number;

@@ -1,7 +1,8 @@
 /**
  * The worker thread of wal-checkpointer.ts: one connection per registered database file, opened on its first
  * checkpoint, on which it runs PASSIVE checkpoints (they copy what the WAL holds into the database file without
- * waiting for, or blocking, the owner's writes). Nothing else is done on these connections.
+ * waiting for, or blocking, the owner's writes), and the resets of a WAL past its bound (wal-bound.ts). Nothing
+ * else is done on these connections.
  */
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort } from 'node:worker_threads';
@@ -11,6 +12,11 @@ import { checkpointBounded } from './wal-bound.ts';
 
 /** How long a reset of an oversized WAL waits for the write lock and the readers on this thread. */
 const TRUNCATE_BUSY_MS = 500;
+/**
+ * How long a reset a gated file's writer waits for (mode `reset`) waits for the readers: that writer holds no lock
+ * meanwhile, so only readers (short ones: a seal worker's rows, a query) can hold it up.
+ */
+const RESET_BUSY_MS = 1_000;
 const connections = new Map<string, DatabaseSync>();
 
 function connection(file: string): DatabaseSync {
@@ -38,8 +44,14 @@ function answer(request: CheckpointRequest): CheckpointReply {
   try {
     // This thread may wait a little for the write lock of a reset (the owners' threads never wait on it long:
     // the PASSIVE pass before it copied nearly everything).
-    const { walFrames, copiedFrames } = checkpointBounded(connection(file), TRUNCATE_BUSY_MS, 0);
-    return { kind: 'checkpointed', file, walFrames, copiedFrames };
+    const db = connection(file);
+    const { walFrames, copiedFrames, truncated } =
+      request.mode === 'reset'
+        ? checkpointBounded(db, RESET_BUSY_MS, 0, 0)
+        : request.mode === 'passive'
+          ? checkpointBounded(db, 0, 0, Number.POSITIVE_INFINITY)
+          : checkpointBounded(db, TRUNCATE_BUSY_MS, 0);
+    return { kind: 'checkpointed', file, walFrames, copiedFrames, truncated };
   } catch (error) {
     return { kind: 'failed', file, reason: describe(error) };
   }

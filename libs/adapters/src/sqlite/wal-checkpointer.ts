@@ -15,6 +15,12 @@
  *   took over HEAVY_CHECKPOINT_MS on the owner's connection, or one over VERY_HEAVY_CHECKPOINT_MS (under
  *   single-log load the log store's checkpoint of one second of WAL took ~27 ms), which the event loop then no
  *   longer waits for.
+ * A file registered `gated` (the block log store, whose single writer commits back to back under ingest) takes
+ * part in its resets: past WAL_RESET_BYTES the worker resets its WAL while the owner holds its writes back
+ * (`ready()`, awaited off the event loop), and below that its checkpoints stay PASSIVE. A reset tried beside such a
+ * writer (the `bounded` mode) waits for the write lock between two commits, then for the readers, while the
+ * writer's next BEGIN waits in its busy handler on the event loop: the WAL reached 89-94 MiB that way, and the event
+ * loop stalled. Held back, the writer lets the reset take the lock at once; it only waits for the readers.
  * A worker thread costs ~15-18 MiB of RSS that the process keeps even after it ends (measured), so it starts only
  * under sustained heavy writes, never for the short bursts of a mostly idle process (idle memory); it
  * ends after a minute without work, and the files go back to their owners' connections. If it fails, they stay
@@ -25,8 +31,8 @@ import { resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_THREADS } from '../background-threads.ts';
-import type { CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
-import { WAL_BOUND_BYTES } from './wal-bound.ts';
+import type { CheckpointMode, CheckpointReply, CheckpointRequest } from './wal-checkpoint-messages.ts';
+import { WAL_BOUND_BYTES, WAL_RESET_BYTES } from './wal-bound.ts';
 
 export interface WalCheckpointerOptions {
   /** How long after a write its file is checkpointed (the files written meanwhile go together). Default 1000 ms. */
@@ -42,11 +48,26 @@ export interface WalCheckpointerOptions {
   readonly veryHeavyCheckpointMs?: number;
   /** Tests: the WAL size past which a commit brings the next checkpoint forward (default wal-bound.ts's bound). */
   readonly walBoundBytes?: number;
+  /** Tests: the WAL size past which a gated file's writes wait for a reset (default WAL_RESET_BYTES). */
+  readonly walResetBytes?: number;
+}
+
+export interface WalRegistrationOptions {
+  /**
+   * The owner awaits `ready()` before its writes: past WAL_RESET_BYTES they wait for the worker's reset instead of
+   * meeting it in SQLite's busy handler, and below that the file's checkpoints stay PASSIVE.
+   */
+  readonly gated?: boolean;
 }
 
 /** A registered file: its owner says when it committed, and closes this before its own connection. */
 export interface WalFile {
   wrote(): void;
+  /**
+   * A gated file's writes wait for this when it is not null: a reset of its WAL under way (the WAL past
+   * WAL_RESET_BYTES). Null for a file registered without `gated`, and whenever writes may go on.
+   */
+  ready(): Promise<void> | null;
   /** Resolves once the worker's connection to the file is closed (at once when there is none). */
   close(): Promise<void>;
 }
@@ -65,6 +86,19 @@ interface Registration {
   heavy: boolean;
   inFlight: boolean;
   closed: boolean;
+  readonly gated: boolean;
+  /** The reset the owner's writes wait for (a gated file), resolved when the worker answers it. */
+  gate: { readonly promise: Promise<void>; readonly open: () => void } | null;
+  /** A reset that failed (a reader held on) is tried again from then on (performance.now()), not at every commit. */
+  resetAfter: number;
+  /** The last reset failed: until one succeeds, the checkpoints try resets beside the writes too (`bounded`). */
+  resetFailed: boolean;
+}
+
+/** A request the worker has not answered yet: whose, and whether the owner's writes wait for it. */
+interface Awaiting {
+  readonly registration: Registration;
+  readonly reset: boolean;
 }
 
 const DEFAULT_INTERVAL_MS = 1_000;
@@ -77,6 +111,11 @@ const HEAVY_CHECKPOINT_MS = 8;
 const HEAVY_TICKS = 3;
 /** A checkpoint on the owner's connection that took longer than this hands the file to the worker at once. */
 const VERY_HEAVY_CHECKPOINT_MS = 40;
+/**
+ * After a reset that could not complete (a reader held its snapshot past the worker's wait, 1 s), the writes of a
+ * gated file are held back again no sooner than this: a long reader slows ingest by at most half.
+ */
+const RESET_RETRY_MS = 1_000;
 
 export class WalCheckpointer {
   readonly #intervalMs: number;
@@ -87,9 +126,10 @@ export class WalCheckpointer {
   readonly #heavyTicks: number;
   readonly #veryHeavyCheckpointMs: number;
   readonly #walBoundBytes: number;
+  readonly #walResetBytes: number;
   readonly #registrations = new Set<Registration>();
   /** Per file, the registrations whose request the worker has not answered yet, in the order sent. */
-  readonly #awaiting = new Map<string, Registration[]>();
+  readonly #awaiting = new Map<string, Awaiting[]>();
   /** Per file, the closes waiting for the worker's `closed`. */
   readonly #closing = new Map<string, (() => void)[]>();
   #worker: Worker | null = null;
@@ -110,17 +150,33 @@ export class WalCheckpointer {
     this.#heavyTicks = options.heavyTicks ?? HEAVY_TICKS;
     this.#veryHeavyCheckpointMs = options.veryHeavyCheckpointMs ?? VERY_HEAVY_CHECKPOINT_MS;
     this.#walBoundBytes = options.walBoundBytes ?? WAL_BOUND_BYTES;
+    this.#walResetBytes = options.walResetBytes ?? WAL_RESET_BYTES;
   }
 
   /**
    * Registers a database file in WAL mode whose connection has wal_autocheckpoint = 0; `checkpointHere` runs
    * `PRAGMA wal_checkpoint(PASSIVE)` on that connection.
    */
-  register(file: string, checkpointHere: () => void): WalFile {
-    const registration: Registration = { file: resolve(file), wal: `${resolve(file)}-wal`, lookedAt: 0, checkpointHere, dirty: false, heavyTicks: 0, heavy: false, inFlight: false, closed: false };
+  register(file: string, checkpointHere: () => void, options: WalRegistrationOptions = {}): WalFile {
+    const registration: Registration = {
+      file: resolve(file),
+      wal: `${resolve(file)}-wal`,
+      lookedAt: 0,
+      checkpointHere,
+      dirty: false,
+      heavyTicks: 0,
+      heavy: false,
+      inFlight: false,
+      closed: false,
+      gated: options.gated ?? false,
+      gate: null,
+      resetAfter: 0,
+      resetFailed: false,
+    };
     this.#registrations.add(registration);
     return {
       wrote: () => this.#wrote(registration),
+      ready: () => registration.gate?.promise ?? null,
       close: () => this.#close(registration),
     };
   }
@@ -135,7 +191,9 @@ export class WalCheckpointer {
     registration.dirty = true;
     // Fast writers fill a WAL far quicker than once a second (a log store's batches: ~100 MiB/s): past its
     // bound the checkpoint runs at once, so it resets the WAL (wal-bound.ts) before it grows much further.
-    const now = this.#walPastBound(registration);
+    const size = this.#walSize(registration);
+    if (registration.gated && size > this.#walResetBytes && this.#reset(registration)) return;
+    const now = size > this.#walBoundBytes;
     if (this.#tick !== null && !(now && this.#tickDelay > 0)) return;
     if (this.#tick !== null) clearTimeout(this.#tick);
     this.#tickDelay = now ? 0 : this.#intervalMs;
@@ -143,16 +201,48 @@ export class WalCheckpointer {
     this.#tick.unref();
   }
 
-  /** Whether the WAL file is past WAL_BOUND_BYTES; looked at (a stat) at most every WAL_LOOK_MS per file. */
-  #walPastBound(registration: Registration): boolean {
+  /** The WAL file's size; looked at (a stat) at most every WAL_LOOK_MS per file, else (and without a WAL) 0. */
+  #walSize(registration: Registration): number {
     const now = performance.now();
-    if (now - registration.lookedAt < WAL_LOOK_MS) return false;
+    if (now - registration.lookedAt < WAL_LOOK_MS) return 0;
     registration.lookedAt = now;
     try {
-      return statSync(registration.wal).size > this.#walBoundBytes;
+      return statSync(registration.wal).size;
     } catch {
-      return false;
+      return 0;
     }
+  }
+
+  /**
+   * Holds a gated file's writes back (`ready()`) and has the worker reset its WAL; they go on once it answers.
+   * False when that is not done: a reset under way or tried too recently, or no worker to run it.
+   */
+  #reset(registration: Registration): boolean {
+    if (registration.gate !== null || this.#failed || performance.now() < registration.resetAfter) return false;
+    let open = (): void => undefined;
+    const promise = new Promise<void>((resolve) => (open = resolve));
+    registration.gate = { promise, open };
+    // A WAL this large is heavy writing: the worker checkpoints the file from now on.
+    registration.heavy = true;
+    this.#send({ kind: 'checkpoint', file: registration.file, mode: 'reset' }, { registration, reset: true });
+    // Writes wait for this answer: the process stays up for it, as for a close.
+    this.#worker?.ref();
+    return true;
+  }
+
+  #openGate(registration: Registration): void {
+    const gate = registration.gate;
+    if (gate === null) return;
+    registration.gate = null;
+    gate.open();
+    this.#unrefWhenUnawaited();
+  }
+
+  /** The worker keeps the process up only while a close or a gated file's writes wait for its answer. */
+  #unrefWhenUnawaited(): void {
+    const closing = [...this.#closing.values()].some((queue) => queue.length > 0);
+    const gated = [...this.#registrations].some((registration) => registration.gate !== null);
+    if (!closing && !gated) this.#worker?.unref();
   }
 
   #checkpointDirty(): void {
@@ -162,7 +252,8 @@ export class WalCheckpointer {
       registration.dirty = false;
       if (registration.heavy && !this.#failed) {
         registration.inFlight = true;
-        this.#send({ kind: 'checkpoint', file: registration.file }, registration);
+        const mode: CheckpointMode = registration.gated && !registration.resetFailed ? 'passive' : 'bounded';
+        this.#send({ kind: 'checkpoint', file: registration.file, mode }, { registration, reset: false });
         continue;
       }
       const started = performance.now();
@@ -186,14 +277,14 @@ export class WalCheckpointer {
     this.#failing.add(file);
   }
 
-  #send(request: CheckpointRequest, registration: Registration | null): void {
+  #send(request: CheckpointRequest, awaiting: Awaiting | null): void {
     const worker = this.#ensureWorker();
     if (this.#idle !== null) clearTimeout(this.#idle);
     this.#idle = null;
-    if (registration !== null) {
+    if (awaiting !== null) {
       const queue = this.#awaiting.get(request.file);
-      if (queue) queue.push(registration);
-      else this.#awaiting.set(request.file, [registration]);
+      if (queue) queue.push(awaiting);
+      else this.#awaiting.set(request.file, [awaiting]);
     }
     worker.postMessage(request);
   }
@@ -219,10 +310,16 @@ export class WalCheckpointer {
     if (reply.kind === 'closed') {
       const waiting = this.#closing.get(reply.file)?.shift();
       waiting?.();
-      if (![...this.#closing.values()].some((queue) => queue.length > 0)) this.#worker?.unref();
+      this.#unrefWhenUnawaited();
     } else {
-      const registration = this.#awaiting.get(reply.file)?.shift();
-      if (registration) registration.inFlight = false;
+      const awaited = this.#awaiting.get(reply.file)?.shift();
+      const registration = awaited?.registration;
+      if (awaited?.reset === true) {
+        const reset = reply.kind === 'checkpointed' && (reply.truncated || reply.walFrames === 0);
+        awaited.registration.resetFailed = !reset;
+        if (!reset) awaited.registration.resetAfter = performance.now() + RESET_RETRY_MS;
+        this.#openGate(awaited.registration);
+      } else if (registration) registration.inFlight = false;
       if (reply.kind === 'failed') this.#warnFailure(reply.file, reply.reason);
       else this.#failing.delete(reply.file);
       // Written again while its checkpoint ran: another look at the next tick.
@@ -253,6 +350,7 @@ export class WalCheckpointer {
     if (registration.closed) return;
     registration.closed = true;
     this.#registrations.delete(registration);
+    this.#openGate(registration);
     const sharedWithAnother = [...this.#registrations].some((other) => other.file === registration.file);
     if (this.#worker === null || this.#failed || sharedWithAnother) return;
     await new Promise<void>((done) => {
@@ -275,8 +373,9 @@ export class WalCheckpointer {
     this.#worker = null;
     if (worker !== null) void worker.terminate();
     for (const queue of this.#awaiting.values()) {
-      for (const registration of queue) {
+      for (const { registration } of queue) {
         registration.inFlight = false;
+        this.#openGate(registration);
         // Its checkpoint never ran: the next tick runs it on the owner's connection.
         if (!registration.closed) this.#wrote(registration);
       }
