@@ -10,7 +10,8 @@
  *   target <= 60 B;
  * - bytes per log of the compressed-block layout (storage-prototype.ts) for the same logs;
  * - the largest WAL file seen during ingest and indexing (target < 64 MiB), and what the close leaves (target 0);
- * - the ingest rate (logs/s, wall clock).
+ * - the ingest rate (logs/s, wall clock), and the event loop's delay meanwhile (p99 and max: what a request
+ *   waits behind the store's commits, seals and checkpoints).
  * Then the same data set (generated again: the same lines, other ids) through the block store (LOG_LAYOUT=blocks,
  * block-log-store.ts) the same way: its ingest rate beside the row store's (target >= 80 %), the time until its
  * sealer caught up (as the row store's index), then bytes per log after a graceful close (which seals the tails
@@ -26,6 +27,8 @@ import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { IntervalHistogram } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
 import { constants, zstdCompressSync } from 'node:zlib';
 import type { LogQuery, LogRecord } from '@skald/ports';
@@ -47,6 +50,19 @@ const MIB = 1024 * 1024;
 const INDEX_TIMEOUT_MS = 15 * 60_000;
 const SEARCH_RUNS = Number(process.env['BENCH_STORAGE_RUNS'] ?? 40);
 const OFFSETS = [0, 50, 100, 150];
+
+/** The event loop's delay, sampled every millisecond while a store ingests. */
+function loopDelay(): IntervalHistogram {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  return histogram;
+}
+
+function describeDelay(histogram: IntervalHistogram): string {
+  histogram.disable();
+  const ms = (ns: number): string => (ns / 1e6).toFixed(1);
+  return `event-loop delay p50 ${ms(histogram.percentile(50))} ms, p99 ${ms(histogram.percentile(99))} ms, max ${ms(histogram.max)} ms`;
+}
 
 function sizeOf(file: string): number {
   return existsSync(file) ? statSync(file).size : 0;
@@ -141,6 +157,7 @@ interface Run {
   readonly walLeft: number;
   readonly rate: number;
   readonly indexedAfterMs: number;
+  readonly loopDelay: string;
 }
 
 /**
@@ -160,6 +177,7 @@ async function run(dir: string, data: DataSet): Promise<Run> {
     maxWal = Math.max(maxWal, sizeOf(wal));
   };
   let aside = 0;
+  const delay = loopDelay();
   const started = performance.now();
   for (let start = 0; start < ROWS; start += GENERATED) {
     const logs = data.batch(start);
@@ -174,6 +192,7 @@ async function run(dir: string, data: DataSet): Promise<Run> {
     }
   }
   const rate = Math.round(ROWS / ((performance.now() - started - aside) / 1000));
+  const ingestDelay = describeDelay(delay);
   baselines.flush();
   const blockBytes = blocks.finish();
   // A reader as searches would be: short read transactions, now and then.
@@ -188,7 +207,7 @@ async function run(dir: string, data: DataSet): Promise<Run> {
   const indexedAfterMs = Math.round(performance.now() - started);
   check.close();
   await store.close();
-  return { bytes: sizeOf(file), blockBytes, ndjson: baselines.ndjson, zstd3: baselines.zstd3, maxWal, walLeft: sizeOf(wal), rate, indexedAfterMs };
+  return { bytes: sizeOf(file), blockBytes, ndjson: baselines.ndjson, zstd3: baselines.zstd3, maxWal, walLeft: sizeOf(wal), rate, indexedAfterMs, loopDelay: ingestDelay };
 }
 
 interface BlockRun {
@@ -201,6 +220,7 @@ interface BlockRun {
   readonly sealedAfterMs: number;
   /** What the graceful close took (it seals the tails short of full). */
   readonly closeMs: number;
+  readonly loopDelay: string;
 }
 
 /**
@@ -214,6 +234,7 @@ async function runBlockStore(dir: string, data: DataSet): Promise<BlockRun> {
   const store = new BlockLogStore(file);
   let maxWal = 0;
   let generating = 0;
+  const delay = loopDelay();
   const started = performance.now();
   for (let start = 0; start < ROWS; start += GENERATED) {
     const t = performance.now();
@@ -226,12 +247,13 @@ async function runBlockStore(dir: string, data: DataSet): Promise<BlockRun> {
     }
   }
   const rate = Math.round(ROWS / ((performance.now() - started - generating) / 1000));
+  const ingestDelay = describeDelay(delay);
   await store.sealDue();
   const sealedAfterMs = Math.round(performance.now() - started - generating);
   maxWal = Math.max(maxWal, sizeOf(wal));
   const closing = performance.now();
   await store.close();
-  return { file, bytes: sizeOf(file), maxWal, walLeft: sizeOf(wal), rate, sealedAfterMs, closeMs: Math.round(performance.now() - closing) };
+  return { file, bytes: sizeOf(file), maxWal, walLeft: sizeOf(wal), rate, sealedAfterMs, closeMs: Math.round(performance.now() - closing), loopDelay: ingestDelay };
 }
 
 interface SearchShape {
@@ -322,11 +344,11 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
           note: `sampled after every insert of ${BATCH} and every 250 ms until indexed (${(store.indexedAfterMs / 1000).toFixed(0)} s after the first insert); ${machineLoad()}`,
         });
         rows.push({ name: `${data.name}: WAL left after a graceful close`, value: store.walLeft, unit: 'bytes', target: '0', pass: store.walLeft === 0 });
-        rows.push({ name: `${data.name}: ingest with the search index on`, value: store.rate, unit: 'logs/s', note: `batches of ${BATCH}, the event loop given a turn after each; ${machineLoad()}` });
+        rows.push({ name: `${data.name}: ingest with the search index on`, value: store.rate, unit: 'logs/s', note: `batches of ${BATCH}, the event loop given a turn after each; ${store.loopDelay}; ${machineLoad()}` });
       }
       const blockStore = await runBlockStore(dir, data);
       console.log(
-        `${data.name}: block store ${perLog(blockStore.bytes)} B/log, WAL max ${(blockStore.maxWal / MIB).toFixed(1)} MiB, left ${blockStore.walLeft} B, ${blockStore.rate} logs/s, sealed ${(blockStore.sealedAfterMs / 1000).toFixed(1)} s after the first insert, close ${blockStore.closeMs} ms (${machineLoad()})`,
+        `${data.name}: block store ${perLog(blockStore.bytes)} B/log, WAL max ${(blockStore.maxWal / MIB).toFixed(1)} MiB, left ${blockStore.walLeft} B, ${blockStore.rate} logs/s (${blockStore.loopDelay}), sealed ${(blockStore.sealedAfterMs / 1000).toFixed(1)} s after the first insert, close ${blockStore.closeMs} ms (${machineLoad()})`,
       );
       rows.push({
         name: `${data.name}: bytes per log on disk, block store (LOG_LAYOUT=blocks)`,
@@ -352,7 +374,7 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
           unit: '%',
           target: '>= 80 %',
           pass: blockStore.rate >= 0.8 * store.rate,
-          baseline: `block store ${blockStore.rate} logs/s, row store ${store.rate} logs/s (the run above)`,
+          baseline: `block store ${blockStore.rate} logs/s (${blockStore.loopDelay}), row store ${store.rate} logs/s (${store.loopDelay})`,
           note: `batches of ${BATCH}, the event loop given a turn after each, sealing as it fills (every full block sealed ${(blockStore.sealedAfterMs / 1000).toFixed(1)} s after the first insert; the row store's index: ${(store.indexedAfterMs / 1000).toFixed(1)} s); ${machineLoad()}`,
         });
       } else {
@@ -360,7 +382,7 @@ export default async function storageBenchmark(): Promise<BenchRow[]> {
           name: `${data.name}: block store ingest`,
           value: blockStore.rate,
           unit: 'logs/s',
-          note: `batches of ${BATCH}, a turn after each; every full block sealed ${(blockStore.sealedAfterMs / 1000).toFixed(1)} s after the first insert; ${machineLoad()}`,
+          note: `batches of ${BATCH}, a turn after each; ${blockStore.loopDelay}; every full block sealed ${(blockStore.sealedAfterMs / 1000).toFixed(1)} s after the first insert; ${machineLoad()}`,
         });
       }
       // The search shapes are the search bench's words and types: its data set only.
