@@ -173,7 +173,6 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
   async #migrate(): Promise<void> {
     for (;;) {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      await this.#conn.walReady();
       if (this.#closed) return;
       const more = await this.#inTurn(async () => !this.#closed && migrateChunk(this.#conn, this.#directory, this.#blockRows));
       if (!more) return;
@@ -191,9 +190,16 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
     wake?.();
   }
 
-  /** Runs `work` once the sealer or delete before it has finished. */
+  /**
+   * Runs `work` once the sealer or delete before it has finished, and no reset of the WAL is under way (the turns
+   * write: they wait for a reset off the event loop, not in SQLite's busy handler).
+   */
   #inTurn<R>(work: () => Promise<R>): Promise<R> {
-    const run = this.#turn.then(work, work);
+    const gated = async (): Promise<R> => {
+      await this.#conn.walReady();
+      return work();
+    };
+    const run = this.#turn.then(gated, gated);
     this.#turn = run.catch(() => undefined);
     return run;
   }

@@ -188,6 +188,8 @@ export class BlockParts {
         if (stop()) return built;
       }
       const words = step.ids.length === 0 ? null : await builder.encodeAsync();
+      // A reset of the WAL under way: this write waits for it off the event loop, not in SQLite's busy handler.
+      await this.#conn.walReady();
       if (stop()) return built;
       try {
         this.#conn.transaction(() => {

@@ -91,8 +91,6 @@ interface Registration {
   gate: { readonly promise: Promise<void>; readonly open: () => void } | null;
   /** A reset that failed (a reader held on) is tried again from then on (performance.now()), not at every commit. */
   resetAfter: number;
-  /** The last reset failed: until one succeeds, the checkpoints try resets beside the writes too (`bounded`). */
-  resetFailed: boolean;
 }
 
 /** A request the worker has not answered yet: whose, and whether the owner's writes wait for it. */
@@ -171,7 +169,6 @@ export class WalCheckpointer {
       gated: options.gated ?? false,
       gate: null,
       resetAfter: 0,
-      resetFailed: false,
     };
     this.#registrations.add(registration);
     return {
@@ -252,7 +249,9 @@ export class WalCheckpointer {
       registration.dirty = false;
       if (registration.heavy && !this.#failed) {
         registration.inFlight = true;
-        const mode: CheckpointMode = registration.gated && !registration.resetFailed ? 'passive' : 'bounded';
+        // A gated file is never reset beside its writes: that reset would hold the write lock while it waits for
+        // the readers, and the owner's next BEGIN would wait for it in SQLite's busy handler, on its event loop.
+        const mode: CheckpointMode = registration.gated ? 'passive' : 'bounded';
         this.#send({ kind: 'checkpoint', file: registration.file, mode }, { registration, reset: false });
         continue;
       }
@@ -316,7 +315,6 @@ export class WalCheckpointer {
       const registration = awaited?.registration;
       if (awaited?.reset === true) {
         const reset = reply.kind === 'checkpointed' && (reply.truncated || reply.walFrames === 0);
-        awaited.registration.resetFailed = !reset;
         if (!reset) awaited.registration.resetAfter = performance.now() + RESET_RETRY_MS;
         this.#openGate(awaited.registration);
       } else if (registration) registration.inFlight = false;
