@@ -28,7 +28,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { IntervalHistogram } from 'node:perf_hooks';
+import type { ELDHistogram } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
 import { constants, zstdCompressSync } from 'node:zlib';
 import type { LogQuery, LogRecord } from '@skald/ports';
@@ -52,13 +52,13 @@ const SEARCH_RUNS = Number(process.env['BENCH_STORAGE_RUNS'] ?? 40);
 const OFFSETS = [0, 50, 100, 150];
 
 /** The event loop's delay, sampled every millisecond while a store ingests. */
-function loopDelay(): IntervalHistogram {
+function loopDelay(): ELDHistogram {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   return histogram;
 }
 
-function describeDelay(histogram: IntervalHistogram): string {
+function describeDelay(histogram: ELDHistogram): string {
   histogram.disable();
   const ms = (ns: number): string => (ns / 1e6).toFixed(1);
   return `event-loop delay p50 ${ms(histogram.percentile(50))} ms, p99 ${ms(histogram.percentile(99))} ms, max ${ms(histogram.max)} ms`;
