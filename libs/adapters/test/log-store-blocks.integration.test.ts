@@ -61,6 +61,51 @@ describe('block log store on disk', () => {
     });
   }
 
+  // timeout: SIGKILLs a writer while it ingests and runs retention sweeps, then reopens the store
+  it('loses no acknowledged log that had not expired, keeps what a finished sweep deleted deleted, and keeps each log once after a SIGKILL during retention sweeps', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-sweep-crash-'));
+    try {
+      const file = join(dir, 'logs.db');
+      const EXPIRES_AT = 1_760_000_000_000;
+      let swept = 0;
+      let sweeps = 0;
+      // Past 30,000 logs and a few sweeps, as the next sweep starts (it drops and rewrites blocks over several turns;
+      // where exactly the kill lands varies, so every assertion holds wherever it does).
+      const killed = await ingestUntilKilled(file, 'blocks-retention', (acked, output) => {
+        for (const m of output.matchAll(/swept (\d+)/g)) {
+          swept = Math.max(swept, Number(m[1]));
+          sweeps++;
+        }
+        return acked >= 30_000 && sweeps >= 3 && /sweeping \d+/.test(output);
+      });
+      expect(killed.signal).toBe('SIGKILL');
+      // Logs 0 .. firstKept - 1 had expired at a sweep that finished; every later acknowledged one had not.
+      const firstKept = swept - EXPIRES_AT + 1;
+      expect(firstKept).toBeGreaterThan(0);
+      const reopened = new BlockLogStore(file, { walCheckpointer: null });
+      try {
+        const layout = reopened.layout();
+        const stored = await reopened.count('srv-crash');
+        expect(layout.tailRows + layout.blockRows).toBe(stored);
+        const numbers = new Set<number>();
+        for await (const page of reopened.scan({ serverId: 'srv-crash' }, 10_000)) for (const r of page) numbers.add(Number(r.id.slice('log-'.length)));
+        expect(numbers.size).toBe(stored);
+        for (let i = firstKept; i < killed.acked; i++) if (!numbers.has(i)) expect.fail(`acknowledged log ${idOf(i)}, not expired, is missing`);
+        expect(Math.min(...numbers), 'what a finished sweep deleted stays deleted').toBeGreaterThanOrEqual(firstKept);
+        // The next sweep deletes exactly what has expired by then.
+        const now = swept + 5_000;
+        const expired = [...numbers].filter((i) => EXPIRES_AT + i <= now).length;
+        expect((await reopened.deleteExpired(now)).deletedCount).toBe(expired);
+        expect(await reopened.count('srv-crash')).toBe(stored - expired);
+      } finally {
+        await reopened.close();
+      }
+      expect(integrityCheck(file)).toBe('ok');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   // timeout: builds a row-store file of 100,000 logs, SIGKILLs a writer migrating it while ingesting, reopens it
   it('loses no log and no acknowledged log after a SIGKILL during a migration of a row-store file, and finishes it on the next open', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-migrate-crash-'));

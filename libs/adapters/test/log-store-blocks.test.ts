@@ -75,6 +75,29 @@ describe('block log store: layout and migration', () => {
     }
   });
 
+  it('rewrites a block of more rows than a slice without its expired rows: the others kept whole, the block rewritten once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, blockRows: 2000, sealEagerly: true });
+    try {
+      // One stream, so one block of 2,000 rows; expiry in row order, as retention meets a busy stream's block.
+      const logs = generatedLogs('srv', 2000, T0, 7).map((r, i) => ({ ...r, level: 'info', expiresAt: T0 + 1_000_000 + i }));
+      await store.insertBatch(logs);
+      expect(store.layout()).toMatchObject({ blocks: 1, blockRows: 2000, tailRows: 0 });
+      const now = T0 + 1_000_000 + 1300;
+      expect((await store.deleteExpired(now)).deletedCount).toBe(1301);
+      expect(store.layout()).toMatchObject({ blocks: 1, blockRows: 699, tailRows: 0 });
+      const kept = logs.filter((r) => r.expiresAt > now);
+      const byId = (a: LogRecord, b: LogRecord): number => a.id.localeCompare(b.id);
+      const page = await store.query({ serverId: 'srv', offset: 0, limit: 2000 });
+      expect(page.total).toBe(699);
+      expect([...page.items].sort(byId)).toEqual([...kept].sort(byId));
+      expect(await store.count('srv')).toBe(699);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('migrates a row-store file in place on open: readable throughout, the same answers, every log in blocks at the end', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const file = join(dir, 'logs', 'logs.db');
