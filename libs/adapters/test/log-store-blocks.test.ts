@@ -442,3 +442,31 @@ describe('block log store: layout and migration', () => {
     }
   });
 });
+
+describe('block log store: reads by key beside rewrites', () => {
+  it('answers every asked log whole while deletes rewrite the blocks holding them (its texts decoded off the event loop)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
+    const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, blockRows: 50, sealEagerly: true });
+    try {
+      const logs = generatedLogs('srv', 500, Date.UTC(2025, 4, 1), 7);
+      await store.insertBatch(logs);
+      await store.sealAll();
+      const byKey = (r: LogRecord): string => `${r.createdAt}:${r.id}`;
+      const expected = new Map((await store.query({ serverId: 'srv', offset: 0, limit: 500 })).items.map((r) => [byKey(r), r]));
+      // Every tenth log asked for; its neighbour deleted meanwhile, which rewrites the block both are in.
+      const asked = logs.filter((_, i) => i % 10 === 0);
+      const deleted = logs.filter((_, i) => i % 10 === 1);
+      const [found] = await Promise.all([
+        store.getByKeys('srv', asked.map((r) => ({ createdAt: r.createdAt, id: r.id }))),
+        store.deleteByKeys('srv', deleted.map((r) => ({ createdAt: r.createdAt, id: r.id }))),
+      ]);
+      expect(found.map(byKey).sort()).toEqual(asked.map(byKey).sort());
+      for (const r of found) expect(r).toEqual(expected.get(byKey(r)));
+      const again = await store.getByKeys('srv', asked.map((r) => ({ createdAt: r.createdAt, id: r.id })));
+      expect(again.map(byKey).sort()).toEqual(asked.map(byKey).sort());
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
