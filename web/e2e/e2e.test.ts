@@ -26,7 +26,7 @@ import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServ
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
-import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, expectNoSidewaysScroll, hasChromium, launchChromium, MOBILE, settled } from './walk.ts';
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, expectNoSidewaysScroll, hasChromium, hasThemeToggle, launchChromium, MOBILE, settled, switchTheme } from './walk.ts';
 import { startLocalReceiver } from './webhooks.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
@@ -34,7 +34,6 @@ const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
 const DEVICES = [['desktop', DESKTOP], ['mobile', MOBILE]] as const;
 type Device = (typeof DEVICES)[number][0];
-type Theme = 'light' | 'dark';
 
 const user = { username: `e2e${Date.now().toString(36)}`, email: `e2e${Date.now().toString(36)}@example.com`, password: 'Correct-horse-battery-9' };
 /** What the password becomes on /user-settings (the later 2FA sign-in uses it). */
@@ -115,18 +114,6 @@ interface ViewOptions {
   fullPage?: boolean;
 }
 
-/** Whether the page shows the header's theme toggle (the shell's screens do; sign-in and register do not). */
-async function hasThemeToggle(): Promise<boolean> {
-  return (await page.locator('button[aria-label^="Switch to "][aria-label$=" theme"]').count()) > 0;
-}
-
-/** Flips the theme with the header toggle (clicked from script: a modal mask may cover it). */
-async function toggleThemeInPage(theme: Theme): Promise<void> {
-  if (await page.locator(`.skald-${theme}`).count()) return;
-  await page.evaluate((t) => document.querySelector<HTMLButtonElement>(`button[aria-label="Switch to ${t} theme"]`)?.click(), theme);
-  await page.locator(`.skald-${theme}`).first().waitFor();
-}
-
 /**
  * Shows one screen in light and dark, desktop and mobile: screenshot, no sideways scrolling on
  * mobile, and the accessibility check (findings are collected and asserted at the end, so one run
@@ -136,13 +123,13 @@ async function shootAll(name: string, ready: () => Promise<unknown>, options: Vi
   const open = options.open ?? (() => page.reload());
   const devices = DEVICES.filter(([device]) => (options.devices ?? ['desktop', 'mobile']).includes(device));
   // After the first view's reload, whether the other views may switch theme in the page instead of reloading.
-  const inPage = async () => options.keepPage || ((options.open === undefined || options.openOnce) && (await hasThemeToggle()));
+  const inPage = async () => options.keepPage || ((options.open === undefined || options.openOnce) && (await hasThemeToggle(page)));
   let opened = false;
   for (const theme of ['light', 'dark'] as const) {
     for (const [device, size] of devices) {
       await page.setViewportSize(size);
       if (options.keepPage || (opened && (await inPage()))) {
-        await toggleThemeInPage(theme);
+        await switchTheme(page, theme);
       } else {
         await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
         await open();
@@ -163,11 +150,11 @@ async function shootAll(name: string, ready: () => Promise<unknown>, options: Vi
   // Back to light, on desktop unless the view exists only on mobile (the sidebar drawer, the header menu).
   await page.setViewportSize(devices[0]?.[1] ?? DESKTOP);
   if (options.keepPage) {
-    await toggleThemeInPage('light');
+    await switchTheme(page, 'light');
     return;
   }
   if (await inPage()) {
-    await toggleThemeInPage('light');
+    await switchTheme(page, 'light');
     await ready();
     return;
   }
@@ -273,7 +260,12 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.reload();
         await page.getByRole('button', { name: 'Open menu' }).click();
       };
-      await shootAll('header-menu', () => page.locator('#mobile-menu').waitFor(), { open: openMenu, openOnce: true, devices: ['mobile'] });
+      // The menu opens over the landing, whose heading (lazily loaded) axe needs under it.
+      const menuOverLanding = async () => {
+        await page.locator('#mobile-menu').waitFor();
+        await page.getByRole('heading', { name: 'Logs for your game servers' }).waitFor();
+      };
+      await shootAll('header-menu', menuOverLanding, { open: openMenu, openOnce: true, devices: ['mobile'] });
     });
 
     const infoPages = [
@@ -413,7 +405,12 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.reload();
         await page.getByRole('button', { name: 'Server menu' }).click();
       };
-      await shootAll('sidebar-open', () => page.getByTestId('sidebar-backdrop').waitFor(), { open: openSidebar, openOnce: true, devices: ['mobile'], fullPage: false });
+      // The drawer opens over the dashboard, whose heading (lazily loaded) axe needs under it.
+      const sidebarOverDashboard = async () => {
+        await page.getByTestId('sidebar-backdrop').waitFor();
+        await page.getByText('Total logs').waitFor();
+      };
+      await shootAll('sidebar-open', sidebarOverDashboard, { open: openSidebar, openOnce: true, devices: ['mobile'], fullPage: false });
       await page.getByTestId('sidebar-backdrop').click({ position: { x: 350, y: 400 } });
       await page.getByTestId('sidebar-backdrop').waitFor({ state: 'detached' });
       await page.setViewportSize(DESKTOP);
@@ -748,7 +745,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
 
     await step('log out from the phone menu in the dark theme: landing shown, token revoked', async () => {
       await page.setViewportSize(MOBILE);
-      await toggleThemeInPage('dark');
+      await switchTheme(page, 'dark');
       const { token } = await readSession(page);
       await page.getByRole('button', { name: 'Open menu' }).click();
       await page.locator('#mobile-menu').getByRole('button', { name: 'Log out' }).click();

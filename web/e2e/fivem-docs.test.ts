@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations } from './accessibility.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
-import { expectNoSidewaysScroll, hasChromium, launchChromium, VIEWS } from './walk.ts';
+import { DESKTOP, expectNoSidewaysScroll, hasChromium, launchChromium, settled, switchTheme, VIEWS } from './walk.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 
@@ -36,26 +36,28 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
   });
 
   /**
-   * Opens /games/<slug> in each theme and size in a fresh context, waits for its heading, runs `check`, then
-   * asks of every view: no sideways scrolling of the page, nor of any code box, at 375 px; no axe finding
-   * (all collected, then reported together); no console error; a screenshot.
+   * Opens /games/<slug> (light, desktop), then shows it in each theme and size (a resize and the header's theme
+   * toggle: the guide's state is its address), waits for its heading, runs `check`, then asks of every view: no
+   * sideways scrolling of the page, nor of any code box, at 375 px; no axe finding (all collected, then reported
+   * together); no console error; a screenshot.
    */
   async function walkGuide(slug: string, title: string, check: (page: Page, view: string) => Promise<void>): Promise<void> {
     const findings: string[] = [];
+    const context = await browser.newContext({ baseURL: server.baseUrl, viewport: DESKTOP });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(`/games/${slug}`);
+    await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
     for (const [theme, device, viewport] of VIEWS) {
-      const context = await browser.newContext({ baseURL: server.baseUrl, viewport });
-      const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
-      const errors: string[] = [];
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') errors.push(msg.text());
-      });
-      page.on('pageerror', (err) => errors.push(err.message));
-      await page.goto(`/games/${slug}`);
-      await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-      await page.reload();
-      await page.locator(`.skald-${theme}`).first().waitFor();
+      await page.setViewportSize(viewport);
+      await switchTheme(page, theme);
       await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+      await settled(page);
       const view = `games-${slug}-guide-${theme}-${device}`;
       await check(page, view);
 
@@ -70,8 +72,8 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
       if (violations.length > 0) findings.push(formatViolations(view, violations));
       await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
       expect(errors, `${view}: console errors`).toEqual([]);
-      await context.close();
     }
+    await context.close();
     expect(findings.join('\n'), 'accessibility findings').toBe('');
   }
 

@@ -307,7 +307,8 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
           await page.goto(path);
           await page.waitForURL('**/dashboard');
           await page.getByRole('heading', { level: 1, name: `Form Errors ${stamp}` }).waitFor();
-        });
+          // Opened by its address in each view: the refusal is what is checked, not only the screen it lands on.
+        }, { eachView: true });
         expect(new URL(page.url()).pathname, `${account.username} opened ${path}`).toBe('/dashboard');
         // The refused screen's error state never showed on the way.
         expect(await page.getByText(/Failed to load|You do not have permission/).count()).toBe(0);

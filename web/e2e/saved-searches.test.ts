@@ -121,7 +121,8 @@ describe.skipIf(!hasChromium)('saved searches on /logs: save, apply, delete by w
       // The delete confirmation as the member sees it.
       await menu(page).getByRole('button', { name: 'Delete saved search Bank robberies' }).click();
       await menu(page).getByText('Delete this saved search for everyone?').waitFor();
-    });
+      // The toolbar's row is checked at each size: the menu is opened anew in each view.
+    }, { eachView: true });
   });
 
   it("shows Delete only on the member's own search, and deletes it after a confirmation", async () => {

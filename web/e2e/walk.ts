@@ -47,17 +47,23 @@ export async function signedInPage(browser: Browser, baseUrl: string, session: S
 }
 
 /**
- * Waits until the screen has stopped moving: a drawer or menu that has just opened is still fading in, and
- * axe would read its colours half blended into the page and report a contrast the settled screen does not
- * have (endless animations, a spinner, never settle and are not waited for). Then two frames, so a chart
- * that follows its container's new width has drawn (the charts themselves do not animate).
+ * Brings the screen to rest: a drawer or menu that has just opened is still fading in, and axe would read its
+ * colours half blended into the page and report a contrast the settled screen does not have. Each finite
+ * animation still running is finished (set to its end, which fires its end events as if it had run its
+ * course), again on each frame until none starts any more: the screen ends as it would after waiting, without
+ * Chromium drawing every frame on the way (a theme switch's fades took 0.5 s of CPU waited out, 0.2 s
+ * finished). Endless animations (a spinner) never settle and are left running. Then two frames, so a chart that
+ * follows its container's new width has drawn (the charts themselves do not animate).
  */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity));
+  await page.waitForFunction(() => {
+    const moving = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity);
+    for (const animation of moving) animation.finish();
+    return moving.length === 0;
+  });
   await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
 }
 
-/** Screenshots of one walk (under test-output/e2e/<name>/) and the axe findings of every view it checked. */
 /**
  * Waits until the page no longer scrolls sideways at its width, failing with `what` if it still does after the
  * poll's bound: charts lay themselves out again after a resize on a timer of their own, so right after a switch
@@ -69,6 +75,27 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
     .toBeLessThanOrEqual(1);
 }
 
+/** Whether the page shows the header's theme toggle (the shell's screens do; sign-in and register do not). */
+export async function hasThemeToggle(page: Page): Promise<boolean> {
+  return (await page.locator('button[aria-label^="Switch to "][aria-label$=" theme"]').count()) > 0;
+}
+
+/** Switches the page to `theme` with the header's toggle, clicked from script: a modal's mask may cover it. */
+export async function switchTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  if (await page.locator(`.skald-${theme}`).count()) return;
+  await page.evaluate((t) => document.querySelector<HTMLButtonElement>(`button[aria-label="Switch to ${t} theme"]`)?.click(), theme);
+  await page.locator(`.skald-${theme}`).first().waitFor();
+}
+
+export interface ViewOptions {
+  /**
+   * `show` runs for every view, the theme set before it, for a screen that must be reached anew in each
+   * (an address opened in each view is what the test proves, or `show` checks what a fresh screen does).
+   */
+  eachView?: boolean;
+}
+
+/** Screenshots of one walk (under test-output/e2e/<name>/) and the axe findings of every view it checked. */
 export class ViewCheck {
   readonly shots: string;
   readonly a11y: { view: string; violations: A11yViolation[] }[] = [];
@@ -78,12 +105,24 @@ export class ViewCheck {
     mkdirSync(this.shots, { recursive: true });
   }
 
-  /** `show` brings the screen up in each theme and size: no sideways scrolling at 375 px, a screenshot, axe. */
-  async views(page: Page, name: string, show: () => Promise<unknown>): Promise<void> {
+  /**
+   * The screen in each theme and size: no sideways scrolling at 375 px, a screenshot, axe. `show` brings it up
+   * (it loads the page, so the theme stored before it applies) in light on the desktop; the other views come
+   * from a resize and the header's theme toggle, as a user who turns a phone or switches theme sees them (a
+   * load costs about four times a switch of Chromium's CPU). A screen without the header (sign-in, register)
+   * and one given `eachView` are shown anew for each view.
+   */
+  async views(page: Page, name: string, show: () => Promise<unknown>, { eachView = false }: ViewOptions = {}): Promise<void> {
+    let shown = false;
     for (const [theme, device, size] of VIEWS) {
       await page.setViewportSize(size);
-      await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-      await show();
+      if (shown && !eachView && (await hasThemeToggle(page))) {
+        await switchTheme(page, theme);
+      } else {
+        await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
+        await show();
+        shown = true;
+      }
       await page.locator(`.skald-${theme}`).first().waitFor();
       await settled(page);
       if (device === 'mobile') {
