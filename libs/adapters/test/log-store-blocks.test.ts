@@ -444,7 +444,7 @@ describe('block log store: layout and migration', () => {
 });
 
 describe('block log store: reads by key beside rewrites', () => {
-  it('answers every asked log whole while deletes rewrite the blocks holding them (its texts decoded off the event loop)', async () => {
+  it('answers every asked log whole while deletes rewrite the blocks holding them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, blockRows: 50, sealEagerly: true });
     try {

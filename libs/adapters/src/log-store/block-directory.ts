@@ -5,13 +5,12 @@
  * of recently read blocks (columns, text, token dictionary, row keys, rare rows), least recently used dropped first.
  * Writing a block (the sealer's and a rewrite's) lives here too, so the caches never outlive what they cache.
  */
-import { promisify } from 'node:util';
-import { zstdDecompress, zstdDecompressSync } from 'node:zlib';
+import { zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import { BLOCK_ZSTD_LEVEL, BlockMeta, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, rowOf } from './block-codec.ts';
+import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, rowOf } from './block-codec.ts';
 import { RareRows, rareRowsOfBlock } from './block-rare.ts';
-import type { BlockColumns } from './block-codec.ts';
+import type { BlockColumns, BlockMeta } from './block-codec.ts';
 import { sealBlock, sealBlockAsync } from './block-seal.ts';
 import type { SealedBlock } from './block-seal.ts';
 import { foldAscii, TokenDictionary } from './block-token-dictionary.ts';
@@ -20,8 +19,6 @@ import { BlockParts } from './block-parts.ts';
 import { blockWords } from './block-part-dictionary.ts';
 import type { BlockWords } from './block-part-dictionary.ts';
 import { num, str } from './sqlite-log-rows.ts';
-
-const zstdDecompressAsync = promisify(zstdDecompress);
 
 export interface BlockEntry {
   readonly blockId: number;
@@ -184,33 +181,6 @@ export class BlockDirectory {
       this.#decodes.text++;
       return new BlockText(this.#blob(entry.blockId, 'text'), entry.n);
     });
-  }
-
-  /** `meta`, its frame decompressed on libuv's thread pool (as textAsync). */
-  async metaAsync(entry: BlockEntry): Promise<BlockMeta> {
-    const cached = this.#meta.peek(entry.blockId);
-    if (cached !== undefined) return cached;
-    const frame = this.#blob(entry.blockId, 'meta');
-    this.#decodes.keys++;
-    const meta = new BlockMeta(await zstdDecompressAsync(frame));
-    this.#meta.set(entry.blockId, meta);
-    return meta;
-  }
-
-  /**
-   * `text`, its frame decompressed on libuv's thread pool: a read by key decodes the texts of its blocks at
-   * once, off the event loop. Null when the block is gone (removed or merged into another since the caller
-   * listed it); block ids are never reused, so a block removed during the decode caches nothing wrong.
-   */
-  async textAsync(entry: BlockEntry): Promise<BlockText | null> {
-    const cached = this.#texts.peek(entry.blockId);
-    if (cached !== undefined) return cached;
-    const frame = this.#conn.prepare('SELECT text AS b FROM blocks WHERE block_id = ?').get(entry.blockId)?.['b'];
-    if (!(frame instanceof Uint8Array)) return null;
-    this.#decodes.text++;
-    const text = new BlockText(await zstdDecompressAsync(frame), entry.n, false);
-    this.#texts.set(entry.blockId, text);
-    return text;
   }
 
   dictionary(entry: BlockEntry): TokenDictionary {

@@ -20,23 +20,6 @@ export class Lru<V> {
     return value;
   }
 
-  /** The cached value, made the most recent; undefined when not cached (nothing made). */
-  peek(key: number): V | undefined {
-    const value = this.#map.get(key);
-    if (value !== undefined) {
-      this.#map.delete(key);
-      this.#map.set(key, value);
-    }
-    return value;
-  }
-
-  /** Caches a value made elsewhere (off the event loop), the least recent dropped past the size. */
-  set(key: number, value: V): void {
-    this.#map.delete(key);
-    this.#map.set(key, value);
-    if (this.#map.size > this.#size) this.#map.delete(this.#map.keys().next().value!);
-  }
-
   delete(key: number): void {
     this.#map.delete(key);
   }

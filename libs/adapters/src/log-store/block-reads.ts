@@ -4,8 +4,6 @@
  * come from them, as in the row store (sqlite-log-rollup-reads.ts).
  */
 import type { LogHistogram, LogKey, LogMatchSpan, LogPage, LogQuery, LogRecord, LogScanQuery, NeighbourDirection } from '@skald/ports';
-import { rowOf } from './block-codec.ts';
-import type { BlockMeta } from './block-codec.ts';
 import type { BlockConnection } from './block-store-connection.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { rowFilter } from './block-match.ts';
@@ -100,7 +98,7 @@ export class BlockReadPaths {
     return counts.build(edges, span);
   }
 
-  async getByKeys(serverId: string, keys: readonly LogKey[]): Promise<LogRecord[]> {
+  getByKeys(serverId: string, keys: readonly LogKey[]): LogRecord[] {
     const serverKey = this.#conn.serverKey(serverId, false);
     if (serverKey === undefined || keys.length === 0) return [];
     const out: LogRecord[] = [];
@@ -117,40 +115,26 @@ export class BlockReadPaths {
       }
     }
     // The keys left, each looked up by binary search in the blocks whose time range holds it (a block's
-    // meta frame only, then its text for the rows found): no block's keys made whole. The texts (most of the
-    // read: a page of one player's logs touches ~6-10 blocks of ~1 MB of text each) are decompressed together
-    // on the thread pool, the event loop free meanwhile.
+    // meta frame only, then its text for the rows found): no block's keys made whole.
     const left = [...wanted].map((key) => {
       const [at, id] = key.split('\u0000') as [string, string];
       return { at: Number(at), id, found: false };
     });
-    const candidates = this.#directory.entries(serverKey).filter((entry) => left.some((k) => k.at >= entry.minAt && k.at <= entry.maxAt));
-    const metas = await Promise.all(candidates.map((entry) => this.#directory.metaAsync(entry)));
-    const touched: { entry: BlockEntry; meta: BlockMeta; rows: number[]; keys: LogKey[] }[] = [];
-    candidates.forEach((entry, i) => {
-      if (left.every((k) => k.found)) return;
-      const meta = metas[i]!;
+    for (const entry of this.#directory.entries(serverKey)) {
+      if (left.every((k) => k.found)) break;
       const rows: number[] = [];
-      const found: LogKey[] = [];
       for (const k of left) {
         if (k.found || k.at < entry.minAt || k.at > entry.maxAt) continue;
-        const row = rowOf(meta, k.at, k.id);
+        const row = this.#directory.rowOf(entry, k.at, k.id);
         if (row < 0) continue;
         k.found = true;
         rows.push(row);
-        found.push({ createdAt: k.at, id: k.id });
       }
-      if (rows.length > 0) touched.push({ entry, meta, rows: rows.sort((a, b) => a - b), keys: found });
-    });
-    const texts = await Promise.all(touched.map((t) => this.#directory.textAsync(t.entry)));
-    // A block gone while its meta was decoded (merged into another, or emptied): its keys read again.
-    const moved: LogKey[] = [];
-    touched.forEach(({ meta, rows, keys }, i) => {
-      const text = texts[i]!;
-      if (text === null) moved.push(...keys);
-      else for (const row of rows) out.push(meta.record(serverId, text, row));
-    });
-    if (moved.length > 0) out.push(...(await this.getByKeys(serverId, moved)));
+      if (rows.length === 0) continue;
+      const meta = this.#directory.meta(entry);
+      const text = this.#directory.text(entry);
+      for (const row of rows.sort((a, b) => a - b)) out.push(meta.record(serverId, text, row));
+    }
     return out;
   }
 
