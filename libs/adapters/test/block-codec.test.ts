@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '@skald/ports';
-import { BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock, rowOf } from '../src/log-store/block-codec.ts';
+import { BlockText, TEXT_GROUP_ROWS, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock, encodeBlockAsync, rowOf, textDictionaryOf } from '../src/log-store/block-codec.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
@@ -159,5 +159,55 @@ describe('block codec', () => {
   it('encodes an empty block', () => {
     const block = encodeBlock([]);
     expect(decodeBlock('srv', block.meta, block.text)).toEqual([]);
+  });
+
+  describe('text in groups with a stream dictionary', () => {
+    // Two full groups and a short one; row 1,500 has null metadata (even), 1,501 has some.
+    const records = Array.from({ length: 2 * TEXT_GROUP_ROWS + 300 }, (_, i) => record(i, i === 7 ? { message: 'Zoë 5€ \u0000' } : {}));
+    const dictionary = textDictionaryOf(records.slice(0, TEXT_GROUP_ROWS + 10).reverse())!;
+    const dictionaries = (id: number): Buffer => {
+      if (id !== dictionary.id) throw new Error(`no dictionary ${id}`);
+      return dictionary.bytes;
+    };
+
+    it('gives back every record as the one frame does, and the whole text in the one frame\'s layout', async () => {
+      const one = encodeBlock(records);
+      const grouped = encodeBlock(records, undefined, dictionary);
+      expect(grouped.text[0]).toBe(1);
+      expect(decodeBlock('srv', grouped.meta, grouped.text, dictionaries)).toEqual(decodeBlock('srv', one.meta, one.text));
+      const asynchronously = await encodeBlockAsync(records, undefined, dictionary);
+      // The stream's frames are not byte for byte the one call's (no content size in their header): the same rows.
+      expect(decodeBlock('srv', asynchronously.meta, asynchronously.text, dictionaries)).toEqual(decodeBlock('srv', one.meta, one.text));
+      const whole = new BlockText(one.text, records.length);
+      const groups = new BlockText(grouped.text, records.length, true, dictionaries);
+      expect(groups.bytes.equals(whole.bytes)).toBe(true);
+      for (const offset of [0, 5, whole.bytes.length - 1, Math.floor(whole.bytes.length / 2)]) {
+        expect(groups.rowAt(offset)).toEqual(whole.rowAt(offset));
+        expect(groups.segmentEnd(offset)).toBe(whole.segmentEnd(offset));
+      }
+    });
+
+    it('decodes only the group of the row it reads', () => {
+      const grouped = encodeBlock(records, undefined, dictionary);
+      const text = new BlockText(grouped.text, records.length, true, dictionaries);
+      expect(text.groupsDecoded).toBe(0);
+      expect(text.message(TEXT_GROUP_ROWS + 501)).toBe(`player_${TEXT_GROUP_ROWS + 501} joined`);
+      expect(text.metadataJson(TEXT_GROUP_ROWS + 501)).toBe(JSON.stringify(records[TEXT_GROUP_ROWS + 501]!.metadata));
+      expect(text.metadataJson(TEXT_GROUP_ROWS + 500)).toBe('');
+      expect(text.groupsDecoded).toBe(1);
+      expect(text.message(2 * TEXT_GROUP_ROWS + 299)).toBe(`player_${2 * TEXT_GROUP_ROWS + 299} joined`);
+      expect(text.message(7)).toBe('Zoë 5€ \u0000');
+      expect(text.groupsDecoded).toBe(3);
+    });
+
+    it('makes no dictionary of fewer rows than a group, and names the dictionary a grouped text needs', () => {
+      expect(textDictionaryOf(records.slice(0, TEXT_GROUP_ROWS - 1))).toBeNull();
+      expect(textDictionaryOf(records.slice(0, TEXT_GROUP_ROWS))!.id).toBe(dictionary.id);
+      const grouped = encodeBlock(records, undefined, dictionary);
+      expect(() => new BlockText(grouped.text, records.length)).toThrow(`needs its dictionary ${dictionary.id}`);
+      // A block of fewer rows than a group is one group.
+      const small = encodeBlock(records.slice(0, 5), undefined, dictionary);
+      expect(decodeBlock('srv', small.meta, small.text, dictionaries)).toEqual(decodeBlock('srv', ...(({ meta, text }) => [meta, text] as const)(encodeBlock(records.slice(0, 5)))));
+    });
   });
 });

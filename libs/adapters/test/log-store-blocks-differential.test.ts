@@ -28,10 +28,12 @@ interface Layout {
   readonly logs: number;
   readonly blockRows: number;
   readonly partFanout?: number;
+  readonly textGroupRows?: number;
 }
 
 const LAYOUTS: readonly Layout[] = [
-  { name: 'blocks of 128 rows', logs: 2_500, blockRows: 128 },
+  // Texts in groups of 32 rows with the streams' dictionaries (the blocks sealed short of 32 rows: one frame).
+  { name: 'blocks of 128 rows, text in groups of 32', logs: 2_500, blockRows: 128, textGroupRows: 32 },
   // The info stream (half the logs) fills two tier-1 parts and more; the others tier-0 parts.
   { name: 'blocks of 64 rows in parts of two tiers', logs: 5_000, blockRows: 64, partFanout: 4 },
 ];
@@ -72,7 +74,7 @@ async function answer(store: LogStore, query: LogQuery): Promise<{ ids: string[]
   return { ids: page.items.map((r) => r.id), total: page.total, capped: page.totalCapped };
 }
 
-describe.each(LAYOUTS)('block store, differentially against the row store: $name', ({ logs: LOGS, blockRows, partFanout }) => {
+describe.each(LAYOUTS)('block store, differentially against the row store: $name', ({ logs: LOGS, blockRows, partFanout, textGroupRows }) => {
   const OTHER_LOGS = LOGS / 25;
   let dir: string;
   let rows: SqliteLogStore;
@@ -82,7 +84,7 @@ describe.each(LAYOUTS)('block store, differentially against the row store: $name
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'skald-differential-'));
     rows = new SqliteLogStore(join(dir, 'rows.db'), { searchIndex: 'off', countCap: CAP, walCheckpointer: null });
-    blocks = new BlockLogStore(join(dir, 'blocks.db'), { countCap: CAP, blockRows, sealEagerly: true, walCheckpointer: null, ...(partFanout === undefined ? {} : { partFanout }) });
+    blocks = new BlockLogStore(join(dir, 'blocks.db'), { countCap: CAP, blockRows, sealEagerly: true, walCheckpointer: null, ...(partFanout === undefined ? {} : { partFanout }), ...(textGroupRows === undefined ? {} : { textGroupRows }) });
     logs = generatedLogs(SERVER, LOGS, T0, 36);
     const other = generatedLogs(OTHER, OTHER_LOGS, T0, 37);
     for (let i = 0; i < logs.length; i += BATCH) {

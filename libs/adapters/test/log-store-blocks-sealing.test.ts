@@ -203,6 +203,52 @@ describe('block log store: the seal thread', () => {
     expect(stored).toEqual(blocksOf(files.inline));
   });
 
+  it("seals texts in groups with the stream's dictionary, on a worker and on the store's thread, and reads blocks sealed in one frame before beside them", async () => {
+    const logs = generatedLogs('srv', 2000, T0, 32);
+    const files = { mixed: fileIn(), plain: fileIn() };
+    // Blocks of 100 rows with the product's groups (1,024 rows): every text one frame, and no dictionary.
+    const before = open(files.mixed, { blockRows: 100, sealEagerly: true });
+    await before.insertBatch(logs.slice(0, 600));
+    await before.sealAll();
+    await before.close();
+    const mixed = open(files.mixed, { blockRows: 100, sealEagerly: true, textGroupRows: 25 });
+    const plain = open(files.plain, { blockRows: 100, sealEagerly: true, sealThreads: 0 });
+    await plain.insertBatch(logs.slice(0, 600));
+    for (let i = 600; i < logs.length; i += 250) {
+      await mixed.insertBatch(logs.slice(i, i + 250));
+      await plain.insertBatch(logs.slice(i, i + 250));
+    }
+    await mixed.sealAll();
+    await plain.sealAll();
+    try {
+      const db = new DatabaseSync(files.mixed, { readOnly: true });
+      try {
+        // 0x28 starts a zstd frame (one a block), 1 a text in groups.
+        const tags = new Map(db.prepare('SELECT hex(substr(text, 1, 1)) AS tag, count(*) AS n FROM blocks GROUP BY tag').all().map((row) => [String(row['tag']), Number(row['n'])]));
+        expect(tags.get('28')).toBeGreaterThan(0);
+        expect(tags.get('01')).toBeGreaterThan(0);
+        const streams = db.prepare("SELECT DISTINCT stream FROM blocks WHERE hex(substr(text, 1, 1)) = '01'").all().length;
+        // One a stream, or one per seal worker when the stream's first seals ran at once (each makes its own).
+        const dictionaries = Number(db.prepare('SELECT count(*) AS n FROM text_dictionaries').get()?.['n']);
+        expect(dictionaries).toBeGreaterThanOrEqual(streams);
+        expect(dictionaries).toBeLessThanOrEqual(2 * streams);
+      } finally {
+        db.close();
+      }
+      expect(await answers(mixed)).toEqual(await answers(plain));
+      const keys = logs.filter((_, i) => i % 37 === 0).map((r) => ({ createdAt: r.createdAt, id: r.id }));
+      expect(await mixed.getByKeys('srv', keys)).toEqual(await plain.getByKeys('srv', keys));
+      for (const r of logs.filter((_, i) => i % 401 === 0)) expect(await mixed.getById('srv', r.id)).toEqual(await plain.getById('srv', r.id));
+      // A cut inside a block rewrites it (with the stream's dictionary, in groups).
+      const cut = logs[1010]!.createdAt + 1;
+      expect(await mixed.deleteBefore('srv', cut)).toEqual(await plain.deleteBefore('srv', cut));
+      expect(await answers(mixed)).toEqual(await answers(plain));
+    } finally {
+      await mixed.close();
+      await plain.close();
+    }
+  });
+
   it('holds the tails under maxTailRows: a batch past it is acknowledged once seals brought them back under', async () => {
     const file = fileIn();
     const store = open(file, { blockRows: 100, maxTailRows: 250 });
@@ -219,7 +265,7 @@ describe('block log store: the seal thread', () => {
   });
 
   it('fails for good when its worker cannot start, so that the store seals on its own thread', async () => {
-    const thread = new BlockSealThread({ file: join(fileIn(), '..', 'missing', 'logs.db'), level: 6 });
+    const thread = new BlockSealThread({ file: join(fileIn(), '..', 'missing', 'logs.db'), level: 6, textGroupRows: 1024 });
     await expect(thread.seal({ serverKey: 1, stream: 'info', limit: 10, absorb: [], after: null }, () => undefined)).rejects.toThrow(/seal worker/);
     expect(thread.failed).toBe(true);
     await thread.close();

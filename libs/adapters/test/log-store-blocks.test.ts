@@ -30,6 +30,8 @@ function blockStore(options: BlockLogStoreOptions) {
 logStoreContract('sqlite blocks (tail only)', blockStore({}));
 // Blocks of 2 rows sealed before insertBatch returns: nearly every log is in a block, read, rewritten and dropped by every path.
 logStoreContract('sqlite blocks (blocks of 2)', blockStore({ blockRows: 2, sealEagerly: true }));
+// The same with each block's text in groups of one row, compressed with the stream's dictionary.
+logStoreContract('sqlite blocks (blocks of 2, text in groups of 1)', blockStore({ blockRows: 2, textGroupRows: 1, sealEagerly: true }));
 
 describe('block log store: layout and migration', () => {
   const T0 = Date.UTC(2025, 4, 1);

@@ -8,7 +8,9 @@
  *   - the same reads taken apart on a connection of their own: the blocks touched, the SQLite blob reads,
  *     the meta frame's zstd and its keys, the text frame's zstd, BlockText's lengths, the records built;
  *   - the text frames split into groups of G rows (each its own zstd frame, beside one with the block's
- *     first group as a dictionary): what decoding only a page's groups would cost, and the bytes a log.
+ *     first group as a dictionary): what decoding only a page's groups would cost, and the bytes a log (for a
+ *     file whose texts are one frame a block; a file sealed in groups, block-text-dictionaries.ts, has its
+ *     groups decoded by the part "text zstd", and this part is skipped).
  * TIMELINE_STORE_MODULE=<path of a block-log-store.ts> reads with another checkout's store;
  * TIMELINE_PARTS=0 stops after the first (an A/B of getByKeys on one file).
  * Run: `flock /work/helpers/bench.lock node_modules/.bin/node scripts/bench/tools/timeline-reads.ts`
@@ -23,6 +25,7 @@ import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { LogKey, LogRecord } from '@skald/ports';
 import type * as StoreModule from '../../../libs/adapters/src/log-store/block-log-store.ts';
 import { BlockMeta, BlockText, rowOf } from '../../../libs/adapters/src/log-store/block-codec.ts';
+import { TextDictionaries } from '../../../libs/adapters/src/log-store/block-text-dictionaries.ts';
 import { ByteReader, ByteWriter } from '../../../libs/adapters/src/log-store/block-bytes.ts';
 
 process.env['PLAYERS_BENCH_ROWS'] ??= '1000000';
@@ -150,6 +153,9 @@ const db = new DatabaseSync(file, { readOnly: true });
 const blocks = db.prepare('SELECT block_id, min_at, max_at, n, length(text) AS t FROM blocks ORDER BY max_at DESC').all().map((r) => ({ id: Number(r['block_id']), minAt: Number(r['min_at']), maxAt: Number(r['max_at']), n: Number(r['n']), textBytes: Number(r['t']) }));
 const metaOf = db.prepare('SELECT meta AS b FROM blocks WHERE block_id = ?');
 const textOf = db.prepare('SELECT text AS b FROM blocks WHERE block_id = ?');
+const hasDictionaries = db.prepare("SELECT 1 AS yes FROM sqlite_master WHERE name = 'text_dictionaries'").get() !== undefined;
+const dictionaries = new TextDictionaries((sql) => db.prepare(sql));
+let grouped = 0;
 const parts = { blocks: [] as number[], blob: [] as number[], metaZstd: [] as number[], metaKeys: [] as number[], textZstd: [] as number[], lengths: [] as number[], records: [] as number[], total: [] as number[], totalWall: [] as number[], rawText: [] as number[] };
 const touched: { blockId: number; n: number; rows: number[]; raw: Buffer }[][] = [];
 for (const keys of pages) {
@@ -177,6 +183,19 @@ for (const keys of pages) {
     t = wallMs();
     const textBlob = textOf.get(b.id)!['b'] as Uint8Array;
     p.blob += wallMs() - t;
+    if (hasDictionaries && textBlob[0] === 1) {
+      // Groups: the rows' groups decompressed (and their lengths read) at their first read.
+      grouped++;
+      t = wallMs();
+      const text = new BlockText(textBlob, b.n, true, dictionaries.raw);
+      for (const r of rows) text.message(r);
+      p.textZstd += wallMs() - t;
+      rawBytes += text.groupsDecoded;
+      t = wallMs();
+      for (const r of rows.sort((x, y) => x - y)) meta.record(SERVER, text, r);
+      p.records += wallMs() - t;
+      continue;
+    }
     t = wallMs();
     const raw = zstdDecompressSync(textBlob);
     p.textZstd += wallMs() - t;
@@ -193,7 +212,7 @@ for (const keys of pages) {
   parts.total.push(cpuMs() - start);
   parts.totalWall.push(wallMs() - startWall);
   parts.blocks.push(n);
-  parts.rawText.push(rawBytes / 1024);
+  parts.rawText.push(grouped > 0 ? rawBytes : rawBytes / 1024);
   parts.blob.push(p.blob);
   parts.metaZstd.push(p.metaZstd);
   parts.metaKeys.push(p.metaKeys);
@@ -203,7 +222,7 @@ for (const keys of pages) {
 }
 console.log(`taken apart, uncached, ms a page (parts in wall; blocks: with a row of the page), load ${loadavg()[0]!.toFixed(1)}:`);
 console.log(row('blocks touched (count)', parts.blocks));
-console.log(row('text decoded (KiB)', parts.rawText));
+console.log(row(grouped > 0 ? 'text groups decoded (count)' : 'text decoded (KiB)', parts.rawText));
 console.log(row('SQLite blob reads', parts.blob));
 console.log(row('meta zstd', parts.metaZstd));
 console.log(row('meta keys + binary search', parts.metaKeys));
@@ -216,6 +235,13 @@ const partSum = ['blob', 'metaZstd', 'metaKeys', 'textZstd', 'lengths', 'records
 const wallSum = partSum.reduce((a, k) => a + mean(parts[k]), 0);
 console.log(`  shares of the wall: ${partSum.map((k) => `${k} ${((100 * mean(parts[k])) / wallSum).toFixed(0)}%`).join(', ')}`);
 
+if (grouped > 0) {
+  console.log(`texts in groups (${grouped} block reads): the regrouping below is for files of one frame a block`);
+  db.close();
+  if (process.env['TIMELINE_KEEP'] === '1' && process.env['TIMELINE_DB'] === undefined) console.log(`kept ${file}`);
+  else if (process.env['TIMELINE_DB'] === undefined) rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 // 3. The text frames split into groups of G rows: a row's message and metadata in its group's frame.
 const level = { params: { [constants.ZSTD_c_compressionLevel]: 6 } };
 /** The text frame's rows [from, to) as a frame of their own: the lengths, then messages, then metadata. */

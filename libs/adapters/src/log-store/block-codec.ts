@@ -6,10 +6,14 @@
  *   into the block's own value lists, expires_at and received_at as differences from created_at, the photo
  *   keys. A page decodes it for the rows it shows.
  * - `text`: the byte length of every message and metadata JSON, then their bytes. A search decompresses only
- *   this frame; a row's message or metadata is sliced out of it without decoding the others.
+ *   this frame; a row's message or metadata is sliced out of it without decoding the others. Two layouts:
+ *   one zstd frame of the whole (blocks sealed before there was a dictionary), or groups of TEXT_GROUP_ROWS
+ *   rows, each laid out the same way in a zstd frame of its own compressed with the stream's text dictionary
+ *   (block-text-dictionaries.ts): a read by key decodes the group of its row, not the block's whole text.
  * The server is the block's, not a column. Decoding gives back the records as stored (receivedAt only when it
  * differs from createdAt, as the LogStore contract answers it).
  */
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { LogRecord, LogType } from '@skald/ports';
@@ -17,6 +21,28 @@ import { ByteReader, ByteWriter } from './block-bytes.ts';
 
 /** zstd level of the frames: 6 measured ~25 B a log on the search bench's logs at ~50,000 logs/s sealed. */
 export const BLOCK_ZSTD_LEVEL = 6;
+
+/**
+ * Rows of a group of the grouped text layout. Measured on the storage bench's FiveM lines (the tighter of its
+ * two data sets): groups of 1,024 with a stream's dictionary cost +2.9 B a log of text against one frame,
+ * without one +16.3, with the block's own first group as dictionary +6.3 (which a read of any other group
+ * decodes too).
+ */
+export const TEXT_GROUP_ROWS = 1024;
+/** The first byte of a grouped text: a zstd frame (the one-frame layout) starts with 0x28. */
+const GROUPED_TEXT = 1;
+
+/** A stream's text dictionary: rows laid out as a group is, which zstd uses as earlier content (raw). */
+export interface TextDictionary {
+  /** 48 bits of the SHA-256 of `bytes`: the same dictionary made twice (two seals at once) is one row. */
+  readonly id: number;
+  readonly bytes: Buffer;
+  /** Rows of a group of the texts encoded with it (a grouped text names its own: any reads back). */
+  readonly groupRows: number;
+}
+
+/** The raw bytes of a stored dictionary by its id (throws when none is stored). */
+export type TextDictionaryOf = (id: number) => Buffer;
 
 const UUID = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
 const ID_UUID = 0;
@@ -78,24 +104,90 @@ function readNullable(r: ByteReader): string | null {
   return length === 0 ? null : r.utf8(length - 1);
 }
 
-export function encodeBlock(records: readonly LogRecord[], level = BLOCK_ZSTD_LEVEL): EncodedBlock {
-  const { rows, meta, text } = blockFrames(records);
+/**
+ * The block's frames; its text in groups compressed with `dictionary` when one is given, else one frame.
+ * `records` in any order (see blockFrames).
+ */
+export function encodeBlock(records: readonly LogRecord[], level = BLOCK_ZSTD_LEVEL, dictionary: TextDictionary | null = null): EncodedBlock {
+  const { rows, meta, text, segments } = blockSegments(records);
   const params = { params: { [constants.ZSTD_c_compressionLevel]: level } };
-  return { rows, meta: zstdCompressSync(meta, params), text: zstdCompressSync(text, params) };
+  if (dictionary === null) return { rows, meta: zstdCompressSync(meta, params), text: zstdCompressSync(text, params) };
+  const frames = textGroups(segments, rows.length, dictionary.groupRows).map((group) => zstdCompressSync(group, { ...params, dictionary: dictionary.bytes }));
+  return { rows, meta: zstdCompressSync(meta, params), text: groupedText(dictionary, frames) };
 }
 
 const zstdCompressAsync = promisify(zstdCompress);
 
 /** encodeBlock with the compression (most of its time) on libuv's thread pool, off the event loop. */
-export async function encodeBlockAsync(records: readonly LogRecord[], level = BLOCK_ZSTD_LEVEL): Promise<EncodedBlock> {
-  const { rows, meta, text } = blockFrames(records);
+export async function encodeBlockAsync(records: readonly LogRecord[], level = BLOCK_ZSTD_LEVEL, dictionary: TextDictionary | null = null): Promise<EncodedBlock> {
+  const { rows, meta, text, segments } = blockSegments(records);
   const params = { params: { [constants.ZSTD_c_compressionLevel]: level } };
-  const [metaFrame, textFrame] = await Promise.all([zstdCompressAsync(meta, params), zstdCompressAsync(text, params)]);
-  return { rows, meta: metaFrame, text: textFrame };
+  if (dictionary === null) {
+    const [metaFrame, textFrame] = await Promise.all([zstdCompressAsync(meta, params), zstdCompressAsync(text, params)]);
+    return { rows, meta: metaFrame, text: textFrame };
+  }
+  const [metaFrame, ...frames] = await Promise.all([
+    zstdCompressAsync(meta, params),
+    ...textGroups(segments, rows.length, dictionary.groupRows).map((group) => zstdCompressAsync(group, { ...params, dictionary: dictionary.bytes })),
+  ]);
+  return { rows, meta: metaFrame!, text: groupedText(dictionary, frames) };
+}
+
+/**
+ * A dictionary for a stream's grouped texts: the first group of these rows (in any order), or null when
+ * they are fewer than a group (a few rows sealed short make a poor dictionary for every later block).
+ */
+export function textDictionaryOf(records: readonly LogRecord[], groupRows = TEXT_GROUP_ROWS): TextDictionary | null {
+  if (records.length < groupRows) return null;
+  const [bytes] = textGroups(segmentsOf([...records].sort(blockOrder).slice(0, groupRows)), groupRows, groupRows);
+  return textDictionary(bytes!, groupRows);
+}
+
+/** A dictionary's id from its bytes (its content: see TextDictionary.id). */
+export function textDictionary(bytes: Buffer, groupRows = TEXT_GROUP_ROWS): TextDictionary {
+  return { id: Number.parseInt(createHash('sha256').update(bytes).digest('hex').slice(0, 12), 16), bytes, groupRows };
+}
+
+/** The rows in groups of `groupRows`, each laid out as the one frame lays out the block: lengths, messages, metadata. */
+function textGroups(segments: readonly Buffer[], n: number, groupRows: number): Buffer[] {
+  if (!Number.isSafeInteger(groupRows) || groupRows < 1) throw new RangeError(`block codec: groups of ${groupRows} rows`);
+  const out: Buffer[] = [];
+  for (let from = 0; from < n; from += groupRows) {
+    const to = Math.min(n, from + groupRows);
+    const w = new ByteWriter();
+    for (let i = from; i < to; i++) w.varint(segments[i]!.length);
+    for (let i = from; i < to; i++) w.varint(segments[n + i]!.length);
+    for (let i = from; i < to; i++) w.bytes(segments[i]!);
+    for (let i = from; i < to; i++) w.bytes(segments[n + i]!);
+    out.push(Buffer.from(w.done()));
+  }
+  return out;
+}
+
+/** The grouped text: its tag, the dictionary's id, the rows a group, each frame's length, then the frames. */
+function groupedText(dictionary: TextDictionary, frames: readonly Uint8Array[]): Buffer {
+  const w = new ByteWriter();
+  w.varint(GROUPED_TEXT);
+  w.varint(dictionary.id);
+  w.varint(dictionary.groupRows);
+  w.varint(frames.length);
+  for (const f of frames) w.varint(f.length);
+  for (const f of frames) w.bytes(f);
+  return Buffer.from(w.done());
+}
+
+/** Every message, then every metadata JSON (null as an empty segment: the JSON of an object is never empty). */
+function segmentsOf(rows: readonly LogRecord[]): Buffer[] {
+  return [...rows.map((r) => Buffer.from(r.message, 'utf8')), ...rows.map((r) => Buffer.from(r.metadata === null ? '' : JSON.stringify(r.metadata), 'utf8'))];
 }
 
 /** The records in block order and the two frames before compression (block-rare.ts compresses them together). */
 export function blockFrames(records: readonly LogRecord[]): { rows: LogRecord[]; meta: Buffer; text: Buffer } {
+  const { rows, meta, text } = blockSegments(records);
+  return { rows, meta, text };
+}
+
+function blockSegments(records: readonly LogRecord[]): { rows: LogRecord[]; meta: Buffer; text: Buffer; segments: Buffer[] } {
   const rows = [...records].sort(blockOrder);
   for (const r of rows) {
     requireInteger('createdAt', r.createdAt);
@@ -129,12 +221,11 @@ export function blockFrames(records: readonly LogRecord[]): { rows: LogRecord[];
     writeNullable(w, r.imageKey);
     writeNullable(w, r.thumbKey);
   }
-  // Metadata null is an empty segment: the JSON of an object is never empty.
-  const segments = [...rows.map((r) => Buffer.from(r.message, 'utf8')), ...rows.map((r) => Buffer.from(r.metadata === null ? '' : JSON.stringify(r.metadata), 'utf8'))];
+  const segments = segmentsOf(rows);
   const t = new ByteWriter();
   for (const s of segments) t.varint(s.length);
   for (const s of segments) t.bytes(s);
-  return { rows, meta: w.done(), text: t.done() };
+  return { rows, meta: w.done(), text: t.done(), segments };
 }
 
 /** A block's `meta` decoded: one array per column, row i of each is row i of the block. */
@@ -411,36 +502,120 @@ export function decodeMetaFrame(frame: Buffer): BlockColumns {
   return new BlockMeta(frame).columns();
 }
 
-/** A block's `text` decompressed: row i's message and metadata JSON without decoding the others. */
-export class BlockText {
-  /** The decompressed bytes after the lengths: message 0..n-1, then metadata 0..n-1. */
+/** Segments laid out as a text frame: lengths, then the bytes; `count` segments. */
+class Segments {
+  /** The bytes after the lengths. */
   readonly bytes: Buffer;
   /** End of each segment in `bytes`. */
-  readonly #ends: Uint32Array;
-  readonly n: number;
+  readonly ends: Uint32Array;
 
-  /** `text` is the frame as stored, or already decompressed (`compressed` false). */
-  constructor(text: Uint8Array, n: number, compressed = true) {
-    const raw = compressed ? zstdDecompressSync(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  constructor(raw: Buffer, count: number) {
     const r = new ByteReader(raw);
-    this.n = n;
-    this.#ends = new Uint32Array(2 * n);
+    this.ends = new Uint32Array(count);
     let end = 0;
-    for (let i = 0; i < 2 * n; i++) this.#ends[i] = end += r.varint();
+    for (let i = 0; i < count; i++) this.ends[i] = end += r.varint();
     this.bytes = raw.subarray(r.pos);
   }
 
-  #segment(i: number): string {
-    return this.bytes.toString('utf8', i === 0 ? 0 : this.#ends[i - 1]!, this.#ends[i]!);
+  text(i: number): string {
+    return this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1]!, this.ends[i]!);
+  }
+}
+
+/** A grouped text's frames, not decompressed yet. */
+interface Groups {
+  readonly rows: number;
+  readonly frames: readonly Uint8Array[];
+  readonly dictionary: Buffer;
+  readonly decoded: (Segments | undefined)[];
+}
+
+function parseGroups(text: Uint8Array, n: number, dictionaries: TextDictionaryOf | undefined): Groups {
+  const r = new ByteReader(Buffer.from(text.buffer, text.byteOffset, text.byteLength));
+  r.varint();
+  const dictionaryId = r.varint();
+  const rows = r.varint();
+  const count = r.varint();
+  if (rows < 1 || count !== Math.ceil(n / rows)) throw new RangeError(`block codec: a grouped text of ${count} groups of ${rows} rows for ${n} rows`);
+  if (dictionaries === undefined) throw new Error(`block codec: a grouped text needs its dictionary ${dictionaryId}`);
+  const lengths = Array.from({ length: count }, () => r.varint());
+  const frames = lengths.map((length) => r.bytes(length));
+  return { rows, frames, dictionary: dictionaries(dictionaryId), decoded: new Array<Segments | undefined>(count) };
+}
+
+/**
+ * A block's `text`: row i's message and metadata JSON without decoding the others' strings. A grouped text
+ * decompresses a row's group at its first read (a read by key, a page); `bytes` and the offsets of a search
+ * need the whole, made once from every group in the one frame's layout.
+ */
+export class BlockText {
+  readonly n: number;
+  #whole: Segments | null = null;
+  readonly #groups: Groups | null = null;
+
+  /**
+   * `text` is the frame as stored, or a one-frame text already decompressed (`compressed` false);
+   * `dictionaries` gives a grouped text's dictionary.
+   */
+  constructor(text: Uint8Array, n: number, compressed = true, dictionaries?: TextDictionaryOf) {
+    this.n = n;
+    if (compressed && text[0] === GROUPED_TEXT) this.#groups = parseGroups(text, n, dictionaries);
+    else this.#whole = new Segments(compressed ? zstdDecompressSync(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength), 2 * n);
+  }
+
+  /** The decompressed bytes after the lengths: message 0..n-1, then metadata 0..n-1. */
+  get bytes(): Buffer {
+    return this.#all().bytes;
+  }
+
+  /** Groups of the text decompressed so far (a one-frame text: 1); tests and tools. */
+  get groupsDecoded(): number {
+    return this.#groups === null ? 1 : this.#groups.decoded.filter((g) => g !== undefined).length;
+  }
+
+  #group(index: number): Segments {
+    const groups = this.#groups!;
+    let group = groups.decoded[index];
+    if (group === undefined) {
+      const rows = Math.min(groups.rows, this.n - index * groups.rows);
+      group = groups.decoded[index] = new Segments(zstdDecompressSync(groups.frames[index]!, { dictionary: groups.dictionary }), 2 * rows);
+    }
+    return group;
+  }
+
+  /** The whole text in the one frame's layout: every group's messages, then every group's metadata. */
+  #all(): Segments {
+    if (this.#whole !== null) return this.#whole;
+    const groups = this.#groups!;
+    const decoded = groups.frames.map((_, i) => this.#group(i));
+    const w = new ByteWriter();
+    for (const g of decoded) for (let i = 0; i < g.ends.length / 2; i++) w.varint(g.ends[i]! - (i === 0 ? 0 : g.ends[i - 1]!));
+    for (const g of decoded) {
+      const half = g.ends.length / 2;
+      for (let i = half; i < g.ends.length; i++) w.varint(g.ends[i]! - g.ends[i - 1]!);
+    }
+    for (const g of decoded) w.bytes(g.bytes.subarray(0, g.ends.length === 0 ? 0 : g.ends[g.ends.length / 2 - 1]));
+    for (const g of decoded) w.bytes(g.bytes.subarray(g.ends.length === 0 ? 0 : g.ends[g.ends.length / 2 - 1]));
+    this.#whole = new Segments(Buffer.from(w.done()), 2 * this.n);
+    return this.#whole;
+  }
+
+  #segment(row: number, inMetadata: boolean): string {
+    if (this.#whole !== null) return this.#whole.text(inMetadata ? this.n + row : row);
+    const rows = this.#groups!.rows;
+    const index = Math.floor(row / rows);
+    const group = this.#group(index);
+    const at = row - index * rows;
+    return group.text(inMetadata ? group.ends.length / 2 + at : at);
   }
 
   message(row: number): string {
-    return this.#segment(row);
+    return this.#segment(row, false);
   }
 
   /** The metadata JSON as stored ('' for none). */
   metadataJson(row: number): string {
-    return this.#segment(this.n + row);
+    return this.#segment(row, true);
   }
 
   /** The row holding byte `offset` of `bytes`, and whether it is in its metadata (else its message). */
@@ -451,15 +626,16 @@ export class BlockText {
 
   /** Where the segment (message or metadata) holding byte `offset` of `bytes` ends, exclusive. */
   segmentEnd(offset: number): number {
-    return this.#ends[this.#segmentAt(offset)]!;
+    return this.#all().ends[this.#segmentAt(offset)]!;
   }
 
   #segmentAt(offset: number): number {
+    const ends = this.#all().ends;
     let lo = 0;
     let hi = 2 * this.n - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#ends[mid]! <= offset) lo = mid + 1;
+      if (ends[mid]! <= offset) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -506,9 +682,9 @@ export function blockRecord(serverId: string, columns: BlockColumns, text: Block
   );
 }
 
-/** Every record of a block, in block order. */
-export function decodeBlock(serverId: string, meta: Uint8Array, text: Uint8Array): LogRecord[] {
+/** Every record of a block, in block order (`dictionaries`: a grouped text's, see BlockText). */
+export function decodeBlock(serverId: string, meta: Uint8Array, text: Uint8Array, dictionaries?: TextDictionaryOf): LogRecord[] {
   const columns = decodeBlockMeta(meta);
-  const body = new BlockText(text, columns.n);
+  const body = new BlockText(text, columns.n, true, dictionaries);
   return Array.from({ length: columns.n }, (_, i) => blockRecord(serverId, columns, body, i));
 }

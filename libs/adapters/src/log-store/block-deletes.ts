@@ -112,7 +112,7 @@ export class BlockDeletes {
         const end = Math.min(columns.n, start + REWRITE_SLICE_ROWS);
         for (let i = start; i < end; i++) if (!goneSet.has(i)) kept.push(blockRecord('', columns, text, i));
       }
-      rewritten = await this.#directory.encode(kept);
+      rewritten = await this.#directory.encode(entry.serverKey, entry.stream, kept);
     }
     return this.#conn.transaction(() => {
       const replacedBy = rewritten === null ? null : this.#directory.insert(entry.serverKey, entry.stream, rewritten);

@@ -8,10 +8,11 @@
 import { zstdDecompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
-import { BLOCK_ZSTD_LEVEL, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, rowOf } from './block-codec.ts';
+import { BLOCK_ZSTD_LEVEL, TEXT_GROUP_ROWS, BlockText, decodeBlock, decodeBlockKeys, decodeBlockMeta, rowOf } from './block-codec.ts';
 import { RareRows, rareRowsOfBlock } from './block-rare.ts';
 import type { BlockColumns, BlockMeta } from './block-codec.ts';
 import { sealBlock, sealBlockAsync } from './block-seal.ts';
+import { TextDictionaries } from './block-text-dictionaries.ts';
 import type { SealedBlock } from './block-seal.ts';
 import { foldAscii, TokenDictionary } from './block-token-dictionary.ts';
 import { Lru } from './block-lru.ts';
@@ -89,9 +90,15 @@ export class BlockDirectory {
   readonly #level: number;
   /** The part dictionaries over runs of each stream's blocks (block-parts.ts). */
   readonly parts: BlockParts;
+  /** The streams' text dictionaries (block-text-dictionaries.ts), which grouped texts are compressed with. */
+  readonly textDictionaries: TextDictionaries;
+  /** Rows of a group of the texts this store seals. */
+  readonly textGroupRows: number;
 
-  constructor(conn: BlockConnection, options: { zstdLevel?: number; partFanout?: number } = {}) {
+  constructor(conn: BlockConnection, options: { zstdLevel?: number; partFanout?: number; textGroupRows?: number } = {}) {
     this.#conn = conn;
+    this.textGroupRows = options.textGroupRows ?? TEXT_GROUP_ROWS;
+    this.textDictionaries = new TextDictionaries((sql) => conn.prepare(sql), this.textGroupRows);
     this.#level = options.zstdLevel ?? BLOCK_ZSTD_LEVEL;
     this.parts = new BlockParts(conn, { blocks: (serverKey) => this.entries(serverKey), words: (blockId) => this.#words(blockId) }, options.partFanout);
   }
@@ -179,7 +186,7 @@ export class BlockDirectory {
   text(entry: BlockEntry): BlockText {
     return this.#texts.get(entry.blockId, () => {
       this.#decodes.text++;
-      return new BlockText(this.#blob(entry.blockId, 'text'), entry.n);
+      return new BlockText(this.#blob(entry.blockId, 'text'), entry.n, true, this.textDictionaries.raw);
     });
   }
 
@@ -206,7 +213,7 @@ export class BlockDirectory {
 
   /** Every record of the block, decoded afresh (a seal merging it into a larger block reads it once: no cache). */
   records(entry: BlockEntry): LogRecord[] {
-    return decodeBlock('', this.#blob(entry.blockId, 'meta'), this.#blob(entry.blockId, 'text'));
+    return decodeBlock('', this.#blob(entry.blockId, 'meta'), this.#blob(entry.blockId, 'text'), this.textDictionaries.raw);
   }
 
   /** Blocks stored without rare rows (a file of an earlier layout), newest first. */
@@ -223,7 +230,7 @@ export class BlockDirectory {
     const meta = row?.['meta'];
     const text = row?.['text'];
     if (!(meta instanceof Uint8Array) || !(text instanceof Uint8Array)) return;
-    const frame = rareRowsOfBlock(decodeBlockMeta(meta), new BlockText(text, num(row?.['n'])), this.#level);
+    const frame = rareRowsOfBlock(decodeBlockMeta(meta), new BlockText(text, num(row?.['n']), true, this.textDictionaries.raw), this.#level);
     this.#conn.transaction(() => {
       this.#conn.prepare('INSERT OR IGNORE INTO rare_rows (block_id, rows) SELECT block_id, ? FROM blocks WHERE block_id = ?').run(frame, blockId);
     });
@@ -239,12 +246,12 @@ export class BlockDirectory {
 
   /** Stores the records (one server, one stream) as a new block, inside the caller's transaction. */
   write(serverKey: number, stream: string, records: readonly LogRecord[]): void {
-    this.insert(serverKey, stream, sealBlock(records, this.#level));
+    this.insert(serverKey, stream, sealBlock(records, this.#level, this.textDictionaries.choose(serverKey, stream, records, this.#level)));
   }
 
-  /** The block of the records, encoded across turns of the event loop (block-seal.ts), for `insert`. */
-  encode(records: readonly LogRecord[]): Promise<SealedBlock> {
-    return sealBlockAsync(records, this.#level);
+  /** The block of the records (of the server's stream), encoded across turns of the event loop (block-seal.ts), for `insert`. */
+  encode(serverKey: number, stream: string, records: readonly LogRecord[]): Promise<SealedBlock> {
+    return sealBlockAsync(records, this.#level, this.textDictionaries.choose(serverKey, stream, records, this.#level));
   }
 
   /** zstd level of the store's frames (a seal computed elsewhere uses it too). */
@@ -259,6 +266,7 @@ export class BlockDirectory {
       .run(serverKey, stream, block.minAt, block.maxAt, block.n, block.photos, block.minExpires, block.maxExpires, block.dims, block.words, block.meta, block.text);
     const blockId = Number(inserted.lastInsertRowid);
     this.#conn.prepare('INSERT INTO rare_rows (block_id, rows) VALUES (?, ?)').run(blockId, block.rare);
+    if (block.dictionary !== null) this.textDictionaries.insert(serverKey, stream, block.dictionary);
     this.#servers.delete(serverKey);
     return blockId;
   }

@@ -72,6 +72,8 @@ export interface BlockLogStoreOptions {
   readonly sealEagerly?: boolean;
   /** Blocks of a tier-0 part and parts merged into one of the next tier (default 8; tests use fewer). */
   readonly partFanout?: number;
+  /** Rows of a group of a block's text (default TEXT_GROUP_ROWS; tests use fewer, with small blocks). */
+  readonly textGroupRows?: number;
 }
 
 export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
@@ -104,7 +106,10 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
     const conn = new BlockConnection(file, options.walCheckpointer === undefined ? sharedWalCheckpointer() : options.walCheckpointer);
     super(conn);
     this.#conn = conn;
-    this.#directory = new BlockDirectory(this.#conn, options.partFanout === undefined ? {} : { partFanout: options.partFanout });
+    this.#directory = new BlockDirectory(this.#conn, {
+      ...(options.partFanout === undefined ? {} : { partFanout: options.partFanout }),
+      ...(options.textGroupRows === undefined ? {} : { textGroupRows: options.textGroupRows }),
+    });
     this.#blockRows = options.blockRows ?? BLOCK_ROWS;
     const sealThreads = options.sealThreads ?? SEAL_THREADS;
     this.#tailCache = new TailCache(this.#conn);
@@ -114,7 +119,7 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
       sealIdleMs: options.sealIdleMs ?? SEAL_IDLE_MS,
       maxTailRows: options.maxTailRows ?? MAX_TAIL_ROWS,
       onRead: () => this.#wakeSealLoop(),
-      thread: file === ':memory:' || sealThreads === 0 ? null : new BlockSealThread({ file, level: this.#directory.zstdLevel, size: sealThreads }),
+      thread: file === ':memory:' || sealThreads === 0 ? null : new BlockSealThread({ file, level: this.#directory.zstdLevel, textGroupRows: this.#directory.textGroupRows, size: sealThreads }),
     });
     this.#reads = new BlockReadPaths(this.#conn, this.#directory, this.#tailCache, options.countCap ?? BLOCK_COUNT_CAP);
     this.#deletes = new BlockDeletes(this.#conn, this.#directory);

@@ -19,6 +19,8 @@ export interface SealWorkerData {
   readonly role: 'skald-block-seal';
   readonly file: string;
   readonly level: number;
+  /** Rows of a group of a block's text (block-text-dictionaries.ts). */
+  readonly textGroupRows: number;
 }
 
 export type SealRequest = { readonly kind: 'seal'; readonly id: number; readonly input: SealInput } | { readonly kind: 'close' };
@@ -60,8 +62,8 @@ export class BlockSealThread {
   /** Workers asked to close and not closed yet. */
   readonly #closing = new Set<Promise<void>>();
 
-  constructor(options: { readonly file: string; readonly level: number; readonly size?: number; readonly idleMs?: number }) {
-    this.#data = { role: 'skald-block-seal', file: options.file, level: options.level };
+  constructor(options: { readonly file: string; readonly level: number; readonly textGroupRows: number; readonly size?: number; readonly idleMs?: number }) {
+    this.#data = { role: 'skald-block-seal', file: options.file, level: options.level, textGroupRows: options.textGroupRows };
     this.#idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
     this.#size = options.size ?? 1;
     if (!Number.isSafeInteger(this.#size) || this.#size < 1) throw new RangeError('seal threads must be an integer >= 1');

@@ -7,6 +7,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sealOn } from './block-seal.ts';
+import { TextDictionaries } from './block-text-dictionaries.ts';
 import type { SealReply, SealRequest, SealWorkerData } from './block-seal-thread.ts';
 
 /** Reads wait this long for a WAL reset or recovery under way (they never wait for writers). */
@@ -14,6 +15,7 @@ const READ_WAIT_MS = 10_000;
 
 function start(port: NonNullable<typeof parentPort>, data: SealWorkerData): void {
   const db = new DatabaseSync(data.file, { readOnly: true, timeout: READ_WAIT_MS });
+  const dictionaries = new TextDictionaries((sql) => db.prepare(sql), data.textGroupRows);
   port.on('message', (request: SealRequest) => {
     if (request.kind === 'close') {
       db.close();
@@ -25,7 +27,7 @@ function start(port: NonNullable<typeof parentPort>, data: SealWorkerData): void
     let reply: SealReply;
     try {
       // The store's thread may send the stream's next rows to another worker once these are read.
-      const job = sealOn(db, request.input, data.level, (rows, last) => port.postMessage({ kind: 'read', id, rows, last } satisfies SealReply));
+      const job = sealOn(db, request.input, data.level, (rows, last) => port.postMessage({ kind: 'read', id, rows, last } satisfies SealReply), dictionaries);
       reply = { kind: 'sealed', id, job };
     } catch (error) {
       reply = { kind: 'failed', id, message: String(error) };

@@ -13,7 +13,9 @@ import type { DatabaseSync, SQLOutputValue } from 'node:sqlite';
 import { constants, zstdCompress, zstdCompressSync } from 'node:zlib';
 import type { LogRecord } from '@skald/ports';
 import { decodeBlock, encodeBlock, encodeBlockAsync } from './block-codec.ts';
-import type { EncodedBlock } from './block-codec.ts';
+import type { EncodedBlock, TextDictionaryOf } from './block-codec.ts';
+import type { TextDictionaries } from './block-text-dictionaries.ts';
+import type { NewTextDictionary, TextDictionaryChoice } from './block-text-dictionaries.ts';
 import { encodeRareRows } from './block-rare.ts';
 import { TokenDictionaryBuilder } from './block-token-dictionary.ts';
 import { TAIL_COLUMNS } from './block-walk.ts';
@@ -34,6 +36,8 @@ export interface SealedBlock {
   readonly text: Uint8Array;
   /** The rare rows' frame (block-rare.ts). */
   readonly rare: Uint8Array;
+  /** The stream's text dictionary this seal made (its text uses it), stored with the block; null: none new. */
+  readonly dictionary: NewTextDictionary | null;
 }
 
 /** What a seal read and made: the block, and the keys of the tail rows in it (in key order). */
@@ -69,7 +73,7 @@ function dictionaryRow(r: LogRecord): string[] {
 }
 
 /** The row's columns around its frames and dictionary, from the records in block order. */
-function sealed(encoded: EncodedBlock, words: Uint8Array, level: number): SealedBlock {
+function sealed(encoded: EncodedBlock, words: Uint8Array, level: number, dictionary: NewTextDictionary | null): SealedBlock {
   const rows = encoded.rows;
   let minExpires = Number.POSITIVE_INFINITY;
   let maxExpires = Number.NEGATIVE_INFINITY;
@@ -91,15 +95,19 @@ function sealed(encoded: EncodedBlock, words: Uint8Array, level: number): Sealed
     meta: encoded.meta,
     text: encoded.text,
     rare: encodeRareRows(rows, level),
+    dictionary,
   };
 }
 
-/** The block of the records (one server, one stream), all at once: a thread of its own, or a short block. */
-export function sealBlock(records: readonly LogRecord[], level: number): SealedBlock {
-  const encoded = encodeBlock(records, level);
+/**
+ * The block of the records (one server, one stream), all at once: a thread of its own, or a short block. Its
+ * text is in groups when `text` names a dictionary (TextDictionaries.choose), else one frame.
+ */
+export function sealBlock(records: readonly LogRecord[], level: number, text: TextDictionaryChoice): SealedBlock {
+  const encoded = encodeBlock(records, level, text.dictionary);
   const words = new TokenDictionaryBuilder();
   for (const r of encoded.rows) words.addRow(dictionaryRow(r));
-  return sealed(encoded, zstdCompressSync(words.encode(), { params: { [constants.ZSTD_c_compressionLevel]: level } }), level);
+  return sealed(encoded, zstdCompressSync(words.encode(), { params: { [constants.ZSTD_c_compressionLevel]: level } }), level, text.made);
 }
 
 const zstdCompressAsync = promisify(zstdCompress);
@@ -108,21 +116,21 @@ const zstdCompressAsync = promisify(zstdCompress);
  * The same in steps that keep the store's event loop free (a block of 4,096 FiveM lines took 60-150 ms in one
  * piece): compression on the thread pool, the dictionary a slice of rows per turn.
  */
-export async function sealBlockAsync(records: readonly LogRecord[], level: number): Promise<SealedBlock> {
-  const encoded = await encodeBlockAsync(records, level);
+export async function sealBlockAsync(records: readonly LogRecord[], level: number, text: TextDictionaryChoice): Promise<SealedBlock> {
+  const encoded = await encodeBlockAsync(records, level, text.dictionary);
   const words = new TokenDictionaryBuilder();
   for (let start = 0; start < encoded.rows.length; start += 512) {
     await new Promise<void>((resolve) => setImmediate(resolve));
     for (const r of encoded.rows.slice(start, start + 512)) words.addRow(dictionaryRow(r));
   }
-  return sealed(encoded, await zstdCompressAsync(words.encode(), { params: { [constants.ZSTD_c_compressionLevel]: level } }), level);
+  return sealed(encoded, await zstdCompressAsync(words.encode(), { params: { [constants.ZSTD_c_compressionLevel]: level } }), level, text.made);
 }
 
 /** A connection's prepared statement, as node:sqlite and the store's statement cache give it. */
 type Prepare = (sql: string) => { all(...params: (string | number)[]): Record<string, SQLOutputValue>[]; get(...params: (string | number)[]): Record<string, SQLOutputValue> | undefined };
 
 /** Reads a seal's input; null when the stream has no tail row (a seal takes at least one). */
-export function readSealInput(prepare: Prepare, input: SealInput): { records: LogRecord[]; tailCreatedAt: number[]; tailIds: string[] } | null {
+export function readSealInput(prepare: Prepare, input: SealInput, dictionaries: TextDictionaryOf): { records: LogRecord[]; tailCreatedAt: number[]; tailIds: string[] } | null {
   const rows =
     input.after === null
       ? prepare(`SELECT ${TAIL_COLUMNS} FROM tail WHERE server_key = ? AND stream = ? ORDER BY created_at, id LIMIT ?`).all(input.serverKey, input.stream, input.limit)
@@ -141,7 +149,7 @@ export function readSealInput(prepare: Prepare, input: SealInput): { records: Lo
     const text = row?.['text'];
     if (!(meta instanceof Uint8Array) || !(text instanceof Uint8Array)) throw new Error(`block log store: block ${blockId} to merge is gone`);
     // The records' server id is not stored in a block: any placeholder serves the encoding.
-    records.push(...decodeBlock('', meta, text));
+    records.push(...decodeBlock('', meta, text, dictionaries));
   }
   for (const row of rows) records.push(toRecord('', row));
   return { records, tailCreatedAt: rows.map((row) => num(row['created_at'])), tailIds: rows.map((row) => str(row['id'])) };
@@ -153,10 +161,14 @@ export function lastKey(read: { tailCreatedAt: readonly number[]; tailIds: reado
   return read === null || n === 0 ? null : [read.tailCreatedAt[n - 1]!, read.tailIds[n - 1]!];
 }
 
-/** A seal computed on a connection of its own, at once (the seal thread's); `onRead` told once its rows are read. */
-export function sealOn(db: DatabaseSync, input: SealInput, level: number, onRead: (rows: number, last: TailKey | null) => void): SealJob | null {
-  const read = readSealInput((sql) => db.prepare(sql), input);
+/**
+ * A seal computed on a connection of its own, at once (the seal thread's); `onRead` told once its rows are read.
+ * `dictionaries` reads the text dictionaries on that connection.
+ */
+export function sealOn(db: DatabaseSync, input: SealInput, level: number, onRead: (rows: number, last: TailKey | null) => void, dictionaries: TextDictionaries): SealJob | null {
+  const read = readSealInput((sql) => db.prepare(sql), input, dictionaries.raw);
   onRead(read?.tailIds.length ?? 0, lastKey(read));
   if (read === null) return null;
-  return { block: sealBlock(read.records, level), tailCreatedAt: read.tailCreatedAt, tailIds: read.tailIds };
+  const text = dictionaries.choose(input.serverKey, input.stream, read.records, level);
+  return { block: sealBlock(read.records, level, text), tailCreatedAt: read.tailCreatedAt, tailIds: read.tailIds };
 }

@@ -11,21 +11,25 @@
  *   dictionary (block-part-dictionary.ts). Derived from the blocks' dictionaries; rebuilt when missing (and
  *   on open of a file whose parts have an older entry format);
  * - `rare_rows`: per block, the whole rows of its rare type and resource values (block-rare.ts), written with
- *   the block; a block without one (a file of an earlier layout) gets it in the background after open.
+ *   the block; a block without one (a file of an earlier layout) gets it in the background after open;
+ * - `text_dictionaries`: the streams' text dictionaries (block-text-dictionaries.ts), keyed by their content,
+ *   written with the first block that uses each. A block sealed before its stream had one keeps its text as one
+ *   frame, and reads as before.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { ROLLUP_TABLES_SQL, SERVERS_TABLE_SQL, migrateLogSchema } from './sqlite-log-schema.ts';
 import { writeTransaction } from '../sqlite/transaction.ts';
 
 /** PRAGMA user_version of a file holding the block layout (the row store's files are 5 and below). */
-export const BLOCK_SCHEMA_VERSION = 104;
+export const BLOCK_SCHEMA_VERSION = 105;
 /**
  * The block layout before the parts table (100), before the rare rows (101), before the parts listed the
- * rows of a block's rarest words (102) and before the directory's index (103): their files get the missing
- * tables and index on open, lose their parts if older than 103 (the part dictionaries' entries changed), and
- * get what goes in them in the background.
+ * rows of a block's rarest words (102), before the directory's index (103) and before the text dictionaries
+ * (104): their files get the missing tables and index on open, lose their parts if older than 103 (the part
+ * dictionaries' entries changed), and get what goes in them in the background (their blocks keep their one
+ * text frame).
  */
-const BLOCK_SCHEMA_EARLIER = [100, 101, 102, 103];
+const BLOCK_SCHEMA_EARLIER = [100, 101, 102, 103, 104];
 /** The first layout whose parts list the rows of a block's rarest words. */
 const PARTS_WITH_ROW_LISTS = 103;
 
@@ -87,6 +91,13 @@ CREATE TABLE IF NOT EXISTS rare_rows (
   block_id INTEGER PRIMARY KEY,
   rows BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS text_dictionaries (
+  dict_id INTEGER PRIMARY KEY,
+  server_key INTEGER NOT NULL,
+  stream TEXT NOT NULL,
+  dict BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS text_dictionaries_stream ON text_dictionaries (server_key, stream, dict_id);
 `;
 
 /**

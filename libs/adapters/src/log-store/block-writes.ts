@@ -291,10 +291,10 @@ export class BlockWriter {
         if (!this.#thread.failed) throw error;
       }
     }
-    const read = readSealInput((sql) => this.#conn.prepare(sql), input);
+    const read = readSealInput((sql) => this.#conn.prepare(sql), input, this.#directory.textDictionaries.raw);
     onRead(read?.tailIds.length ?? 0, lastKey(read));
     if (read === null) return null;
-    return { block: await this.#directory.encode(read.records), tailCreatedAt: read.tailCreatedAt, tailIds: read.tailIds };
+    return { block: await this.#directory.encode(input.serverKey, input.stream, read.records), tailCreatedAt: read.tailCreatedAt, tailIds: read.tailIds };
   }
 
   /**
