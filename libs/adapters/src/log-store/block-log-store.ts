@@ -290,10 +290,8 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
 
   async insertBatch(records: readonly LogRecord[]): Promise<{ inserted: number }> {
     if (records.length === 0) return { inserted: 0 };
-    // A reset of the WAL under way (past its bound): this batch commits after it, not beside it.
-    const walReady = this.#conn.walReady();
-    if (walReady !== null) await walReady;
-    const { inserted, sealDue } = this.#writer.insert(records);
+    // A reset of the WAL under way (past its bound): this batch commits after it, not beside it (BlockConnection.write).
+    const { inserted, sealDue } = await this.#writer.insert(records);
     if (this.#sealEagerly) await this.#inTurn(() => this.#seal(false));
     else {
       if (sealDue) this.#scheduleSeal();

@@ -188,11 +188,11 @@ export class BlockParts {
         if (stop()) return built;
       }
       const words = step.ids.length === 0 ? null : await builder.encodeAsync();
-      // A reset of the WAL under way: this write waits for it off the event loop, not in SQLite's busy handler.
-      await this.#conn.walReady();
       if (stop()) return built;
       try {
-        this.#conn.transaction(() => {
+        // A reset of the WAL under way, or the write lock taken: this write waits off the event loop, not in
+        // SQLite's busy handler.
+        await this.#conn.write(() => {
           for (const part of step.replaces) this.#conn.prepare('DELETE FROM parts WHERE part_id = ?').run(part.partId);
           if (words !== null) {
             this.#conn

@@ -1,8 +1,10 @@
 /**
  * The block log store's connection: opened with the row store's pragmas, its schema created
  * (block-store-schema.ts), registered with the WAL checkpointer; prepared statements cached by SQL text, each
- * server id's small integer key, and write transactions. One connection, on the store's thread: the sealer
- * and the deletes run on it between other work, so no lock is ever shared with another connection.
+ * server id's small integer key, and write transactions. The one writing connection, on the store's thread: the
+ * sealer and the deletes write on it between other work. Other connections only read (the seal workers) or
+ * checkpoint (the WAL checkpointer's worker, whose resets take the write lock): the writes under ingest wait for
+ * those off the event loop (`write`), never in SQLite's busy handler, which sleeps the thread.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -13,9 +15,11 @@ import { PAGE_SIZE_SQL, PRAGMAS_SQL } from './sqlite-log-schema.ts';
 import { ServerKeys } from './server-keys.ts';
 import { checkpointBounded } from '../sqlite/wal-bound.ts';
 import { StatementCache } from '../sqlite/statements.ts';
-import { writeTransaction } from '../sqlite/transaction.ts';
+import { writeTransaction, writeTransactionWhenFree } from '../sqlite/transaction.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 
+/** How long a write waits for another connection's write lock (a statement's busy_timeout, a BEGIN's tries). */
+const BUSY_TIMEOUT_MS = 5000;
 /** Free pages a close gives back at most: 32 MiB of 16 KiB pages. */
 const CLOSE_VACUUM_PAGES = 2048;
 
@@ -34,7 +38,7 @@ export class BlockConnection {
     this.#statements = new StatementCache(this.db);
     this.#serverKeys = new ServerKeys((sql) => this.#statements.get(sql));
     // The busy timeout before anything reads the file: another process may hold it (a CLI beside the service).
-    this.db.exec('PRAGMA busy_timeout = 5000');
+    this.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.db.exec(PAGE_SIZE_SQL);
     // A new file only (SQLite changes it on an empty file alone): close() can then give freed pages back.
     this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
@@ -49,7 +53,7 @@ export class BlockConnection {
       this.#wal = checkpointer.register(
         file,
         () => {
-          if (this.db.isOpen) checkpointBounded(this.db, 0, 5000);
+          if (this.db.isOpen) checkpointBounded(this.db, 0, BUSY_TIMEOUT_MS);
         },
         { gated: true },
       );
@@ -87,17 +91,44 @@ export class BlockConnection {
     return this.#wal?.ready() ?? null;
   }
 
+  /**
+   * A write transaction begun at once: its BEGIN waits in SQLite's busy handler, a synchronous sleep of the event
+   * loop, if another connection holds the write lock. For the paths not awaited by ingest (a migration's chunk, the
+   * deletes); the write paths under sustained ingest use `write`.
+   */
   transaction<R>(work: () => R): R {
     let result: R;
     try {
       result = writeTransaction(this.db, work);
     } catch (err) {
-      // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
-      this.#serverKeys.forget();
+      this.#rolledBack();
       throw err;
     }
     this.#wal?.wrote();
     return result;
+  }
+
+  /**
+   * A write transaction that never waits on the event loop: it begins once no reset of the WAL is under way
+   * (walReady, awaited again after each), and a BEGIN that finds the write lock taken by another connection (the
+   * checkpoint worker's reset, another process) is tried again after a timer rather than in SQLite's busy handler,
+   * which sleeps the thread up to the busy timeout. `work` runs synchronously inside it.
+   */
+  async write<R>(work: () => R): Promise<R> {
+    let result: R;
+    try {
+      result = await writeTransactionWhenFree(this.db, work, BUSY_TIMEOUT_MS, () => this.walReady());
+    } catch (err) {
+      this.#rolledBack();
+      throw err;
+    }
+    this.#wal?.wrote();
+    return result;
+  }
+
+  /** A server key created in the rolled-back transaction is gone from the table: forget the cached ones. */
+  #rolledBack(): void {
+    this.#serverKeys.forget();
   }
 
   async close(): Promise<void> {

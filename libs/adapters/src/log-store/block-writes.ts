@@ -101,12 +101,15 @@ export class BlockWriter {
     return false;
   }
 
-  /** Answers how many records were new, and whether a seal is due for a block's worth of rows (or the bound on all tails). */
-  insert(records: readonly LogRecord[]): { inserted: number; sealDue: boolean } {
+  /**
+   * Answers how many records were new, and whether a seal is due for a block's worth of rows (or the bound on all
+   * tails). The transaction begins once the write lock is free, waiting off the event loop (BlockConnection.write).
+   */
+  async insert(records: readonly LogRecord[]): Promise<{ inserted: number; sealDue: boolean }> {
     const added: [number, string, LogRecord][] = [];
     let inserted: number;
     try {
-      inserted = this.#conn.transaction(() => {
+      inserted = await this.#conn.write(() => {
         const delta = new RollupDelta();
         const stmt = this.#conn.prepare(
           'INSERT INTO tail (server_key, created_at, id, stream, level, type, resource, message, metadata, log_type, image_key, thumb_key, expires_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -251,19 +254,18 @@ export class BlockWriter {
     };
     try {
       const job = await this.#compute(input, onRead);
-      // A reset of the WAL under way: the seal commits after it (inserts only add rows to the tail meanwhile).
-      const walReady = this.#conn.walReady();
-      if (walReady !== null) await walReady;
-      this.#tailCache.drop(serverKey);
-      const sealed =
-        job === null
-          ? 0
-          : this.#conn.transaction(() => {
-              this.#deleteTailRows(input, job);
-              for (const entry of absorbed) this.#directory.remove(entry);
-              this.#directory.insert(serverKey, stream, job.block);
-              return job.tailIds.length;
-            });
+      // A reset of the WAL under way, or the write lock taken: the seal commits after, waiting off the event loop
+      // (inserts only add rows to the tail meanwhile).
+      let sealed = 0;
+      if (job === null) this.#tailCache.drop(serverKey);
+      else
+        sealed = await this.#conn.write(() => {
+          this.#tailCache.drop(serverKey);
+          this.#deleteTailRows(input, job);
+          for (const entry of absorbed) this.#directory.remove(entry);
+          this.#directory.insert(serverKey, stream, job.block);
+          return job.tailIds.length;
+        });
       const left = job === null && tail.jobs === 1 ? 0 : Math.max(0, tail.rows - sealed);
       this.#total -= tail.rows - left;
       tail.rows = left;

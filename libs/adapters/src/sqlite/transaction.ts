@@ -45,8 +45,27 @@ function beginImmediate(db: DatabaseSync): void {
   }
 }
 
-export function writeTransaction<R>(db: DatabaseSync, work: () => R): R {
-  beginImmediate(db);
+/**
+ * BEGIN IMMEDIATE that never waits: answers SQLite's busy error, with nothing taken, when another connection
+ * holds the write lock, else null. For a connection on the event loop's thread, whose busy handler would sleep
+ * that thread: it waits off the loop and tries again (`writeTransactionWhenFree`). The connection's busy_timeout
+ * (`busyTimeoutMs`) is kept for its other statements.
+ */
+function beginWithoutWaiting(db: DatabaseSync, busyTimeoutMs: number): Error | null {
+  db.exec('PRAGMA busy_timeout = 0');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    return null;
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+    return error as Error;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  }
+}
+
+/** Runs `work` inside the transaction BEGIN IMMEDIATE (taken by the caller) opened: COMMIT, or ROLLBACK on an error. */
+function inTransaction<R>(db: DatabaseSync, work: () => R): R {
   try {
     const result = work();
     db.exec('COMMIT');
@@ -54,5 +73,38 @@ export function writeTransaction<R>(db: DatabaseSync, work: () => R): R {
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
+  }
+}
+
+export function writeTransaction<R>(db: DatabaseSync, work: () => R): R {
+  beginImmediate(db);
+  return inTransaction(db, work);
+}
+
+/** The first pause between two BEGINs refused without waiting, doubled up to MAX_FREE_PAUSE_MS. */
+const FIRST_FREE_PAUSE_MS = 1;
+const MAX_FREE_PAUSE_MS = 16;
+
+/**
+ * A write transaction whose BEGIN waits for the write lock off the event loop: refused at once while another
+ * connection holds it (beginWithoutWaiting), it is tried again after a timer, up to `busyTimeoutMs` (then the busy
+ * error is thrown, as a synchronous BEGIN's would be). `ready` (a reset of the WAL under way, say) is awaited
+ * before every try. `work` runs synchronously inside the transaction.
+ */
+export async function writeTransactionWhenFree<R>(db: DatabaseSync, work: () => R, busyTimeoutMs: number, ready: () => Promise<void> | null = () => null): Promise<R> {
+  let refusedSince: number | null = null;
+  let pauseMs = FIRST_FREE_PAUSE_MS;
+  for (;;) {
+    for (let wait = ready(); wait !== null; wait = ready()) {
+      await wait;
+      refusedSince = null;
+    }
+    const busy = beginWithoutWaiting(db, busyTimeoutMs);
+    if (busy === null) return inTransaction(db, work);
+    refusedSince ??= performance.now();
+    // Refused for as long as a synchronous BEGIN would have waited: the same error.
+    if (performance.now() - refusedSince >= busyTimeoutMs) throw busy;
+    await new Promise<void>((resolve) => setTimeout(resolve, pauseMs));
+    pauseMs = Math.min(MAX_FREE_PAUSE_MS, pauseMs * 2);
   }
 }
