@@ -271,3 +271,38 @@ describe('block log store: the seal thread', () => {
     await thread.close();
   });
 });
+
+describe("block log store: writes beside another connection's write lock", () => {
+  it('waits for the lock off the event loop: timers run meanwhile, and the batch and a seal commit once it is released', async () => {
+    const file = fileIn();
+    const store = open(file, { blockRows: 100, sealThreads: 0 });
+    // Another connection holds the write lock (as the WAL checkpointer's worker does while it resets the WAL).
+    const other = new DatabaseSync(file);
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      let settled = false;
+      // One level, so one stream: a block of 100 rows is due after the batch.
+      const logs = generatedLogs('srv', 150, T0, 11).map((r) => ({ ...r, level: 'info' }));
+      const insert = store.insertBatch(logs).finally(() => (settled = true));
+      // A synchronous busy wait would hold this thread until the busy timeout: no timer could run before it.
+      let ticks = 0;
+      await vi.waitFor(() => expect(++ticks).toBeGreaterThan(5), { interval: 5 });
+      expect(settled).toBe(false);
+      expect(store.layout().tailRows).toBe(0);
+      other.exec('COMMIT');
+      await expect(insert).resolves.toEqual({ inserted: 150 });
+      // Its seal takes the lock the same way.
+      other.exec('BEGIN IMMEDIATE');
+      const sealing = store.sealDue();
+      await vi.waitFor(() => expect(++ticks).toBeGreaterThan(10), { interval: 5 });
+      expect(store.layout().blocks).toBe(0);
+      other.exec('COMMIT');
+      await sealing;
+      expect(store.layout()).toMatchObject({ blocks: 1, blockRows: 100, tailRows: 50 });
+    } finally {
+      if (other.isTransaction) other.exec('ROLLBACK');
+      other.close();
+      await store.close();
+    }
+  });
+});
