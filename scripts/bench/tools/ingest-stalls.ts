@@ -19,6 +19,8 @@ import { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { LogRecord } from '@skald/ports';
 import { BlockLogStore } from '../../../libs/adapters/src/log-store/block-log-store.ts';
 import { makeBatch } from '../benchmarks/search.bench.ts';
+import { threadTimes } from '../harness/thread-cpu.ts';
+import type { ThreadCpu } from '../harness/thread-cpu.ts';
 import { fivemBatch } from '../harness/fivem-logs.ts';
 import { machineLoad } from '../harness/samples.ts';
 
@@ -121,6 +123,19 @@ const ticker = setInterval(() => {
 
 const describeCall = (call: Call): string =>
   `${call.sched === null ? `${(call.end - call.start).toFixed(1)} ms wall` : describeSched(call.end - call.start, call.sched)}: ${call.what} <- ${call.caller}`;
+/** Every thread's CPU, looked at each second (a seal worker retired after an idle minute keeps its last figure). */
+const threads = new Map<string, ThreadCpu>();
+const threadLook = setInterval(() => {
+  for (const [tid, thread] of threadTimes()) threads.set(tid, thread);
+}, 1000);
+function cpuByThread(): string {
+  const byName = new Map<string, number>();
+  for (const { name, cpuUs } of threads.values()) byName.set(name, (byName.get(name) ?? 0) + cpuUs);
+  return [...byName]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, us]) => `${name} ${(us / 1e6).toFixed(1)} s`)
+    .join(', ');
+}
 const GC_KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor (scavenge)',
   [constants.NODE_PERFORMANCE_GC_MINOR_MARK_SWEEP]: 'minor mark-sweep',
@@ -163,11 +178,16 @@ try {
   await store.sealDue();
   await store.close();
   clearInterval(ticker);
+  clearInterval(threadLook);
   const ms = (ns: number): string => (ns / 1e6).toFixed(1);
   console.log(
     `${ROWS} ${DATA} logs: ${Math.round(ROWS / (ingestMs / 1000))} logs/s, event-loop delay p50 ${ms(delay.percentile(50))} / p99 ${ms(delay.percentile(99))} / max ${ms(delay.max)} ms, largest WAL ${(maxWal / 1048576).toFixed(1)} MiB, ${(sizeOf(file) / ROWS).toFixed(1)} B/log; ${machineLoad()}`,
   );
-  console.log(`turns of ${MIN_MS} ms or more: ${turns.length}`);
+  console.log(`CPU by thread over the run: ${cpuByThread()}`);
+  const main = sched();
+  console.log(`this thread over the run: CPU ${(main.cpuMs / 1000).toFixed(1)} s, waiting for a core ${(main.runqMs / 1000).toFixed(1)} s`);
+  const bySize = (ms: number): number => turns.filter((t) => t.end - t.start >= ms).length;
+  console.log(`turns of ${MIN_MS} ms or more: ${turns.length} (0.5 s or more: ${bySize(500)}, 1 s or more: ${bySize(1000)})`);
   for (const turn of turns) {
     console.log(`- turn at ${(turn.start / 1000).toFixed(1)} s: ${describeSched(turn.end - turn.start, turn.sched)}`);
     for (const call of calls.filter((c) => c.end > turn.start && c.start < turn.end)) {
@@ -188,5 +208,6 @@ try {
   for (const call of slowest) console.log(`    at ${(call.start / 1000).toFixed(1)} s: ${describeCall(call)}`);
 } finally {
   clearInterval(ticker);
+  clearInterval(threadLook);
   await rm(dir, { recursive: true, force: true });
 }

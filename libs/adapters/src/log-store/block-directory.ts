@@ -224,14 +224,17 @@ export class BlockDirectory {
       .map((row) => num(row['block_id']));
   }
 
-  /** Builds a block's rare rows from its frames, in a transaction of its own (a block gone since is skipped). */
-  buildRareRows(blockId: number): void {
+  /**
+   * Builds a block's rare rows from its frames, in a transaction of its own (a block gone since is skipped), which
+   * waits for the write lock off the event loop (BlockConnection.write).
+   */
+  async buildRareRows(blockId: number): Promise<void> {
     const row = this.#conn.prepare('SELECT n, meta, text FROM blocks WHERE block_id = ?').get(blockId);
     const meta = row?.['meta'];
     const text = row?.['text'];
     if (!(meta instanceof Uint8Array) || !(text instanceof Uint8Array)) return;
     const frame = rareRowsOfBlock(decodeBlockMeta(meta), new BlockText(text, num(row?.['n']), true, this.textDictionaries.raw), this.#level);
-    this.#conn.transaction(() => {
+    await this.#conn.write(() => {
       this.#conn.prepare('INSERT OR IGNORE INTO rare_rows (block_id, rows) SELECT block_id, ? FROM blocks WHERE block_id = ?').run(frame, blockId);
     });
     this.#rare.delete(blockId);

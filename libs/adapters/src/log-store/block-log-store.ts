@@ -143,7 +143,7 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
     for (const blockId of this.#directory.withoutRareRows()) {
       if (this.#closed) return;
       await this.#inTurn(async () => {
-        if (!this.#closed) this.#directory.buildRareRows(blockId);
+        if (!this.#closed) await this.#directory.buildRareRows(blockId);
       });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
@@ -179,7 +179,7 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
     for (;;) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.#closed) return;
-      const more = await this.#inTurn(async () => !this.#closed && migrateChunk(this.#conn, this.#directory, this.#blockRows));
+      const more = await this.#inTurn(async () => !this.#closed && (await migrateChunk(this.#conn, this.#directory, this.#blockRows)));
       if (!more) return;
     }
   }

@@ -13,10 +13,13 @@ import { foldAscii } from './block-token-dictionary.ts';
 import { num, str, toRecord } from './sqlite-log-rows.ts';
 import type { LogRecord } from '@skald/ports';
 
-/** Moves one chunk of `logs` into blocks; answers false once nothing is left (the table is then dropped). */
-export function migrateChunk(conn: BlockConnection, directory: BlockDirectory, blockRows: number): boolean {
+/**
+ * Moves one chunk of `logs` into blocks; answers false once nothing is left (the table is then dropped). Its
+ * transaction waits for the write lock off the event loop (BlockConnection.write): it runs beside ingest.
+ */
+export async function migrateChunk(conn: BlockConnection, directory: BlockDirectory, blockRows: number): Promise<boolean> {
   if (!conn.migrating) return false;
-  const more = conn.transaction(() => {
+  const more = await conn.write(() => {
     const first = conn.prepare('SELECT server_key FROM logs LIMIT 1').get();
     if (first === undefined) {
       conn.db.exec('DROP TABLE logs');
