@@ -14,14 +14,22 @@
  *   the job's start and end are its figures.
  * Printed: p50 / p99 / max of the requests during the sweep beside the same without a sweep, the sweep's duration
  * and rows deleted, the server's event-loop delay in each phase, and the WAL files a graceful close left.
+ * Also printed, per phase: where the requests' time went inside the server (harness/pinned/request-probe.ts) and
+ * the server's loop turns of 20 ms or more.
  * Knobs: BENCH_RETENTION_LAYOUTS (`blocks,rows`), BENCH_RETENTION_PLAYERS (`0`: no players recorded in the fill),
- * and the pinning ones (BENCH_PIN, BENCH_LOAD_CPU, BENCH_SERVER_CPU).
+ * BENCH_CPU_PROF (a folder: the server's CPU profile and long turns of the sweep phase), and the pinning ones
+ * (BENCH_PIN, BENCH_LOAD_CPU, BENCH_SERVER_CPU).
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BenchRow } from '../harness/bench-row.ts';
 import { fivemBatch } from '../harness/fivem-logs.ts';
 import { asDeployed } from '../harness/pinned/as-deployed.ts';
 import type { LoopDelay } from '../harness/pinned/child-rpc.ts';
+import type { TurnsSummary } from '../harness/pinned/loop-turns.ts';
 import { PinnedChild, pinningPlan } from '../harness/pinned/pinned-child.ts';
+import { showSplit } from '../harness/pinned/request-probe.ts';
+import type { ProbeSplit } from '../harness/pinned/request-probe.ts';
 import type { Filled, Provisioned, Swept } from '../harness/pinned/retention-server.ts';
 import { machineLoad, percentile } from '../harness/samples.ts';
 import type { SteadySample } from '../harness/steady-poster.ts';
@@ -31,6 +39,8 @@ const RATE = Number(process.env['BENCH_RETENTION_RATE'] ?? 100);
 const BASE_S = Number(process.env['BENCH_RETENTION_BASE_S'] ?? 10);
 const LAYOUTS = (process.env['BENCH_RETENTION_LAYOUTS'] ?? 'blocks,rows').split(',').map((l) => l.trim());
 const PLAYERS = process.env['BENCH_RETENTION_PLAYERS'] !== '0';
+/** A folder: the server's CPU profile of the sweep phase and its long turns are written there (profile-stages.ts --turns reads them). */
+const CPU_PROFILE_DIR = process.env['BENCH_CPU_PROF'];
 const WARM_UP_S = 3;
 /** Sent before the sweep starts and after it ends, so the requests cover its whole span. */
 const AROUND_SWEEP_MS = 1000;
@@ -61,15 +71,47 @@ function latencies(samples: readonly SteadySample[]): Latencies {
 const show = (l: Latencies): string => `p50 ${l.p50} / p99 ${l.p99} / max ${l.max} ms (${l.n} requests${l.failed > 0 ? `, ${l.failed} not 201` : ''})`;
 const showDelay = (d: LoopDelay): string => `event-loop delay p99 ${d.p99.toFixed(1)} / max ${d.max.toFixed(1)} ms`;
 
-/** Requests at RATE while `during` runs, with the server's event-loop delay over the same time. */
-async function phase<T>(client: PinnedChild, server: PinnedChild, load: object, during: () => Promise<T>): Promise<{ samples: SteadySample[]; delay: LoopDelay; result: T }> {
+interface Phase<T> {
+  readonly samples: SteadySample[];
+  readonly delay: LoopDelay;
+  readonly result: T;
+  /** Where the time of the requests that arrived within `window` went inside the server. */
+  readonly split: ProbeSplit;
+  readonly turns: TurnsSummary;
+}
+
+/**
+ * Requests at RATE while `during` runs, with the server's event-loop delay, long turns (20 ms or more) and
+ * request probe over the same time; the probe's split is of the requests that arrived within `window`
+ * (default: the whole phase).
+ */
+async function phase<T>(
+  client: PinnedChild,
+  server: PinnedChild,
+  load: object,
+  during: () => Promise<T>,
+  window?: (result: T) => { start: number; end: number },
+  profile?: string,
+): Promise<Phase<T>> {
+  if (profile !== undefined) await server.call('profile-start');
   await server.call('loop-delay-start');
+  await server.call('turns-start');
+  await server.call('probe-start');
+  const start = await client.call<number>('now');
   await client.call('begin', load);
   const result = await during();
   const samples = await client.call<SteadySample[]>('end');
+  const end = await client.call<number>('now');
   const delay = await server.call<LoopDelay>('loop-delay-stop');
-  return { samples, delay, result };
+  const turns = await server.call<TurnsSummary>('turns-stop', profile === undefined ? null : `${profile}.turns.json`);
+  if (profile !== undefined) await server.call('profile-stop', `${profile}.cpuprofile`);
+  const span = window?.(result) ?? { start, end };
+  const split = await server.call<ProbeSplit>('probe-stop', { from: span.start, to: span.end });
+  return { samples, delay, result, split, turns };
 }
+
+const showTurns = (t: TurnsSummary): string =>
+  `${t.long} loop turns of 20 ms or more, ${t.wallMs.toFixed(0)} ms in all (CPU meanwhile: the loop's thread ${t.loopCpuMs.toFixed(0)} ms, the process's ${t.processCpuMs.toFixed(0)} ms)`;
 
 async function measure(layout: string, plan: ReturnType<typeof pinningPlan>): Promise<BenchRow[]> {
   // Unpinned while filling (its seal workers or search indexer use both cores); pinned before the measurement.
@@ -88,12 +130,19 @@ async function measure(layout: string, plan: ReturnType<typeof pinningPlan>): Pr
     const load = { url: `${provisioned.address}/api/logs`, body: singleBody(), headers: { 'x-api-key': provisioned.apiKey }, rate: RATE };
     await phase(client, server, load, () => sleep(WARM_UP_S * 1000));
     const quiet = await phase(client, server, load, () => sleep(BASE_S * 1000));
-    const swept = await phase(client, server, load, async () => {
-      await sleep(AROUND_SWEEP_MS);
-      const result = await server.call<Swept>('sweep');
-      await sleep(AROUND_SWEEP_MS);
-      return result;
-    });
+    const swept = await phase(
+      client,
+      server,
+      load,
+      async () => {
+        await sleep(AROUND_SWEEP_MS);
+        const result = await server.call<Swept>('sweep');
+        await sleep(AROUND_SWEEP_MS);
+        return result;
+      },
+      (result) => result.job,
+      CPU_PROFILE_DIR === undefined ? undefined : join(CPU_PROFILE_DIR, `retention-${layout}-sweep`),
+    );
     const sweep = swept.result;
     const during = latencies(swept.samples.filter((s) => s.at >= sweep.job.start && s.at <= sweep.job.end));
     const without = latencies(quiet.samples);
@@ -103,8 +152,10 @@ async function measure(layout: string, plan: ReturnType<typeof pinningPlan>): Pr
     const sweepS = (sweep.job.end - sweep.job.start) / 1000;
     const spanMs = (span: { start: number; end: number } | null): string => (span === null ? 'n/a' : `${Math.round(span.end - span.start)} ms`);
     const load1 = machineLoad();
-    console.log(`${layout}: without a sweep ${show(without)}, ${showDelay(quiet.delay)}`);
+    console.log(`${layout}: without a sweep ${show(without)}, ${showDelay(quiet.delay)}; ${showTurns(quiet.turns)}`);
+    console.log(`${layout}: without a sweep, ${showSplit(quiet.split)}`);
     console.log(`${layout}: ${parts}`);
+    console.log(`${layout}: during the sweep, ${showSplit(swept.split)}; ${showTurns(swept.turns)}`);
     console.log(
       `${layout}: during the sweep ${show(during)}, ${showDelay(swept.delay)}; sweep ${sweepS.toFixed(1)} s, ${sweep.deletedCount.toLocaleString('en-US')} logs deleted (deleteExpired ${spanMs(sweep.deleteExpired)}, players' forgetExpired ${spanMs(sweep.forgetExpired)}) (${load1})`,
     );
@@ -146,6 +197,7 @@ async function measure(layout: string, plan: ReturnType<typeof pinningPlan>): Pr
 export default async function retentionBenchmark(): Promise<BenchRow[]> {
   // This process stays unpinned (it only sends commands): a child inherits its CPUs, and the all-in-one fills on all.
   const plan = pinningPlan();
+  if (CPU_PROFILE_DIR !== undefined) mkdirSync(CPU_PROFILE_DIR, { recursive: true });
   const rows: BenchRow[] = [];
   for (const layout of LAYOUTS) {
     if (layout !== 'blocks' && layout !== 'rows') throw new Error(`BENCH_RETENTION_LAYOUTS: unknown layout ${layout}`);

@@ -5,7 +5,7 @@
  * log and player stores wrapped to time their retention calls.
  *
  * Commands:
- * - provision: a user, a server on the legend tier (never out of quota: unlimited-quota.ts), its key;
+ * - provision: a user, a server on the legend tier (never out of quota: unlimited-quota.ts), its key (provision.ts);
  * - fill: a busy server's past written straight into the stores (not what is measured): `hourly` FiveM lines an
  *   hour (fivem-logs.ts) over an expired day and a live day (below), in batches of 1,000 into the log store, each
  *   batch's players recorded into the player store as the recorder would (unless `players` is false); then it
@@ -15,6 +15,8 @@
  * - sweep: adds the retention job to its queue, as its schedule would, and answers once the job's handler
  *   returned: the job's span (epoch ms, to compare with the client's send times), deleteExpired's and the
  *   player store's forgetExpired's own spans, and the logs deleted;
+ * - probe-start / probe-stop: where the single-log requests' time went inside the process (request-probe.ts),
+ *   for those that arrived within a span;
  * - files: the data folder's SQLite files and their sizes; shutdown: a graceful close, answering the files it
  *   left; stop: the folder removed.
  *
@@ -27,7 +29,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '@skald/config';
-import { publishEvent, quotaKey, quotaWindowStart, ServerTierChangedEvent } from '@skald/contracts';
 import type { DeleteResult, JobHandler, JobQueue, LogRecord, LogStore, PlayerStore } from '@skald/ports';
 import type { ServiceDeps } from '@skald/service-kit';
 import { createIngestionService } from '@skald/ingestion-service';
@@ -38,6 +39,9 @@ import { mentionsOf } from '../../../../services/logs/src/domain/players/record-
 import { fivemBatch } from '../fivem-logs.ts';
 import { unlimitedQuota } from '../unlimited-quota.ts';
 import { pinSelf } from './pinned-child.ts';
+import { provisionLegendServer } from './provision.ts';
+import { RequestProbe } from './request-probe.ts';
+import type { ProbeSplit } from './request-probe.ts';
 import { serve } from './child-rpc.ts';
 
 const DAY = 86_400_000;
@@ -78,8 +82,12 @@ function withMethods<T extends object>(target: T, replaced: Partial<T>): T {
   });
 }
 
+/** Where the single-log requests' time goes (probe-start / probe-stop). */
+const probe = new RequestProbe();
+
 function timedLogStore(store: LogStore): LogStore {
   return withMethods(store, {
+    insertBatch: (records: readonly LogRecord[]) => probe.storeWrite(() => store.insertBatch(records)),
     async deleteExpired(now: number) {
       const start = epochMs();
       const result = await store.deleteExpired(now);
@@ -127,7 +135,7 @@ const proc = await buildAllInOne(config, {
   logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
   factories: {
     ingestion: async (deps) => {
-      ingestionDeps = { ...deps, counters: unlimitedQuota(deps.counters) };
+      ingestionDeps = { ...deps, bus: probe.bus(deps.bus), counters: probe.counters(unlimitedQuota(deps.counters)) };
       return createIngestionService(ingestionDeps);
     },
     logs: async (deps) => {
@@ -138,6 +146,7 @@ const proc = await buildAllInOne(config, {
     },
   },
 });
+probe.attach(proc.app.server);
 await proc.start();
 const address = await proc.app.listen({ port: 0, host: '127.0.0.1' });
 
@@ -149,26 +158,7 @@ export interface Provisioned {
 }
 
 async function provision(): Promise<Provisioned> {
-  const app = proc.app;
-  const password = 'correct horse battery staple 42';
-  await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'bench', password, email: 'bench@example.com' } });
-  const token = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bench', password } })).json<{ token: string }>().token;
-  const created = await app.inject({ method: 'POST', url: '/api/server/servers', headers: { authorization: `Bearer ${token}` }, payload: { name: 'Bench' } });
-  const { id: serverId, api_key: apiKey } = created.json<{ id: string; api_key: string }>();
-  await publishEvent(ingestionDeps!.bus, ServerTierChangedEvent, serverId, { serverId, tier: 'legend' });
-  const resetQuota = () => ingestionDeps!.counters.reset(quotaKey(serverId, quotaWindowStart(Date.now())));
-  // Until the ingestion read model applied the tier: two full batches pass only above the free tier.
-  const probe = Array.from({ length: 1000 }, () => ({ message: 'probe' }));
-  const headers = { 'x-api-key': apiKey };
-  for (let i = 0; i < 200; i++) {
-    await resetQuota();
-    const a = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
-    const b = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
-    if (a.statusCode === 201 && b.statusCode === 201) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await resetQuota();
-  return { address, serverId, apiKey, layout };
+  return { address, layout, ...(await provisionLegendServer(proc.app, ingestionDeps!.bus, ingestionDeps!.counters)) };
 }
 
 export interface FillRequest {
@@ -266,6 +256,8 @@ serve({
   fill,
   pin: (cpu: number | null) => pinSelf(cpu),
   sweep,
+  'probe-start': () => probe.start(),
+  'probe-stop': ({ from, to }: { from: number; to: number }): ProbeSplit => probe.stop(from, to),
   files,
   stored: (serverId: string) => logsDeps!.logStore.count(serverId),
   /** A graceful close (as on SIGTERM); answers the files it left. */

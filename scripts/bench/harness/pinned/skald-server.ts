@@ -20,7 +20,7 @@ import { Writable } from 'node:stream';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { backgroundThreadsAlive } from '@skald/adapters';
 import { loadConfig } from '@skald/config';
-import { publishEvent, quotaKey, quotaWindowStart, ServerTierChangedEvent, TOPICS } from '@skald/contracts';
+import { TOPICS } from '@skald/contracts';
 import type { EventBus, LogStore, PublishInput } from '@skald/ports';
 import type { ServiceDeps, ServiceName } from '@skald/service-kit';
 import { createIngestionService } from '@skald/ingestion-service';
@@ -28,6 +28,7 @@ import { createLogsService } from '@skald/logs-service';
 import { buildAllInOne } from '../../../../gateway/src/all-in-one.ts';
 import { unlimitedQuota } from '../unlimited-quota.ts';
 import { PeakRss, rssSplit, serve } from './child-rpc.ts';
+import { provisionLegendServer } from './provision.ts';
 
 // As gateway/src/main.ts does once its modules are loaded: the compile cache's entries freed before the
 // stores and routes allocate, so they reuse the space.
@@ -80,27 +81,7 @@ export interface Provisioned {
 }
 
 async function provision(): Promise<Provisioned> {
-  const app = proc.app;
-  const password = 'correct horse battery staple 42';
-  await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'bench', password, email: 'bench@example.com' } });
-  const token = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bench', password } })).json<{ token: string }>().token;
-  const created = await app.inject({ method: 'POST', url: '/api/server/servers', headers: { authorization: `Bearer ${token}` }, payload: { name: 'Bench' } });
-  const { id: serverId, api_key: apiKey } = created.json<{ id: string; api_key: string }>();
-  // The legend tier (the largest quota), which unlimitedQuota keeps from ever running out.
-  await publishEvent(ingestionDeps!.bus, ServerTierChangedEvent, serverId, { serverId, tier: 'legend' });
-  const resetQuota = () => ingestionDeps!.counters.reset(quotaKey(serverId, quotaWindowStart(Date.now())));
-  // Wait until the ingestion read model applied the tier: two full batches pass only above the free tier.
-  const probe = Array.from({ length: 1000 }, () => ({ message: 'probe' }));
-  const headers = { 'x-api-key': apiKey };
-  for (let i = 0; i < 200; i++) {
-    await resetQuota();
-    const a = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
-    const b = await app.inject({ method: 'POST', url: '/api/logs', headers, payload: probe });
-    if (a.statusCode === 201 && b.statusCode === 201) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await resetQuota();
-  return { address, serverId, apiKey };
+  return { address, ...(await provisionLegendServer(proc.app, ingestionDeps!.bus, ingestionDeps!.counters)) };
 }
 
 serve({
