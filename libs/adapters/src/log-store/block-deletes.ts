@@ -2,7 +2,11 @@
  * Every delete path of the block log store. The tail's rows are deleted by SQL; a block is dropped whole when
  * every row of it goes, rewritten without the deleted rows when some do, left alone when none does. Each
  * block is its own transaction (with its rollup decrements), and the event loop gets a turn between blocks,
- * so a retention sweep of a day of a busy server never holds the store for long.
+ * so a retention sweep of a day of a busy server never holds the store for long. A block the caller knows
+ * goes whole from its directory entry (an expiry or time range past the cut) and that holds no photo is dropped
+ * without decoding its rows: its rollup decrements come from its entry's counts. Each block's transaction waits
+ * off the event loop for a reset of the WAL under way or another connection's write lock (`write`), as the
+ * store's other writes do: a sweep fills the WAL as fast as ingest.
  */
 import type { DeleteResult, LogRecord } from '@skald/ports';
 import type { BlockConnection } from './block-store-connection.ts';
@@ -11,6 +15,7 @@ import type { BlockColumns } from './block-codec.ts';
 import type { BlockDirectory, BlockEntry } from './block-directory.ts';
 import { applyRollupDelta } from './block-rollups.ts';
 import { RollupDelta } from './sqlite-log-rollup-delta.ts';
+import { DAY_MS } from './log-store-shared.ts';
 import { num, str } from './sqlite-log-rows.ts';
 
 /** Rows of a rewritten block made into records per turn of the event loop. */
@@ -18,6 +23,8 @@ const REWRITE_SLICE_ROWS = 512;
 
 /** Which rows of a read block go. */
 export type RowSelector = (columns: BlockColumns, i: number) => boolean;
+/** Whether every row of a block goes, known from its directory entry alone (false: its rows are read). */
+export type WholeBlock = (entry: BlockEntry) => boolean;
 
 export class BlockDeletes {
   readonly #conn: BlockConnection;
@@ -66,13 +73,16 @@ export class BlockDeletes {
     });
   }
 
-  /** Removes the selected rows of each block (dropping or rewriting it); answers what went. */
-  async blocks(entries: readonly BlockEntry[], select: RowSelector): Promise<DeleteResult> {
+  /**
+   * Removes the selected rows of each block (dropping or rewriting it); answers what went. `whole`, when given,
+   * must only say yes of a block all of whose rows `select` selects.
+   */
+  async blocks(entries: readonly BlockEntry[], select: RowSelector, whole: WholeBlock = () => false): Promise<DeleteResult> {
     let deletedCount = 0;
     const objectKeys: string[] = [];
     for (const entry of entries) {
       try {
-        const result = await this.#block(entry, select);
+        const result = entry.photos === 0 && whole(entry) ? await this.#drop(entry) : await this.#block(entry, select);
         deletedCount += result.deletedCount;
         objectKeys.push(...result.objectKeys);
       } catch (err) {
@@ -82,6 +92,23 @@ export class BlockDeletes {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return { deletedCount, objectKeys };
+  }
+
+  /** A block of text rows only, every one of them going: dropped, its rollups taken back from its directory entry. */
+  async #drop(entry: BlockEntry): Promise<DeleteResult> {
+    const delta = new RollupDelta();
+    if (Math.floor(entry.minAt / DAY_MS) === Math.floor(entry.maxAt / DAY_MS)) delta.takeBackDay(entry.serverKey, entry.minAt, entry.n);
+    else {
+      // Across a midnight: the day of each row, from the keys' frame (the smallest of the block's frames).
+      const { createdAt } = this.#directory.meta(entry);
+      for (let i = 0; i < entry.n; i++) delta.takeBackDay(entry.serverKey, createdAt[i]!, 1);
+    }
+    delta.takeBackDims(entry.serverKey, this.#directory.dims(entry));
+    return this.#conn.write(() => {
+      this.#directory.remove(entry, null);
+      applyRollupDelta(this.#conn, delta);
+      return { deletedCount: entry.n, objectKeys: [] };
+    });
   }
 
   /**
@@ -114,7 +141,7 @@ export class BlockDeletes {
       }
       rewritten = await this.#directory.encode(entry.serverKey, entry.stream, kept);
     }
-    return this.#conn.transaction(() => {
+    return this.#conn.write(() => {
       const replacedBy = rewritten === null ? null : this.#directory.insert(entry.serverKey, entry.stream, rewritten);
       this.#directory.remove(entry, replacedBy);
       applyRollupDelta(this.#conn, delta);

@@ -42,7 +42,7 @@ export interface BlockEntry {
   readonly values: readonly string[];
 }
 
-interface StoredDims {
+export interface StoredDims {
   readonly level: Record<string, number>;
   readonly type: Record<string, number>;
   readonly resource: Record<string, number>;
@@ -147,6 +147,13 @@ export class BlockDirectory {
       this.#servers.set(serverKey, entries);
     }
     return entries;
+  }
+
+  /** The block's rows per level, type and resource as written (its `dims`). */
+  dims(entry: BlockEntry): StoredDims {
+    const row = this.#conn.prepare('SELECT dims FROM blocks WHERE block_id = ?').get(entry.blockId);
+    if (row === undefined) throw new Error(`block log store: block ${entry.blockId} is gone`);
+    return JSON.parse(str(row['dims'])) as StoredDims;
   }
 
   /** Blocks of every server holding a row expired at `now`. */
@@ -276,25 +283,36 @@ export class BlockDirectory {
 
   /**
    * Removes a block, inside the caller's transaction; `replacedBy` is the block rewritten from it without some
-   * of its rows, if any. Its part follows in the same transaction (block-parts.ts: never a false "absent").
+   * of its rows, if any. Its part follows in the same transaction (block-parts.ts: never a false "absent"). The
+   * server's directory, if loaded, is kept without the block rather than read again: a sweep removes hundreds of
+   * blocks while every insert looks up the directory (a redelivery check), and reading it again after each
+   * removal cost as much as the removal. A caller whose transaction fails calls `forget` or `forgetDirectories`.
    */
   remove(entry: BlockEntry, replacedBy: number | null = null): void {
     this.#conn.prepare('DELETE FROM blocks WHERE block_id = ?').run(entry.blockId);
     this.#conn.prepare('DELETE FROM rare_rows WHERE block_id = ?').run(entry.blockId);
     this.parts.replaced(entry.serverKey, entry.blockId, replacedBy);
-    this.forget(entry);
+    const entries = this.#servers.get(entry.serverKey);
+    // A copy: a read may be walking the list it was given.
+    if (entries !== undefined) this.#servers.set(entry.serverKey, entries.filter((e) => e.blockId !== entry.blockId));
+    this.parts.forget();
+    this.#forgetDecoded(entry.blockId);
   }
 
   /** Drops what is cached of the block and its server's directory (a rolled-back transaction calls it too). */
   forget(entry: BlockEntry): void {
     this.#servers.delete(entry.serverKey);
     this.parts.forget();
-    this.#columns.delete(entry.blockId);
-    this.#texts.delete(entry.blockId);
-    this.#folded.delete(entry.blockId);
-    this.#meta.delete(entry.blockId);
-    this.#dictionaries.delete(entry.blockId);
-    this.#rare.delete(entry.blockId);
+    this.#forgetDecoded(entry.blockId);
+  }
+
+  #forgetDecoded(blockId: number): void {
+    this.#columns.delete(blockId);
+    this.#texts.delete(blockId);
+    this.#folded.delete(blockId);
+    this.#meta.delete(blockId);
+    this.#dictionaries.delete(blockId);
+    this.#rare.delete(blockId);
   }
 
   /** Forgets every server's directory (after a rolled-back transaction). */

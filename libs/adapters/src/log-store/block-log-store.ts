@@ -345,7 +345,14 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
       if (serverKey === undefined) return { deletedCount: 0, objectKeys: [] };
       const tail = this.#afterTailDelete(this.#deletes.tail({ sql: 'server_key = ? AND created_at < ?', params: [serverKey, before] }));
       const entries = this.#directory.entries(serverKey).filter((e) => e.minAt < before);
-      return merge(tail, await this.#deletes.blocks(entries, (c, i) => c.createdAt[i]! < before));
+      return merge(
+        tail,
+        await this.#deletes.blocks(
+          entries,
+          (c, i) => c.createdAt[i]! < before,
+          (e) => e.maxAt < before,
+        ),
+      );
     });
   }
 
@@ -353,7 +360,14 @@ export class BlockLogStore extends RollupAnsweredLogStore implements LogStore {
     if (!Number.isFinite(now)) throw new RangeError('now must be finite epoch milliseconds');
     return this.#inTurn(async () => {
       const tail = this.#afterTailDelete(this.#deletes.tail({ sql: 'expires_at <= ?', params: [now] }));
-      return merge(tail, await this.#deletes.blocks(this.#directory.expiring(now), (c, i) => c.expiresAt[i]! <= now));
+      return merge(
+        tail,
+        await this.#deletes.blocks(
+          this.#directory.expiring(now),
+          (c, i) => c.expiresAt[i]! <= now,
+          (e) => e.maxExpires <= now,
+        ),
+      );
     });
   }
 

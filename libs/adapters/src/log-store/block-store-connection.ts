@@ -93,8 +93,8 @@ export class BlockConnection {
 
   /**
    * A write transaction begun at once: its BEGIN waits in SQLite's busy handler, a synchronous sleep of the event
-   * loop, if another connection holds the write lock. For the schema at open and the deletes (which wait for a
-   * reset of the WAL at the start of their turn only); every other write path uses `write`.
+   * loop, if another connection holds the write lock. For the schema at open and the deletes of tail rows (which
+   * wait for a reset of the WAL at the start of their turn only); every other write path uses `write`.
    */
   transaction<R>(work: () => R): R {
     let result: R;

@@ -258,14 +258,21 @@ export class BlockWriter {
       // (inserts only add rows to the tail meanwhile).
       let sealed = 0;
       if (job === null) this.#tailCache.drop(serverKey);
-      else
-        sealed = await this.#conn.write(() => {
-          this.#tailCache.drop(serverKey);
-          this.#deleteTailRows(input, job);
-          for (const entry of absorbed) this.#directory.remove(entry);
-          this.#directory.insert(serverKey, stream, job.block);
-          return job.tailIds.length;
-        });
+      else {
+        try {
+          sealed = await this.#conn.write(() => {
+            this.#tailCache.drop(serverKey);
+            this.#deleteTailRows(input, job);
+            for (const entry of absorbed) this.#directory.remove(entry);
+            this.#directory.insert(serverKey, stream, job.block);
+            return job.tailIds.length;
+          });
+        } catch (err) {
+          // Rolled back: the absorbed blocks are still there, whatever the directory's cache was told.
+          this.#directory.forgetDirectories();
+          throw err;
+        }
+      }
       const left = job === null && tail.jobs === 1 ? 0 : Math.max(0, tail.rows - sealed);
       this.#total -= tail.rows - left;
       tail.rows = left;

@@ -91,6 +91,30 @@ export class RollupDelta {
     bump(dims.resource, resource, slot, by);
   }
 
+  /**
+   * Takes back `n` text rows of one day (the day of `createdAt`) at once, their dimensions left to `takeBackDims`:
+   * a block dropped whole, whose counts its directory entry already holds.
+   */
+  takeBackDay(serverKey: number, createdAt: number, n: number): void {
+    const day = Math.floor(createdAt / DAY_MS);
+    if (serverKey !== this.#runServer || day !== this.#runDay) {
+      this.#flushRun();
+      this.#runServer = serverKey;
+      this.#runDay = day;
+    }
+    this.#runText -= n;
+  }
+
+  /** Takes back text rows' dimension counts (value as written → rows), with takeBackDay. */
+  takeBackDims(serverKey: number, counts: { readonly level: Readonly<Record<string, number>>; readonly type: Readonly<Record<string, number>>; readonly resource: Readonly<Record<string, number>> }): void {
+    let dims = this.#dims.get(serverKey);
+    if (dims === undefined) {
+      dims = { level: new Map(), type: new Map(), resource: new Map() };
+      this.#dims.set(serverKey, dims);
+    }
+    for (const dim of ['level', 'type', 'resource'] as const) for (const [value, n] of Object.entries(counts[dim])) bump(dims[dim], value, 0, -n);
+  }
+
   #flushRun(): void {
     if (this.#runServer >= 0 && (this.#runText !== 0 || this.#runPhoto !== 0)) this.#addRun(this.#runServer);
     this.#runText = 0;
