@@ -148,7 +148,7 @@ async function measure(layout: string, plan: ReturnType<typeof pinningPlan>): Pr
     const without = latencies(quiet.samples);
     // The same requests split by the job's two parts: the log store's deleteExpired, then the player store's forgetExpired.
     const within = (span: { start: number; end: number } | null): string => (span === null ? 'n/a' : show(latencies(swept.samples.filter((s) => s.at >= span.start && s.at <= span.end))));
-    const parts = `during deleteExpired ${within(sweep.deleteExpired)}; during forgetExpired ${within(sweep.forgetExpired)}`;
+    const parts = `during deleteExpired ${within(sweep.deleteExpired)}; during forgetExpired ${within(sweep.forgetExpired)}${sweep.playersFailure === null ? '' : ` (failed: ${sweep.playersFailure})`}`;
     const sweepS = (sweep.job.end - sweep.job.start) / 1000;
     const spanMs = (span: { start: number; end: number } | null): string => (span === null ? 'n/a' : `${Math.round(span.end - span.start)} ms`);
     const load1 = machineLoad();

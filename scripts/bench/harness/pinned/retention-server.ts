@@ -68,6 +68,8 @@ interface Span {
 let deleteSpan: Span | null = null;
 let deleted: DeleteResult | null = null;
 let forgetSpan: Span | null = null;
+/** Why the player store's side of the last sweep failed (the job logs it and goes on), if it did. */
+let playersFailure: string | null = null;
 /** Resolves when the retention job's handler returned (set by `sweep`). */
 let jobDone: ((span: Span) => void) | null = null;
 
@@ -102,7 +104,12 @@ function timedPlayerStore(store: PlayerStore): PlayerStore {
   return withMethods(store, {
     async forgetExpired(now: number) {
       const start = epochMs();
-      await store.forgetExpired(now);
+      try {
+        await store.forgetExpired(now);
+      } catch (error) {
+        playersFailure = `forgetExpired: ${String(error)}`;
+        throw error;
+      }
       forgetSpan = { start, end: epochMs() };
     },
   });
@@ -221,18 +228,21 @@ export interface Swept {
   readonly job: Span;
   readonly deleteExpired: Span | null;
   readonly forgetExpired: Span | null;
+  /** The player store's failure the job logged (its log lines go nowhere here), if any. */
+  readonly playersFailure: string | null;
   readonly deletedCount: number;
 }
 
 async function sweep(): Promise<Swept> {
   deleteSpan = null;
   forgetSpan = null;
+  playersFailure = null;
   deleted = null;
   const done = new Promise<Span>((resolve) => (jobDone = resolve));
   await logsDeps!.jobs.add(RETENTION_QUEUE, RETENTION_JOB, {});
   const job = await done;
   jobDone = null;
-  return { job, deleteExpired: deleteSpan, forgetExpired: forgetSpan, deletedCount: (deleted as DeleteResult | null)?.deletedCount ?? 0 };
+  return { job, deleteExpired: deleteSpan, forgetExpired: forgetSpan, playersFailure, deletedCount: (deleted as DeleteResult | null)?.deletedCount ?? 0 };
 }
 
 /** Every SQLite file of the data folder (databases, WALs, shared memory) and its size in bytes. */
