@@ -502,19 +502,25 @@ export function decodeMetaFrame(frame: Buffer): BlockColumns {
   return new BlockMeta(frame).columns();
 }
 
-/** Segments laid out as a text frame: lengths, then the bytes; `count` segments. */
+/** Segments: their bytes one after another, and where each ends. */
 class Segments {
   /** The bytes after the lengths. */
   readonly bytes: Buffer;
   /** End of each segment in `bytes`. */
   readonly ends: Uint32Array;
 
-  constructor(raw: Buffer, count: number) {
+  constructor(bytes: Buffer, ends: Uint32Array) {
+    this.bytes = bytes;
+    this.ends = ends;
+  }
+
+  /** A frame decompressed: `count` lengths, then the bytes. */
+  static of(raw: Buffer, count: number): Segments {
     const r = new ByteReader(raw);
-    this.ends = new Uint32Array(count);
+    const ends = new Uint32Array(count);
     let end = 0;
-    for (let i = 0; i < count; i++) this.ends[i] = end += r.varint();
-    this.bytes = raw.subarray(r.pos);
+    for (let i = 0; i < count; i++) ends[i] = end += r.varint();
+    return new Segments(raw.subarray(r.pos), ends);
   }
 
   text(i: number): string {
@@ -560,7 +566,7 @@ export class BlockText {
   constructor(text: Uint8Array, n: number, compressed = true, dictionaries?: TextDictionaryOf) {
     this.n = n;
     if (compressed && text[0] === GROUPED_TEXT) this.#groups = parseGroups(text, n, dictionaries);
-    else this.#whole = new Segments(compressed ? zstdDecompressSync(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength), 2 * n);
+    else this.#whole = Segments.of(compressed ? zstdDecompressSync(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength), 2 * n);
   }
 
   /** The decompressed bytes after the lengths: message 0..n-1, then metadata 0..n-1. */
@@ -578,7 +584,7 @@ export class BlockText {
     let group = groups.decoded[index];
     if (group === undefined) {
       const rows = Math.min(groups.rows, this.n - index * groups.rows);
-      group = groups.decoded[index] = new Segments(zstdDecompressSync(groups.frames[index]!, { dictionary: groups.dictionary }), 2 * rows);
+      group = groups.decoded[index] = Segments.of(zstdDecompressSync(groups.frames[index]!, { dictionary: groups.dictionary }), 2 * rows);
     }
     return group;
   }
@@ -588,15 +594,22 @@ export class BlockText {
     if (this.#whole !== null) return this.#whole;
     const groups = this.#groups!;
     const decoded = groups.frames.map((_, i) => this.#group(i));
-    const w = new ByteWriter();
-    for (const g of decoded) for (let i = 0; i < g.ends.length / 2; i++) w.varint(g.ends[i]! - (i === 0 ? 0 : g.ends[i - 1]!));
-    for (const g of decoded) {
-      const half = g.ends.length / 2;
-      for (let i = half; i < g.ends.length; i++) w.varint(g.ends[i]! - g.ends[i - 1]!);
+    const ends = new Uint32Array(2 * this.n);
+    const pieces: Buffer[] = [];
+    let end = 0;
+    // Messages of every group, then their metadata: each group's ends moved by what comes before them.
+    for (const half of [0, 1]) {
+      let row = half * this.n;
+      for (const g of decoded) {
+        const rows = g.ends.length / 2;
+        const start = half === 0 ? 0 : rows === 0 ? 0 : g.ends[rows - 1]!;
+        const stop = rows === 0 ? 0 : g.ends[half * rows + rows - 1]!;
+        for (let i = 0; i < rows; i++) ends[row++] = end + g.ends[half * rows + i]! - start;
+        pieces.push(g.bytes.subarray(start, stop));
+        end += stop - start;
+      }
     }
-    for (const g of decoded) w.bytes(g.bytes.subarray(0, g.ends.length === 0 ? 0 : g.ends[g.ends.length / 2 - 1]));
-    for (const g of decoded) w.bytes(g.bytes.subarray(g.ends.length === 0 ? 0 : g.ends[g.ends.length / 2 - 1]));
-    this.#whole = new Segments(Buffer.from(w.done()), 2 * this.n);
+    this.#whole = new Segments(Buffer.concat(pieces, end), ends);
     return this.#whole;
   }
 
