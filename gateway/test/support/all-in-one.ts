@@ -11,10 +11,19 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@skald/config';
 import { loadOrCreateKeys } from '@skald/service-kit';
 import type { KeyMaterial } from '@skald/service-kit';
+import { createAuthServiceWith, FAST_SCRYPT } from '@skald/auth-service/testing';
 import { buildAllInOne } from '../../src/all-in-one.ts';
 import type { RunningProcess } from '../../src/launcher-app.ts';
+import type { FactoryOverrides } from '../../src/service-registry.ts';
 
 export const TEST_PASSWORD = 'Vq7#mZ2!pL9x-Rt4wK';
+
+/**
+ * The auth service at the tests' scrypt cost (FAST_SCRYPT): at the production cost each sign-up, login and
+ * the dummy hash at start take about half a second of CPU, most of what a test of a few accounts spends.
+ * For `factories` of buildAllInOne; no test through the all-in-one reads the cost a hash was made at.
+ */
+export const FAST_PASSWORDS: FactoryOverrides = { auth: (deps) => createAuthServiceWith(deps, { passwordCost: FAST_SCRYPT }) };
 
 export interface SignedUp {
   readonly token: string;
@@ -68,7 +77,7 @@ export async function startAllInOne(options: AllInOneOptions = {}): Promise<AllI
     },
   });
   const config = loadConfig({ ...options.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: options.logLevel ?? 'info' });
-  const running = await buildAllInOne(config, { logStream, webDist: web });
+  const running = await buildAllInOne(config, { logStream, webDist: web, factories: FAST_PASSWORDS });
   options.extraRoutes?.(running);
   await running.start();
   // The all-in-one generated its key pair under DATA_DIR/keys; loading it again gives the same keys.

@@ -12,13 +12,12 @@ import type { BusMessage, DocumentStore, EventBus } from '@skald/ports';
 import type { KeyMaterial } from '@skald/service-kit';
 import { buildTestService } from '@skald/testing';
 import type { TestService } from '@skald/testing';
-import { createAuthServiceWith, openAuthStore } from '../../src/testing.ts';
+import { FAST_SCRYPT, createAuthServiceWith, openAuthStore } from '../../src/testing.ts';
 import type { AuthServiceModule, AuthServiceOptions, AuthStore } from '../../src/testing.ts';
 
 export { TEST_PUBLIC_URL, waitFor } from '@skald/testing';
 
-/** Low scrypt cost for tests only: the machine is shared; the production default is N=2^17. */
-export const FAST_SCRYPT = { logN: 10, r: 8, p: 1 } as const;
+export { FAST_SCRYPT };
 
 export interface Harness {
   readonly app: FastifyInstance;
