@@ -21,7 +21,7 @@ import { loadOrCreateKeys } from '@skald/service-kit';
 import { waitFor } from '@skald/testing';
 import { buildAllInOne } from '../src/all-in-one.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
-import { TEST_PASSWORD, bearer, claimsOf } from './support/all-in-one.ts';
+import { FAST_PASSWORDS, TEST_PASSWORD, bearer, claimsOf } from './support/all-in-one.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'skald-site-role-name-'));
 const config = loadConfig({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' });
@@ -32,6 +32,7 @@ let staffToken = '';
 
 async function start(): Promise<void> {
   running = await buildAllInOne(config, {
+    factories: FAST_PASSWORDS,
     webDist: join(dir, 'no-web'),
     logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
     createAdapters: async (...args) => (shared = await createSharedAdapters(...args)),
