@@ -16,6 +16,7 @@ import type { ServiceDeps, ServiceModule } from '@skald/service-kit';
 import { createLogsServiceWith } from '@skald/logs-service/testing';
 import type { LogsServiceControl } from '@skald/logs-service/testing';
 import { buildAllInOne } from '../gateway/src/all-in-one.ts';
+import { FAST_PASSWORDS } from '../gateway/test/support/all-in-one.ts';
 import type { RunningProcess } from '../gateway/src/launcher-app.ts';
 
 const TOTAL_LOGS = 100_000;
@@ -47,6 +48,7 @@ beforeAll(async () => {
     webDist: join(dir, 'no-web'),
     logStream: { write: (line: string) => void lines.push(line) },
     factories: {
+      ...FAST_PASSWORDS,
       // The real logs service; the test keeps its deps (bus, log store) and its consumer control.
       logs: async (deps) => {
         logsDeps = deps;
