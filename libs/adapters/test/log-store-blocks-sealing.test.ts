@@ -58,7 +58,11 @@ function shape(file: string): { blocks: number[]; tail: number } {
   }
 }
 
-describe('block log store: sealing short of a full block', () => {
+// Each case seals 20-60 small blocks (the word and part dictionaries, rare rows, frames: ~0.1-0.2 s a block
+// alone); 4-8 s alone at load 16, past 30 s in CI beside a second full run on 2 cores.
+const SEALING_CASE_MS = 180_000;
+
+describe('block log store: sealing short of a full block', { timeout: SEALING_CASE_MS }, () => {
   it('seals every tail at a graceful close: no tail row is left, the answers are the same after reopening, and the freed pages leave the file', async () => {
     const file = fileIn();
     const logs = generatedLogs('srv', 3000, T0, 21);
@@ -156,7 +160,7 @@ describe('block log store: sealing short of a full block', () => {
   });
 });
 
-describe('block log store: the seal thread', () => {
+describe('block log store: the seal thread', { timeout: SEALING_CASE_MS }, () => {
   /**
    * Every stored column of every block and its rare rows, by stream and time (two seal workers finish in either
    * order): the frames decoded (zstd on the thread pool and in one call compress the same bytes differently),
