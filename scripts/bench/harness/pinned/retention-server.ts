@@ -139,7 +139,13 @@ let ingestionDeps: ServiceDeps | undefined;
 let logsDeps: ServiceDeps | undefined;
 const proc = await buildAllInOne(config, {
   webDist: join(dir, 'no-web'),
-  logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+  // Errors and worse go to stderr (the bench prints it): a job that logs and goes on would otherwise fail unseen.
+  logStream: new Writable({
+    write: (chunk: Buffer, _encoding, callback) => {
+      if (chunk.includes('"level":50') || chunk.includes('"level":60')) process.stderr.write(chunk);
+      callback();
+    },
+  }),
   factories: {
     ingestion: async (deps) => {
       ingestionDeps = { ...deps, bus: probe.bus(deps.bus), counters: probe.counters(unlimitedQuota(deps.counters)) };
