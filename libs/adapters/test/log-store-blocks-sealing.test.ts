@@ -241,7 +241,9 @@ describe('block log store: the seal thread', { timeout: SEALING_CASE_MS }, () =>
       }
       expect(await answers(mixed)).toEqual(await answers(plain));
       const keys = logs.filter((_, i) => i % 37 === 0).map((r) => ({ createdAt: r.createdAt, id: r.id }));
-      expect(await mixed.getByKeys('srv', keys)).toEqual(await plain.getByKeys('srv', keys));
+      // getByKeys answers in any order (the port's contract): the blocks' order differs with the seals' timing.
+      const byId = (rows: readonly LogRecord[]): LogRecord[] => [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      expect(byId(await mixed.getByKeys('srv', keys))).toEqual(byId(await plain.getByKeys('srv', keys)));
       for (const r of logs.filter((_, i) => i % 401 === 0)) expect(await mixed.getById('srv', r.id)).toEqual(await plain.getById('srv', r.id));
       // A cut inside a block rewrites it (with the stream's dictionary, in groups).
       const cut = logs[1010]!.createdAt + 1;
