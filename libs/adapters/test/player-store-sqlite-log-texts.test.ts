@@ -19,8 +19,9 @@ function record(id: string, serverId: string, at: number, message: string, metad
 
 const queuedOf = (r: LogRecord): QueuedLog => ({ logId: r.id, serverId: r.serverId, at: r.createdAt, logType: r.logType, expiresAt: r.expiresAt, message: r.message, metadata: r.metadata });
 
-// Both layouts of the embedded log store: rows, and blocks (of 2 rows, sealed at once: logs in blocks and in the tail).
-describe.each(['rows', 'blocks'] as const)('player queue read back from the log store (%s)', (layout) => {
+// Both layouts of the embedded log store: rows, and blocks (of 2 rows, sealed at once: logs in blocks and in the
+// tail), their texts one frame a block or in groups of one row with the stream's dictionary.
+describe.each(['rows', 'blocks', 'blocks with texts in groups'] as const)('player queue read back from the log store (%s)', (layout) => {
   let dir: string;
   let logs: LogStore;
   let players: SqlitePlayerStore;
@@ -30,7 +31,7 @@ describe.each(['rows', 'blocks'] as const)('player queue read back from the log 
     logs =
       layout === 'rows'
         ? await createLogStore({ kind: 'sqlite', file: join(dir, 'logs.db'), layout: 'rows' })
-        : new BlockLogStore(join(dir, 'logs.db'), { blockRows: 2, sealEagerly: true, walCheckpointer: null });
+        : new BlockLogStore(join(dir, 'logs.db'), { blockRows: 2, sealEagerly: true, walCheckpointer: null, ...(layout === 'blocks' ? {} : { textGroupRows: 1 }) });
     players = new SqlitePlayerStore(join(dir, 'players.db'), { logFile: join(dir, 'logs.db'), walCheckpointer: null });
   });
 

@@ -18,6 +18,7 @@ import type { SQLOutputValue } from 'node:sqlite';
 import type { QueuedLog, RecordableLog } from '@skald/ports';
 import { BlockText, decodeBlockKeys, rowOf } from '../log-store/block-codec.ts';
 import type { BlockMeta } from '../log-store/block-codec.ts';
+import { TextDictionaries } from '../log-store/block-text-dictionaries.ts';
 
 /**
  * A queue row of keys: `{"k":[[serverId, logId, at, logId, at, ...], ...]}` (one array per server, flat:
@@ -68,6 +69,8 @@ export class SqliteLogTexts {
   #blocksAt: StatementSync | null = null;
   #blockMeta: StatementSync | null = null;
   #blockText: StatementSync | null = null;
+  /** The streams' text dictionaries a block's text in groups is decoded with (read on this connection). */
+  #dictionaries: TextDictionaries | null = null;
   /** Blocks decoded in the current read transaction. */
   readonly #decoded = new Map<number, DecodedBlock>();
 
@@ -142,7 +145,8 @@ export class SqliteLogTexts {
       if (block.text === null) {
         const text = (this.#blockText!.get(blockId!) as SQLOutputValue[] | undefined)?.[0];
         if (!(text instanceof Uint8Array)) continue;
-        block.text = new BlockText(text, Number(n));
+        // A text in groups decodes the group of the row only, with its stream's dictionary.
+        block.text = new BlockText(text, Number(n), true, this.#dictionaries!.raw);
       }
       const metadata = block.text.metadataJson(i);
       return [block.meta.logType(i), block.meta.expiresAt(i), block.text.message(i), metadata === '' ? null : metadata];
@@ -175,6 +179,7 @@ export class SqliteLogTexts {
       this.#blockMeta.setReturnArrays(true);
       this.#blockText = db.prepare(BLOCK_TEXT_SQL);
       this.#blockText.setReturnArrays(true);
+      this.#dictionaries = new TextDictionaries((sql) => db.prepare(sql));
     } else {
       this.#logByKey = db.prepare(LOG_BY_KEY_SQL);
       this.#logByKey.setReturnArrays(true);
