@@ -137,6 +137,9 @@ export class BlockWriter {
           if (Number(stmt.run(...args).changes) === 0) continue;
           n++;
           added.push([serverKey, stream, r]);
+          // In the transaction's turn: a read between the commit and a later turn would load the tail with these
+          // rows already in it, and adding them after that would show each twice.
+          this.#tailCache.added(serverKey, [r]);
           delta.add(serverKey, r.createdAt, r.expiresAt, r.level, r.type, r.resource, r.logType === 'photo');
         }
         applyRollupDelta(this.#conn, delta);
@@ -144,17 +147,18 @@ export class BlockWriter {
       });
     } catch (err) {
       this.#directory.forgetDirectories();
+      // Rolled back: the rows added to the cached tails above are not stored.
+      this.#tailCache.drop();
       throw err;
     }
     const now = Date.now();
     let sealDue = false;
-    for (const [serverKey, stream, record] of added) {
+    for (const [serverKey, stream] of added) {
       const tail = this.#stream(serverKey, stream, now);
       if (tail.rows === 0) tail.since = now;
       tail.rows++;
       tail.last = now;
       if (tail.rows >= this.#blockRows) sealDue = true;
-      this.#tailCache.added(serverKey, [record]);
     }
     this.#total += added.length;
     return { inserted, sealDue: sealDue || this.backlogged };
