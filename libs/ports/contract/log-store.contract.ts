@@ -103,6 +103,21 @@ export function logStoreContract(name: string, makeAdapter: (options?: LogStoreF
         expect(stats.totals).toEqual({ text: 3, photo: 0 });
       });
 
+      it('shows each log once to reads made while its insert is under way', async () => {
+        const first = log({ serverId: serverA, createdAt: T0 });
+        const second = log({ serverId: serverA, createdAt: T0 + 1 });
+        await store.insertBatch([first]);
+        // Reads issued right behind the insert, before the caller got its answer: whatever they see, each log once.
+        const pending = store.insertBatch([second, first]);
+        const during = await store.query({ serverId: serverA, offset: 0, limit: 10, search: 'e' });
+        expect(new Set(during.items.map((r) => r.id)).size).toBe(during.items.length);
+        expect(await pending).toEqual({ inserted: 1 });
+        for (const search of [undefined, 'e']) {
+          const page = await store.query({ serverId: serverA, offset: 0, limit: 10, ...(search === undefined ? {} : { search }) });
+          expect(page.items.map((r) => r.id)).toEqual([second.id, first.id]);
+        }
+      });
+
       it('accepts an empty batch', async () => {
         expect(await store.insertBatch([])).toEqual({ inserted: 0 });
       });
