@@ -10,8 +10,7 @@ import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@skald/config';
 import { loadOrCreateKeys } from '@skald/service-kit';
-import type { KeyMaterial } from '@skald/service-kit';
-import { createAuthServiceWith, FAST_SCRYPT } from '@skald/auth-service/testing';
+import type { KeyMaterial, ServiceDeps, ServiceModule } from '@skald/service-kit';
 import { buildAllInOne } from '../../src/all-in-one.ts';
 import type { RunningProcess } from '../../src/launcher-app.ts';
 import type { FactoryOverrides } from '../../src/service-registry.ts';
@@ -23,7 +22,21 @@ export const TEST_PASSWORD = 'Vq7#mZ2!pL9x-Rt4wK';
  * the dummy hash at start take about half a second of CPU, most of what a test of a few accounts spends.
  * For `factories` of buildAllInOne; no test through the all-in-one reads the cost a hash was made at.
  */
-export const FAST_PASSWORDS: FactoryOverrides = { auth: (deps) => createAuthServiceWith(deps, { passwordCost: FAST_SCRYPT }) };
+export const FAST_PASSWORDS: FactoryOverrides = {
+  auth: async (deps) => {
+    // By name at run time, as the launcher loads a service (service-registry.ts): the gateway imports no app.
+    const testing = (await import(AUTH_TESTING)) as AuthTesting;
+    return testing.createAuthServiceWith(deps, { passwordCost: testing.FAST_SCRYPT });
+  },
+};
+
+const AUTH_TESTING = '@skald/auth-service/testing';
+
+/** What the tests use of the auth service's testing entry (services/auth/src/testing.ts). */
+interface AuthTesting {
+  readonly FAST_SCRYPT: { readonly logN: number; readonly r: number; readonly p: number };
+  createAuthServiceWith(deps: ServiceDeps, options: { readonly passwordCost: { readonly logN: number; readonly r: number; readonly p: number } }): Promise<ServiceModule>;
+}
 
 export interface SignedUp {
   readonly token: string;
