@@ -70,6 +70,8 @@ function expectReport(path: string, marker: string): void {
   expect(report).toContain(`[console.error] ${marker}`);
   expect(report).toContain(`[page error] Error: thrown after ${marker}`);
   expect(report).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/missing\.js: net::ERR_FAILED/);
+  // The page drew frames: a click that waits for a stable element would have had them.
+  expect(report).toMatch(/renderer: visibility visible, focus (true|false), animation frame after \d+ ms/);
 }
 
 describe.skipIf(!hasChromium)('failure capture of the browser walks', () => {

@@ -15,6 +15,10 @@ export const KEPT_ENTRIES = 200;
 const ENTRY_CHARS = 2_000;
 /** A page that hangs must not hang the report: a screenshot gets this long, then the text says why there is none. */
 const SCREENSHOT_MS = 15_000;
+/** How long the renderer probe waits for the page's script, then for an animation frame. */
+const PROBE_MS = 3_000;
+/** Lines of a report echoed to stderr: CI keeps the output, not test-output/. */
+export const ECHOED_LINES = 40;
 
 /** The last KEPT_ENTRIES lines pushed, and how many older ones were dropped. */
 class Recent {
@@ -127,6 +131,39 @@ function describeError(error: unknown): string {
   return message.split('\n')[0]!;
 }
 
+/** `text`'s value, its error's first line, or `late` when it takes longer than `ms`. */
+function within(text: Promise<string>, ms: number, late: string): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(late), ms)));
+  return Promise.race([text.catch((error: unknown) => `probe failed: ${describeError(error)}`), timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Whether the page's renderer still runs script and draws frames: an action that waits for an element to be
+ * stable counts animation frames, and a page that draws none (hidden, or its main thread busy) waits out its
+ * whole timeout with no other sign in the call log.
+ */
+export async function rendererProbe(page: Page): Promise<string> {
+  const started = Date.now();
+  const state = await within(
+    page.evaluate(
+      (ms) =>
+        new Promise<string>((resolve) => {
+          const asked = performance.now();
+          const timer = setTimeout(() => resolve(`visibility ${document.visibilityState}, focus ${document.hasFocus()}, no animation frame in ${ms} ms`), ms);
+          requestAnimationFrame(() => {
+            clearTimeout(timer);
+            resolve(`visibility ${document.visibilityState}, focus ${document.hasFocus()}, animation frame after ${Math.round(performance.now() - asked)} ms`);
+          });
+        }),
+      PROBE_MS,
+    ),
+    PROBE_MS * 2,
+    `no answer to script in ${PROBE_MS * 2} ms`,
+  );
+  return `renderer: ${state} (probe took ${Date.now() - started} ms)`;
+}
+
 /**
  * Writes what the watched pages show and reported, named after `name`; null when no page was open during
  * the test (nothing to show). Never throws: what it could not write, the text says.
@@ -146,6 +183,7 @@ export async function captureFailure(name: string, error?: unknown): Promise<Cap
         const shot = index === 0 ? `${base}.png` : `${base}-page${entry.id}.png`;
         try {
           text += `url: ${entry.page.url()}\n`;
+          text += `${await rendererProbe(entry.page)}\n`;
           await entry.page.screenshot({ path: shot, fullPage: true, timeout: SCREENSHOT_MS });
           shots.push(shot);
           text += `screenshot: ${shot}\n`;
@@ -159,6 +197,8 @@ export async function captureFailure(name: string, error?: unknown): Promise<Cap
     }
     const report = `${base}.txt`;
     writeFileSync(report, text);
+    const lines = text.split('\n');
+    console.error(`${lines.slice(0, ECHOED_LINES).join('\n')}${lines.length > ECHOED_LINES ? `\n… (${lines.length - ECHOED_LINES} more lines in ${report})` : ''}`);
     return { shots, report };
   } catch (captureError) {
     console.error(`failure capture for "${name}" failed: ${describeError(captureError)}`);
