@@ -117,7 +117,7 @@ export class BlockConnection {
   async write<R>(work: () => R): Promise<R> {
     let result: R;
     try {
-      result = await writeTransactionWhenFree(this.db, work, BUSY_TIMEOUT_MS, () => this.walReady());
+      result = await writeTransactionWhenFree(this.db, work, { busyTimeoutMs: BUSY_TIMEOUT_MS, ready: () => this.walReady() });
     } catch (err) {
       this.#rolledBack();
       throw err;

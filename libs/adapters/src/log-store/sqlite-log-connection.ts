@@ -15,19 +15,13 @@ import { SearchIndexer } from './sqlite-log-search.ts';
 import { ServerKeys } from './server-keys.ts';
 import { checkpointBounded } from '../sqlite/wal-bound.ts';
 import { StatementCache } from '../sqlite/statements.ts';
-import { writeTransaction } from '../sqlite/transaction.ts';
+import { writeTransaction, writeTransactionWhenFree } from '../sqlite/transaction.ts';
 import type { WalCheckpointer, WalFile } from '../sqlite/wal-checkpointer.ts';
 
-/** A write that met the indexing worker's lock tries again after 1, 2, 4 ... up to this many ms. */
-const BUSY_RETRY_MAX_MS = 16;
-/** ... and gives up (the caller fails, the bus delivers the batch again) after this long. */
+/** A write refused the lock this long gives up (the caller fails, the bus delivers the batch again). */
 export const BUSY_GIVE_UP_MS = 30_000;
-/** SQLite's SQLITE_BUSY (primary code): another connection holds the write lock. */
-const SQLITE_BUSY = 5;
-
-function isBusy(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'errcode' in error && typeof error.errcode === 'number' && (error.errcode & 0xff) === SQLITE_BUSY;
-}
+/** PRAGMAS_SQL's busy_timeout, the connection's own until the indexing worker writes beside it (then 0). */
+const OWN_BUSY_TIMEOUT_MS = 5_000;
 
 export class LogConnection {
   readonly db: DatabaseSync;
@@ -101,15 +95,9 @@ export class LogConnection {
   transaction<R>(work: () => R): R {
     let result: R;
     try {
-      result = writeTransaction(this.db, () => {
-        // The worker's commits may have moved the cursors and next rowids this connection read before.
-        if (this.#shared) this.indexer.forgetCaches();
-        return work();
-      });
+      result = writeTransaction(this.db, () => this.#inWrite(work));
     } catch (err) {
-      // A server key created in the rolled-back transaction is gone from the table: forget the cached ones.
-      this.#serverKeys.forget();
-      this.indexer.reset();
+      this.#rolledBack();
       throw err;
     }
     this.#wal?.wrote();
@@ -117,24 +105,40 @@ export class LogConnection {
   }
 
   /**
-   * A write transaction from an async path. Beside the indexing worker, BEGIN IMMEDIATE may meet the worker's
-   * lock (SQLITE_BUSY, answered at once: this connection never blocks the event loop on it); the write then
-   * tries again when the worker's chunk ends (or after a backoff of 1 to 16 ms, whichever comes first), while
-   * this thread answers other work. `work` runs only once the lock is held.
+   * A write transaction from an async path that never waits on the event loop: a BEGIN IMMEDIATE that meets
+   * another connection's lock (the indexing worker's) is refused at once and tried again when the worker's chunk
+   * ends (wakeWriters) or after a backoff of 1 to 16 ms, whichever comes first, while this thread answers other
+   * work. `work` runs only once the lock is held.
    */
   async write<R>(work: () => R): Promise<R> {
-    const started = Date.now();
-    for (let wait = 1; ; wait = Math.min(wait * 2, BUSY_RETRY_MAX_MS)) {
-      try {
-        return this.transaction(work);
-      } catch (err) {
-        if (!isBusy(err) || Date.now() - started > BUSY_GIVE_UP_MS) throw err;
-      }
-      await new Promise<void>((resolve) => {
-        this.#lockWaiters.push(resolve);
-        setTimeout(resolve, wait);
+    let result: R;
+    try {
+      result = await writeTransactionWhenFree(this.db, () => this.#inWrite(work), {
+        busyTimeoutMs: this.#shared ? 0 : OWN_BUSY_TIMEOUT_MS,
+        giveUpMs: BUSY_GIVE_UP_MS,
+        pause: (ms) => new Promise<void>((resolve) => {
+          this.#lockWaiters.push(resolve);
+          setTimeout(resolve, ms);
+        }),
       });
+    } catch (err) {
+      this.#rolledBack();
+      throw err;
     }
+    this.#wal?.wrote();
+    return result;
+  }
+
+  /** The worker's commits may have moved the cursors and next rowids this connection read before. */
+  #inWrite<R>(work: () => R): R {
+    if (this.#shared) this.indexer.forgetCaches();
+    return work();
+  }
+
+  /** A server key created in the rolled-back transaction is gone from the table: forget the cached ones. */
+  #rolledBack(): void {
+    this.#serverKeys.forget();
+    this.indexer.reset();
   }
 
   /**

@@ -20,7 +20,7 @@ const SQLITE_BUSY = 5;
 const RETRY_PAUSE_MS = 1;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-function isBusy(error: unknown): boolean {
+export function isBusy(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'errcode' in error && typeof error.errcode === 'number' && (error.errcode & 0xff) === SQLITE_BUSY;
 }
 
@@ -85,13 +85,27 @@ export function writeTransaction<R>(db: DatabaseSync, work: () => R): R {
 const FIRST_FREE_PAUSE_MS = 1;
 const MAX_FREE_PAUSE_MS = 16;
 
+export interface WhenFreeOptions {
+  /** The connection's busy_timeout, set again after each BEGIN that did not wait (its other statements keep it). */
+  busyTimeoutMs: number;
+  /** How long BEGINs may be refused before the busy error is thrown; the busy timeout by default. */
+  giveUpMs?: number;
+  /** Awaited before every try while it answers a promise: a reset of the WAL under way, say. */
+  ready?: () => Promise<void> | null;
+  /** The wait after a refused BEGIN, `ms` long or shorter: a connection told when the holder lets go ends it then. */
+  pause?: (ms: number) => Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /**
  * A write transaction whose BEGIN waits for the write lock off the event loop: refused at once while another
- * connection holds it (beginWithoutWaiting), it is tried again after a timer, up to `busyTimeoutMs` (then the busy
- * error is thrown, as a synchronous BEGIN's would be). `ready` (a reset of the WAL under way, say) is awaited
- * before every try. `work` runs synchronously inside the transaction.
+ * connection holds it (beginWithoutWaiting), it is tried again after a pause of 1, 2, 4 ... up to 16 ms, until it
+ * has been refused for `giveUpMs` (then the busy error is thrown, as a synchronous BEGIN's would be). `work` runs
+ * synchronously inside the transaction.
  */
-export async function writeTransactionWhenFree<R>(db: DatabaseSync, work: () => R, busyTimeoutMs: number, ready: () => Promise<void> | null = () => null): Promise<R> {
+export async function writeTransactionWhenFree<R>(db: DatabaseSync, work: () => R, options: WhenFreeOptions): Promise<R> {
+  const { busyTimeoutMs, giveUpMs = busyTimeoutMs, ready = () => null, pause = sleep } = options;
   let refusedSince: number | null = null;
   let pauseMs = FIRST_FREE_PAUSE_MS;
   for (;;) {
@@ -103,8 +117,8 @@ export async function writeTransactionWhenFree<R>(db: DatabaseSync, work: () => 
     if (busy === null) return inTransaction(db, work);
     refusedSince ??= performance.now();
     // Refused for as long as a synchronous BEGIN would have waited: the same error.
-    if (performance.now() - refusedSince >= busyTimeoutMs) throw busy;
-    await new Promise<void>((resolve) => setTimeout(resolve, pauseMs));
+    if (performance.now() - refusedSince >= giveUpMs) throw busy;
+    await pause(pauseMs);
     pauseMs = Math.min(MAX_FREE_PAUSE_MS, pauseMs * 2);
   }
 }
