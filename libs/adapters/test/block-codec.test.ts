@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LogRecord } from '@skald/ports';
+import { promisify } from 'node:util';
+import { zstdCompress, zstdDecompressSync } from 'node:zlib';
+import { ByteReader, ByteWriter, zstdContentSize } from '../src/log-store/block-bytes.ts';
 import { BlockText, TEXT_GROUP_ROWS, decodeBlock, decodeBlockKeys, decodeBlockMeta, encodeBlock, encodeBlockAsync, rowOf, textDictionaryOf } from '../src/log-store/block-codec.ts';
 
+const zstdCompressAsync = promisify(zstdCompress);
 const T0 = Date.UTC(2026, 0, 1);
 const DAY = 86_400_000;
 
@@ -176,7 +180,7 @@ describe('block codec', () => {
       expect(grouped.text[0]).toBe(1);
       expect(decodeBlock('srv', grouped.meta, grouped.text, dictionaries)).toEqual(decodeBlock('srv', one.meta, one.text));
       const asynchronously = await encodeBlockAsync(records, undefined, dictionary);
-      // The stream's frames are not byte for byte the one call's (no content size in their header): the same rows.
+      // The stream's frames need not be byte for byte the one call's: the same rows.
       expect(decodeBlock('srv', asynchronously.meta, asynchronously.text, dictionaries)).toEqual(decodeBlock('srv', one.meta, one.text));
       const whole = new BlockText(one.text, records.length);
       const groups = new BlockText(grouped.text, records.length, true, dictionaries);
@@ -198,6 +202,68 @@ describe('block codec', () => {
       expect(text.message(2 * TEXT_GROUP_ROWS + 299)).toBe(`player_${2 * TEXT_GROUP_ROWS + 299} joined`);
       expect(text.message(7)).toBe('Zoë 5€ \u0000');
       expect(text.groupsDecoded).toBe(3);
+    });
+
+    it("decodes the groups of a page's rows in one call, as each group alone gives them, and none already decoded", () => {
+      const grouped = encodeBlock(records, undefined, dictionary);
+      const one = new BlockText(encodeBlock(records).text, records.length);
+      const text = new BlockText(grouped.text, records.length, true, dictionaries);
+      const rows = [2 * TEXT_GROUP_ROWS + 299, 5, 7, 2 * TEXT_GROUP_ROWS];
+      text.readRows(rows);
+      expect(text.groupsDecoded).toBe(2);
+      for (const row of rows) {
+        expect(text.message(row)).toBe(one.message(row));
+        expect(text.metadataJson(row)).toBe(one.metadataJson(row));
+      }
+      expect(text.groupsDecoded).toBe(2);
+      text.readRows([TEXT_GROUP_ROWS + 1, 8]);
+      expect(text.groupsDecoded).toBe(3);
+      expect(text.metadataJson(TEXT_GROUP_ROWS + 1)).toBe(one.metadataJson(TEXT_GROUP_ROWS + 1));
+      expect(text.bytes.equals(one.bytes)).toBe(true);
+      // A one-frame text is decoded whole already: nothing to do.
+      one.readRows(rows);
+      expect(one.message(7)).toBe('Zoë 5€ \u0000');
+    });
+
+    it('reads groups whose frames state no size (compressed by a stream without the size pledged) one by one', async () => {
+      const grouped = encodeBlock(records, undefined, dictionary);
+      // The grouped text's head (tag, dictionary, rows a group, frames and their lengths) with each frame
+      // compressed again without its size in the header.
+      const r = new ByteReader(grouped.text);
+      const head = [r.varint(), r.varint(), r.varint()];
+      const lengths = Array.from({ length: r.varint() }, () => r.varint());
+      const frames = lengths.map((length) => r.bytes(length));
+      const sizeless = await Promise.all(frames.map(async (f) => zstdCompressAsync(zstdDecompressSync(f, { dictionary: dictionary.bytes }), { dictionary: dictionary.bytes })));
+      expect(frames.map((f) => zstdContentSize(f))).toEqual(frames.map((f) => zstdDecompressSync(f, { dictionary: dictionary.bytes }).length));
+      expect(sizeless.map((f) => zstdContentSize(f))).toEqual([undefined, undefined, undefined]);
+      const w = new ByteWriter();
+      for (const v of [...head, sizeless.length, ...sizeless.map((f) => f.length)]) w.varint(v);
+      for (const f of sizeless) w.bytes(f);
+      const text = new BlockText(w.done(), records.length, true, dictionaries);
+      const one = new BlockText(encodeBlock(records).text, records.length);
+      text.readRows([1, 2 * TEXT_GROUP_ROWS + 1]);
+      expect(text.groupsDecoded).toBe(2);
+      expect(text.metadataJson(2 * TEXT_GROUP_ROWS + 1)).toBe(one.metadataJson(2 * TEXT_GROUP_ROWS + 1));
+      expect(text.message(1)).toBe(one.message(1));
+      expect(decodeBlock('srv', grouped.meta, w.done(), dictionaries)).toEqual(decodeBlock('srv', grouped.meta, grouped.text, dictionaries));
+    });
+
+    it('writes frames that state their decompressed size, in one call and across the thread pool', async () => {
+      const stated = (frame: Uint8Array, dictionary?: Buffer): void => expect(zstdContentSize(frame)).toBe(zstdDecompressSync(frame, dictionary === undefined ? {} : { dictionary }).length);
+      for (const block of [encodeBlock(records), await encodeBlockAsync(records)]) {
+        stated(block.meta);
+        stated(block.text);
+      }
+      const grouped = await encodeBlockAsync(records, undefined, dictionary);
+      stated(grouped.meta);
+      const r = new ByteReader(grouped.text);
+      r.varint();
+      r.varint();
+      r.varint();
+      const lengths = Array.from({ length: r.varint() }, () => r.varint());
+      for (const length of lengths) stated(r.bytes(length), dictionary.bytes);
+      expect(zstdContentSize(Buffer.from('not a frame'))).toBeUndefined();
+      expect(zstdContentSize(grouped.text)).toBeUndefined();
     });
 
     it('makes no dictionary of fewer rows than a group, and names the dictionary a grouped text needs', () => {

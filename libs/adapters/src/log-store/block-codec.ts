@@ -16,8 +16,9 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants, zstdCompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
+import type { ZstdOptions } from 'node:zlib';
 import type { LogRecord, LogType } from '@skald/ports';
-import { ByteReader, ByteWriter } from './block-bytes.ts';
+import { ByteReader, ByteWriter, zstdContentSize, zstdOutput } from './block-bytes.ts';
 
 /** zstd level of the frames: 6 measured ~25 B a log on the search bench's logs at ~50,000 logs/s sealed. */
 export const BLOCK_ZSTD_LEVEL = 6;
@@ -121,14 +122,16 @@ const zstdCompressAsync = promisify(zstdCompress);
 /** encodeBlock with the compression (most of its time) on libuv's thread pool, off the event loop. */
 export async function encodeBlockAsync(records: readonly LogRecord[], level = BLOCK_ZSTD_LEVEL, dictionary: TextDictionary | null = null): Promise<EncodedBlock> {
   const { rows, meta, text, segments } = blockSegments(records);
-  const params = { params: { [constants.ZSTD_c_compressionLevel]: level } };
+  // The sizes pledged: a frame's header then states its decompressed size, as the one call's does, and a read
+  // decompresses it into one buffer of that size (zstdOutput).
+  const params = (input: Buffer): ZstdOptions => ({ params: { [constants.ZSTD_c_compressionLevel]: level }, pledgedSrcSize: input.length });
   if (dictionary === null) {
-    const [metaFrame, textFrame] = await Promise.all([zstdCompressAsync(meta, params), zstdCompressAsync(text, params)]);
+    const [metaFrame, textFrame] = await Promise.all([zstdCompressAsync(meta, params(meta)), zstdCompressAsync(text, params(text))]);
     return { rows, meta: metaFrame, text: textFrame };
   }
   const [metaFrame, ...frames] = await Promise.all([
-    zstdCompressAsync(meta, params),
-    ...textGroups(segments, rows.length, dictionary.groupRows).map((group) => zstdCompressAsync(group, { ...params, dictionary: dictionary.bytes })),
+    zstdCompressAsync(meta, params(meta)),
+    ...textGroups(segments, rows.length, dictionary.groupRows).map((group) => zstdCompressAsync(group, { ...params(group), dictionary: dictionary.bytes })),
   ]);
   return { rows, meta: metaFrame!, text: groupedText(dictionary, frames) };
 }
@@ -292,7 +295,7 @@ function readCodes(r: ByteReader, n: number, check?: (value: string) => void): C
   const distinct = Array.from({ length: r.varint() }, () => r.string());
   if (check !== undefined) for (const v of distinct) check(v);
   // Every code below 128 (a block has few levels, types and resources): one byte each, copied as they are.
-  if (distinct.length <= 0x80) return { distinct, codes: Uint8Array.from(r.bytes(n)) };
+  if (distinct.length <= 0x80) return { distinct, codes: r.bytes(n) };
   const codes = new Uint32Array(n);
   for (let i = 0; i < n; i++) codes[i] = r.varint();
   return { distinct, codes };
@@ -338,8 +341,9 @@ interface RowValues {
  * A block's `meta` frame decompressed once: its keys decoded at once (typed arrays: a rare word's page orders
  * the matches of every block holding one), its other columns at the first row asked for, into numbers and
  * codes: a page shows a row or two of most blocks it reads, and makes the strings of those rows only
- * (`columns()` makes every row's, for filters on values and deletes). Until then the bytes after the ids are
- * kept, copied: not the whole frame.
+ * (`columns()` makes every row's, for filters on values and deletes). The ids, the codes and the bytes after the
+ * ids are read in place from the frame, which stays with it: copying them cost more of a read by key than the
+ * ~20% more memory a cached frame holds.
  */
 export class BlockMeta implements BlockKeys {
   readonly n: number;
@@ -355,20 +359,22 @@ export class BlockMeta implements BlockKeys {
     const r = new ByteReader(frame);
     const n = (this.n = r.varint());
     const createdAt = (this.createdAt = new Float64Array(n));
-    let at = 0;
-    for (let i = 0; i < n; i++) createdAt[i] = at = i === 0 ? unzigzag(r.varint()) : at + r.varint();
+    r.varints(createdAt);
+    if (n > 0) createdAt[0] = unzigzag(createdAt[0]!);
+    for (let i = 1; i < n; i++) createdAt[i] = createdAt[i - 1]! + createdAt[i]!;
     if (r.varint() === ID_UUID) {
       const stamps = new Float64Array(n);
-      for (let i = 0; i < n; i++) stamps[i] = createdAt[i]! + unzigzag(r.varint());
+      r.varints(stamps);
+      for (let i = 0; i < n; i++) stamps[i] = createdAt[i]! + unzigzag(stamps[i]!);
       this.#stamps = stamps;
-      this.#idBytes = Buffer.from(r.bytes(10 * n));
+      this.#idBytes = r.bytes(10 * n);
       this.#textIds = null;
     } else {
       this.#stamps = null;
       this.#idBytes = null;
       this.#textIds = Array.from({ length: n }, () => r.string());
     }
-    this.#rest = Buffer.from(r.rest());
+    this.#rest = r.rest();
   }
 
   idAt(row: number): string {
@@ -399,20 +405,25 @@ export class BlockMeta implements BlockKeys {
     const [level, type, resource] = [readCodes(r, n), readCodes(r, n), readCodes(r, n)];
     const logType = readCodes(r, n, checkLogType);
     const expiresAt = new Float64Array(n);
-    for (let i = 0; i < n; i++) expiresAt[i] = createdAt[i]! + unzigzag(r.varint());
-    let receivedAt: Float64Array | null = null;
+    r.varints(expiresAt);
+    for (let i = 0; i < n; i++) expiresAt[i] = createdAt[i]! + unzigzag(expiresAt[i]!);
+    let receivedAt: Float64Array | null = new Float64Array(n);
+    r.varints(receivedAt);
+    let received = false;
     for (let i = 0; i < n; i++) {
-      const v = r.varint();
-      if (v === 0) {
-        if (receivedAt !== null) receivedAt[i] = Number.NaN;
-        continue;
-      }
-      if (receivedAt === null) receivedAt = new Float64Array(n).fill(Number.NaN);
-      receivedAt[i] = createdAt[i]! + unzigzag(v - 1);
+      const v = receivedAt[i]!;
+      if (v !== 0) received = true;
+      receivedAt[i] = v === 0 ? Number.NaN : createdAt[i]! + unzigzag(v - 1);
     }
+    if (!received) receivedAt = null;
     let imageKey: (string | null)[] | null = null;
     let thumbKey: (string | null)[] | null = null;
     for (let i = 0; i < n; i++) {
+      // Two nulls, a text log's (most rows): skipped without reading them as varints.
+      if (r.peek() === 0 && r.peek(1) === 0) {
+        r.pos += 2;
+        continue;
+      }
       const image = readNullable(r);
       const thumb = readNullable(r);
       if (image === null && thumb === null && imageKey === null) continue;
@@ -490,11 +501,16 @@ export class BlockMeta implements BlockKeys {
 
 /** The keys of a block's `meta` as stored (the other columns decoded only when asked for: BlockMeta.columns). */
 export function decodeBlockKeys(meta: Uint8Array): BlockMeta {
-  return new BlockMeta(zstdDecompressSync(meta));
+  return new BlockMeta(unzstd(meta));
 }
 
 export function decodeBlockMeta(meta: Uint8Array): BlockColumns {
-  return decodeMetaFrame(zstdDecompressSync(meta));
+  return decodeMetaFrame(unzstd(meta));
+}
+
+/** A frame decompressed into one buffer of the size its header states, if it states one. */
+function unzstd(frame: Uint8Array, dictionary?: Buffer): Buffer {
+  return zstdDecompressSync(frame, zstdOutput(zstdContentSize(frame), dictionary));
 }
 
 /** The `meta` frame decompressed, decoded. */
@@ -566,7 +582,7 @@ export class BlockText {
   constructor(text: Uint8Array, n: number, compressed = true, dictionaries?: TextDictionaryOf) {
     this.n = n;
     if (compressed && text[0] === GROUPED_TEXT) this.#groups = parseGroups(text, n, dictionaries);
-    else this.#whole = Segments.of(compressed ? zstdDecompressSync(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength), 2 * n);
+    else this.#whole = Segments.of(compressed ? unzstd(text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength), 2 * n);
   }
 
   /** The decompressed bytes after the lengths: message 0..n-1, then metadata 0..n-1. */
@@ -582,17 +598,51 @@ export class BlockText {
   #group(index: number): Segments {
     const groups = this.#groups!;
     let group = groups.decoded[index];
-    if (group === undefined) {
-      const rows = Math.min(groups.rows, this.n - index * groups.rows);
-      group = groups.decoded[index] = Segments.of(zstdDecompressSync(groups.frames[index]!, { dictionary: groups.dictionary }), 2 * rows);
-    }
+    if (group === undefined) group = groups.decoded[index] = Segments.of(unzstd(groups.frames[index]!, groups.dictionary), 2 * this.#groupRows(index));
     return group;
+  }
+
+  #groupRows(index: number): number {
+    const rows = this.#groups!.rows;
+    return Math.min(rows, this.n - index * rows);
+  }
+
+  /**
+   * Decompresses the groups holding these rows that are not yet, in one call: their frames one after another
+   * (zstd reads concatenated frames, each with the stream's dictionary) into one buffer of their stated sizes.
+   * A page reading a few rows of each of a dozen blocks pays one call's set-up a block (a context, the
+   * dictionary's load) instead of one a group. Frames that state no size are decompressed one by one.
+   */
+  readRows(rows: Iterable<number>): void {
+    const groups = this.#groups;
+    if (groups === null) return;
+    const wanted = new Set<number>();
+    for (const row of rows) {
+      const index = Math.floor(row / groups.rows);
+      if (groups.decoded[index] === undefined && index < groups.frames.length) wanted.add(index);
+    }
+    const indexes = [...wanted].sort((a, b) => a - b);
+    const sizes = indexes.map((i) => zstdContentSize(groups.frames[i]!));
+    if (indexes.length < 2 || sizes.some((size) => size === undefined)) {
+      for (const index of indexes) this.#group(index);
+      return;
+    }
+    const total = sizes.reduce<number>((a, size) => a + size!, 0);
+    const out = zstdDecompressSync(Buffer.concat(indexes.map((i) => groups.frames[i]!)), zstdOutput(total, groups.dictionary));
+    if (out.length !== total) throw new RangeError(`block codec: text groups of ${out.length} bytes, their frames state ${total}`);
+    let at = 0;
+    indexes.forEach((index, k) => {
+      const size = sizes[k]!;
+      groups.decoded[index] = Segments.of(out.subarray(at, at + size), 2 * this.#groupRows(index));
+      at += size;
+    });
   }
 
   /** The whole text in the one frame's layout: every group's messages, then every group's metadata. */
   #all(): Segments {
     if (this.#whole !== null) return this.#whole;
     const groups = this.#groups!;
+    this.readRows(groups.frames.map((_, i) => i * groups.rows));
     const decoded = groups.frames.map((_, i) => this.#group(i));
     const ends = new Uint32Array(2 * this.n);
     const pieces: Buffer[] = [];

@@ -133,6 +133,8 @@ export class BlockReadPaths {
       if (rows.length === 0) continue;
       const meta = this.#directory.meta(entry);
       const text = this.#directory.text(entry);
+      // The groups of the block's rows in one call (a page's rows of a block fall in two or three of them).
+      text.readRows(rows);
       for (const row of rows.sort((a, b) => a - b)) out.push(meta.record(serverId, text, row));
     }
     return out;
