@@ -81,6 +81,7 @@ export async function serviceDeps(
       outbound: createOutboundGuard({ allowed: config.outboundAllowedHosts }),
       // Only billing talks to the payment provider (and only it is given the Stripe key).
       ...(service === 'billing' ? { payments: await createPaymentsFromConfig(config) } : {}),
+      ...(service === 'auth' ? { passwordHashing: config.passwordHashing } : {}),
       ...(service === 'webhooks' ? { webhookDelivery: config.webhookDelivery, alerts: config.alerts } : {}),
       ...(playerStore ? { playerStore } : {}),
     },

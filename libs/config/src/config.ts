@@ -104,6 +104,11 @@ export interface SkaldConfig {
   readonly serviceUrls: Readonly<Record<ServiceKey, string>>;
   /** SUPPORT_EMAIL: shown on the public pages (the gateway's GET /api/public-config); absent when unset. */
   readonly supportEmail?: string;
+  /**
+   * The auth service's scrypt cost: 'owasp' (N=2^17) unless INSECURE_TEST_PASSWORD_HASHING=true in a
+   * NODE_ENV=test process, then 'test' (N=2^10).
+   */
+  readonly passwordHashing: 'owasp' | 'test';
   /** Present when STRIPE_SECRET_KEY is set (the billing service's payments); absent: payments answer 503. */
   readonly stripe?: StripeSettings;
 }

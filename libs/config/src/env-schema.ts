@@ -99,6 +99,11 @@ export const EnvSchema = Type.Object({
   WEBHOOK_RETRY_BASE_MS: Type.Optional(Type.Integer({ minimum: 10, maximum: 3600000, description: 'an integer between 10 and 3600000' })),
   /** The shortest window an alert rule may have (docs/ALERTS.md); the product's floor is 60 s, an operator may lower it. */
   ALERT_MIN_WINDOW_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, description: 'an integer between 1 and 86400' })),
+  /**
+   * Hashes passwords at scrypt N=2^10 instead of OWASP's 2^17 (a sign-up or login costs about 4 ms of CPU, not 0.8 s):
+   * for test servers only. loadConfig refuses it unless NODE_ENV=test (docs/DECISIONS.md, "Security").
+   */
+  INSECURE_TEST_PASSWORD_HASHING: Type.Optional(bool),
   STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
   STRIPE_WEBHOOK_SECRET: Type.Optional(nonEmpty),
   /** Another Stripe-compatible host for the client (stripe-mock, a local test server); default Stripe's API. */

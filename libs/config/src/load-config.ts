@@ -175,6 +175,12 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
   // NODE_ENV is the ecosystem's switch, not a Skald variable: read as is, never validated.
   const publicUrl = publicUrlSettings({ given: raw.PUBLIC_URL, target, host, port, nodeEnv: env.NODE_ENV });
 
+  const passwordHashing = passwordHashingOf(raw, env.NODE_ENV);
+  const startupWarnings = [
+    ...(publicUrl.warning === null ? [] : [publicUrl.warning]),
+    ...(passwordHashing === 'test' ? [INSECURE_HASHING_WARNING] : []),
+  ];
+
   return {
     target,
     mode: embedded ? 'all-in-one' : 'distributed',
@@ -183,7 +189,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     metricsPort: raw.METRICS_PORT ?? DEFAULT_METRICS_PORT,
     dataDir,
     publicUrl: publicUrl.url,
-    startupWarnings: publicUrl.warning === null ? [] : [publicUrl.warning],
+    startupWarnings,
     corsOrigins: splitList(raw.CORS_ORIGINS),
     logLevel: raw.LOG_LEVEL ?? 'info',
     requestTimeoutMs: raw.REQUEST_TIMEOUT_MS ?? 30_000,
@@ -209,6 +215,7 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
     ...(raw.SUPPORT_EMAIL ? { supportEmail: raw.SUPPORT_EMAIL } : {}),
     webhookDelivery: { maxAttempts: raw.WEBHOOK_MAX_ATTEMPTS ?? 6, retryBaseMs: raw.WEBHOOK_RETRY_BASE_MS ?? 5_000 },
     alerts: { minWindowSeconds: raw.ALERT_MIN_WINDOW_SECONDS ?? 60 },
+    passwordHashing,
     ...(raw.STRIPE_SECRET_KEY
       ? {
           stripe: {
@@ -221,6 +228,24 @@ export function loadConfig(env: EnvInput = process.env): SkaldConfig {
         }
       : {}),
   };
+}
+
+const INSECURE_HASHING_WARNING =
+  'INSECURE_TEST_PASSWORD_HASHING is on: passwords are hashed at scrypt N=2^10, not N=2^17; for test servers only, never for real accounts';
+
+/**
+ * A cheap password hash is only for throw-away test servers: a stolen database of such hashes gives up its
+ * passwords about 128 times faster. NODE_ENV=test is the one place it may run, so a production deployment
+ * that inherits the variable by mistake does not start rather than hash weakly.
+ */
+function passwordHashingOf(raw: RawEnv, nodeEnv: string | undefined): 'owasp' | 'test' {
+  if (raw.INSECURE_TEST_PASSWORD_HASHING !== true) return 'owasp';
+  if (nodeEnv !== 'test') {
+    throw invalid(
+      `INSECURE_TEST_PASSWORD_HASHING=true is only allowed when NODE_ENV=test (got ${nodeEnv === undefined ? 'NODE_ENV unset' : `NODE_ENV=${JSON.stringify(nodeEnv)}`}): it hashes passwords far below OWASP's cost`,
+    );
+  }
+  return 'test';
 }
 
 /** STRIPE_PRICE_<TIER> for every paid tier that has one, keyed by the tier key. */

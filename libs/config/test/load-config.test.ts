@@ -165,3 +165,39 @@ describe('PUBLIC_URL (the base of links in mails)', () => {
     expect(loadConfig({ PORT: '0', PUBLIC_URL: 'http://127.0.0.1:9000' }).startupWarnings).toEqual([]);
   });
 });
+
+describe('INSECURE_TEST_PASSWORD_HASHING', () => {
+  it('is off by default and when false: OWASP cost, no warning', () => {
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:9000' }).passwordHashing).toBe('owasp');
+    const off = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:9000', NODE_ENV: 'test', INSECURE_TEST_PASSWORD_HASHING: 'false' });
+    expect(off.passwordHashing).toBe('owasp');
+    expect(off.startupWarnings).toEqual([]);
+  });
+
+  it('is refused outside NODE_ENV=test, naming the variable and what NODE_ENV was', () => {
+    expect(errorOf({ INSECURE_TEST_PASSWORD_HASHING: 'true', NODE_ENV: 'production' })).toBe(
+      'Invalid configuration: INSECURE_TEST_PASSWORD_HASHING=true is only allowed when NODE_ENV=test (got NODE_ENV="production"): it hashes passwords far below OWASP\'s cost',
+    );
+    expect(errorOf({ INSECURE_TEST_PASSWORD_HASHING: 'true' })).toContain('(got NODE_ENV unset)');
+    for (const nodeEnv of ['development', 'TEST', 'test ']) {
+      expect(errorOf({ INSECURE_TEST_PASSWORD_HASHING: 'true', NODE_ENV: nodeEnv })).toContain('only allowed when NODE_ENV=test');
+    }
+    // From the configuration file as from the environment.
+    const file = join(mkdtempSync(join(tmpdir(), 'skald-config-')), 'config.json');
+    writeFileSync(file, JSON.stringify({ INSECURE_TEST_PASSWORD_HASHING: true }));
+    expect(errorOf({ SKALD_CONFIG_FILE: file, NODE_ENV: 'production' })).toContain('only allowed when NODE_ENV=test');
+  });
+
+  it('with NODE_ENV=test gives the test cost and one start-up warning', () => {
+    const config = loadConfig({ PUBLIC_URL: 'http://127.0.0.1:9000', NODE_ENV: 'test', INSECURE_TEST_PASSWORD_HASHING: 'true' });
+    expect(config.passwordHashing).toBe('test');
+    expect(config.startupWarnings).toHaveLength(1);
+    expect(config.startupWarnings[0]).toContain('INSECURE_TEST_PASSWORD_HASHING is on');
+  });
+
+  it('accepts only true or false', () => {
+    expect(errorOf({ INSECURE_TEST_PASSWORD_HASHING: 'yes', NODE_ENV: 'test' })).toBe(
+      'Invalid configuration: INSECURE_TEST_PASSWORD_HASHING must be true or false (got "yes")',
+    );
+  });
+});

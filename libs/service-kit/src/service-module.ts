@@ -44,6 +44,11 @@ export interface ServiceDeps {
   readonly alerts?: { readonly minWindowSeconds: number };
   /** The billing service's payment provider (Stripe), null or absent when not configured; other services get none. */
   readonly payments?: Payments | null;
+  /**
+   * The auth service's password hashing cost: 'test' only when the process was configured for tests
+   * (INSECURE_TEST_PASSWORD_HASHING with NODE_ENV=test); absent or 'owasp': OWASP's. Other services get none.
+   */
+  readonly passwordHashing?: 'owasp' | 'test';
   /** The logs service's player store (docs/PLAYERS.md); other services get none. */
   readonly playerStore?: PlayerStore;
 }

@@ -11,7 +11,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, createTokenIssuer } from './domain/access-tok
 import type { AuthContext } from './domain/context.ts';
 import { createMailQueue } from './domain/mail-queue.ts';
 import { membershipRoles } from './domain/memberships.ts';
-import { OWASP_SCRYPT_COST, makeDummyHash } from './domain/passwords.ts';
+import { OWASP_SCRYPT_COST, TEST_SCRYPT_COST, makeDummyHash } from './domain/passwords.ts';
 import type { ScryptCost } from './domain/passwords.ts';
 import { DEFAULT_RATE_LIMITS, createAttemptLimiter } from './domain/rate-limits.ts';
 import type { AuthRateLimits } from './domain/rate-limits.ts';
@@ -87,4 +87,6 @@ export async function createAuthServiceWith(deps: ServiceDeps, options: AuthServ
   };
 }
 
-export const createAuthService: ServiceFactory = (deps) => createAuthServiceWith(deps);
+/** The launcher's factory: the hashing cost comes from the process's configuration (ServiceDeps.passwordHashing). */
+export const createAuthService: ServiceFactory = (deps) =>
+  createAuthServiceWith(deps, deps.passwordHashing === 'test' ? { passwordCost: TEST_SCRYPT_COST } : {});
