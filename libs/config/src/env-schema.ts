@@ -101,7 +101,7 @@ export const EnvSchema = Type.Object({
   ALERT_MIN_WINDOW_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, description: 'an integer between 1 and 86400' })),
   /**
    * Hashes passwords at scrypt N=2^10 instead of OWASP's 2^17 (a sign-up or login costs about 4 ms of CPU, not 0.8 s):
-   * for test servers only. loadConfig refuses it unless NODE_ENV=test (docs/DECISIONS.md, "Security").
+   * for test servers only. loadConfig refuses it unless NODE_ENV=test (docs/DECISIONS.md, "Sessions").
    */
   INSECURE_TEST_PASSWORD_HASHING: Type.Optional(bool),
   STRIPE_SECRET_KEY: Type.Optional(nonEmpty),
