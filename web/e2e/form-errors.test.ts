@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiAt, createServer, signIn, signUp, waitFor, type WalkthroughApi } from './api.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
 import { seedSession } from './session.ts';
-import { DESKTOP, hasChromium, launchChromium, ViewCheck } from './walk.ts';
+import { DESKTOP, hasChromium, launchChromium, POLL, ViewCheck } from './walk.ts';
 
 /** A validator's own wording (Ajv's messages and the old 'field is required' form): never on a screen. */
 const RAW_VALIDATOR = /must NOT|must be equal to constant|must match pattern|is required$/;
@@ -302,13 +302,20 @@ describe.skipIf(!hasChromium)('form errors and screen access (all-in-one server,
     for (const [account, paths] of refused) {
       const token = await signIn(api, account);
       const { context, page } = await newPage({ token, serverId, serverName: null });
+      const role = account === member ? 'user' : 'admin';
       for (const path of paths) {
-        await walk.views(page, `${account === member ? 'user' : 'admin'}-opens-${path.slice(1)}`, async () => {
+        // Opened by its address once per address, in the first view, where the refusal and the sidebar it
+        // lands with are checked; the other three views are that landing after a resize and the theme toggle
+        // (the route guard does not depend on the theme or the size, and a load costs about four switches).
+        await walk.views(page, `${role}-opens-${path.slice(1)}`, async () => {
           await page.goto(path);
           await page.waitForURL('**/dashboard');
           await page.getByRole('heading', { level: 1, name: `Form Errors ${stamp}` }).waitFor();
-          // Opened by its address in each view: the refusal is what is checked, not only the screen it lands on.
-        }, { eachView: true });
+          const sidebar = page.getByRole('navigation', { name: 'Server navigation' });
+          await expect.poll(() => sidebar.locator('.role-badge').innerText(), POLL).toBe(role.toUpperCase());
+          expect(await sidebar.locator(`a[href="${path}"]`).count(), `${account.username}'s sidebar links ${path}`).toBe(0);
+          expect(await sidebar.locator('a[href="/dashboard"]').getAttribute('aria-current')).toBe('page');
+        });
         expect(new URL(page.url()).pathname, `${account.username} opened ${path}`).toBe('/dashboard');
         // The refused screen's error state never showed on the way.
         expect(await page.getByText(/Failed to load|You do not have permission/).count()).toBe(0);
