@@ -65,8 +65,9 @@ export function countersContract(name: string, makeAdapter: () => Promise<Counte
       expect(first.resetAt).toBeLessThanOrEqual(after + 5_000 + 50);
       await sleep(30);
       const second = await counters.consume(k, 1, 10, 5_000);
-      // Fixed window: a later consume does not push the end of the window out.
-      expect(Math.abs(second.resetAt - first.resetAt)).toBeLessThan(50);
+      // Fixed window: a later consume does not push the end of the window out, and answers the same end
+      // however late its reply is read (at most a millisecond of rounding apart).
+      expect(Math.abs(second.resetAt - first.resetAt)).toBeLessThanOrEqual(1);
     });
 
     it('opens a fresh window after windowMs', async () => {
@@ -88,7 +89,7 @@ export function countersContract(name: string, makeAdapter: () => Promise<Counte
       expect(consumed).toMatchObject({ allowed: true, used: 4 });
       const full = await counters.peek(k, 4, 60_000);
       expect(full).toMatchObject({ allowed: false, used: 4 });
-      expect(Math.abs(full.resetAt - consumed.resetAt)).toBeLessThan(50);
+      expect(Math.abs(full.resetAt - consumed.resetAt)).toBeLessThanOrEqual(1);
     });
 
     it('release gives points back within the window, never below 0, and never opens or extends one', async () => {
