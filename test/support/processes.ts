@@ -35,7 +35,19 @@ function spawnChild(port: number, env: Record<string, string>): Spawned {
   const child = spawn(process.execPath, ['gateway/src/main.ts'], {
     cwd: REPO_ROOT,
     // METRICS_PORT 0 unless the test names one: the default (9464) is one port for every process on the machine.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', METRICS_PORT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // The tests' scrypt cost (docs/DECISIONS.md, "Sessions"): each start's dummy hash and every sign-up and login
+    // cost ~4 ms of CPU instead of ~0.8 s; a test may set NODE_ENV or the setting itself otherwise.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'info',
+      METRICS_PORT: '0',
+      NODE_ENV: 'test',
+      INSECURE_TEST_PASSWORD_HASHING: 'true',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
