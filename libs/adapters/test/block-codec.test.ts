@@ -220,6 +220,9 @@ describe('block codec', () => {
       expect(text.groupsDecoded).toBe(3);
       expect(text.metadataJson(TEXT_GROUP_ROWS + 1)).toBe(one.metadataJson(TEXT_GROUP_ROWS + 1));
       expect(text.bytes.equals(one.bytes)).toBe(true);
+      // Made whole (a search's read), the text answers rows from the whole, its groups let go.
+      expect(text.groupsDecoded).toBe(3);
+      for (const row of [...rows, TEXT_GROUP_ROWS + 1]) expect([text.message(row), text.metadataJson(row)]).toEqual([one.message(row), one.metadataJson(row)]);
       // A one-frame text is decoded whole already: nothing to do.
       one.readRows(rows);
       expect(one.message(7)).toBe('Zoë 5€ \u0000');

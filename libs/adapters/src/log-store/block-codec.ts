@@ -592,7 +592,8 @@ export class BlockText {
 
   /** Groups of the text decompressed so far (a one-frame text: 1); tests and tools. */
   get groupsDecoded(): number {
-    return this.#groups === null ? 1 : this.#groups.decoded.filter((g) => g !== undefined).length;
+    if (this.#groups === null) return 1;
+    return this.#whole !== null ? this.#groups.frames.length : this.#groups.decoded.filter((g) => g !== undefined).length;
   }
 
   #group(index: number): Segments {
@@ -660,6 +661,8 @@ export class BlockText {
       }
     }
     this.#whole = new Segments(Buffer.concat(pieces, end), ends);
+    // The whole holds every row's bytes: a cached text keeps them once, not twice.
+    groups.decoded.fill(undefined);
     return this.#whole;
   }
 
