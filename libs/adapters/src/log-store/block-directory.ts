@@ -76,10 +76,9 @@ export class BlockDirectory {
   readonly #decodes: BlockDecodes = { columns: 0, keys: 0, text: 0, dictionaries: 0, rareRows: 0 };
   readonly #servers = new Map<number, BlockEntry[]>();
   readonly #columns = new Lru<BlockColumns>(32);
-  // More than a page of a player's timeline reads (10 blocks at 5 million logs, p95 11): a reload of the page,
-  // or the next, decodes none of its groups again. A text a search read whole keeps its bytes once (~1.2 MB
-  // for a FiveM block), its groups only as decoded (~300 KB each).
-  readonly #texts = new Lru<BlockText>(16);
+  // Fewer than a 5-million-log timeline page's 10 blocks, so a reload decodes them again: 16 (a reload then
+  // decodes nothing) doubled the timeline's p95 through the route (docs/PLAYERS.md, "The timeline on blocks").
+  readonly #texts = new Lru<BlockText>(8);
   readonly #folded = new Lru<Buffer>(8);
   // The meta frames of recent reads, decompressed once each: their keys order a query's matches, the values of
   // the rows a page shows are read from them, and `columns` makes every row's from them.
