@@ -24,7 +24,7 @@ import { createIdentityReadModel } from '@skald/service-kit';
 import type { IdentityReadModel } from '@skald/service-kit';
 import { redisReachable, waitFor } from '@skald/testing';
 import { buildAllInOne } from '../gateway/src/all-in-one.ts';
-import { FAST_PASSWORDS } from '../gateway/test/support/all-in-one.ts';
+import { FAST_PASSWORDS_ENV } from '../gateway/test/support/all-in-one.ts';
 import { KAFKA_MOCK_ENV, startKafkaMockCluster } from '../libs/adapters/test/support/kafka-mock-cluster.ts';
 import type { RunningProcess } from '../gateway/src/launcher-app.ts';
 
@@ -122,6 +122,7 @@ for (const { kind, unavailable } of busKinds) {
 
     beforeAll(async () => {
       const config = loadConfig({
+        ...FAST_PASSWORDS_ENV,
         DATA_DIR: join(dir, 'data'),
         LOG_LEVEL: 'silent',
         EVENT_BUS: kind,
@@ -129,7 +130,6 @@ for (const { kind, unavailable } of busKinds) {
         ...(kind === 'kafka' ? { KAFKA_BROKERS: kafkaMock.cluster!.bootstrap, ...KAFKA_MOCK_ENV } : {}),
       });
       running = await buildAllInOne(config, {
-        factories: FAST_PASSWORDS,
         webDist: join(dir, 'no-web'),
         createAdapters: async (...args) => (shared = await createSharedAdapters(...args)),
       });

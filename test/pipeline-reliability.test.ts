@@ -16,7 +16,7 @@ import type { ServiceDeps, ServiceModule } from '@skald/service-kit';
 import { createLogsServiceWith } from '@skald/logs-service/testing';
 import type { LogsServiceControl } from '@skald/logs-service/testing';
 import { buildAllInOne } from '../gateway/src/all-in-one.ts';
-import { FAST_PASSWORDS } from '../gateway/test/support/all-in-one.ts';
+import { FAST_PASSWORDS_ENV } from '../gateway/test/support/all-in-one.ts';
 import type { RunningProcess } from '../gateway/src/launcher-app.ts';
 
 const TOTAL_LOGS = 100_000;
@@ -42,13 +42,12 @@ async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, t
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'skald-reliability-'));
-  const config = loadConfig({ TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: 'info' });
+  const config = loadConfig({ ...FAST_PASSWORDS_ENV, TARGET: 'all', DATA_DIR: dir, LOG_LEVEL: 'info' });
   proc = await buildAllInOne(config, {
     services: ['auth', 'ingestion', 'logs'],
     webDist: join(dir, 'no-web'),
     logStream: { write: (line: string) => void lines.push(line) },
     factories: {
-      ...FAST_PASSWORDS,
       // The real logs service; the test keeps its deps (bus, log store) and its consumer control.
       logs: async (deps) => {
         logsDeps = deps;

@@ -16,7 +16,7 @@ import { UserSiteRoleChangedEvent, identityMessage } from '@skald/contracts';
 import type { AdminServerList, AdminStats } from '@skald/contracts/api';
 import { buildAllInOne } from '../src/all-in-one.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
-import { FAST_PASSWORDS } from './support/all-in-one.ts';
+import { FAST_PASSWORDS_ENV } from './support/all-in-one.ts';
 
 /** The staff area's promise: counts at most this old (docs/DECISIONS.md). */
 const FRESH_MS = 5_000;
@@ -78,9 +78,8 @@ async function postLogs(messages: readonly string[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  const config = loadConfig({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' });
+  const config = loadConfig({ ...FAST_PASSWORDS_ENV, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' });
   running = await buildAllInOne(config, {
-    factories: FAST_PASSWORDS,
     webDist: join(dir, 'no-web'),
     logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
     createAdapters: async (...args) => (shared = await createSharedAdapters(...args)),

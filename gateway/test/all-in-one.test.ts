@@ -6,7 +6,7 @@ import { loadConfig } from '@skald/config';
 import { SERVICE_NAMES } from '@skald/service-kit';
 import { buildAllInOne } from '../src/all-in-one.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
-import { FAST_PASSWORDS } from './support/all-in-one.ts';
+import { FAST_PASSWORDS_ENV } from './support/all-in-one.ts';
 
 let dir: string;
 let running: RunningProcess;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   mkdirSync(join(web, 'assets'), { recursive: true });
   writeFileSync(join(web, 'index.html'), '<!doctype html><div id="root">skald-app</div>');
   writeFileSync(join(web, 'assets', 'app-123.js'), 'console.log(1)');
-  running = await buildAllInOne(loadConfig({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', CORS_ORIGINS: 'https://ok.example' }), { webDist: web, factories: FAST_PASSWORDS });
+  running = await buildAllInOne(loadConfig({ ...FAST_PASSWORDS_ENV, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', CORS_ORIGINS: 'https://ok.example' }), { webDist: web });
   await running.start();
 });
 

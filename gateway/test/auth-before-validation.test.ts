@@ -24,7 +24,7 @@ import { EMBEDDED_ADAPTERS_ENV, waitFor } from '@skald/testing';
 import { buildGateway } from '../src/gateway-only.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
 import { buildSingleService } from '../src/single-service.ts';
-import { bearer, claimsOf, FAST_PASSWORDS, startAllInOne, TEST_PASSWORD } from './support/all-in-one.ts';
+import { bearer, claimsOf, FAST_PASSWORDS_ENV, startAllInOne, TEST_PASSWORD } from './support/all-in-one.ts';
 import type { AllInOne, SignedUp } from './support/all-in-one.ts';
 
 type Method = NonNullable<InjectOptions['method']>;
@@ -271,6 +271,7 @@ describe('distributed: the proxying gateway in front of each service alone', () 
     const urls: Partial<Record<ServiceName, string>> = {};
     for (const name of services) {
       const config = loadConfig({
+        ...FAST_PASSWORDS_ENV,
         TARGET: name,
         DATA_DIR: join(dir, name),
         LOG_LEVEL: 'silent',
@@ -279,7 +280,7 @@ describe('distributed: the proxying gateway in front of each service alone', () 
         SECRETS_KEY: secretsKey,
         ...EMBEDDED_ADAPTERS_ENV,
       });
-      const service = await buildSingleService(config, name, { factories: FAST_PASSWORDS });
+      const service = await buildSingleService(config, name);
       running.push(service);
       await service.start();
       await service.app.listen({ host: '127.0.0.1', port: 0 });

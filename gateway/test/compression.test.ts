@@ -17,7 +17,7 @@ import { loadConfig } from '@skald/config';
 import { buildAllInOne } from '../src/all-in-one.ts';
 import { buildGateway } from '../src/gateway-only.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
-import { FAST_PASSWORDS } from './support/all-in-one.ts';
+import { FAST_PASSWORDS_ENV } from './support/all-in-one.ts';
 
 const BOTH = { 'accept-encoding': 'br, gzip' };
 const ASSET = `console.log(${JSON.stringify('skald '.repeat(2_000))});\n`;
@@ -51,7 +51,7 @@ describe('compression, all-in-one', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'skald-compress-'));
-    running = await buildAllInOne(loadConfig({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' }), { webDist: writeWebDist(dir), factories: FAST_PASSWORDS });
+    running = await buildAllInOne(loadConfig({ ...FAST_PASSWORDS_ENV, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' }), { webDist: writeWebDist(dir) });
     await running.start();
   });
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { loadConfig } from '@skald/config';
 import { buildAllInOne } from '../src/all-in-one.ts';
 import { buildGateway } from '../src/gateway-only.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
-import { FAST_PASSWORDS } from './support/all-in-one.ts';
+import { FAST_PASSWORDS_ENV } from './support/all-in-one.ts';
 
 const opened: RunningProcess[] = [];
 const dirs: string[] = [];
@@ -44,7 +44,7 @@ describe('GET /api/public-config', () => {
   it('is served by the all-in-one process too, and left out of its OpenAPI document like the other gateway routes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-public-config-'));
     dirs.push(dir);
-    const running = await buildAllInOne(loadConfig({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', SUPPORT_EMAIL: 'support@skald.test' }), { webDist: '/nonexistent', factories: FAST_PASSWORDS });
+    const running = await buildAllInOne(loadConfig({ ...FAST_PASSWORDS_ENV, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', SUPPORT_EMAIL: 'support@skald.test' }), { webDist: '/nonexistent' });
     opened.push(running);
     await running.start();
     expect((await running.app.inject({ method: 'GET', url: '/api/public-config' })).json()).toEqual({ supportEmail: 'support@skald.test' });

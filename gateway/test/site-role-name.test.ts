@@ -21,10 +21,10 @@ import { loadOrCreateKeys } from '@skald/service-kit';
 import { waitFor } from '@skald/testing';
 import { buildAllInOne } from '../src/all-in-one.ts';
 import type { RunningProcess } from '../src/launcher-app.ts';
-import { FAST_PASSWORDS, TEST_PASSWORD, bearer, claimsOf } from './support/all-in-one.ts';
+import { FAST_PASSWORDS_ENV, TEST_PASSWORD, bearer, claimsOf } from './support/all-in-one.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'skald-site-role-name-'));
-const config = loadConfig({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' });
+const config = loadConfig({ ...FAST_PASSWORDS_ENV, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' });
 let running: RunningProcess;
 let shared: SharedAdapters;
 let keys: KeyMaterial;
@@ -32,7 +32,6 @@ let staffToken = '';
 
 async function start(): Promise<void> {
   running = await buildAllInOne(config, {
-    factories: FAST_PASSWORDS,
     webDist: join(dir, 'no-web'),
     logStream: new Writable({ write: (_chunk, _encoding, callback) => callback() }),
     createAdapters: async (...args) => (shared = await createSharedAdapters(...args)),

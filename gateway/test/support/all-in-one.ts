@@ -10,33 +10,19 @@ import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '@skald/config';
 import { loadOrCreateKeys } from '@skald/service-kit';
-import type { KeyMaterial, ServiceDeps, ServiceModule } from '@skald/service-kit';
+import type { KeyMaterial } from '@skald/service-kit';
 import { buildAllInOne } from '../../src/all-in-one.ts';
 import type { RunningProcess } from '../../src/launcher-app.ts';
-import type { FactoryOverrides } from '../../src/service-registry.ts';
 
 export const TEST_PASSWORD = 'Vq7#mZ2!pL9x-Rt4wK';
 
 /**
- * The auth service at the tests' scrypt cost (FAST_SCRYPT): at the production cost each sign-up, login and
- * the dummy hash at start take about half a second of CPU, most of what a test of a few accounts spends.
- * For `factories` of buildAllInOne; no test through the all-in-one reads the cost a hash was made at.
+ * The tests' scrypt cost, through the configuration as every test server gets it (INSECURE_TEST_PASSWORD_HASHING,
+ * allowed with NODE_ENV=test only: docs/DECISIONS.md, "Sessions"); spread into loadConfig's input. At the
+ * production cost each sign-up, login and the dummy hash at start take about half a second of CPU, most of what
+ * a test of a few accounts spends; no test through the all-in-one reads the cost a hash was made at.
  */
-export const FAST_PASSWORDS: FactoryOverrides = {
-  auth: async (deps) => {
-    // By name at run time, as the launcher loads a service (service-registry.ts): the gateway imports no app.
-    const testing = (await import(AUTH_TESTING)) as AuthTesting;
-    return testing.createAuthServiceWith(deps, { passwordCost: testing.FAST_SCRYPT });
-  },
-};
-
-const AUTH_TESTING = '@skald/auth-service/testing';
-
-/** What the tests use of the auth service's testing entry (services/auth/src/testing.ts). */
-interface AuthTesting {
-  readonly FAST_SCRYPT: { readonly logN: number; readonly r: number; readonly p: number };
-  createAuthServiceWith(deps: ServiceDeps, options: { readonly passwordCost: { readonly logN: number; readonly r: number; readonly p: number } }): Promise<ServiceModule>;
-}
+export const FAST_PASSWORDS_ENV = { NODE_ENV: 'test', INSECURE_TEST_PASSWORD_HASHING: 'true' } as const;
 
 export interface SignedUp {
   readonly token: string;
@@ -89,8 +75,8 @@ export async function startAllInOne(options: AllInOneOptions = {}): Promise<AllI
       callback();
     },
   });
-  const config = loadConfig({ ...options.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: options.logLevel ?? 'info' });
-  const running = await buildAllInOne(config, { logStream, webDist: web, factories: FAST_PASSWORDS });
+  const config = loadConfig({ ...FAST_PASSWORDS_ENV, ...options.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: options.logLevel ?? 'info' });
+  const running = await buildAllInOne(config, { logStream, webDist: web });
   options.extraRoutes?.(running);
   await running.start();
   // The all-in-one generated its key pair under DATA_DIR/keys; loading it again gives the same keys.
