@@ -63,6 +63,10 @@ async function runTwoAtATime(steps) {
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+// The type check runs on TypeScript 7 (the native compiler: a third of TypeScript 6's CPU for the same
+// errors), installed as `typescript-native`; `typescript` stays at 6 for typescript-eslint, which needs the
+// compiler API 7 does not have. Named by path: both packages call their command `tsc`.
+const tsc = join(root, 'node_modules', 'typescript-native', 'bin', 'tsc');
 const tierArg = process.argv.indexOf('--tier');
 const tier = tierArg === -1 ? 'all' : process.argv[tierArg + 1];
 if (!['all', 'unit', 'integration', 'browser'].includes(tier)) {
@@ -126,8 +130,8 @@ if (tier === 'all') {
   const started = Date.now();
   ok = (await run('project graph', bin('nx'), ['show', 'projects'])) && ok;
   const steps = [
-    { label: 'typecheck (services, libs, gateway)', cmd: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
-    ...['web/tsconfig.json', 'web/tsconfig.e2e.json'].filter((project) => existsSync(join(root, project))).map((project) => ({ label: `typecheck (${project})`, cmd: bin('tsc'), args: ['-p', project, '--noEmit'] })),
+    { label: 'typecheck (services, libs, gateway)', cmd: tsc, args: ['-p', 'tsconfig.json', '--noEmit'] },
+    ...['web/tsconfig.json', 'web/tsconfig.e2e.json'].filter((project) => existsSync(join(root, project))).map((project) => ({ label: `typecheck (${project})`, cmd: tsc, args: ['-p', project, '--noEmit'] })),
     { label: 'lint', cmd: bin('eslint'), args: ['.', '--max-warnings', '0'] },
   ];
   ok = (await runTwoAtATime(steps)) && ok;
