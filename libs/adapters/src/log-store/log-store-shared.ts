@@ -1,5 +1,5 @@
 /** Helpers shared by the SQLite and MongoDB log stores. */
-import { CLIENT_TIME_WINDOW } from '@skald/contracts';
+import { CLIENT_TIME_WINDOW } from '@skald/contracts/constants';
 import type { LogKey, LogQuery, LogStats, LogType, NeighbourDirection } from '@skald/ports';
 import { MAX_NEIGHBOURS } from '@skald/ports';
 

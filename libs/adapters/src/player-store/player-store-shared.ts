@@ -1,5 +1,5 @@
 /** What both player-store adapters do the same way: ids, linking and joining, searches, timeline merging, the queue's format. */
-import { IDENTIFIER_KINDS, NON_LINKING_IDENTIFIER_KINDS, PLAYER_NAME_KEYS } from '@skald/contracts';
+import { IDENTIFIER_KINDS, NON_LINKING_IDENTIFIER_KINDS, PLAYER_NAME_KEYS } from '@skald/contracts/constants';
 import type { LogPosition, PlayerLogRef, QueuedLog } from '@skald/ports';
 
 /** Player ids are positive integers written in decimal; anything else names no player. */

@@ -7,13 +7,10 @@
 import Type from 'typebox';
 import type { Static } from 'typebox';
 import { ApiLogListSchema } from './logs.ts';
+import { IDENTIFIER_KINDS } from '../constants.ts';
 
-/** The identifier kinds recognised in logs, lower case (`<kind>:<value>`; the kind is matched case-insensitively). */
-export const IDENTIFIER_KINDS = ['license', 'license2', 'discord', 'steam', 'fivem', 'xbl', 'live', 'ip', 'token'] as const;
-export type IdentifierKind = (typeof IDENTIFIER_KINDS)[number];
-
-/** Kinds listed with a player but never joining two players (shared connections, shared hardware). */
-export const NON_LINKING_IDENTIFIER_KINDS = ['ip', 'token'] as const;
+export { IDENTIFIER_KINDS, NON_LINKING_IDENTIFIER_KINDS, PLAYER_NAME_KEYS } from '../constants.ts';
+export type { IdentifierKind } from '../constants.ts';
 
 /** The longest identifier (kind, colon and value) taken from a log; longer strings are not identifiers. */
 export const MAX_IDENTIFIER_LENGTH = 128;
@@ -117,8 +114,6 @@ export type PlayerLogPage = Static<typeof PlayerLogPageSchema>;
 export const PlayerErasedSchema = Type.Object({ erased: Type.Integer() }, { additionalProperties: false });
 export type PlayerErased = Static<typeof PlayerErasedSchema>;
 
-/** Metadata keys whose string value names the player of its object (docs/PLAYERS.md, "Name"). */
-export const PLAYER_NAME_KEYS = ['name', 'playerName', 'player_name', 'player'] as const;
 
 /** Characters that end an identifier inside a text (docs/PLAYERS.md): a string holding one is not one identifier. */
 const IDENTIFIER_SEPARATORS = ',;()[]{}<>"\'`|*';

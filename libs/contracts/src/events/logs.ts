@@ -25,15 +25,7 @@ export const LOG_LIMITS = {
   maxMetadataLength: 16_384,
 } as const;
 
-/**
- * How far a client's own time for a log may lie from its arrival to be taken as the log's time: at most a
- * day before (a client that batches or retries after an outage) and 5 minutes after (a clock a little
- * ahead). Outside it the arrival time stands and the log's metadata says so (docs/INGESTION.md).
- */
-export const CLIENT_TIME_WINDOW = {
-  maxAgeMs: 24 * 60 * 60 * 1000,
-  maxAheadMs: 5 * 60 * 1000,
-} as const;
+export { CLIENT_TIME_WINDOW } from '../constants.ts';
 
 /** Closed (no other properties) without an array per log to check it: closed-object.ts. */
 export const AcceptedLogSchema = ClosedObject({
