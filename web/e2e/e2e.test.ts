@@ -26,7 +26,7 @@ import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServ
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
-import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, expectNoSidewaysScroll, hasChromium, hasThemeToggle, launchChromium, MOBILE, settled, switchTheme } from './walk.ts';
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, expectNoSidewaysScroll, hasChromium, hasThemeToggle, launchChromium, MOBILE, sameSize, settled, switchTheme } from './walk.ts';
 import { startLocalReceiver } from './webhooks.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
@@ -117,7 +117,8 @@ interface ViewOptions {
 /**
  * Shows one screen in light and dark, desktop and mobile: screenshot, no sideways scrolling on
  * mobile, and the accessibility check (findings are collected and asserted at the end, so one run
- * lists every view's problems).
+ * lists every view's problems). Dark first, its sizes in order, then light in the reverse order: each view
+ * one resize or one theme switch from the one before, ending in light at the first size.
  */
 async function shootAll(name: string, ready: () => Promise<unknown>, options: ViewOptions = {}): Promise<void> {
   const open = options.open ?? (() => page.reload());
@@ -125,9 +126,9 @@ async function shootAll(name: string, ready: () => Promise<unknown>, options: Vi
   // After the first view's reload, whether the other views may switch theme in the page instead of reloading.
   const inPage = async () => options.keepPage || ((options.open === undefined || options.openOnce) && (await hasThemeToggle(page)));
   let opened = false;
-  for (const theme of ['light', 'dark'] as const) {
-    for (const [device, size] of devices) {
-      await page.setViewportSize(size);
+  for (const [theme, sizes] of [['dark', devices], ['light', [...devices].reverse()]] as const) {
+    for (const [device, size] of sizes) {
+      if (!sameSize(page.viewportSize(), size)) await page.setViewportSize(size);
       if (options.keepPage || (opened && (await inPage()))) {
         await switchTheme(page, theme);
       } else {
@@ -147,20 +148,8 @@ async function shootAll(name: string, ready: () => Promise<unknown>, options: Vi
       await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: options.fullPage ?? true });
     }
   }
-  // Back to light, on desktop unless the view exists only on mobile (the sidebar drawer, the header menu).
-  await page.setViewportSize(devices[0]?.[1] ?? DESKTOP);
-  if (options.keepPage) {
-    await switchTheme(page, 'light');
-    return;
-  }
-  if (await inPage()) {
-    await switchTheme(page, 'light');
-    await ready();
-    return;
-  }
-  await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
-  await open();
-  await ready();
+  // The last view is light at the first size (on desktop unless the view exists only on mobile: the sidebar
+  // drawer, the header menu), the theme stored is light, and the screen is ready: nothing to bring back.
 }
 
 async function apiJson(path: string): Promise<{ status: number; total: string | null; body: unknown }> {

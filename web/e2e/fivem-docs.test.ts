@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations } from './accessibility.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
-import { DESKTOP, expectNoSidewaysScroll, hasChromium, launchChromium, settled, switchTheme, VIEWS } from './walk.ts';
+import { DESKTOP, expectNoSidewaysScroll, hasChromium, launchChromium, sameSize, settled, switchTheme, VIEWS } from './walk.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 
@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
     await page.goto(`/games/${slug}`);
     await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
     for (const [theme, device, viewport] of VIEWS) {
-      await page.setViewportSize(viewport);
+      if (!sameSize(page.viewportSize(), viewport)) await page.setViewportSize(viewport);
       await switchTheme(page, theme);
       await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
       await settled(page);

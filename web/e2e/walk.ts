@@ -14,11 +14,15 @@ export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 export const DESKTOP = { width: 1440, height: 900 };
 export const MOBILE = { width: 375, height: 812 };
+/**
+ * Each view one change from the one before (a resize or a theme switch), so a walk through them costs two
+ * resizes and one switch; a screen loaded in light walks them in this order, one loaded in dark backwards.
+ */
 export const VIEWS = [
   ['light', 'desktop', DESKTOP],
   ['light', 'mobile', MOBILE],
-  ['dark', 'desktop', DESKTOP],
   ['dark', 'mobile', MOBILE],
+  ['dark', 'desktop', DESKTOP],
 ] as const;
 /** expect.poll gives up after 1 s by default; a loaded 2-core machine may take longer to show a list. */
 export const POLL = { timeout: 20_000 };
@@ -81,6 +85,11 @@ export async function expectNoSidewaysScroll(page: Page, what: string): Promise<
     .toBeLessThanOrEqual(1);
 }
 
+/** Whether the page's viewport is `size` already (no resize to ask Chromium for). */
+export function sameSize(current: { width: number; height: number } | null, size: { width: number; height: number }): boolean {
+  return current !== null && current.width === size.width && current.height === size.height;
+}
+
 /** Whether the page shows the header's theme toggle (the shell's screens do; sign-in and register do not). */
 export async function hasThemeToggle(page: Page): Promise<boolean> {
   return (await page.locator('button[aria-label^="Switch to "][aria-label$=" theme"]').count()) > 0;
@@ -113,15 +122,16 @@ export class ViewCheck {
 
   /**
    * The screen in each theme and size: no sideways scrolling at 375 px, a screenshot, axe. `show` brings it up
-   * (it loads the page, so the theme stored before it applies) in light on the desktop; the other views come
+   * (it loads the page, so the theme stored before it applies) in dark on the desktop; the other views come
    * from a resize and the header's theme toggle, as a user who turns a phone or switches theme sees them (a
-   * load costs about four times a switch of Chromium's CPU). A screen without the header (sign-in, register)
-   * and one given `eachView` are shown anew for each view.
+   * load costs about four times a switch of Chromium's CPU): dark at 375 px, light at 375 px, light on the
+   * desktop, so the screen ends in light on the desktop without a resize or a switch more. A screen without
+   * the header (sign-in, register) and one given `eachView` are shown anew for each view.
    */
   async views(page: Page, name: string, show: () => Promise<unknown>, { eachView = false }: ViewOptions = {}): Promise<void> {
     let shown = false;
-    for (const [theme, device, size] of VIEWS) {
-      await page.setViewportSize(size);
+    for (const [theme, device, size] of [...VIEWS].reverse()) {
+      if (!sameSize(page.viewportSize(), size)) await page.setViewportSize(size);
       if (shown && !eachView && (await hasThemeToggle(page))) {
         await switchTheme(page, theme);
       } else {
@@ -138,8 +148,7 @@ export class ViewCheck {
       this.a11y.push({ view, violations: (await checkAccessibility(page)).violations });
       await page.screenshot({ path: join(this.shots, `${view}.png`), fullPage: true });
     }
-    await page.setViewportSize(DESKTOP);
-    await page.evaluate(() => window.localStorage.setItem('theme', 'light'));
+    // The last view is light on the desktop, and the theme stored is light (the toggle stores what it switches to).
   }
 
   /** The views with axe findings, each formatted; empty when every view passed. */
