@@ -26,7 +26,7 @@ import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServ
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
-import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, expectNoSidewaysScroll, hasChromium, hasThemeToggle, launchChromium, MOBILE, sameSize, settled, switchTheme } from './walk.ts';
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, expectNoSidewaysScroll, hasChromium, hasThemeToggle, launchChromium, MOBILE, sameSize, settled, switchTheme, viewShot } from './walk.ts';
 import { startLocalReceiver } from './webhooks.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
@@ -145,7 +145,7 @@ async function shootAll(name: string, ready: () => Promise<unknown>, options: Vi
       a11yViews.push({ view, ...(await checkAccessibility(page)) });
       // From the top: a click may have scrolled, and the sticky header would land mid-shot.
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: options.fullPage ?? true });
+      await viewShot(page, SHOTS, view, options.fullPage ?? true);
     }
   }
   // The last view is light at the first size (on desktop unless the view exists only on mobile: the sidebar

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAccessibility, formatViolations } from './accessibility.ts';
 import { buildWeb, REPO_ROOT, startAllInOne, type RunningServer } from './server.ts';
-import { DESKTOP, expectNoSidewaysScroll, hasChromium, launchChromium, sameSize, settled, switchTheme, VIEWS } from './walk.ts';
+import { DESKTOP, expectNoSidewaysScroll, hasChromium, launchChromium, sameSize, settled, switchTheme, viewShot, VIEWS } from './walk.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 
@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('the game guides (FiveM, Minecraft) in the browser
       }
       const { violations } = await checkAccessibility(page);
       if (violations.length > 0) findings.push(formatViolations(view, violations));
-      await page.screenshot({ path: join(SHOTS, `${view}.png`), fullPage: true });
+      await viewShot(page, SHOTS, view);
       expect(errors, `${view}: console errors`).toEqual([]);
     }
     await context.close();
