@@ -40,6 +40,10 @@ logStoreContract('sqlite blocks (blocks of 2, text in groups of 1)', blockStore(
 // The stores below seal on the test's thread (sealThreads: 0): a seal worker computes the very same block
 // (log-store-blocks-sealing.test.ts), and starting two per store, each compiling its modules, was most of this
 // file's CPU. The test of sealing on age keeps the workers.
+function storeOnThread(file: string, options: BlockLogStoreOptions = {}): BlockLogStore {
+  return new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, ...options });
+}
+
 describe('block log store: layout and migration', () => {
   const T0 = Date.UTC(2025, 4, 1);
 
@@ -54,7 +58,7 @@ describe('block log store: layout and migration', () => {
 
   it('keeps each log in the tail or in one block: full blocks sealed, the rest in the tail, all of it sealed on demand', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
-    const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, sealThreads: 0, blockRows: 100, sealEagerly: true });
+    const store = storeOnThread(join(dir, 'logs.db'), { blockRows: 100, sealEagerly: true });
     try {
       const logs = generatedLogs('srv', 1000, T0, 1);
       await store.insertBatch(logs);
@@ -86,7 +90,7 @@ describe('block log store: layout and migration', () => {
 
   it('rewrites a block of more rows than a slice without its expired rows: the others kept whole, the block rewritten once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
-    const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, sealThreads: 0, blockRows: 2000, sealEagerly: true });
+    const store = storeOnThread(join(dir, 'logs.db'), { blockRows: 2000, sealEagerly: true });
     try {
       // One stream, so one block of 2,000 rows; expiry in row order, as retention meets a busy stream's block.
       const logs = generatedLogs('srv', 2000, T0, 7).map((r, i) => ({ ...r, level: 'info', expiresAt: T0 + 1_000_000 + i }));
@@ -154,7 +158,7 @@ describe('block log store: layout and migration', () => {
     await rows.insertBatch(logs);
     const expected = await answers(rows);
     await rows.close();
-    const store = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 50 });
+    const store = storeOnThread(file, { blockRows: 50 });
     try {
       await vi.waitFor(() => {
         const layout = store.layout();
@@ -172,14 +176,14 @@ describe('block log store: layout and migration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const file = join(dir, 'logs.db');
     // The tails stay unsealed at close: a block sealed then would be in no part until the reopened store builds one.
-    const store = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 25, partFanout: 2, sealEagerly: true, closeSealMs: 0 });
+    const store = storeOnThread(file, { blockRows: 25, partFanout: 2, sealEagerly: true, closeSealMs: 0 });
     await store.insertBatch(generatedLogs('srv', 1500, T0, 5));
     const layout = store.layout();
     await store.close();
     // Fanout 2: tier-0 parts of 2 blocks, tier 1 of 4, tier 2 of 8; the info stream (half the logs) has 30 blocks.
     expect(layout.parts[2]).toBeGreaterThan(2);
     expect(layout.blocks).toBeGreaterThan(50);
-    const reopened = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 25, partFanout: 2 });
+    const reopened = storeOnThread(file, { blockRows: 25, partFanout: 2 });
     const decode = vi.spyOn(TokenDictionary, 'decode');
     try {
       expect(await reopened.query({ serverId: 'srv', search: 'nothing matches', offset: 0, limit: 50 })).toEqual({ items: [], total: 0, totalCapped: false });
@@ -243,14 +247,14 @@ describe('block log store: layout and migration', () => {
     const logs = withRareValues(6000, 7);
     const rows = new SqliteLogStore(join(dir, 'rows.db'), { searchIndex: 'off', walCheckpointer: null, countCap: 10_000 });
     const file = join(dir, 'blocks.db');
-    const writer = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 50, sealEagerly: true });
+    const writer = storeOnThread(file, { blockRows: 50, sealEagerly: true });
     for (let i = 0; i < logs.length; i += 500) {
       await rows.insertBatch(logs.slice(i, i + 500));
       await writer.insertBatch(logs.slice(i, i + 500));
     }
     await writer.sealAll();
     await writer.close();
-    const store = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 50 });
+    const store = storeOnThread(file, { blockRows: 50 });
     try {
       const expected = await rareAnswers(rows);
       // Spread: the type is in over 50 blocks, one or two rows in each.
@@ -285,7 +289,7 @@ describe('block log store: layout and migration', () => {
   it('builds the rare rows of a blocks file that has none on open, answering the same before and after', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const file = join(dir, 'logs.db');
-    const store = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40, sealEagerly: true });
+    const store = storeOnThread(file, { blockRows: 40, sealEagerly: true });
     await store.insertBatch(withRareValues(3000, 8));
     await store.sealAll();
     const expected = await rareAnswers(store);
@@ -294,7 +298,7 @@ describe('block log store: layout and migration', () => {
     const db = new DatabaseSync(file);
     db.exec('DROP TABLE rare_rows; PRAGMA user_version = 101');
     db.close();
-    const reopened = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40 });
+    const reopened = storeOnThread(file, { blockRows: 40 });
     try {
       expect(await rareAnswers(reopened)).toEqual(expected);
       await reopened.rareRowsBuilt();
@@ -307,7 +311,7 @@ describe('block log store: layout and migration', () => {
         raw.close();
       }
       await reopened.close();
-      const rebuilt = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40 });
+      const rebuilt = storeOnThread(file, { blockRows: 40 });
       try {
         expect(await blockDecodesDuring(rebuilt, async () => expect(await rareAnswers(rebuilt)).toEqual(expected))).toMatchObject({ blocks: 0 });
       } finally {
@@ -325,12 +329,12 @@ describe('block log store: layout and migration', () => {
     const logs = generatedLogs('srv', 3000, T0, 8).map((r, n) => (n % 211 === 17 ? { ...r, message: `${r.message} qzxwordy` } : r));
     const rows = new SqliteLogStore(join(dir, 'rows.db'), { searchIndex: 'off', walCheckpointer: null, countCap: 10_000 });
     const file = join(dir, 'blocks.db');
-    const writer = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 50, partFanout: 2, sealEagerly: true });
+    const writer = storeOnThread(file, { blockRows: 50, partFanout: 2, sealEagerly: true });
     await rows.insertBatch(logs);
     await writer.insertBatch(logs);
     await writer.sealAll();
     await writer.close();
-    const store = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 50, partFanout: 2 });
+    const store = storeOnThread(file, { blockRows: 50, partFanout: 2 });
     try {
       await store.partsBuilt();
       // The pages past the matches first, while no block is cached.
@@ -365,7 +369,7 @@ describe('block log store: layout and migration', () => {
   it('rebuilds on open the parts of a file whose parts have the entries of an earlier layout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const file = join(dir, 'logs.db');
-    const store = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40, partFanout: 2, sealEagerly: true });
+    const store = storeOnThread(file, { blockRows: 40, partFanout: 2, sealEagerly: true });
     await store.insertBatch(generatedLogs('srv', 2000, T0, 9));
     await store.sealAll();
     const expected = await answers(store);
@@ -379,7 +383,7 @@ describe('block log store: layout and migration', () => {
     }
     db.exec('PRAGMA user_version = 102');
     db.close();
-    const reopened = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40, partFanout: 2 });
+    const reopened = storeOnThread(file, { blockRows: 40, partFanout: 2 });
     try {
       expect(await answers(reopened)).toEqual(expected);
       await reopened.partsBuilt();
@@ -394,7 +398,7 @@ describe('block log store: layout and migration', () => {
   it('reads the directory from its index alone, which a file of layout 103 gets on open, keeping its parts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const file = join(dir, 'logs.db');
-    const store = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40, partFanout: 2, sealEagerly: true });
+    const store = storeOnThread(file, { blockRows: 40, partFanout: 2, sealEagerly: true });
     await store.insertBatch(generatedLogs('srv', 1000, T0, 10));
     await store.sealAll();
     const expected = await answers(store);
@@ -404,7 +408,7 @@ describe('block log store: layout and migration', () => {
     const db = new DatabaseSync(file);
     db.exec('DROP INDEX blocks_directory; CREATE INDEX blocks_server ON blocks (server_key, max_at); PRAGMA user_version = 103');
     db.close();
-    const reopened = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40, partFanout: 2 });
+    const reopened = storeOnThread(file, { blockRows: 40, partFanout: 2 });
     try {
       expect(reopened.layout().parts).toEqual(parts);
       expect(await answers(reopened)).toEqual(expected);
@@ -429,7 +433,7 @@ describe('block log store: layout and migration', () => {
   it('builds the parts of a blocks file that has none on open, answering the same before and after', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
     const file = join(dir, 'logs.db');
-    const store = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40, sealEagerly: true });
+    const store = storeOnThread(file, { blockRows: 40, sealEagerly: true });
     await store.insertBatch(generatedLogs('srv', 2000, T0, 6));
     const expected = await answers(store);
     await store.close();
@@ -437,7 +441,7 @@ describe('block log store: layout and migration', () => {
     const db = new DatabaseSync(file);
     db.exec('DROP TABLE parts; PRAGMA user_version = 100');
     db.close();
-    const reopened = new BlockLogStore(file, { walCheckpointer: null, sealThreads: 0, blockRows: 40 });
+    const reopened = storeOnThread(file, { blockRows: 40 });
     try {
       expect(reopened.layout().parts).toEqual([0, 0, 0]);
       expect(await answers(reopened)).toEqual(expected);
@@ -455,7 +459,7 @@ describe('block log store: layout and migration', () => {
 describe('block log store: reads by key beside rewrites', () => {
   it('answers every asked log whole while deletes rewrite the blocks holding them', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-blocks-'));
-    const store = new BlockLogStore(join(dir, 'logs.db'), { walCheckpointer: null, sealThreads: 0, blockRows: 50, sealEagerly: true });
+    const store = storeOnThread(join(dir, 'logs.db'), { blockRows: 50, sealEagerly: true });
     try {
       const logs = generatedLogs('srv', 500, Date.UTC(2025, 4, 1), 7);
       await store.insertBatch(logs);

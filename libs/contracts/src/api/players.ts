@@ -114,7 +114,6 @@ export type PlayerLogPage = Static<typeof PlayerLogPageSchema>;
 export const PlayerErasedSchema = Type.Object({ erased: Type.Integer() }, { additionalProperties: false });
 export type PlayerErased = Static<typeof PlayerErasedSchema>;
 
-
 /** Characters that end an identifier inside a text (docs/PLAYERS.md): a string holding one is not one identifier. */
 const IDENTIFIER_SEPARATORS = ',;()[]{}<>"\'`|*';
 
