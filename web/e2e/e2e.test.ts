@@ -16,7 +16,7 @@ import type { DashboardStats, LogHistogram, ServerUsage } from '@skald/contracts
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAccessibility, formatViolations, type A11yNode, type A11yViolation } from './accessibility.ts';
+import { formatViolations } from './accessibility.ts';
 import { lastRowTooltip } from './charts.ts';
 import { watchContext } from './failure-capture.ts';
 import { assetsLoadedBy, builtBrotliBytes, PRECOMPRESSED_FROM_BYTES } from './compression.ts';
@@ -26,14 +26,13 @@ import { buildWeb, E2E_SUPPORT_EMAIL, REPO_ROOT, startAllInOne, type RunningServ
 import { meStatus, readSession, seedSession, waitForMeStatus, type StoredSession } from './session.ts';
 import { startStripeTestProcess, stripeSettings, subscribeServer, type StripeTestProcess } from './stripe.ts';
 import { localDate, zoneOffTheUtcDate } from './time-zone.ts';
-import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, expectNoSidewaysScroll, hasChromium, hasThemeToggle, launchChromium, MOBILE, sameSize, settled, switchTheme, viewShot } from './walk.ts';
+import { CHROMIUM, CHROMIUM_ARGS, DESKTOP, hasChromium, launchChromium, MOBILE, settled, switchTheme, ViewCheck, type ViewOptions } from './walk.ts';
 import { startLocalReceiver } from './webhooks.ts';
 
 const SHOTS = join(REPO_ROOT, 'test-output', 'e2e');
 /** The build the server serves (gateway/src/web-app.ts DEFAULT_WEB_DIST). */
 const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
 const DEVICES = [['desktop', DESKTOP], ['mobile', MOBILE]] as const;
-type Device = (typeof DEVICES)[number][0];
 
 const user = { username: `e2e${Date.now().toString(36)}`, email: `e2e${Date.now().toString(36)}@example.com`, password: 'Correct-horse-battery-9' };
 /** What the password becomes on /user-settings (the later 2FA sign-in uses it). */
@@ -50,8 +49,10 @@ let page: Page;
 let spare: Browser | undefined;
 let profileDir: string;
 const consoleErrors: string[] = [];
+/** The walkthrough's screenshots (in SHOTS, beside its reports) and its axe findings. */
+const walk = new ViewCheck('walkthrough', SHOTS);
 /** One entry per page view checked with axe (screen, theme, device). */
-const a11yViews: { view: string; violations: A11yViolation[]; excused: A11yNode[] }[] = [];
+const a11yViews = walk.a11y;
 let currentStep = 'start';
 /** When the walkthrough's first logs were sent (the histogram step sends one two minutes earlier, in another bar). */
 let logsSentAt = 0;
@@ -97,59 +98,14 @@ async function signedInContext(session: StoredSession, options: { timezoneId?: s
   return { context: other, page: otherPage };
 }
 
-interface ViewOptions {
-  /**
-   * Brings the view back in each theme and size, for a screen whose state a theme switch or resize would not
-   * keep. Without it the page is reloaded once (a fresh boot in light) and the other views come from the
-   * header toggle and a resize, as a user would see them; a screen without the header (sign-in, register)
-   * is reloaded for each view, the theme being read at start.
-   */
-  open?: () => Promise<unknown>;
-  /** `open` runs for the first view only: what it opens (a menu, the filters) survives a theme switch and a resize. */
-  openOnce?: boolean;
-  /** A view a reload would lose (a one-time dialog): the theme changes with the header toggle instead. */
-  keepPage?: boolean;
-  devices?: readonly Device[];
-  /** false for a fixed overlay (sidebar drawer, photo viewer), which a full-page shot would cover only in part. */
-  fullPage?: boolean;
-}
-
 /**
- * Shows one screen in light and dark, desktop and mobile: screenshot, no sideways scrolling on
- * mobile, and the accessibility check (findings are collected and asserted at the end, so one run
- * lists every view's problems). Dark first, its sizes in order, then light in the reverse order: each view
- * one resize or one theme switch from the one before, ending in light at the first size.
+ * One screen's views (all four unless `devices` narrows them), walked as every browser walk walks them
+ * (ViewCheck.views in walk.ts): screenshots in SHOTS, axe's findings in a11yViews, each view shot from the top.
+ * `show` brings the screen up, a reload unless given (the step has just shown it); `ready` is awaited after
+ * each view is brought up.
  */
-async function shootAll(name: string, ready: () => Promise<unknown>, options: ViewOptions = {}): Promise<void> {
-  const open = options.open ?? (() => page.reload());
-  const devices = DEVICES.filter(([device]) => (options.devices ?? ['desktop', 'mobile']).includes(device));
-  // After the first view's reload, whether the other views may switch theme in the page instead of reloading.
-  const inPage = async () => options.keepPage || ((options.open === undefined || options.openOnce) && (await hasThemeToggle(page)));
-  let opened = false;
-  for (const [theme, sizes] of [['dark', devices], ['light', [...devices].reverse()]] as const) {
-    for (const [device, size] of sizes) {
-      if (!sameSize(page.viewportSize(), size)) await page.setViewportSize(size);
-      if (options.keepPage || (opened && (await inPage()))) {
-        await switchTheme(page, theme);
-      } else {
-        await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
-        await open();
-        opened = true;
-      }
-      await ready();
-      await settled(page);
-      if (device === 'mobile') {
-        await expectNoSidewaysScroll(page, name);
-      }
-      const view = `${name}-${theme}-${device}`;
-      a11yViews.push({ view, ...(await checkAccessibility(page)) });
-      // From the top: a click may have scrolled, and the sticky header would land mid-shot.
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await viewShot(page, SHOTS, view, options.fullPage ?? true);
-    }
-  }
-  // The last view is light at the first size (on desktop unless the view exists only on mobile: the sidebar
-  // drawer, the header menu), the theme stored is light, and the screen is ready: nothing to bring back.
+async function shootAll(name: string, ready: () => Promise<unknown>, { show = () => page.reload(), ...options }: ViewOptions & { show?: () => Promise<unknown> } = {}): Promise<void> {
+  await walk.views(page, name, show, { ready, scrollToTop: true, ...options });
 }
 
 async function apiJson(path: string): Promise<{ status: number; total: string | null; body: unknown }> {
@@ -254,7 +210,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.locator('#mobile-menu').waitFor();
         await page.getByRole('heading', { name: 'Logs for your game servers' }).waitFor();
       };
-      await shootAll('header-menu', menuOverLanding, { open: openMenu, openOnce: true, devices: ['mobile'] });
+      await shootAll('header-menu', menuOverLanding, { show: openMenu, devices: ['mobile'] });
     });
 
     const infoPages = [
@@ -399,7 +355,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.getByTestId('sidebar-backdrop').waitFor();
         await page.getByText('Total logs').waitFor();
       };
-      await shootAll('sidebar-open', sidebarOverDashboard, { open: openSidebar, openOnce: true, devices: ['mobile'], fullPage: false });
+      await shootAll('sidebar-open', sidebarOverDashboard, { show: openSidebar, devices: ['mobile'], fullPage: false });
       await page.getByTestId('sidebar-backdrop').click({ position: { x: 350, y: 400 } });
       await page.getByTestId('sidebar-backdrop').waitFor({ state: 'detached' });
       await page.setViewportSize(DESKTOP);
@@ -426,7 +382,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.reload();
         await page.getByRole('button', { name: /Show filters/ }).click();
       };
-      await shootAll('logs-filters', () => page.getByLabel('Date to').waitFor(), { open: openFilters, openOnce: true });
+      await shootAll('logs-filters', () => page.getByLabel('Date to').waitFor(), { show: openFilters });
       for (const [device, size] of DEVICES) {
         await page.setViewportSize(size);
         const bar = await layout.logsToolbar(page);
@@ -545,7 +501,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       };
       await filterOnError();
       await filtered();
-      await shootAll('photologs-no-match', filtered, { open: filterOnError });
+      await shootAll('photologs-no-match', filtered, { show: filterOnError, eachView: true });
     });
 
     await step('dashboard: past 10 resources, the top 10, a note and an Other bar', async () => {
@@ -618,7 +574,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.reload();
         await page.getByRole('button', { name: 'Enable 2FA' }).click();
       };
-      await shootAll('user-settings-2fa-setup', () => page.getByAltText('2FA QR code').waitFor(), { open: startSetup });
+      await shootAll('user-settings-2fa-setup', () => page.getByAltText('2FA QR code').waitFor(), { show: startSetup, eachView: true });
       const text = (await page.getByTestId('twofa-secret').innerText()).trim();
       expect(text).toMatch(/^[A-Z2-7]+=*$/);
       const { code, step: s } = await totpFor(text, 0);
@@ -723,7 +679,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.getByLabel('Password').fill(user.password);
         await page.getByRole('button', { name: 'Login' }).click();
       };
-      await shootAll('login-2fa', () => page.getByText('Enter 2FA code').waitFor(), { open: reachCodeStep });
+      await shootAll('login-2fa', () => page.getByText('Enter 2FA code').waitFor(), { show: reachCodeStep, eachView: true });
       const { code } = await totpFor(secret, usedStep);
       await page.getByLabel('Digit 1').focus();
       await page.keyboard.type(code);
@@ -796,7 +752,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
       };
       await page.goto('/billing?success=true');
       await ready();
-      await shootAll('billing-success', ready, { open: () => page.goto('/billing?success=true') });
+      await shootAll('billing-success', ready, { show: () => page.goto('/billing?success=true'), eachView: true });
     });
 
     await step('returning with ?canceled=true shows the red banner and cleans the address', async () => {
@@ -1087,7 +1043,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
           await page.getByTestId('dead-letter').waitFor();
         };
         await showDeadLetters();
-        await shootAll('webhooks-dead-letter', () => page.getByTestId('dead-letter').waitFor(), { open: showDeadLetters });
+        await shootAll('webhooks-dead-letter', () => page.getByTestId('dead-letter').waitFor(), { show: showDeadLetters, eachView: true });
       });
 
       await step('webhooks: replay after the receiver recovers delivers it and clears the dead letter', async () => {
@@ -1195,7 +1151,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await page.getByText('Backup created successfully', { exact: true }).waitFor();
         await page.locator('[data-testid="backup-row"][data-status="done"]').waitFor({ timeout: 30_000 });
         expect(await page.getByTestId('backup-row').first().textContent()).toMatch(/\d+\.\d{2} KB/);
-        await shootAll('backups', () => page.locator('[data-testid="backup-row"][data-status="done"]').waitFor(), { open: () => page.goto('/backups') });
+        await shootAll('backups', () => page.locator('[data-testid="backup-row"][data-status="done"]').waitFor(), { show: () => page.goto('/backups'), eachView: true });
       });
 
       await step('/backups: download saves backup-{id}.sql, plain SQL of the database', async () => {
@@ -1272,7 +1228,7 @@ describe.skipIf(!hasChromium)('web app end to end (all-in-one server, headless C
         await goLive();
         await postLogs(apiKey, [{ message: 'Live: shown in the shot', level: 'info', type: 'Join', resource: 'core', metadata: { player: 'ann' } }]);
       };
-      await shootAll('logs-live', () => page.getByTestId('log-card').first().waitFor(), { open });
+      await shootAll('logs-live', () => page.getByTestId('log-card').first().waitFor(), { show: open, eachView: true });
     });
   });
 

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { checkAccessibility, formatViolations, type A11yViolation } from './accessibility.ts';
+import { checkAccessibility, formatViolations, type A11yResult } from './accessibility.ts';
 import { watchBrowser } from './failure-capture.ts';
 import { REPO_ROOT } from './server.ts';
 import { seedSession, type StoredSession } from './session.ts';
@@ -117,37 +117,65 @@ export async function switchTheme(page: Page, theme: 'light' | 'dark'): Promise<
   await page.locator(`.skald-${theme}`).first().waitFor();
 }
 
+/** A size a screen is walked at: the desktop's or 375 px. */
+export type Device = (typeof VIEWS)[number][1];
+
 export interface ViewOptions {
   /**
    * `show` runs for every view, the theme set before it, for a screen that must be reached anew in each
-   * (an address opened in each view is what the test proves, or `show` checks what a fresh screen does).
+   * (an address opened in each view is what the test proves, or `show` checks what a fresh screen does), or
+   * whose state a theme switch or resize would not keep. Without it `show` runs for the first view only: what
+   * it brings up (a menu, the filters) survives a theme switch and a resize.
    */
   eachView?: boolean;
+  /**
+   * A view a load would lose (a one-time dialog): `show` never runs, the screen is the one the page shows
+   * now, and every view's theme comes from the header's toggle.
+   */
+  keepPage?: boolean;
+  /** Awaited after each view is brought up (a load, a switch or a resize), before its checks: the screen is ready. */
+  ready?: () => Promise<unknown>;
+  /** The sizes to walk, both unless given: the sidebar drawer and the header menu exist only at 375 px. */
+  devices?: readonly Device[];
+  /** false for a fixed overlay (sidebar drawer, photo viewer), which a full-page shot would cover only in part. */
+  fullPage?: boolean;
+  /** Shoots from the top: a click may have scrolled, and the sticky header would land mid-shot. */
+  scrollToTop?: boolean;
 }
 
-/** Screenshots of one walk (under test-output/e2e/<name>/) and the axe findings of every view it checked. */
+/** One entry per view checked with axe (screen, theme, device). */
+export interface A11yView extends A11yResult {
+  view: string;
+}
+
+/** Screenshots of one walk and the axe findings of every view it checked. */
 export class ViewCheck {
   readonly shots: string;
-  readonly a11y: { view: string; violations: A11yViolation[] }[] = [];
+  readonly a11y: A11yView[] = [];
 
-  constructor(name: string) {
-    this.shots = join(REPO_ROOT, 'test-output', 'e2e', name);
+  /** The screenshots go to test-output/e2e/<name>/, or to `shots` if given. */
+  constructor(name: string, shots = join(REPO_ROOT, 'test-output', 'e2e', name)) {
+    this.shots = shots;
     mkdirSync(this.shots, { recursive: true });
   }
 
   /**
-   * The screen in each theme and size: no sideways scrolling at 375 px, a screenshot, axe. `show` brings it up
+   * The screen in each theme and size: no sideways scrolling at 375 px, a screenshot, axe (its findings are
+   * collected, and asserted once the walk is over, so one run lists every view's problems). `show` brings it up
    * (it loads the page, so the theme stored before it applies) in dark on the desktop; the other views come
    * from a resize and the header's theme toggle, as a user who turns a phone or switches theme sees them (a
    * load costs about four times a switch of Chromium's CPU): dark at 375 px, light at 375 px, light on the
    * desktop, so the screen ends in light on the desktop without a resize or a switch more. A screen without
-   * the header (sign-in, register) and one given `eachView` are shown anew for each view.
+   * the header (sign-in, register) and one given `eachView` are shown anew for each view. `devices` leaves
+   * sizes out, the order of the rest kept.
    */
-  async views(page: Page, name: string, show: () => Promise<unknown>, { eachView = false }: ViewOptions = {}): Promise<void> {
+  async views(page: Page, name: string, show: () => Promise<unknown>, options: ViewOptions = {}): Promise<void> {
+    const { eachView = false, keepPage = false, ready, devices = ['desktop', 'mobile'], fullPage = true, scrollToTop = false } = options;
     let shown = false;
     for (const [theme, device, size] of [...VIEWS].reverse()) {
+      if (!devices.includes(device)) continue;
       if (!sameSize(page.viewportSize(), size)) await page.setViewportSize(size);
-      if (shown && !eachView && (await hasThemeToggle(page))) {
+      if (keepPage || (shown && !eachView && (await hasThemeToggle(page)))) {
         await switchTheme(page, theme);
       } else {
         await page.evaluate((t) => window.localStorage.setItem('theme', t), theme);
@@ -155,15 +183,18 @@ export class ViewCheck {
         shown = true;
       }
       await page.locator(`.skald-${theme}`).first().waitFor();
+      await ready?.();
       await settled(page);
       if (device === 'mobile') {
         await expectNoSidewaysScroll(page, name);
       }
       const view = `${name}-${theme}-${device}`;
-      this.a11y.push({ view, violations: (await checkAccessibility(page)).violations });
-      await viewShot(page, this.shots, view);
+      this.a11y.push({ view, ...(await checkAccessibility(page)) });
+      if (scrollToTop) await page.evaluate(() => window.scrollTo(0, 0));
+      await viewShot(page, this.shots, view, fullPage);
     }
-    // The last view is light on the desktop, and the theme stored is light (the toggle stores what it switches to).
+    // The last view is light at the first size walked (on the desktop unless the screen exists only at 375 px:
+    // the sidebar drawer, the header menu), and the theme stored is light (the toggle stores what it switches to).
   }
 
   /** The views with axe findings, each formatted; empty when every view passed. */
