@@ -142,25 +142,37 @@ if (tier === 'all') {
 const backendLane = async (buffered) => {
   let laneOk = true;
   if (inTier('unit')) laneOk = (await vitest('backend unit tests', ['--project', 'unit', '--project', 'unit-isolated'], 'vitest-backend-unit', buffered)) && laneOk;
-  if (inTier('unit') && existsSync(join(root, 'web', 'vitest.config.ts'))) laneOk = (await vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web', buffered)) && laneOk;
   // Three files at a time: most of this tier's time is waiting (the mock Kafka cluster's join delays, child
   // processes starting), so a third worker fills the idle core time.
   if (inTier('integration')) laneOk = (await vitest('backend integration tests', ['--project', 'integration', '--maxWorkers', '3'], 'vitest-backend-integration', buffered)) && laneOk;
   return laneOk;
 };
-const browserLane = async (buffered) =>
+const webComponentTests = async (buffered) =>
+  inTier('unit') && existsSync(join(root, 'web', 'vitest.config.ts')) ? vitest('web component tests', ['--config', 'web/vitest.config.ts'], 'vitest-web', buffered) : true;
+const browserTests = async (buffered) =>
   inTier('browser') && existsSync(join(root, 'web', 'vitest.e2e.config.ts')) ? vitest('browser end-to-end', ['--config', 'web/vitest.e2e.config.ts'], 'vitest-e2e', buffered) : true;
+// The web component tests (a unit tier, CPU-bound) run after the browser tier, in its lane: the backend lane's
+// last minutes are the integration tier, mostly waiting (the mock Kafka cluster's join delays, child processes
+// starting), and the component tests fill that idle core time. In the backend lane, before the integration tier,
+// they left the browser lane done minutes before it (a run alone: 125 + 89 + 208 s of steps against 237 s).
+const browserLane = async (buffered) => {
+  const browserOk = await browserTests(buffered);
+  return (await webComponentTests(buffered)) && browserOk;
+};
 if (tier === 'all') {
-  // The backend tiers and the browser tier side by side: alone, either leaves most of the 2-core machine's
-  // CPU idle (a run took 13 min of CPU in 18 of wall), and the browser tier (~10 min) is as long as the
-  // backend's three (~7 min) together. Each step's output is printed whole when it ends.
+  // Two lanes side by side: one after the other, the tiers left most of the 2-core machine's CPU idle (a run
+  // took 13 min of CPU in 18 of wall). The backend's unit and integration tiers in one lane, the browser tier
+  // and the web component tests in the other: about as long as each other. Each step's output is printed whole
+  // when it ends.
   const started = Date.now();
   const [backendOk, browserOk] = await Promise.all([backendLane(true), browserLane(true)]);
   ok = backendOk && browserOk && ok;
   console.log(`== backend and browser tiers side by side: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } else {
+  // One tier alone, in the foreground: the unit tier is the backend's then the web components' tests.
   ok = (await backendLane(false)) && ok;
-  ok = (await browserLane(false)) && ok;
+  ok = (await webComponentTests(false)) && ok;
+  ok = (await browserTests(false)) && ok;
 }
 
 if (failures.length > 0) console.log(`\n== what failed\n${failures.map((f) => `  - ${f}`).join('\n')}`);
