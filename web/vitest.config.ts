@@ -23,8 +23,10 @@ export default defineConfig({
     maxWorkers: 2,
     // Screen tests drive antd through many renders; on a shared, loaded CI core a multi-step screen test
     // (user settings, 2FA) takes 3 to 6 s alone, and up to 5 times that beside the browser tier: the 5 s
-    // default would fail them for load, not for behaviour.
-    testTimeout: 60_000,
+    // default would fail them for load, not for behaviour. A guard against a hang, not a bound on the time:
+    // on a slower machine with two runs and a browser walk beside them (load 20-24), the view-in-the-address
+    // test took 78 s.
+    testTimeout: 180_000,
     projects: [
       {
         extends: true,
