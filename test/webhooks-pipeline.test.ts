@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIngestionService } from '@skald/ingestion-service';
 import { createOutboundGuard } from '@skald/service-kit';
-import { buildTestService, createTestDeps, waitFor } from '@skald/testing';
+import { buildTestService, createTestDeps, waitFor, type TestDeps } from '@skald/testing';
 import type { TestService } from '@skald/testing';
 import { createWebhooksServiceWith } from '@skald/webhooks-service/testing';
 import { PLATFORM_CHECKS } from '../services/webhooks/test/support/platform-checks.ts';
@@ -34,10 +34,15 @@ async function addWebhook(owner: string, body: Record<string, unknown>): Promise
   expect(res.statusCode, res.body).toBe(201);
 }
 
+// Deps given to buildTestService are the caller's to clean up: the webhooks' own the shared folder.
+let webhooksDeps: TestDeps | undefined;
+let ingestionDeps: TestDeps | undefined;
+
 beforeAll(async () => {
-  const deps = await createTestDeps({ service: 'webhooks', overrides: { outbound: createOutboundGuard({ allowed: ['127.0.0.1'] }) } });
-  webhooks = await buildTestService((d) => createWebhooksServiceWith(d, { delivery: { gatherMs: 20, retryBaseMs: 20 } }), { deps });
-  ingestion = await buildTestService(createIngestionService, { deps: await createTestDeps({ service: 'ingestion', shareWith: deps }) });
+  webhooksDeps = await createTestDeps({ service: 'webhooks', overrides: { outbound: createOutboundGuard({ allowed: ['127.0.0.1'] }) } });
+  webhooks = await buildTestService((d) => createWebhooksServiceWith(d, { delivery: { gatherMs: 20, retryBaseMs: 20 } }), { deps: webhooksDeps });
+  ingestionDeps = await createTestDeps({ service: 'ingestion', shareWith: webhooksDeps });
+  ingestion = await buildTestService(createIngestionService, { deps: ingestionDeps });
   await webhooks.identity.server({ serverId: 'srv-a', ownerId: 'owner-a', tier: 'legend', apiKey: KEY_A });
   await webhooks.identity.server({ serverId: 'srv-b', ownerId: 'owner-b', tier: 'legend', apiKey: KEY_B });
   await waitFor(async () => (await ingest(KEY_A, { message: 'warm-up' })).statusCode === 201 && (await ingest(KEY_B, { message: 'warm-up' })).statusCode === 201, 'ingestion to know both keys');
@@ -47,6 +52,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await ingestion?.close();
   await webhooks?.close();
+  await ingestionDeps?.cleanup();
+  await webhooksDeps?.cleanup();
   for (const r of receivers) await r.close();
 });
 

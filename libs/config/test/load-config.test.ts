@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../src/index.ts';
@@ -8,6 +8,18 @@ const distributedBase = {
   JWT_PUBLIC_KEY_FILE: '/keys/public.pem',
   SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
 };
+
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The path of a configuration file in a folder of its own, removed after the file's tests. */
+function configFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'skald-config-'));
+  tempDirs.push(dir);
+  return join(dir, 'config.json');
+}
 
 function errorOf(env: Record<string, string>): string {
   try {
@@ -113,8 +125,7 @@ describe('loadConfig defaults', () => {
   });
 
   it('reads SKALD_CONFIG_FILE, with the environment taking precedence', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'skald-config-'));
-    const file = join(dir, 'config.json');
+    const file = configFile();
     writeFileSync(file, JSON.stringify({ PORT: 9000, LOG_LEVEL: 'debug', CORS_ORIGINS: 'https://a.example' }));
     const config = loadConfig({ SKALD_CONFIG_FILE: file, LOG_LEVEL: 'warn' });
     expect(config.port).toBe(9000);
@@ -183,7 +194,7 @@ describe('INSECURE_TEST_PASSWORD_HASHING', () => {
       expect(errorOf({ INSECURE_TEST_PASSWORD_HASHING: 'true', NODE_ENV: nodeEnv })).toContain('only allowed when NODE_ENV=test');
     }
     // From the configuration file as from the environment.
-    const file = join(mkdtempSync(join(tmpdir(), 'skald-config-')), 'config.json');
+    const file = configFile();
     writeFileSync(file, JSON.stringify({ INSECURE_TEST_PASSWORD_HASHING: true }));
     expect(errorOf({ SKALD_CONFIG_FILE: file, NODE_ENV: 'production' })).toContain('only allowed when NODE_ENV=test');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -8,16 +8,21 @@ import { createHttpApp, loadOrCreateKeys, shutdown, signAccessToken } from '../s
 describe('loadOrCreateKeys', () => {
   it('generates 0600 key files once and reuses them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skald-keys-'));
-    const first = loadOrCreateKeys(dir);
-    const second = loadOrCreateKeys(dir);
-    expect(second.keys.publicKeyPem).toBe(first.keys.publicKeyPem);
-    expect(second.secretsKey).toBe(first.secretsKey);
-    expect(Buffer.from(first.secretsKey, 'base64')).toHaveLength(32);
-    for (const file of ['jwt-private.pem', 'jwt-public.pem', 'secrets.key']) {
-      expect(statSync(join(dir, 'keys', file)).mode & 0o777).toBe(0o600);
+    try {
+      const first = loadOrCreateKeys(dir);
+      const second = loadOrCreateKeys(dir);
+      expect(second.keys.publicKeyPem).toBe(first.keys.publicKeyPem);
+      expect(second.secretsKey).toBe(first.secretsKey);
+      expect(Buffer.from(first.secretsKey, 'base64')).toHaveLength(32);
+      for (const file of ['jwt-private.pem', 'jwt-public.pem', 'secrets.key']) {
+        expect(statSync(join(dir, 'keys', file)).mode & 0o777).toBe(0o600);
+      }
+      expect(statSync(join(dir, 'keys')).mode & 0o777).toBe(0o700);
+      expect(signAccessToken(first.keys, { sub: 'u', role: 'user', tv: 0 }, 60).split('.')).toHaveLength(3);
+    } finally {
+      // Private keys: never left behind in the shared temp folder.
+      rmSync(dir, { recursive: true, force: true });
     }
-    expect(statSync(join(dir, 'keys')).mode & 0o777).toBe(0o700);
-    expect(signAccessToken(first.keys, { sub: 'u', role: 'user', tv: 0 }, 60).split('.')).toHaveLength(3);
   });
 });
 
