@@ -1,13 +1,13 @@
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Node's compile cache for every process of the run (vitest's forks, the worker threads they start, the children
-// they spawn; inherited through the environment), in the directory gateway/src/main.ts uses by default: a block
-// store's seal worker or the player store's second connection started in a test then loads its modules compiled
-// and type-stripped once, not again at each start (~0.13 s of CPU to ~0.03 s; the unit tier starts ~140 of them).
-// An explicit setting is kept (empty: none).
-process.env['NODE_COMPILE_CACHE'] ??= join(tmpdir(), 'node-compile-cache');
+// they spawn; inherited through the environment): a block store's seal worker or the player store's second
+// connection started in a test then loads its modules compiled and type-stripped once, not again at each start
+// (~0.13 s of CPU to ~0.03 s; the unit tier starts ~140 of them). In the checkout (node_modules/.cache), as
+// `npm test` sets it for all its steps (scripts/test.mjs): Node keys the cache by each module's path, so in a
+// shared temp folder every fresh clone added ~40 MB that nothing removed. An explicit setting is kept (empty: none).
+process.env['NODE_COMPILE_CACHE'] ??= join(import.meta.dirname, 'node_modules', '.cache', 'node-compile-cache');
 
 // The backend's two tiers, one project each (docs/TESTING.md "Test tiers"): `unit` is every `*.test.ts`
 // that is not `*.integration.test.ts`, run with a guard that fails a file starting a child process or

@@ -13,6 +13,10 @@ const root = new URL('..', import.meta.url).pathname;
 const out = join(root, 'test-output');
 mkdirSync(join(out, 'steps'), { recursive: true });
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' };
+// Node's compile cache for every process of every step, the browser walks' servers included, in the checkout:
+// Node keys it by each module's path, so in the shared temp folder each fresh clone left ~40 MB behind
+// (vitest.config.ts gives `npx vitest` the same folder). An explicit setting is kept (empty: none).
+env.NODE_COMPILE_CACHE ??= join(root, 'node_modules', '.cache', 'node-compile-cache');
 
 /** Steps that failed and what failed in them, repeated at the end: a CI log is often read from its tail. */
 const failures = [];
